@@ -1,0 +1,305 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package provider defines the accel provider: its configuration schema, the
+// resolution of settings from configuration and environment, and the explicit
+// list of resources, data sources and functions it serves.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+)
+
+// Address is the provider's registry address.
+const Address = "registry.terraform.io/accel-dev/accel"
+
+// defaultPollInterval is the longest wait between two polls of a long-running
+// operation when poll_interval is not set.
+const defaultPollInterval = 10 * time.Second
+
+var (
+	_ provider.Provider              = &accelProvider{}
+	_ provider.ProviderWithFunctions = &accelProvider{}
+)
+
+// New returns a constructor of the provider for the given version.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &accelProvider{version: version}
+	}
+}
+
+type accelProvider struct {
+	version string
+}
+
+type accelProviderModel struct {
+	Project                   types.String `tfsdk:"project"`
+	Region                    types.String `tfsdk:"region"`
+	Zone                      types.String `tfsdk:"zone"`
+	Credentials               types.String `tfsdk:"credentials"`
+	AccessToken               types.String `tfsdk:"access_token"`
+	ImpersonateServiceAccount types.String `tfsdk:"impersonate_service_account"`
+	TPUEndpoint               types.String `tfsdk:"tpu_endpoint"`
+	ContainerEndpoint         types.String `tfsdk:"container_endpoint"`
+	Validation                types.String `tfsdk:"validation"`
+	PollInterval              types.String `tfsdk:"poll_interval"`
+}
+
+// setting describes one provider argument: its environment fallbacks, in
+// order, and its default.
+type setting struct {
+	attr    string
+	env     []string
+	def     string
+	secret  bool
+	summary string
+}
+
+// settings is the single list the schema descriptions and the resolution in
+// Configure are built from.
+var settings = []setting{
+	{attr: "project", env: []string{"GOOGLE_PROJECT", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT", "CLOUDSDK_CORE_PROJECT"},
+		summary: "Default Google Cloud project ID for resources that do not set one."},
+	{attr: "region", env: []string{"GOOGLE_REGION", "GCLOUD_REGION", "CLOUDSDK_COMPUTE_REGION"},
+		summary: "Default region."},
+	{attr: "zone", env: []string{"GOOGLE_ZONE", "GCLOUD_ZONE", "CLOUDSDK_COMPUTE_ZONE"},
+		summary: "Default zone, used by `accel_tpu_vm` when `zones` is not set."},
+	{attr: "credentials", env: []string{"GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_KEYFILE_JSON", "GCLOUD_KEYFILE_JSON"}, secret: true,
+		summary: "Path to a service account key file, or its JSON contents. When no credential is set, Application Default Credentials are used (including `GOOGLE_APPLICATION_CREDENTIALS`), and only when an API call is needed."},
+	{attr: "access_token", env: []string{"GOOGLE_OAUTH_ACCESS_TOKEN"}, secret: true,
+		summary: "OAuth 2.0 access token; takes precedence over `credentials`."},
+	{attr: "impersonate_service_account", env: []string{"GOOGLE_IMPERSONATE_SERVICE_ACCOUNT"},
+		summary: "Email of a service account to impersonate with the base credentials."},
+	{attr: "tpu_endpoint", env: []string{"ACCEL_TPU_ENDPOINT"},
+		summary: "Base URL of the Cloud TPU API, for a private endpoint or the local emulator (e.g. `http://127.0.0.1:8089/`). Over plain `http://` with no explicit credential, no credentials are sent."},
+	{attr: "container_endpoint", env: []string{"ACCEL_CONTAINER_ENDPOINT"},
+		summary: "Base URL of the GKE API, for a private endpoint or the local emulator. Over plain `http://` with no explicit credential, no credentials are sent."},
+	{attr: "validation", env: []string{"ACCEL_VALIDATION"}, def: "strict",
+		summary: "How catalog findings are reported: `strict` makes known-incompatible configurations errors; `warn` reports them as warnings, an escape hatch for hardware or software newer than the provider's catalog."},
+	{attr: "poll_interval", env: []string{"ACCEL_POLL_INTERVAL"}, def: defaultPollInterval.String(),
+		summary: "Longest wait between two polls of a long-running operation, as a Go duration. Polling starts quickly and grows to this cap."},
+}
+
+func settingByAttr(attr string) setting {
+	for _, s := range settings {
+		if s.attr == attr {
+			return s
+		}
+	}
+	panic("provider: unknown setting " + attr) // programming error, covered by tests
+}
+
+func (s setting) description() string {
+	var b strings.Builder
+	b.WriteString(s.summary)
+	if len(s.env) > 0 {
+		b.WriteString(" Environment fallback: ")
+		for i, e := range s.env {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "`%s`", e)
+		}
+		b.WriteString(" (first set wins).")
+	}
+	if s.def != "" {
+		fmt.Fprintf(&b, " Default: `%s`.", s.def)
+	}
+	return b.String()
+}
+
+// resolved is a setting's value and where it came from.
+type resolved struct {
+	value   string
+	source  string // "configuration", the environment variable name, "default" or ""
+	unknown bool
+}
+
+// resolve applies the precedence explicit configuration > environment > default.
+func resolve(v types.String, s setting, getenv func(string) string) resolved {
+	if v.IsUnknown() {
+		return resolved{unknown: true}
+	}
+	if !v.IsNull() && v.ValueString() != "" {
+		return resolved{value: v.ValueString(), source: "configuration"}
+	}
+	for _, e := range s.env {
+		if val := getenv(e); val != "" {
+			return resolved{value: val, source: e}
+		}
+	}
+	if s.def != "" {
+		return resolved{value: s.def, source: "default"}
+	}
+	return resolved{}
+}
+
+func (p *accelProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "accel"
+	resp.Version = p.version
+}
+
+func (p *accelProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	attr := func(name string, validators ...validator.String) schema.StringAttribute {
+		s := settingByAttr(name)
+		return schema.StringAttribute{
+			Optional:            true,
+			Sensitive:           s.secret,
+			MarkdownDescription: s.description(),
+			Validators:          validators,
+		}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The accel provider validates Cloud TPU and GKE accelerator configurations at plan time, " +
+			"offline, against a catalog of documented facts, and creates TPU VMs (with zone fallback on stockout) and " +
+			"TPU-first, GPU-fallback GKE node pools. Every argument is optional; nothing needs credentials until an API call does.",
+		Attributes: map[string]schema.Attribute{
+			"project":                     attr("project"),
+			"region":                      attr("region"),
+			"zone":                        attr("zone"),
+			"credentials":                 attr("credentials"),
+			"access_token":                attr("access_token"),
+			"impersonate_service_account": attr("impersonate_service_account"),
+			"tpu_endpoint":                attr("tpu_endpoint", endpointValidator{}),
+			"container_endpoint":          attr("container_endpoint", endpointValidator{}),
+			"validation":                  attr("validation", stringvalidator.OneOf(catalog.ModeNames()...)),
+			"poll_interval":               attr("poll_interval", durationValidator{}),
+		},
+	}
+}
+
+func (p *accelProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var m accelProviderModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	data, diags := configure(m, os.Getenv, p.userAgent(req.TerraformVersion))
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if len(data.Unknown) > 0 {
+		tflog.Debug(ctx, "provider arguments unknown until apply", map[string]any{"attributes": data.Unknown})
+	}
+	cfg := data.Clients.Config()
+	tflog.Debug(ctx, "configured accel provider", map[string]any{
+		"project": cfg.Project, "region": cfg.Region, "zone": cfg.Zone,
+		"tpu_endpoint": cfg.TPUEndpoint, "container_endpoint": cfg.ContainerEndpoint,
+		"validation": data.Validation.String(), "poll_max": cfg.Polling.Max.String(),
+	})
+	resp.DataSourceData = data
+	resp.ResourceData = data
+}
+
+// configure resolves every setting and builds the provider data. It does no
+// I/O: clients and credentials are built on first use.
+func configure(m accelProviderModel, getenv func(string) string, userAgent string) (*providerdata.Data, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	values := map[string]types.String{
+		"project": m.Project, "region": m.Region, "zone": m.Zone, "credentials": m.Credentials,
+		"access_token": m.AccessToken, "impersonate_service_account": m.ImpersonateServiceAccount,
+		"tpu_endpoint": m.TPUEndpoint, "container_endpoint": m.ContainerEndpoint,
+		"validation": m.Validation, "poll_interval": m.PollInterval,
+	}
+	got := map[string]string{}
+	var unknown []string
+	for _, s := range settings {
+		r := resolve(values[s.attr], s, getenv)
+		if r.unknown {
+			unknown = append(unknown, s.attr)
+			r = resolve(types.StringNull(), s, getenv)
+		}
+		got[s.attr] = r.value
+	}
+
+	mode, err := catalog.ParseMode(got["validation"])
+	if err != nil {
+		diags.AddAttributeError(path.Root("validation"), "Invalid Validation Mode",
+			fmt.Sprintf("%s. Set validation to one of: %s.", err, strings.Join(catalog.ModeNames(), ", ")))
+	}
+	poll, err := time.ParseDuration(got["poll_interval"])
+	if err != nil || poll <= 0 {
+		diags.AddAttributeError(path.Root("poll_interval"), "Invalid Poll Interval",
+			fmt.Sprintf("%q is not a positive Go duration (for example \"10s\" or \"500ms\"); set poll_interval or ACCEL_POLL_INTERVAL to one.", got["poll_interval"]))
+	}
+	for _, attr := range []string{"tpu_endpoint", "container_endpoint"} {
+		if v := got[attr]; v != "" {
+			if msg := checkEndpoint(v); msg != "" {
+				diags.AddAttributeError(path.Root(attr), "Invalid Endpoint", msg)
+			}
+		}
+	}
+	if diags.HasError() {
+		return nil, diags
+	}
+
+	cfg := gcp.Config{
+		Project:                   got["project"],
+		Region:                    got["region"],
+		Zone:                      got["zone"],
+		Credentials:               got["credentials"],
+		AccessToken:               got["access_token"],
+		ImpersonateServiceAccount: got["impersonate_service_account"],
+		TPUEndpoint:               got["tpu_endpoint"],
+		ContainerEndpoint:         got["container_endpoint"],
+		UserAgent:                 userAgent,
+		Polling:                   pollingFor(poll),
+	}
+	return &providerdata.Data{Clients: gcp.NewClients(cfg), Validation: mode, Unknown: unknown}, diags
+}
+
+// pollingFor derives adaptive polling from the cap: the first poll comes after
+// a twentieth of the cap (at most the library default), growing to the cap.
+func pollingFor(capInterval time.Duration) gcp.Polling {
+	p := gcp.DefaultPolling()
+	p.Max = capInterval
+	if first := capInterval / 20; first < p.Initial {
+		p.Initial = first
+	}
+	if p.Initial <= 0 {
+		p.Initial = time.Millisecond
+	}
+	return p
+}
+
+func (p *accelProvider) userAgent(terraformVersion string) string {
+	ua := fmt.Sprintf("terraform-provider-accel/%s (+https://%s)", p.version, strings.TrimPrefix(Address, "registry.terraform.io/"))
+	if terraformVersion != "" {
+		ua += " Terraform/" + terraformVersion
+	}
+	return ua
+}
+
+func (p *accelProvider) Resources(_ context.Context) []func() resource.Resource {
+	return resources()
+}
+
+func (p *accelProvider) DataSources(_ context.Context) []func() datasource.DataSource {
+	return dataSources()
+}
+
+func (p *accelProvider) Functions(_ context.Context) []func() function.Function {
+	return functions()
+}

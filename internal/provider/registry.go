@@ -1,0 +1,25 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+)
+
+// resources lists every resource the provider serves.
+func resources() []func() resource.Resource {
+	return []func() resource.Resource{}
+}
+
+// dataSources lists every data source the provider serves.
+func dataSources() []func() datasource.DataSource {
+	return []func() datasource.DataSource{}
+}
+
+// functions lists every provider-defined function.
+func functions() []func() function.Function {
+	return []func() function.Function{}
+}

@@ -1,0 +1,54 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package providerdata holds what the provider's Configure hands to every
+// resource and data source: the lazily built Google Cloud clients and the
+// catalog validation mode.
+package providerdata
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+)
+
+// Data is the provider's configured state, shared by all resources.
+type Data struct {
+	// Clients builds the TPU and GKE API clients on first use.
+	Clients *gcp.Clients
+	// Validation says whether catalog errors stay errors or become warnings.
+	Validation catalog.Mode
+	// Unknown lists provider arguments that were unknown at configure time
+	// (they become known during apply).
+	Unknown []string
+}
+
+// Project is the provider's default project ("" when unset).
+func (d *Data) Project() string { return d.Clients.Config().Project }
+
+// Zone is the provider's default zone ("" when unset).
+func (d *Data) Zone() string { return d.Clients.Config().Zone }
+
+// Region is the provider's default region ("" when unset).
+func (d *Data) Region() string { return d.Clients.Config().Region }
+
+// From converts the ProviderData of a Configure request. It returns nil
+// without a diagnostic when the provider is not configured yet (Terraform
+// calls Configure on resources before the provider during validation).
+func From(providerData any, diags *diag.Diagnostics) *Data {
+	if providerData == nil {
+		return nil
+	}
+	d, ok := providerData.(*Data)
+	if !ok {
+		diags.AddError(
+			"Unexpected Provider Data Type",
+			fmt.Sprintf("Expected *providerdata.Data, got: %T. Please report this issue to the provider developers.", providerData),
+		)
+		return nil
+	}
+	return d
+}
