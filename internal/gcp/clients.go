@@ -1,0 +1,338 @@
+package gcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/google"
+	container "google.golang.org/api/container/v1"
+	"google.golang.org/api/impersonate"
+	"google.golang.org/api/option"
+	tpu "google.golang.org/api/tpu/v2"
+	htransport "google.golang.org/api/transport/http"
+)
+
+// cloudPlatformScope is the OAuth scope of both APIs.
+const cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
+
+// Clients hands out the TPU and GKE API clients. Each client is built on its
+// first use, once; a failed build is retried on the next use. Clients is safe
+// for concurrent use.
+type Clients struct {
+	cfg  Config
+	poll Polling
+	log  *slog.Logger
+
+	// Replaced in tests.
+	findDefault func(ctx context.Context, scopes ...string) (*google.Credentials, error)
+	sleep       func(ctx context.Context, d time.Duration) error
+
+	tsMu sync.Mutex
+	ts   oauth2.TokenSource
+
+	tpuMu sync.Mutex
+	tpu   *tpu.Service
+
+	containerMu sync.Mutex
+	container   *container.Service
+}
+
+// NewClients stores cfg and returns at once: it does no I/O and never fails.
+// Credentials are looked up when the first API client is requested.
+func NewClients(cfg Config) *Clients {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Clients{
+		cfg:         cfg,
+		poll:        cfg.Polling.normalized(),
+		log:         log,
+		findDefault: google.FindDefaultCredentials,
+		sleep:       sleepCtx,
+	}
+}
+
+// Config returns the configuration the clients were built from.
+func (c *Clients) Config() Config {
+	return c.cfg
+}
+
+// TPU returns the Cloud TPU v2 client, building it on first use.
+// See Config for how it authenticates.
+func (c *Clients) TPU(ctx context.Context) (*tpu.Service, error) {
+	c.tpuMu.Lock()
+	defer c.tpuMu.Unlock()
+	if c.tpu != nil {
+		return c.tpu, nil
+	}
+	opts, err := c.serviceOptions(ctx, c.cfg.TPUEndpoint)
+	if err != nil {
+		return nil, err
+	}
+	svc, err := tpu.NewService(context.WithoutCancel(ctx), opts...)
+	if err != nil {
+		return nil, fmt.Errorf("creating the Cloud TPU client: %w", err)
+	}
+	c.tpu = svc
+	return svc, nil
+}
+
+// Container returns the GKE v1 client, building it on first use.
+// See Config for how it authenticates.
+func (c *Clients) Container(ctx context.Context) (*container.Service, error) {
+	c.containerMu.Lock()
+	defer c.containerMu.Unlock()
+	if c.container != nil {
+		return c.container, nil
+	}
+	opts, err := c.serviceOptions(ctx, c.cfg.ContainerEndpoint)
+	if err != nil {
+		return nil, err
+	}
+	svc, err := container.NewService(context.WithoutCancel(ctx), opts...)
+	if err != nil {
+		return nil, fmt.Errorf("creating the GKE client: %w", err)
+	}
+	c.container = svc
+	return svc, nil
+}
+
+// TPUConfigured reports, without any network access, whether API calls can
+// be attempted: an endpoint, Credentials or AccessToken is set, or
+// GOOGLE_APPLICATION_CREDENTIALS or the gcloud application-default
+// credentials file names an existing file. Credentials that only the metadata
+// server could provide are not detected. Callers use it to decide whether
+// optional live checks are attempted.
+func (c *Clients) TPUConfigured() bool {
+	if c.cfg.TPUEndpoint != "" || c.cfg.Credentials != "" || c.cfg.AccessToken != "" {
+		return true
+	}
+	if p := os.Getenv("GOOGLE_APPLICATION_CREDENTIALS"); p != "" && isFile(p) {
+		return true
+	}
+	p := gcloudADCFile()
+	return p != "" && isFile(p)
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// gcloudADCFile is where `gcloud auth application-default login` writes the
+// credentials (https://cloud.google.com/docs/authentication/application-default-credentials).
+func gcloudADCFile() string {
+	const name = "application_default_credentials.json"
+	if dir := os.Getenv("CLOUDSDK_CONFIG"); dir != "" {
+		return filepath.Join(dir, name)
+	}
+	if runtime.GOOS == "windows" {
+		if dir := os.Getenv("APPDATA"); dir != "" {
+			return filepath.Join(dir, "gcloud", name)
+		}
+		return ""
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".config", "gcloud", name)
+}
+
+// isPlainHTTP reports whether endpoint is an http:// URL (a local emulator).
+func isPlainHTTP(endpoint string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(endpoint)), "http://")
+}
+
+// explicitCredentials reports whether the user configured a credential.
+func (c *Clients) explicitCredentials() bool {
+	return c.cfg.AccessToken != "" || c.cfg.Credentials != ""
+}
+
+// baseTransport is the transport under authentication and the user agent.
+func (c *Clients) baseTransport() http.RoundTripper {
+	if c.cfg.HTTPClient != nil && c.cfg.HTTPClient.Transport != nil {
+		return c.cfg.HTTPClient.Transport
+	}
+	return http.DefaultTransport
+}
+
+// serviceOptions returns the client options for a service at endpoint.
+func (c *Clients) serviceOptions(ctx context.Context, endpoint string) ([]option.ClientOption, error) {
+	var opts []option.ClientOption
+	if isPlainHTTP(endpoint) && !c.explicitCredentials() {
+		opts = append(opts, option.WithoutAuthentication())
+	} else {
+		ts, err := c.tokenSource(ctx)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, option.WithTokenSource(ts))
+	}
+	if c.cfg.UserAgent != "" {
+		opts = append(opts, option.WithUserAgent(c.cfg.UserAgent))
+	}
+	if c.cfg.HTTPClient != nil {
+		rt, err := htransport.NewTransport(context.WithoutCancel(ctx), c.baseTransport(), opts...)
+		if err != nil {
+			return nil, fmt.Errorf("creating the HTTP transport: %w", err)
+		}
+		hc := *c.cfg.HTTPClient
+		hc.Transport = rt
+		opts = []option.ClientOption{option.WithHTTPClient(&hc)}
+	}
+	if endpoint != "" {
+		opts = append(opts, option.WithEndpoint(endpoint))
+	}
+	return opts, nil
+}
+
+// tokenSource returns the configured credential, found on first use and
+// cached once found.
+func (c *Clients) tokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+	c.tsMu.Lock()
+	defer c.tsMu.Unlock()
+	if c.ts != nil {
+		return c.ts, nil
+	}
+	// Token refreshes happen long after this call's ctx has ended: keep its
+	// values, drop its cancellation.
+	ctx = context.WithoutCancel(ctx)
+	if c.cfg.HTTPClient != nil {
+		ctx = context.WithValue(ctx, oauth2.HTTPClient, c.cfg.HTTPClient)
+	}
+	ts, err := c.baseTokenSource(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if sa := c.cfg.ImpersonateServiceAccount; sa != "" {
+		opt := option.WithTokenSource(ts)
+		if c.cfg.HTTPClient != nil {
+			opt = option.WithHTTPClient(&http.Client{Transport: &oauth2.Transport{Base: c.baseTransport(), Source: ts}})
+		}
+		ts, err = impersonate.CredentialsTokenSource(ctx, impersonate.CredentialsConfig{
+			TargetPrincipal: sa,
+			Scopes:          []string{cloudPlatformScope},
+		}, opt)
+		if err != nil {
+			return nil, fmt.Errorf("impersonating service account %q: %w", sa, err)
+		}
+	}
+	c.ts = ts
+	return ts, nil
+}
+
+// baseTokenSource applies the precedence AccessToken > Credentials > ADC.
+func (c *Clients) baseTokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+	if c.cfg.AccessToken != "" {
+		return oauth2.StaticTokenSource(&oauth2.Token{AccessToken: c.cfg.AccessToken, TokenType: "Bearer"}), nil
+	}
+	if c.cfg.Credentials != "" {
+		creds, err := credentialsFromConfig(ctx, c.cfg.Credentials)
+		if err != nil {
+			return nil, err
+		}
+		return creds.TokenSource, nil
+	}
+	creds, err := c.findDefault(ctx, cloudPlatformScope)
+	if err != nil {
+		cerr := &CredentialsError{Err: err}
+		if os.Getenv("GOOGLE_APPLICATION_CREDENTIALS") != "" {
+			cerr.Problem = "GOOGLE_APPLICATION_CREDENTIALS is set, but its file could not be loaded"
+		}
+		return nil, cerr
+	}
+	return creds.TokenSource, nil
+}
+
+// credentialsFromConfig loads the `credentials` value: JSON when it starts
+// with '{', otherwise a file path. Errors never quote the value.
+func credentialsFromConfig(ctx context.Context, v string) (*google.Credentials, error) {
+	data := []byte(v)
+	if !strings.HasPrefix(strings.TrimSpace(v), "{") {
+		b, err := os.ReadFile(v)
+		if err != nil {
+			problem := "the credentials value is neither JSON (starting with '{') nor a readable file"
+			if errors.Is(err, fs.ErrNotExist) {
+				problem = "the credentials file does not exist (and the value is not JSON, which starts with '{')"
+			}
+			return nil, &CredentialsError{Problem: problem, Err: pathFreeError(err)}
+		}
+		data = b
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, &CredentialsError{Problem: "the credentials are not valid JSON", Err: errors.New("invalid JSON")}
+	}
+	switch t := google.CredentialsType(head.Type); t {
+	case google.ServiceAccount, google.AuthorizedUser, google.ExternalAccount,
+		google.ExternalAccountAuthorizedUser, google.ImpersonatedServiceAccount, google.GDCHServiceAccount:
+		creds, err := google.CredentialsFromJSONWithType(ctx, data, t, cloudPlatformScope)
+		if err != nil {
+			return nil, &CredentialsError{Problem: fmt.Sprintf("the %s credentials could not be loaded", t), Err: err}
+		}
+		return creds, nil
+	default:
+		return nil, &CredentialsError{Problem: fmt.Sprintf("the credentials have an unsupported \"type\" %q", truncate(head.Type, 64))}
+	}
+}
+
+// pathFreeError keeps the cause of a file error without its path, which may
+// be a mistyped secret.
+func pathFreeError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return errors.New("unreadable")
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+// credentialsHowTo is the advice every CredentialsError ends with.
+const credentialsHowTo = "To authenticate, do one of: run `gcloud auth application-default login`; " +
+	"set GOOGLE_APPLICATION_CREDENTIALS or GOOGLE_CREDENTIALS to a service account key file; " +
+	"set GOOGLE_OAUTH_ACCESS_TOKEN; set the provider's `credentials` or `access_token` argument; " +
+	"or, for the local emulator, set the provider's `tpu_endpoint` and `container_endpoint` to its http:// address"
+
+// CredentialsError means no usable Google credentials were found. Its message
+// says how to authenticate and never contains secrets; Err keeps the cause
+// for errors.Is and errors.As, but its text is not part of the message.
+type CredentialsError struct {
+	// Problem is a short, secret-free description; empty means no credentials were found.
+	Problem string
+	// Err is the underlying cause, if any.
+	Err error
+}
+
+// Error returns one message: what went wrong and how to authenticate.
+func (e *CredentialsError) Error() string {
+	problem := e.Problem
+	if problem == "" {
+		problem = "no Google Cloud credentials were found"
+	}
+	return problem + ". " + credentialsHowTo + "."
+}
+
+// Unwrap returns the cause.
+func (e *CredentialsError) Unwrap() error { return e.Err }

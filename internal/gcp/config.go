@@ -1,0 +1,106 @@
+package gcp
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Config holds everything needed to build the Google Cloud clients.
+//
+// Authentication, in order of precedence:
+//  1. AccessToken: sent as is ("Authorization: Bearer ...").
+//  2. Credentials: a service account key (or any other Google credentials
+//     file); the value is treated as JSON when it starts with '{' (after
+//     leading white space), and as a file path otherwise.
+//  3. Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, the
+//     gcloud application-default file, or the metadata server), looked up
+//     only when the first API call needs them.
+//
+// ImpersonateServiceAccount, when set, wraps whichever base credential was
+// chosen: API calls then use short-lived tokens of that service account.
+//
+// An endpoint that uses plain http:// (a local emulator) is called without
+// authentication unless AccessToken or Credentials is set explicitly, so that
+// discovered credentials are never sent over plain HTTP.
+type Config struct {
+	Project string
+	Region  string
+	Zone    string
+
+	// Credentials is the path to a JSON key file, or the JSON itself.
+	Credentials string
+	// AccessToken is an OAuth 2.0 access token.
+	AccessToken string
+	// ImpersonateServiceAccount is the email of a service account to impersonate.
+	ImpersonateServiceAccount string
+
+	// TPUEndpoint is the root URL of the Cloud TPU API, for example
+	// "http://127.0.0.1:1234/"; empty means Google's default.
+	TPUEndpoint string
+	// ContainerEndpoint is the root URL of the GKE API; empty means Google's default.
+	ContainerEndpoint string
+
+	// UserAgent is sent as the User-Agent header of every API request, for example
+	// "terraform-provider-accel/1.2.3 (+https://registry.terraform.io/providers/accel-dev/accel) Terraform/1.11.4".
+	UserAgent string
+
+	// Polling controls how long-running operations are polled; the zero value
+	// means DefaultPolling.
+	Polling Polling
+
+	// HTTPClient is optional (tests). When set, its Transport is used as the base
+	// transport, under authentication and the user agent.
+	HTTPClient *http.Client
+
+	// Logger receives debug records about polling and retries (never secrets).
+	// Nil discards them.
+	Logger *slog.Logger
+}
+
+// Polling is an adaptive polling schedule: the first poll comes after Initial,
+// and each next wait is the previous one times Multiplier, capped at Max.
+type Polling struct {
+	Initial    time.Duration
+	Max        time.Duration
+	Multiplier float64
+}
+
+// DefaultPolling returns Initial 500ms, Max 10s, Multiplier 1.5.
+//
+// Why: a short first wait lets quick operations (label updates, deletes, the
+// local emulator) finish in well under a second, while a growth of 1.5 reaches
+// the 10 s cap after about 25 s of waiting. For operations that take minutes
+// (TPU VM creation, GKE node pools), 10 s matches the google provider's
+// default poll_interval, which keeps operation reads well inside the read
+// quota (https://registry.terraform.io/providers/hashicorp/google/latest/docs/guides/provider_reference).
+func DefaultPolling() Polling {
+	return Polling{Initial: 500 * time.Millisecond, Max: 10 * time.Second, Multiplier: 1.5}
+}
+
+// normalized returns p with defaults filled in and bounds made consistent.
+func (p Polling) normalized() Polling {
+	d := DefaultPolling()
+	if p.Initial <= 0 {
+		p.Initial = d.Initial
+	}
+	if p.Max <= 0 {
+		p.Max = d.Max
+	}
+	if p.Max < p.Initial {
+		p.Max = p.Initial
+	}
+	if p.Multiplier < 1 {
+		p.Multiplier = d.Multiplier
+	}
+	return p
+}
+
+// next returns the wait after cur.
+func (p Polling) next(cur time.Duration) time.Duration {
+	n := time.Duration(float64(cur) * p.Multiplier)
+	if n > p.Max || n < cur { // n < cur: overflow
+		return p.Max
+	}
+	return n
+}

@@ -1,0 +1,386 @@
+package gcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"syscall"
+
+	"google.golang.org/api/googleapi"
+)
+
+// Class is the kind of an API or operation error, derived from the HTTP code,
+// the google.rpc status and the error reasons, never from message text.
+type Class int
+
+// The error classes.
+const (
+	// ClassUnknown is any error not matched by another class.
+	ClassUnknown Class = iota
+	// ClassNotFound is HTTP 404 or NOT_FOUND.
+	ClassNotFound
+	// ClassAlreadyExists is HTTP 409 ALREADY_EXISTS.
+	ClassAlreadyExists
+	// ClassConflict is FAILED_PRECONDITION or ABORTED (HTTP 400, 409 or 412),
+	// for example GKE's "Cluster is running incompatible operation".
+	ClassConflict
+	// ClassRateLimited is HTTP 429 (quota or rate) without a stockout reason.
+	ClassRateLimited
+	// ClassCapacity is a stockout: the zone has no capacity for the request.
+	ClassCapacity
+	// ClassTransient is HTTP 500, 502, 503 or 504, or a network timeout.
+	ClassTransient
+	// ClassPermission is HTTP 403.
+	ClassPermission
+	// ClassUnauthenticated is HTTP 401.
+	ClassUnauthenticated
+	// ClassInvalidArgument is HTTP 400 INVALID_ARGUMENT.
+	ClassInvalidArgument
+	// ClassDeadline is an expired context deadline.
+	ClassDeadline
+)
+
+var classNames = [...]string{
+	ClassUnknown:         "unknown",
+	ClassNotFound:        "not_found",
+	ClassAlreadyExists:   "already_exists",
+	ClassConflict:        "conflict",
+	ClassRateLimited:     "rate_limited",
+	ClassCapacity:        "capacity",
+	ClassTransient:       "transient",
+	ClassPermission:      "permission",
+	ClassUnauthenticated: "unauthenticated",
+	ClassInvalidArgument: "invalid_argument",
+	ClassDeadline:        "deadline",
+}
+
+// String returns the class name in snake case, for example "rate_limited".
+func (c Class) String() string {
+	if c < 0 || int(c) >= len(classNames) {
+		return fmt.Sprintf("Class(%d)", int(c))
+	}
+	return classNames[c]
+}
+
+// Retryable reports whether an error of this class may succeed if the same
+// call is made again later: Conflict, RateLimited and Transient.
+func (c Class) Retryable() bool {
+	return c == ClassConflict || c == ClassRateLimited || c == ClassTransient
+}
+
+// stockoutReasons are the google.rpc.ErrorInfo reasons that mean the zone has
+// no capacity. GCE_STOCKOUT and ZONE_RESOURCE_POOL_EXHAUSTED[_WITH_DETAILS]
+// are the Compute Engine reasons GKE and TPU pass through
+// (https://cloud.google.com/compute/docs/troubleshooting/troubleshooting-resource-availability).
+var stockoutReasons = []string{
+	"GCE_STOCKOUT",
+	"ZONE_RESOURCE_POOL_EXHAUSTED",
+	"ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS",
+	"RESOURCE_POOL_EXHAUSTED",
+	"STOCKOUT",
+}
+
+// rpcCodeNames are the google.rpc.Code names, indexed by code
+// (https://github.com/googleapis/googleapis/blob/master/google/rpc/code.proto).
+var rpcCodeNames = [...]string{
+	"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+	"NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+	"FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
+	"INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+}
+
+// The google.rpc.Code values used in classification.
+const (
+	codeUnknown           = 2
+	codeResourceExhausted = 8
+)
+
+func rpcCodeName(code int) string {
+	if code < 0 || code >= len(rpcCodeNames) {
+		return ""
+	}
+	return rpcCodeNames[code]
+}
+
+// OperationError is a long-running operation that finished with an error.
+type OperationError struct {
+	// Operation is the operation name.
+	Operation string
+	// Code is the google.rpc.Code, for example 8 (RESOURCE_EXHAUSTED).
+	Code int
+	// Status is the name of Code, for example "RESOURCE_EXHAUSTED".
+	Status string
+	// Message is the server's message.
+	Message string
+	// Reasons are the google.rpc.ErrorInfo reasons, for example "GCE_STOCKOUT".
+	Reasons []string
+	// Metadata is the union of the google.rpc.ErrorInfo metadata.
+	Metadata map[string]string
+}
+
+// Error returns "operation NAME failed: STATUS (code N): MESSAGE [reasons: ...]".
+func (e *OperationError) Error() string {
+	var b strings.Builder
+	b.WriteString("operation ")
+	if e.Operation != "" {
+		b.WriteString(e.Operation + " ")
+	}
+	b.WriteString("failed: ")
+	status := e.Status
+	if status == "" {
+		status = rpcCodeName(e.Code)
+	}
+	if status != "" {
+		fmt.Fprintf(&b, "%s (code %d)", status, e.Code)
+	} else {
+		fmt.Fprintf(&b, "code %d", e.Code)
+	}
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	if len(e.Reasons) > 0 {
+		fmt.Fprintf(&b, " [reasons: %s]", strings.Join(e.Reasons, ", "))
+	}
+	return b.String()
+}
+
+// errorDetail is one entry of google.rpc.Status.details; only ErrorInfo
+// fields are read.
+type errorDetail struct {
+	Type     string            `json:"@type"`
+	Reason   string            `json:"reason"`
+	Domain   string            `json:"domain"`
+	Metadata map[string]string `json:"metadata"`
+}
+
+const errorInfoType = "type.googleapis.com/google.rpc.ErrorInfo"
+
+// errorBody is the JSON error body of Google REST APIs.
+type errorBody struct {
+	Error struct {
+		Code    int               `json:"code"`
+		Message string            `json:"message"`
+		Status  string            `json:"status"`
+		Details []json.RawMessage `json:"details"`
+		Errors  []struct {
+			Reason string `json:"reason"`
+		} `json:"errors"`
+	} `json:"error"`
+}
+
+// apiErrorInfo is what classification needs from an error.
+type apiErrorInfo struct {
+	httpCode int
+	status   string
+	reasons  []string
+	metadata map[string]string
+}
+
+// parseDetails adds the ErrorInfo reasons and metadata of raw details to info.
+func (info *apiErrorInfo) parseDetails(raw []json.RawMessage) {
+	for _, r := range raw {
+		var d errorDetail
+		if json.Unmarshal(r, &d) != nil || d.Type != errorInfoType {
+			continue
+		}
+		info.addReason(d.Reason)
+		for k, v := range d.Metadata {
+			if info.metadata == nil {
+				info.metadata = map[string]string{}
+			}
+			info.metadata[k] = v
+		}
+	}
+}
+
+func (info *apiErrorInfo) addReason(r string) {
+	if r != "" && !slices.Contains(info.reasons, r) {
+		info.reasons = append(info.reasons, r)
+	}
+}
+
+// googleapiInfo extracts status, reasons and metadata from a googleapi.Error.
+func googleapiInfo(ge *googleapi.Error) apiErrorInfo {
+	info := apiErrorInfo{httpCode: ge.Code}
+	var body errorBody
+	if ge.Body != "" && json.Unmarshal([]byte(ge.Body), &body) == nil {
+		info.status = body.Error.Status
+		info.parseDetails(body.Error.Details)
+		for _, e := range body.Error.Errors {
+			info.addReason(e.Reason)
+		}
+	}
+	if len(body.Error.Details) == 0 && len(ge.Details) > 0 {
+		var raw []json.RawMessage
+		if b, err := json.Marshal(ge.Details); err == nil && json.Unmarshal(b, &raw) == nil {
+			info.parseDetails(raw)
+		}
+	}
+	for _, e := range ge.Errors {
+		info.addReason(e.Reason)
+	}
+	return info
+}
+
+// operationInfo extracts the same from an OperationError.
+func operationInfo(oe *OperationError) apiErrorInfo {
+	status := oe.Status
+	if status == "" {
+		status = rpcCodeName(oe.Code)
+	}
+	return apiErrorInfo{status: status, reasons: oe.Reasons, metadata: oe.Metadata}
+}
+
+func (info apiErrorInfo) hasReason(reasons ...string) bool {
+	for _, r := range info.reasons {
+		if slices.Contains(reasons, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Classify returns the class of err. It looks for, in order: a stockout
+// reason, an *OperationError, a *googleapi.Error (HTTP code, status and
+// reasons), an expired context deadline and network timeouts.
+func Classify(err error) Class {
+	if err == nil {
+		return ClassUnknown
+	}
+	var oe *OperationError
+	if errors.As(err, &oe) {
+		info := operationInfo(oe)
+		if info.hasReason(stockoutReasons...) || oe.Code == codeResourceExhausted {
+			return ClassCapacity
+		}
+		if c := classifyStatus(info); c != ClassUnknown {
+			return c
+		}
+	}
+	var ge *googleapi.Error
+	if errors.As(err, &ge) {
+		if c := classifyHTTP(googleapiInfo(ge)); c != ClassUnknown {
+			return c
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return ClassDeadline
+	}
+	var ne net.Error
+	if (errors.As(err, &ne) && ne.Timeout()) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return ClassTransient
+	}
+	return ClassUnknown
+}
+
+// classifyHTTP classifies a REST error by HTTP code, refined by status and reasons.
+func classifyHTTP(info apiErrorInfo) Class {
+	if info.hasReason(stockoutReasons...) {
+		return ClassCapacity
+	}
+	switch info.httpCode {
+	case http.StatusUnauthorized:
+		return ClassUnauthenticated
+	case http.StatusForbidden:
+		// Some Google APIs still answer rate limits with 403 and these reasons.
+		if info.hasReason("rateLimitExceeded", "userRateLimitExceeded", "RATE_LIMIT_EXCEEDED") {
+			return ClassRateLimited
+		}
+		return ClassPermission
+	case http.StatusNotFound:
+		return ClassNotFound
+	case http.StatusConflict:
+		if info.status == "ABORTED" || info.hasReason("aborted", "ABORTED") {
+			return ClassConflict
+		}
+		return ClassAlreadyExists
+	case http.StatusBadRequest:
+		if isConflictStatus(info) {
+			return ClassConflict
+		}
+		return ClassInvalidArgument
+	case http.StatusPreconditionFailed:
+		return ClassConflict
+	case http.StatusTooManyRequests:
+		return ClassRateLimited
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return ClassTransient
+	}
+	return classifyStatus(info)
+}
+
+func isConflictStatus(info apiErrorInfo) bool {
+	return info.status == "FAILED_PRECONDITION" || info.status == "ABORTED" ||
+		info.hasReason("failedPrecondition", "FAILED_PRECONDITION", "aborted", "ABORTED")
+}
+
+// classifyStatus classifies by google.rpc status name alone.
+func classifyStatus(info apiErrorInfo) Class {
+	switch info.status {
+	case "NOT_FOUND":
+		return ClassNotFound
+	case "ALREADY_EXISTS":
+		return ClassAlreadyExists
+	case "FAILED_PRECONDITION", "ABORTED":
+		return ClassConflict
+	case "RESOURCE_EXHAUSTED":
+		return ClassRateLimited
+	case "INTERNAL", "UNAVAILABLE":
+		return ClassTransient
+	case "PERMISSION_DENIED":
+		return ClassPermission
+	case "UNAUTHENTICATED":
+		return ClassUnauthenticated
+	case "INVALID_ARGUMENT", "OUT_OF_RANGE":
+		return ClassInvalidArgument
+	case "DEADLINE_EXCEEDED":
+		return ClassDeadline
+	}
+	return ClassUnknown
+}
+
+// ZonesAvailable returns the zones a stockout error suggests instead, from the
+// google.rpc.ErrorInfo metadata key "zones_available" or "zonesAvailable"
+// (comma-separated), or nil when err carries none.
+func ZonesAvailable(err error) []string {
+	var meta map[string]string
+	var oe *OperationError
+	var ge *googleapi.Error
+	switch {
+	case errors.As(err, &oe):
+		meta = oe.Metadata
+	case errors.As(err, &ge):
+		meta = googleapiInfo(ge).metadata
+	}
+	v, ok := meta["zones_available"]
+	if !ok {
+		v = meta["zonesAvailable"]
+	}
+	var zones []string
+	for z := range strings.SplitSeq(v, ",") {
+		if z = strings.TrimSpace(z); z != "" {
+			zones = append(zones, z)
+		}
+	}
+	return zones
+}
+
+// newOperationError builds an *OperationError from a google.rpc.Status.
+func newOperationError(name string, code int, message string, details []json.RawMessage) *OperationError {
+	var info apiErrorInfo
+	info.parseDetails(details)
+	return &OperationError{
+		Operation: name,
+		Code:      code,
+		Status:    rpcCodeName(code),
+		Message:   message,
+		Reasons:   info.reasons,
+		Metadata:  info.metadata,
+	}
+}
