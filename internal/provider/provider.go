@@ -28,6 +28,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 // Address is the provider's registry address.
@@ -39,18 +40,22 @@ const defaultPollInterval = 10 * time.Second
 
 var (
 	_ provider.Provider              = &accelProvider{}
-	_ provider.ProviderWithFunctions = &accelProvider{}
+	_ provider.ProviderWithFunctions      = &accelProvider{}
+	_ provider.ProviderWithValidateConfig = &accelProvider{}
 )
 
 // New returns a constructor of the provider for the given version.
 func New(version string) func() provider.Provider {
 	return func() provider.Provider {
-		return &accelProvider{version: version}
+		return &accelProvider{version: version, modes: &validation.Modes{}}
 	}
 }
 
 type accelProvider struct {
 	version string
+	// modes carries the provider-level validation mode to resources, which
+	// Terraform validates before it configures the provider.
+	modes *validation.Modes
 }
 
 type accelProviderModel struct {
@@ -209,8 +214,23 @@ func (p *accelProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		"tpu_endpoint": cfg.TPUEndpoint, "container_endpoint": cfg.ContainerEndpoint,
 		"validation": data.Validation.String(), "poll_max": cfg.Polling.Max.String(),
 	})
+	p.modes.Set(data.Validation)
 	resp.DataSourceData = data
 	resp.ResourceData = data
+}
+
+// ValidateConfig records the provider-level validation mode so that resource
+// validation, which Terraform runs before Configure, already honours it.
+func (p *accelProvider) ValidateConfig(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
+	var v types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("validation"), &v)...)
+	if resp.Diagnostics.HasError() || v.IsUnknown() {
+		return
+	}
+	r := resolve(v, settingByAttr("validation"), os.Getenv)
+	if mode, err := catalog.ParseMode(r.value); err == nil {
+		p.modes.Set(mode)
+	}
 }
 
 // configure resolves every setting and builds the provider data. It does no
@@ -293,11 +313,11 @@ func (p *accelProvider) userAgent(terraformVersion string) string {
 }
 
 func (p *accelProvider) Resources(_ context.Context) []func() resource.Resource {
-	return resources()
+	return resources(p.modes)
 }
 
 func (p *accelProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return dataSources()
+	return dataSources(p.modes)
 }
 
 func (p *accelProvider) Functions(_ context.Context) []func() function.Function {

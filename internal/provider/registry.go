@@ -7,15 +7,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 // resources lists every resource the provider serves.
-func resources() []func() resource.Resource {
+func resources(modes *validation.Modes) []func() resource.Resource {
 	return []func() resource.Resource{}
 }
 
 // dataSources lists every data source the provider serves.
-func dataSources() []func() datasource.DataSource {
+func dataSources(modes *validation.Modes) []func() datasource.DataSource {
 	return []func() datasource.DataSource{}
 }
 

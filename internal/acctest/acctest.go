@@ -1,0 +1,134 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package acctest sets up acceptance tests: the provider factories, and the
+// target they run against. By default every test starts its own in-process
+// emulator of the TPU and GKE APIs and points the provider at it through its
+// endpoint arguments only. With ACCEL_ACC_TARGET=sandbox the same tests run
+// against a real project named by ACCEL_SANDBOX_PROJECT (see the README).
+package acctest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
+	"github.com/accel-dev/terraform-provider-accel/internal/provider"
+)
+
+// Environment variables that select and describe the target.
+const (
+	EnvTarget         = "ACCEL_ACC_TARGET" // "emulator" (default) or "sandbox"
+	EnvSandboxProject = "ACCEL_SANDBOX_PROJECT"
+	EnvSandboxZone    = "ACCEL_SANDBOX_ZONE"
+	EnvSandboxCluster = "ACCEL_SANDBOX_CLUSTER"
+)
+
+// NamePrefix starts the name of everything the tests create.
+const NamePrefix = "tf-acc-"
+
+// EmulatorProject is the project used against the emulator.
+const EmulatorProject = "accel-acc"
+
+// ProtoV6ProviderFactories serves the provider in-process for the real CLI.
+var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"accel": providerserver.NewProtocol6WithError(provider.New("acctest")()),
+}
+
+// Target is where one test's API calls go.
+type Target struct {
+	// Emulator is the test's own emulator; nil against a sandbox project.
+	Emulator *emulator.Server
+	Project  string
+	Zone     string
+	// Cluster is the id of a GKE Standard cluster for node pool tests.
+	Cluster string
+}
+
+// Sandbox reports whether tests run against a real project.
+func Sandbox() bool { return os.Getenv(EnvTarget) == "sandbox" }
+
+// New returns the test's target, starting an emulator unless a sandbox
+// project is selected. The emulator is stopped when the test ends.
+func New(t *testing.T, opts ...func(*emulator.Scenario)) *Target {
+	t.Helper()
+	if Sandbox() {
+		p := os.Getenv(EnvSandboxProject)
+		if p == "" {
+			t.Fatalf("%s=sandbox needs %s", EnvTarget, EnvSandboxProject)
+		}
+		zone := os.Getenv(EnvSandboxZone)
+		if zone == "" {
+			zone = "us-east5-b"
+		}
+		return &Target{Project: p, Zone: zone, Cluster: os.Getenv(EnvSandboxCluster)}
+	}
+	sc := emulator.Default()
+	for _, o := range opts {
+		o(sc)
+	}
+	srv, err := emulator.Start(emulator.Options{Scenario: sc})
+	if err != nil {
+		t.Fatalf("starting emulator: %v", err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return &Target{
+		Emulator: srv,
+		Project:  EmulatorProject,
+		Zone:     "us-central1-a",
+		Cluster:  fmt.Sprintf("projects/%s/locations/us-central1/clusters/serving", EmulatorProject),
+	}
+}
+
+// RequireEmulator skips tests that inject faults when running against a real project.
+func (tg *Target) RequireEmulator(t *testing.T) {
+	t.Helper()
+	if tg.Emulator == nil {
+		t.Skip("needs the emulator's fault injection")
+	}
+}
+
+// RequireCluster skips node pool tests when the sandbox names no cluster.
+func (tg *Target) RequireCluster(t *testing.T) {
+	t.Helper()
+	if tg.Cluster == "" {
+		t.Skipf("set %s to run node pool tests against a sandbox project", EnvSandboxCluster)
+	}
+}
+
+// ProviderConfig is the provider block for the target.
+func (tg *Target) ProviderConfig() string {
+	var b strings.Builder
+	b.WriteString("provider \"accel\" {\n")
+	fmt.Fprintf(&b, "  project = %q\n", tg.Project)
+	fmt.Fprintf(&b, "  zone    = %q\n", tg.Zone)
+	if tg.Emulator != nil {
+		fmt.Fprintf(&b, "  tpu_endpoint       = %q\n", tg.Emulator.TPUEndpoint())
+		fmt.Fprintf(&b, "  container_endpoint = %q\n", tg.Emulator.ContainerEndpoint())
+		b.WriteString("  poll_interval      = \"100ms\"\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// Config joins the provider block and the test's configuration.
+func (tg *Target) Config(body string) string { return tg.ProviderConfig() + "\n" + body }
+
+// OfflineProviderConfig is a provider block with no credentials and no
+// endpoint: what `terraform plan` in CI without cloud access sees.
+const OfflineProviderConfig = "provider \"accel\" {}\n"
+
+// RandomName returns NamePrefix, then prefix, then a random suffix, within
+// the TPU and GKE name rules (lowercase letters, digits and dashes).
+func RandomName(prefix string) string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return NamePrefix + prefix + "-" + hex.EncodeToString(b)
+}

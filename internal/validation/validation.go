@@ -1,0 +1,90 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package validation turns catalog findings into Terraform diagnostics on the
+// right attribute paths, under the validation mode in force.
+//
+// Catalog checks run twice per resource: in ValidateConfig, so that
+// `terraform validate` catches what the configuration already fixes, and in
+// ModifyPlan, for values only known at plan time. Terraform validates a
+// resource before it configures the provider, so the provider-level
+// `validation` setting is recorded here by the provider's own ValidateConfig
+// (which Terraform runs first, on the same provider instance) and by
+// Configure; resources read it through a shared *Modes.
+package validation
+
+import (
+	"os"
+	"sync/atomic"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+)
+
+// EnvMode is the environment variable that sets the provider-level mode.
+const EnvMode = "ACCEL_VALIDATION"
+
+// Modes holds the provider-level validation mode, shared by the provider and
+// every resource and data source it serves. The zero value is ready to use.
+type Modes struct {
+	set  atomic.Bool
+	mode atomic.Int64
+}
+
+// Set records the provider-level mode.
+func (m *Modes) Set(mode catalog.Mode) {
+	m.mode.Store(int64(mode))
+	m.set.Store(true)
+}
+
+// Provider returns the provider-level mode: the recorded one, else the
+// environment's, else strict.
+func (m *Modes) Provider() catalog.Mode {
+	if m != nil && m.set.Load() {
+		return catalog.Mode(m.mode.Load())
+	}
+	if mode, err := catalog.ParseMode(os.Getenv(EnvMode)); err == nil && os.Getenv(EnvMode) != "" {
+		return mode
+	}
+	return catalog.ModeStrict
+}
+
+// For returns the mode for one resource: its own `validation` argument when
+// set and valid, else the provider-level mode.
+func (m *Modes) For(override types.String) catalog.Mode {
+	if !override.IsNull() && !override.IsUnknown() {
+		if mode, err := catalog.ParseMode(override.ValueString()); err == nil {
+			return mode
+		}
+	}
+	return m.Provider()
+}
+
+// Append adds findings to diags under base (the path of the object whose
+// attributes the findings name), after applying mode. A finding's Attribute
+// is an attribute name relative to base; Index >= 0 selects a list element.
+func Append(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, mode catalog.Mode) {
+	for _, f := range findings.WithMode(mode) {
+		p := base.AtName(f.Attribute)
+		if base.Equal(path.Empty()) {
+			p = path.Root(f.Attribute)
+		}
+		if f.Index >= 0 {
+			p = p.AtListIndex(f.Index)
+		}
+		detail := f.Detail
+		if f.Source != "" {
+			detail += "\n\nSource: " + f.Source
+		}
+		if f.Severity == catalog.SeverityError {
+			detail += "\n\nIf Google Cloud supports this since the catalog's date (" + catalog.Default().Date() +
+				"), set validation = \"warn\" on the resource or the provider to report catalog errors as warnings."
+			diags.AddAttributeError(p, f.Summary, detail)
+		} else {
+			diags.AddAttributeWarning(p, f.Summary, detail)
+		}
+	}
+}
