@@ -246,12 +246,17 @@ func (info apiErrorInfo) hasReason(reasons ...string) bool {
 	return false
 }
 
-// Classify returns the class of err. It looks for, in order: a stockout
-// reason, an *OperationError, a *googleapi.Error (HTTP code, status and
-// reasons), an expired context deadline and network timeouts.
+// Classify returns the class of err. It looks for, in order: an expired
+// context deadline, an *OperationError (stockout reasons, then the rpc code),
+// a *googleapi.Error (stockout reasons, then the HTTP code refined by the rpc
+// status and reasons) and network timeouts.
 func Classify(err error) Class {
 	if err == nil {
 		return ClassUnknown
+	}
+	// First, so that "gave up at the deadline after a 503" is a deadline.
+	if errors.Is(err, context.DeadlineExceeded) {
+		return ClassDeadline
 	}
 	var oe *OperationError
 	if errors.As(err, &oe) {
@@ -268,9 +273,6 @@ func Classify(err error) Class {
 		if c := classifyHTTP(googleapiInfo(ge)); c != ClassUnknown {
 			return c
 		}
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return ClassDeadline
 	}
 	var ne net.Error
 	if (errors.As(err, &ne) && ne.Timeout()) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) {

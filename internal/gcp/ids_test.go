@@ -1,0 +1,118 @@
+package gcp
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseNodeID(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in      string
+		want    []string
+		wantErr bool
+	}{
+		{"projects/p/locations/us-east5-a/nodes/n1", []string{"p", "us-east5-a", "n1"}, false},
+		{"projects/my-proj/locations/europe-west4-a/nodes/v6e", []string{"my-proj", "europe-west4-a", "v6e"}, false},
+		{"", nil, true},
+		{"n1", nil, true},
+		{"projects/p/locations/z/nodes/", nil, true},
+		{"projects//locations/z/nodes/n", nil, true},
+		{"projects/p/zones/z/nodes/n", nil, true},
+		{"projects/p/locations/z/clusters/n", nil, true},
+		{"projects/p/locations/z/nodes/n/extra", nil, true},
+		{"/projects/p/locations/z/nodes/n", nil, true},
+		{"projects/p/locations/z/nodes/n ", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
+			p, z, n, err := ParseNodeID(tt.in)
+			if tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), nodeIDFormat) {
+					t.Fatalf("want an error naming %q, got %v", nodeIDFormat, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, []string{p, z, n}); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseClusterID(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in      string
+		want    []string
+		wantErr bool
+	}{
+		{"projects/p/locations/us-east5/clusters/c1", []string{"p", "us-east5", "c1"}, false},
+		{"projects/p/locations/us-east5-a/clusters/c1", []string{"p", "us-east5-a", "c1"}, false},
+		{"p/us-east5/c1", nil, true},
+		{"projects/p/locations/us-east5/clusters/c1/nodePools/np", nil, true},
+		{"projects/p/locations//clusters/c1", nil, true},
+		{"projects/p/locations/l/nodes/c1", nil, true},
+		{"projects/p/locations/l/clusters/c\t1", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
+			p, l, c, err := ParseClusterID(tt.in)
+			if tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), clusterIDFormat) {
+					t.Fatalf("want an error naming %q, got %v", clusterIDFormat, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, []string{p, l, c}); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func FuzzParseNodeID(f *testing.F) {
+	for _, s := range []string{"projects/p/locations/z/nodes/n", "projects//locations/z/nodes/n", "", "////////"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, z, n, err := ParseNodeID(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), nodeIDFormat) {
+				t.Fatalf("error does not name the format: %v", err)
+			}
+			return
+		}
+		if got := NodeID(p, z, n); got != s {
+			t.Fatalf("round trip: %q became %q", s, got)
+		}
+	})
+}
+
+func FuzzParseClusterID(f *testing.F) {
+	for _, s := range []string{"projects/p/locations/l/clusters/c", "projects/p/locations/l/clusters/c/", "", "projects"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, l, c, err := ParseClusterID(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), clusterIDFormat) {
+				t.Fatalf("error does not name the format: %v", err)
+			}
+			return
+		}
+		if got := ClusterID(p, l, c); got != s {
+			t.Fatalf("round trip: %q became %q", s, got)
+		}
+	})
+}
