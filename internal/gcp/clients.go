@@ -288,7 +288,10 @@ func credentialsFromConfig(ctx context.Context, v string) (*google.Credentials, 
 		}
 		return creds, nil
 	default:
-		return nil, &CredentialsError{Problem: fmt.Sprintf("the credentials have an unsupported \"type\" %q", truncate(head.Type, 64))}
+		if len(head.Type) > 64 {
+			head.Type = head.Type[:64] + "..."
+		}
+		return nil, &CredentialsError{Problem: fmt.Sprintf("the credentials have an unsupported \"type\" %q", head.Type)}
 	}
 }
 
@@ -300,13 +303,6 @@ func pathFreeError(err error) error {
 		return pe.Err
 	}
 	return errors.New("unreadable")
-}
-
-func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "..."
-	}
-	return s
 }
 
 // credentialsHowTo is the advice every CredentialsError ends with.

@@ -37,9 +37,9 @@ func TestRetry(t *testing.T) {
 			wantCalls: []retryCall{{ClassTransient, 1}, {ClassRateLimited, 2}, {ClassConflict, 3}},
 		},
 		{
-			name:    "non-retryable stops at once",
-			errs:    []error{errUnavailable, errNotFound, errUnavailable},
-			wantErr: errNotFound,
+			name:      "non-retryable stops at once",
+			errs:      []error{errUnavailable, errNotFound, errUnavailable},
+			wantErr:   errNotFound,
 			wantCalls: []retryCall{{ClassTransient, 1}},
 		},
 		{

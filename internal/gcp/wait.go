@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	container "google.golang.org/api/container/v1"
@@ -88,7 +89,7 @@ func (c *Clients) WaitContainerOperation(ctx context.Context, project, location 
 	default:
 		return final, nil
 	}
-	for _, cond := range append(final.ClusterConditions, final.NodepoolConditions...) {
+	for _, cond := range slices.Concat(final.ClusterConditions, final.NodepoolConditions) {
 		if cond != nil && cond.Code != "" && cond.Code != "UNKNOWN" {
 			info := apiErrorInfo{reasons: oe.Reasons}
 			info.addReason(cond.Code)
