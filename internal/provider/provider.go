@@ -9,6 +9,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -188,7 +189,7 @@ func (p *accelProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"impersonate_service_account": attr("impersonate_service_account"),
 			"tpu_endpoint":                attr("tpu_endpoint", endpointValidator{}),
 			"container_endpoint":          attr("container_endpoint", endpointValidator{}),
-			"validation":                  attr("validation", stringvalidator.OneOf(catalog.ModeNames()...)),
+			"validation":                  attr("validation", stringvalidator.OneOf(catalog.ModeNames...)),
 			"poll_interval":               attr("poll_interval", durationValidator{}),
 		},
 	}
@@ -257,7 +258,7 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 	mode, err := catalog.ParseMode(got["validation"])
 	if err != nil {
 		diags.AddAttributeError(path.Root("validation"), "Invalid Validation Mode",
-			fmt.Sprintf("%s. Set validation to one of: %s.", err, strings.Join(catalog.ModeNames(), ", ")))
+			fmt.Sprintf("%s. Set validation to one of: %s.", err, strings.Join(catalog.ModeNames, ", ")))
 	}
 	poll, err := time.ParseDuration(got["poll_interval"])
 	if err != nil || poll <= 0 {
@@ -286,6 +287,7 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 		ContainerEndpoint:         got["container_endpoint"],
 		UserAgent:                 userAgent,
 		Polling:                   pollingFor(poll),
+		Logger:                    slog.New(tflogHandler{}),
 	}
 	return &providerdata.Data{Clients: gcp.NewClients(cfg), Validation: mode, Unknown: unknown}, diags
 }
