@@ -1,0 +1,96 @@
+// Package emulator is a local emulator of the Cloud TPU v2 REST API and the
+// GKE (container) v1 REST API, for acceptance tests, demos and benchmarks.
+//
+// It is one HTTP server on loopback. The generated clients
+// google.golang.org/api/tpu/v2 and google.golang.org/api/container/v1 talk
+// to it unchanged:
+//
+//	srv, err := emulator.Start(emulator.Options{})
+//	if err != nil { ... }
+//	defer srv.Close()
+//	tpuSvc, _ := tpu.NewService(ctx, option.WithEndpoint(srv.TPUEndpoint()), option.WithoutAuthentication())
+//	gkeSvc, _ := container.NewService(ctx, option.WithEndpoint(srv.ContainerEndpoint()), option.WithoutAuthentication())
+//
+// # What it serves
+//
+// Cloud TPU API, under /v2/ and the same handlers under /v2alpha1/:
+// projects/{p}/locations (list, get); locations/{zone}/nodes (create with
+// ?nodeId=, list with pageSize/pageToken, get, patch with ?updateMask=,
+// delete, :start, :stop); acceleratorTypes and runtimeVersions (list, get);
+// operations (list, get). Operations are google.longrunning operations named
+// projects/{p}/locations/{zone}/operations/operation-…, whose response is the
+// node with "@type": "type.googleapis.com/google.cloud.tpu.v2.Node".
+// Node states: CREATING → READY, STOPPING → STOPPED, STARTING → READY,
+// DELETING → gone.
+//
+// GKE API, under /v1/ (projects/{p}/locations/{l} and the older
+// projects/{p}/zones/{z} form): clusters (list, get); nodePools (create, list,
+// get, update, delete, :setSize, :setAutoscaling, :setManagement); operations
+// (list, get). Operation names are bare ids (operation-…). Node-pool states:
+// PROVISIONING → RUNNING, RUNNING_WITH_ERROR or ERROR; RECONCILING during
+// updates; STOPPING → gone. Clusters are seeded by the scenario; clients
+// cannot create them.
+//
+// Errors use the Google envelope
+// {"error":{"code":404,"message":"…","status":"NOT_FOUND","details":[…]}}
+// with google.rpc detail messages (ErrorInfo, RequestInfo, ResourceInfo,
+// BadRequest) that the clients' apierror parser accepts.
+//
+// # Time
+//
+// Operations run on the server's Clock (Options.Clock, default the system
+// clock; ManualClock for step-by-step tests). Each takes its scenario
+// duration (Durations; 50ms by default). Progress is computed lazily when a
+// request arrives: no goroutine runs per operation, so an idle emulator costs
+// nothing.
+//
+// # Realism
+//
+// Validation follows the public API references and the project's reference
+// facts, modestly: TPU node ids (RFC 1035), accelerator types and runtime
+// versions per zone, GKE node-pool names, TPU slice topologies against
+// machine types (a ct6e-standard-4t pool with tpuTopology 4x4 needs
+// initialNodeCount 4), accelerator machine types per zone and minimum GKE
+// versions. GKE adds taints for TPU and GPU pools and the
+// goog-gke-node-pool-provisioning-model resource label (GKEAdditions
+// switches them off). Concurrency: one cluster-level operation at a time, one
+// operation per node pool, optional serialized pool creates
+// (SerializePoolCreates) answered with 400 FAILED_PRECONDITION
+// CLUSTER_ALREADY_HAS_OPERATION, and a per-cluster concurrent operations
+// quota answered with 429. Each rule's source or assumption is noted where
+// it is implemented.
+//
+// # Faults
+//
+// From Go, or over HTTP under /admin/ (GET /admin/help lists the
+// endpoints):
+//   - SetCapacity(zone, type, n): TPU creates end with error code 8 "There is
+//     no more capacity in the zone …" and leave no node; GKE creates end DONE
+//     with code 8, a GCE_STOCKOUT status message and an ErrorInfo
+//     ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS whose metadata
+//     zones_available lists the zones with room; the pool is ERROR, or
+//     RUNNING_WITH_ERROR when some nodes fit.
+//   - FailNext(method, n, httpCode), FailNextOperations(method, n, rpcCode),
+//     SetRateLimit(method, every) (429 RATE_LIMIT_EXCEEDED), HangOperations,
+//     HoldCluster (an UPGRADE_MASTER operation that blocks pool operations).
+//   - Out of band: DeleteNode, DeleteNodePool; snapshots Nodes, NodePools;
+//     Counters, Reset, Snapshot, LoadSnapshot.
+//
+// Method names are listed by Methods, such as "tpu.nodes.create",
+// "tpu.operations.get" and "container.nodePools.create".
+//
+// # Command
+//
+// go run ./internal/emulator/cmd/accel-emulator [-addr 127.0.0.1:8089]
+// [-scenario file.json] [-serialize-pool-creates] [-snapshot file] prints the
+// environment to export (ACCEL_TPU_ENDPOINT, ACCEL_CONTAINER_ENDPOINT) and
+// serves until SIGINT or SIGTERM. It can then be driven with curl, e.g.
+//
+//	curl -s -XPOST localhost:8089/admin/capacity -d '{"zone":"us-central1-a","type":"v5litepod-4","count":0}'
+//	curl -s localhost:8089/admin/counters
+//
+// A scenario file is JSON in the form of Scenario; fields it leaves out keep
+// their Default values.
+//
+// The package imports nothing else from this project.
+package emulator

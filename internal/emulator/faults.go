@@ -1,0 +1,293 @@
+package emulator
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Method names, used by the fault controls and the counters. They follow the
+// discovery method ids without the "projects.locations." part.
+const (
+	MethodTPULocationsList        = "tpu.locations.list"
+	MethodTPULocationsGet         = "tpu.locations.get"
+	MethodTPUNodesCreate          = "tpu.nodes.create"
+	MethodTPUNodesList            = "tpu.nodes.list"
+	MethodTPUNodesGet             = "tpu.nodes.get"
+	MethodTPUNodesPatch           = "tpu.nodes.patch"
+	MethodTPUNodesDelete          = "tpu.nodes.delete"
+	MethodTPUNodesStart           = "tpu.nodes.start"
+	MethodTPUNodesStop            = "tpu.nodes.stop"
+	MethodTPUAcceleratorTypesList = "tpu.acceleratorTypes.list"
+	MethodTPUAcceleratorTypesGet  = "tpu.acceleratorTypes.get"
+	MethodTPURuntimeVersionsList  = "tpu.runtimeVersions.list"
+	MethodTPURuntimeVersionsGet   = "tpu.runtimeVersions.get"
+	MethodTPUOperationsList       = "tpu.operations.list"
+	MethodTPUOperationsGet        = "tpu.operations.get"
+
+	MethodClustersList            = "container.clusters.list"
+	MethodClustersGet             = "container.clusters.get"
+	MethodNodePoolsCreate         = "container.nodePools.create"
+	MethodNodePoolsList           = "container.nodePools.list"
+	MethodNodePoolsGet            = "container.nodePools.get"
+	MethodNodePoolsUpdate         = "container.nodePools.update"
+	MethodNodePoolsDelete         = "container.nodePools.delete"
+	MethodNodePoolsSetSize        = "container.nodePools.setSize"
+	MethodNodePoolsSetAutoscaling = "container.nodePools.setAutoscaling"
+	MethodNodePoolsSetManagement  = "container.nodePools.setManagement"
+	MethodContainerOperationsList = "container.operations.list"
+	MethodContainerOperationsGet  = "container.operations.get"
+	methodHoldCluster             = "admin.holdCluster"
+)
+
+var methodNames = []string{
+	MethodTPULocationsList, MethodTPULocationsGet,
+	MethodTPUNodesCreate, MethodTPUNodesList, MethodTPUNodesGet, MethodTPUNodesPatch,
+	MethodTPUNodesDelete, MethodTPUNodesStart, MethodTPUNodesStop,
+	MethodTPUAcceleratorTypesList, MethodTPUAcceleratorTypesGet,
+	MethodTPURuntimeVersionsList, MethodTPURuntimeVersionsGet,
+	MethodTPUOperationsList, MethodTPUOperationsGet,
+	MethodClustersList, MethodClustersGet,
+	MethodNodePoolsCreate, MethodNodePoolsList, MethodNodePoolsGet, MethodNodePoolsUpdate,
+	MethodNodePoolsDelete, MethodNodePoolsSetSize, MethodNodePoolsSetAutoscaling,
+	MethodNodePoolsSetManagement,
+	MethodContainerOperationsList, MethodContainerOperationsGet,
+}
+
+// Methods lists every method name the fault controls and counters accept.
+func Methods() []string { return slices.Clone(methodNames) }
+
+func checkMethod(method string) error {
+	if !slices.Contains(methodNames, method) {
+		return fmt.Errorf("unknown method %q; see Methods()", method)
+	}
+	return nil
+}
+
+// faults holds the injected misbehaviour. Guarded by Server.mu.
+type faults struct {
+	failNext  map[string]failSpec
+	failOps   map[string]failSpec
+	rateEvery map[string]int
+	rateCalls map[string]int
+	hang      map[string]bool
+}
+
+type failSpec struct {
+	n    int
+	code int
+}
+
+func newFaults() faults {
+	return faults{
+		failNext:  map[string]failSpec{},
+		failOps:   map[string]failSpec{},
+		rateEvery: map[string]int{},
+		rateCalls: map[string]int{},
+		hang:      map[string]bool{},
+	}
+}
+
+// FailNext makes the next n calls of method fail with the HTTP status
+// httpCode and the canonical status and stock message Google front ends use
+// for it (for example 503 UNAVAILABLE "The service is currently
+// unavailable."). n = 0 clears it.
+func (s *Server) FailNext(method string, n, httpCode int) error {
+	if err := checkMethod(method); err != nil {
+		return err
+	}
+	if n < 0 || httpCode < 400 || httpCode > 599 {
+		return fmt.Errorf("FailNext(%s): need n >= 0 and an HTTP error status, got n=%d code=%d", method, n, httpCode)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n == 0 {
+		delete(s.faults.failNext, method)
+		return nil
+	}
+	s.faults.failNext[method] = failSpec{n: n, code: httpCode}
+	return nil
+}
+
+// FailNextOperations makes the operations started by the next n successful
+// calls of method end with the google.rpc.Code rpcCode (for example 13
+// INTERNAL) instead of their effect. n = 0 clears it.
+func (s *Server) FailNextOperations(method string, n, rpcCode int) error {
+	if err := checkMethod(method); err != nil {
+		return err
+	}
+	if !startsOperation(method) {
+		return fmt.Errorf("FailNextOperations: %s does not start an operation", method)
+	}
+	if n < 0 || rpcCode <= 0 || rpcCode > 16 {
+		return fmt.Errorf("FailNextOperations(%s): need n >= 0 and a google.rpc.Code 1..16, got n=%d code=%d", method, n, rpcCode)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n == 0 {
+		delete(s.faults.failOps, method)
+		return nil
+	}
+	s.faults.failOps[method] = failSpec{n: n, code: rpcCode}
+	return nil
+}
+
+// SetRateLimit makes every k-th call of method (counted from now) answer 429
+// RESOURCE_EXHAUSTED with an ErrorInfo of reason RATE_LIMIT_EXCEEDED, the
+// shape of Service Control's per-minute quota errors. every = 0 turns it off.
+func (s *Server) SetRateLimit(method string, every int) error {
+	if err := checkMethod(method); err != nil {
+		return err
+	}
+	if every < 0 {
+		return fmt.Errorf("SetRateLimit(%s): every must be >= 0, got %d", method, every)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.faults.rateCalls, method)
+	if every == 0 {
+		delete(s.faults.rateEvery, method)
+		return nil
+	}
+	s.faults.rateEvery[method] = every
+	return nil
+}
+
+// HangOperations makes operations started by method from now on never finish
+// (they stay RUNNING / done=false), for timeout tests. Turning it off
+// releases the hung operations of method: they finish one duration later.
+func (s *Server) HangOperations(method string, hang bool) error {
+	if err := checkMethod(method); err != nil {
+		return err
+	}
+	if !startsOperation(method) {
+		return fmt.Errorf("HangOperations: %s does not start an operation", method)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if hang {
+		s.faults.hang[method] = true
+		return nil
+	}
+	delete(s.faults.hang, method)
+	now := s.clock.Now()
+	s.settle(now)
+	s.releaseHung(method, now)
+	return nil
+}
+
+// Counters returns the number of calls per method since start or Reset,
+// including calls answered with injected errors.
+func (s *Server) Counters() map[string]int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]int64, len(s.counters))
+	for k, v := range s.counters {
+		out[k] = v
+	}
+	return out
+}
+
+func startsOperation(method string) bool {
+	switch method {
+	case MethodTPUNodesCreate, MethodTPUNodesPatch, MethodTPUNodesDelete, MethodTPUNodesStart, MethodTPUNodesStop,
+		MethodNodePoolsCreate, MethodNodePoolsUpdate, MethodNodePoolsDelete, MethodNodePoolsSetSize,
+		MethodNodePoolsSetAutoscaling, MethodNodePoolsSetManagement:
+		return true
+	}
+	return false
+}
+
+// intercept counts a call and applies FailNext and SetRateLimit. The caller
+// holds s.mu.
+func (s *Server) intercept(method, project string) *apiError {
+	s.counters[method]++
+	if f, ok := s.faults.failNext[method]; ok {
+		f.n--
+		if f.n <= 0 {
+			delete(s.faults.failNext, method)
+		} else {
+			s.faults.failNext[method] = f
+		}
+		status, msg := statusForHTTP(f.code)
+		e := newError(status, "%s", msg).with(requestInfo(s.requestID()))
+		e.forceHTTP = f.code // keep the asked-for status even where the canonical one maps elsewhere
+		return e
+	}
+	if every, ok := s.faults.rateEvery[method]; ok {
+		s.faults.rateCalls[method]++
+		if s.faults.rateCalls[method]%every == 0 {
+			return s.rateLimitError(method, project)
+		}
+	}
+	return nil
+}
+
+// rateLimitError is Service Control's per-minute quota error.
+func (s *Server) rateLimitError(method, project string) *apiError {
+	service := "tpu.googleapis.com"
+	if strings.HasPrefix(method, "container.") {
+		service = "container.googleapis.com"
+	}
+	kind := "Write"
+	if strings.HasSuffix(method, ".get") || strings.HasSuffix(method, ".list") {
+		kind = "Read"
+	}
+	number := projectNumber(project)
+	metric := service + "/" + strings.ToLower(kind) + "_requests"
+	limit := kind + "RequestsPerMinutePerProject"
+	return newError(statusResourceExhausted,
+		"Quota exceeded for quota metric '%s requests' and limit '%s requests per minute' of service '%s' for consumer 'project_number:%s'.",
+		kind, kind, service, number).
+		with(errorInfo("RATE_LIMIT_EXCEEDED", "googleapis.com", map[string]string{
+			"service":      service,
+			"consumer":     "projects/" + number,
+			"quota_metric": metric,
+			"quota_limit":  limit,
+		}))
+}
+
+// takeOpFailure consumes one FailNextOperations entry for method. The
+// caller holds s.mu.
+func (s *Server) takeOpFailure(method string) *rpcStatus {
+	f, ok := s.faults.failOps[method]
+	if !ok {
+		return nil
+	}
+	f.n--
+	if f.n <= 0 {
+		delete(s.faults.failOps, method)
+	} else {
+		s.faults.failOps[method] = f
+	}
+	status := statusForRPC(f.code)
+	_, msg := statusForHTTP(rpcCodes[status].http)
+	return &rpcStatus{Code: f.code, Message: msg}
+}
+
+// HoldCluster starts an external cluster-level operation (UPGRADE_MASTER)
+// on a GKE cluster that lasts d and returns its operation name. While it runs
+// the cluster is RECONCILING and node-pool operations are refused with 400
+// FAILED_PRECONDITION CLUSTER_ALREADY_HAS_OPERATION.
+func (s *Server) HoldCluster(project, location, cluster string, d time.Duration) (string, error) {
+	if d < 0 {
+		return "", fmt.Errorf("HoldCluster: negative duration %s", d)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	s.settle(now)
+	c, aerr := s.getCluster(project, location, cluster)
+	if aerr != nil {
+		return "", aerr
+	}
+	if cur := s.clusterLevelOp(c.key); cur != nil {
+		return "", fmt.Errorf("HoldCluster: cluster %s already runs %s", c.key, cur.id)
+	}
+	op := s.newOperation(apiContainer, methodHoldCluster, project, location, d, now)
+	op.opType = "UPGRADE_MASTER"
+	op.clusterKey = c.key
+	op.targetLink = s.url + "/v1/" + c.key
+	return op.id, nil
+}

@@ -1,0 +1,433 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	container "google.golang.org/api/container/v1"
+)
+
+// Scenario is the world the emulator starts from: which zones offer which
+// accelerators, which GKE clusters exist, how long operations take and which
+// realism switches are on. Build one with Default and change it, or load a
+// JSON file with LoadScenario.
+type Scenario struct {
+	// Projects restricts the project IDs the APIs answer for. Empty means any
+	// project ID is accepted. Requests for other projects get 403
+	// PERMISSION_DENIED.
+	Projects []string `json:"projects,omitempty"`
+	// Zones lists the zones with what each offers.
+	Zones []Zone `json:"zones"`
+	// Clusters are the seeded GKE clusters. Clients cannot create clusters.
+	Clusters []ClusterSeed `json:"clusters"`
+	// Capacity limits how many TPU nodes or GKE nodes of a type fit in a zone.
+	// Types without an entry are unlimited.
+	Capacity []Capacity `json:"capacity,omitempty"`
+	// Durations of the long-running operations.
+	Durations Durations `json:"durations"`
+	// SerializePoolCreates makes CREATE_NODE_POOL exclusive among the node-pool
+	// operations of a cluster. GKE has been seen both ways.
+	SerializePoolCreates bool `json:"serializePoolCreates"`
+	// MaxConcurrentOperationsPerCluster is the per-cluster concurrent
+	// operations quota; 0 means unlimited. GKE's documented default is 5
+	// concurrent operations per cluster, answered with HTTP 429.
+	MaxConcurrentOperationsPerCluster int `json:"maxConcurrentOperationsPerCluster,omitempty"`
+	// GKEAdditions switches off fields GKE adds to node pools by itself.
+	GKEAdditions GKEAdditions `json:"gkeAdditions"`
+	// MinNodeVersions maps a GKE machine-type prefix (such as "ct6e-") to
+	// the lowest GKE version that supports it.
+	MinNodeVersions map[string]string `json:"minNodeVersions,omitempty"`
+	// ListPageSize is the page size of list calls that do not ask for one;
+	// 0 returns everything in one page.
+	ListPageSize int `json:"listPageSize,omitempty"`
+}
+
+// Zone is one Compute Engine zone and the accelerators it offers.
+type Zone struct {
+	// Name such as "us-central1-a".
+	Name string `json:"name"`
+	// TPUAcceleratorTypes are the Cloud TPU API types offered, such as "v5litepod-4".
+	TPUAcceleratorTypes []string `json:"tpuAcceleratorTypes,omitempty"`
+	// RuntimeVersions are the TPU software versions offered.
+	RuntimeVersions []string `json:"runtimeVersions,omitempty"`
+	// MachineTypes are the accelerator machine types GKE can use here
+	// (TPU ct*/tpu7x* and GPU a2/a3/a4/g2/g4 families) and the attachable
+	// GPU accelerator types (such as "nvidia-tesla-t4"). Machine types outside
+	// the accelerator families are accepted in every zone.
+	MachineTypes []string `json:"machineTypes,omitempty"`
+}
+
+// ClusterSeed is a GKE cluster that exists from the start.
+type ClusterSeed struct {
+	// Project of the cluster; empty or "*" seeds it in every project.
+	Project string `json:"project,omitempty"`
+	// Location is a region (regional cluster) or a zone (zonal cluster).
+	Location string `json:"location"`
+	// Name of the cluster.
+	Name string `json:"name"`
+	// Version is the control plane version, such as "1.33.5-gke.1000000".
+	Version string `json:"version"`
+	// NodeVersion is the default node version; empty means Version.
+	NodeVersion string `json:"nodeVersion,omitempty"`
+	// Locations are the zones of the cluster's nodes.
+	Locations []string `json:"locations"`
+	// NodePools that exist from the start, such as a default pool.
+	NodePools []*container.NodePool `json:"nodePools,omitempty"`
+}
+
+// Capacity is how many TPU nodes (Cloud TPU API) or GKE nodes (VMs) of a
+// type fit in a zone at once. Count -1 means unlimited, 0 means stocked out.
+// For GKE the type is the machine type, or the GPU accelerator type when the
+// node config attaches accelerators.
+type Capacity struct {
+	Zone  string `json:"zone"`
+	Type  string `json:"type"`
+	Count int    `json:"count"`
+}
+
+// GKEAdditions switches off what GKE adds to a node pool's config by itself.
+// The zero value keeps every addition on, as GKE does.
+type GKEAdditions struct {
+	// SkipGPUTaint stops adding nvidia.com/gpu=present:NO_SCHEDULE to GPU pools.
+	SkipGPUTaint bool `json:"skipGpuTaint,omitempty"`
+	// SkipTPUTaint stops adding google.com/tpu=present:NO_SCHEDULE to TPU pools.
+	SkipTPUTaint bool `json:"skipTpuTaint,omitempty"`
+	// SkipProvisioningModelLabel stops adding the resource label
+	// goog-gke-node-pool-provisioning-model.
+	SkipProvisioningModelLabel bool `json:"skipProvisioningModelLabel,omitempty"`
+}
+
+// Durations are how long each kind of long-running operation takes on the
+// emulator's clock. Zero means the operation is done at the next read.
+type Durations struct {
+	TPUCreate          time.Duration
+	TPUDelete          time.Duration
+	TPUStart           time.Duration
+	TPUStop            time.Duration
+	TPUUpdate          time.Duration
+	PoolCreate         time.Duration
+	PoolDelete         time.Duration
+	PoolUpdate         time.Duration
+	PoolSetSize        time.Duration
+	PoolSetAutoscaling time.Duration
+	PoolSetManagement  time.Duration
+}
+
+// DefaultDuration is the duration of every operation in Default: short, so
+// tests that wait for operations stay fast.
+const DefaultDuration = 50 * time.Millisecond
+
+func (d *Durations) fields() []struct {
+	key string
+	p   *time.Duration
+} {
+	return []struct {
+		key string
+		p   *time.Duration
+	}{
+		{"tpuCreate", &d.TPUCreate},
+		{"tpuDelete", &d.TPUDelete},
+		{"tpuStart", &d.TPUStart},
+		{"tpuStop", &d.TPUStop},
+		{"tpuUpdate", &d.TPUUpdate},
+		{"poolCreate", &d.PoolCreate},
+		{"poolDelete", &d.PoolDelete},
+		{"poolUpdate", &d.PoolUpdate},
+		{"poolSetSize", &d.PoolSetSize},
+		{"poolSetAutoscaling", &d.PoolSetAutoscaling},
+		{"poolSetManagement", &d.PoolSetManagement},
+	}
+}
+
+// MarshalJSON writes durations as Go duration strings, such as "50ms".
+func (d Durations) MarshalJSON() ([]byte, error) {
+	m := map[string]string{}
+	for _, f := range d.fields() {
+		m[f.key] = f.p.String()
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads Go duration strings; keys that are absent keep their
+// current value, so a file can change one duration only.
+func (d *Durations) UnmarshalJSON(b []byte) error {
+	var m map[string]string
+	if err := json.Unmarshal(b, &m); err != nil {
+		return fmt.Errorf("durations: %w", err)
+	}
+	known := map[string]*time.Duration{}
+	for _, f := range d.fields() {
+		known[f.key] = f.p
+	}
+	for k, v := range m {
+		p, ok := known[k]
+		if !ok {
+			return fmt.Errorf("durations: unknown key %q", k)
+		}
+		dur, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("durations: %s: %w", k, err)
+		}
+		if dur < 0 {
+			return fmt.Errorf("durations: %s: negative duration %s", k, v)
+		}
+		*p = dur
+	}
+	return nil
+}
+
+func allDurations(d time.Duration) Durations {
+	var out Durations
+	for _, f := range out.fields() {
+		*f.p = d
+	}
+	return out
+}
+
+// Runtime versions offered in every TPU zone of Default. Source: Cloud TPU
+// runtimes, https://cloud.google.com/tpu/docs/runtimes (base images, TF names
+// and the legacy images), as summarised in the project's reference facts §3.
+var defaultRuntimeVersions = []string{
+	"tpu-ubuntu2204-base",
+	"v2-alpha-tpuv5-lite",
+	"v2-alpha-tpuv5",
+	"v2-alpha-tpuv6e",
+	"tpu-vm-tf-2.18.0-pjrt",
+	"tpu-vm-tf-2.18.0-pod-pjrt",
+	"tpu-vm-tf-2.17.1-pjrt",
+	"tpu-vm-tf-2.17.1-pod-pjrt",
+	"tpu-vm-tf-2.16.1-pjrt",
+	"tpu-vm-tf-2.16.1-pod-pjrt",
+	"tpu-vm-tf-2.16.1-se",
+	"tpu-vm-tf-2.16.1-pod-se",
+	"tpu-vm-tf-2.15.1-pjrt",
+	"tpu-vm-tf-2.15.1-pod-pjrt",
+	"tpu-vm-tf-2.14.1",
+	"tpu-vm-tf-2.14.1-pod",
+	"tpu-vm-tf-2.10.0-v4",
+	"tpu-vm-tf-2.10.0-pod-v4",
+	"tpu-vm-base",
+	"tpu-vm-v4-base",
+	"tpu-vm-pt-2.0",
+	"tpu-vm-v4-pt-2.0",
+}
+
+// TPU accelerator types per generation, as documented on the generation pages
+// (https://cloud.google.com/tpu/docs/v2, /v3, /v4, /v5e, /v5p, /v6e).
+var (
+	typesV2  = []string{"v2-8", "v2-32", "v2-128", "v2-256", "v2-512"}
+	typesV3  = []string{"v3-8", "v3-32", "v3-64", "v3-128", "v3-256", "v3-512", "v3-1024", "v3-2048"}
+	typesV4  = []string{"v4-8", "v4-16", "v4-32", "v4-64", "v4-128", "v4-256", "v4-512", "v4-1024", "v4-2048", "v4-4096"}
+	typesV5e = []string{"v5litepod-1", "v5litepod-4", "v5litepod-8", "v5litepod-16", "v5litepod-32", "v5litepod-64", "v5litepod-128", "v5litepod-256"}
+	typesV5p = []string{"v5p-8", "v5p-16", "v5p-32", "v5p-64", "v5p-128", "v5p-256", "v5p-512", "v5p-1024", "v5p-2048", "v5p-4096", "v5p-8192", "v5p-12288"}
+	typesV6e = []string{"v6e-1", "v6e-4", "v6e-8", "v6e-16", "v6e-32", "v6e-64", "v6e-128", "v6e-256"}
+)
+
+// GKE TPU machine types per generation (reference facts §6.1, from
+// cluster-toolkit's tpu-definition and the TPU generation pages).
+var (
+	machinesV4  = []string{"ct4p-hightpu-4t"}
+	machinesV5e = []string{"ct5lp-hightpu-1t", "ct5lp-hightpu-4t", "ct5lp-hightpu-8t"}
+	machinesV5p = []string{"ct5p-hightpu-4t"}
+	machinesV6e = []string{"ct6e-standard-1t", "ct6e-standard-4t", "ct6e-standard-8t"}
+	machines7x  = []string{"tpu7x-standard-4t"}
+)
+
+// GPU machine types and accelerator types. Assumption: the per-zone GPU lists
+// in Default are illustrative, not copied from the Compute Engine GPU regions
+// page; the machine-type-to-GPU pairs follow reference facts §7.1.
+var (
+	gpusL4    = []string{"g2-standard-4", "g2-standard-8", "g2-standard-12", "g2-standard-16", "g2-standard-24", "g2-standard-32", "g2-standard-48", "g2-standard-96", "nvidia-l4"}
+	gpusA100  = []string{"a2-highgpu-1g", "a2-highgpu-2g", "a2-highgpu-4g", "a2-highgpu-8g", "a2-megagpu-16g", "nvidia-tesla-a100"}
+	gpusA100u = []string{"a2-ultragpu-1g", "a2-ultragpu-2g", "a2-ultragpu-4g", "a2-ultragpu-8g", "nvidia-a100-80gb"}
+	gpusH100  = []string{"a3-highgpu-1g", "a3-highgpu-2g", "a3-highgpu-4g", "a3-highgpu-8g", "a3-megagpu-8g", "nvidia-h100-80gb", "nvidia-h100-mega-80gb"}
+	gpusT4    = []string{"nvidia-tesla-t4"}
+)
+
+func concat(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// Default returns the built-in scenario, modeled on the public TPU zone and
+// type tables (https://cloud.google.com/tpu/docs/regions-zones, crawled; see
+// the project's reference facts §5):
+//   - us-central1-a: v5p, v5e, v3-8, v2-32…v2-512; A100/H100/L4/T4 GPUs.
+//   - us-central1-b: v6e, v3-8, v2-8; L4/T4 GPUs.
+//   - us-central1-c: v2-8 on the TPU API; tpu7x-standard-4t on GKE only
+//     (the Cloud TPU API does not support TPU7x); A100 80GB and L4 GPUs.
+//   - us-east5-a: v6e, v5p; H100 GPUs.
+//   - us-south1-a: v5e.
+//   - us-central2-b: v4.
+//   - europe-west4-a: v6e, v3, v2; L4 GPUs.
+//
+// Any project ID is accepted. Seeded clusters (in every project):
+// us-central1/serving (1.33.5-gke.1000000, nodes in us-central1-a/b/c, with a
+// default-pool), us-east5/training (1.34.1-gke.1000000, us-east5-a) and the
+// old zonal us-central1-b/legacy (1.30.5-gke.1014001).
+// Every operation takes DefaultDuration, capacity is unlimited, and
+// GKE's own additions are on.
+func Default() *Scenario {
+	tpuZone := func(name string, types, machines []string) Zone {
+		z := Zone{Name: name, TPUAcceleratorTypes: types, MachineTypes: machines}
+		if len(types) > 0 {
+			z.RuntimeVersions = append([]string(nil), defaultRuntimeVersions...)
+		}
+		return z
+	}
+	return &Scenario{
+		Zones: []Zone{
+			tpuZone("us-central1-a",
+				concat(typesV5p, typesV5e, []string{"v3-8"}, typesV2[1:]),
+				concat(machinesV5p, machinesV5e, gpusA100, gpusH100, gpusL4, gpusT4)),
+			tpuZone("us-central1-b",
+				concat(typesV6e, []string{"v3-8", "v2-8"}),
+				concat(machinesV6e, gpusL4, gpusT4)),
+			tpuZone("us-central1-c",
+				[]string{"v2-8"},
+				concat(machines7x, gpusA100u, gpusL4)),
+			tpuZone("us-east5-a",
+				concat(typesV6e, typesV5p),
+				concat(machinesV6e, machinesV5p, gpusH100)),
+			tpuZone("us-south1-a", typesV5e, machinesV5e),
+			tpuZone("us-central2-b", typesV4, machinesV4),
+			tpuZone("europe-west4-a",
+				concat(typesV6e, typesV3, typesV2),
+				concat(machinesV6e, gpusL4)),
+		},
+		Clusters: []ClusterSeed{
+			{
+				Location:  "us-central1",
+				Name:      "serving",
+				Version:   "1.33.5-gke.1000000",
+				Locations: []string{"us-central1-a", "us-central1-b", "us-central1-c"},
+				NodePools: []*container.NodePool{{
+					Name:             "default-pool",
+					InitialNodeCount: 1,
+					Config:           &container.NodeConfig{MachineType: "e2-standard-4"},
+				}},
+			},
+			{
+				Location:  "us-east5",
+				Name:      "training",
+				Version:   "1.34.1-gke.1000000",
+				Locations: []string{"us-east5-a"},
+			},
+			{
+				Location:  "us-central1-b",
+				Name:      "legacy",
+				Version:   "1.30.5-gke.1014001",
+				Locations: []string{"us-central1-b"},
+			},
+		},
+		Durations: allDurations(DefaultDuration),
+		MinNodeVersions: map[string]string{
+			// Ray's GKE TPU guide citing GKE's TPU machine-type table (reference facts §6.3).
+			"ct6e-": "1.31.2-gke.1115000",
+			// https://cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood (Standard clusters).
+			"tpu7x-": "1.34.0-gke.2201000",
+		},
+	}
+}
+
+// LoadScenario reads a scenario from a JSON file. Fields absent from the file
+// keep their Default values (lists present in the file replace the defaults;
+// maps are merged; durations are merged key by key).
+func LoadScenario(path string) (*Scenario, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read scenario: %w", err)
+	}
+	sc := Default()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(sc); err != nil {
+		return nil, fmt.Errorf("parse scenario %s: %w", path, err)
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", path, err)
+	}
+	return sc, nil
+}
+
+// Validate reports the first inconsistency in the scenario.
+func (sc *Scenario) Validate() error {
+	zones := map[string]bool{}
+	for _, z := range sc.Zones {
+		if z.Name == "" {
+			return fmt.Errorf("zone without a name")
+		}
+		if zones[z.Name] {
+			return fmt.Errorf("zone %q listed twice", z.Name)
+		}
+		zones[z.Name] = true
+		for _, t := range z.TPUAcceleratorTypes {
+			if _, ok := parseTPUType(t); !ok {
+				return fmt.Errorf("zone %s: unknown TPU accelerator type %q", z.Name, t)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range sc.Clusters {
+		if c.Name == "" || c.Location == "" || c.Version == "" {
+			return fmt.Errorf("cluster %q needs a name, a location and a version", c.Name)
+		}
+		if !validVersion(c.Version) {
+			return fmt.Errorf("cluster %s: version %q is not of the form 1.33.5-gke.1000000", c.Name, c.Version)
+		}
+		if c.NodeVersion != "" && !validVersion(c.NodeVersion) {
+			return fmt.Errorf("cluster %s: node version %q is not of the form 1.33.5-gke.1000000", c.Name, c.NodeVersion)
+		}
+		key := c.Project + "/" + c.Location + "/" + c.Name
+		if seen[key] {
+			return fmt.Errorf("cluster %s in %s listed twice", c.Name, c.Location)
+		}
+		seen[key] = true
+		if len(c.Locations) == 0 {
+			return fmt.Errorf("cluster %s has no node locations", c.Name)
+		}
+		for _, l := range c.Locations {
+			if regionOf(l) != regionOf(c.Location) {
+				return fmt.Errorf("cluster %s: node location %s is outside %s", c.Name, l, regionOf(c.Location))
+			}
+		}
+		for _, np := range c.NodePools {
+			if np == nil || !poolNameRE.MatchString(np.Name) {
+				return fmt.Errorf("cluster %s: seeded node pool without a valid name", c.Name)
+			}
+		}
+	}
+	for _, c := range sc.Capacity {
+		if c.Zone == "" || c.Type == "" || c.Count < -1 {
+			return fmt.Errorf("capacity entry %+v needs a zone, a type and a count >= -1", c)
+		}
+	}
+	for prefix, v := range sc.MinNodeVersions {
+		if !validVersion(v) {
+			return fmt.Errorf("minNodeVersions[%s]: %q is not a GKE version", prefix, v)
+		}
+	}
+	if sc.MaxConcurrentOperationsPerCluster < 0 || sc.ListPageSize < 0 {
+		return fmt.Errorf("maxConcurrentOperationsPerCluster and listPageSize must not be negative")
+	}
+	return nil
+}
+
+// clone deep-copies the scenario through JSON, which every field supports.
+func (sc *Scenario) clone() *Scenario {
+	b, err := json.Marshal(sc)
+	if err != nil {
+		return Default()
+	}
+	out := &Scenario{}
+	if err := json.Unmarshal(b, out); err != nil {
+		return Default()
+	}
+	return out
+}
