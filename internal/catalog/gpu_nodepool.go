@@ -1,0 +1,220 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// GPUPoolQuery describes a GKE GPU node pool. Empty strings and zero counts mean "not set".
+type GPUPoolQuery struct {
+	MachineType   string
+	GPUType       string
+	GPUCount      int
+	DriverVersion string
+	NodeLocations []string
+}
+
+// GPUPoolShape is the GPU node pool a GPUPoolQuery resolves to.
+type GPUPoolShape struct {
+	MachineType   string
+	GPUType       string
+	GPUCount      int
+	DriverVersion string
+	// NodeLabels are the GKE selector labels of the pool's nodes.
+	NodeLabels map[string]string
+}
+
+// GPUNodePool validates a GKE GPU node pool: the machine type against the
+// GPU type and count (derived when omitted for machine types with built-in
+// GPUs), the driver version value, and the form of each node location.
+func (c *Catalog) GPUNodePool(q GPUPoolQuery) (GPUPoolShape, Findings) {
+	var shape GPUPoolShape
+	if c.loadErr != nil {
+		return shape, c.unavailable(AttrMachineType)
+	}
+	var fs Findings
+	src := c.data.Sources["gpu_machine_types"]
+	if q.GPUType != "" && c.gpuTypes[q.GPUType] == nil {
+		fs = append(fs, c.unknownGPUType(q.GPUType))
+	}
+	gpuTypeOK := q.GPUType == "" || c.gpuTypes[q.GPUType] != nil
+	if q.GPUCount < 0 {
+		fs = append(fs, newFinding(SeverityError, AttrGPUCount, itoa(q.GPUCount), "Invalid GPU Count", src, nil,
+			fmt.Sprintf("gpu_count %d is negative; use a positive count.", q.GPUCount)))
+	}
+	switch m, att := c.gpuMachines[q.MachineType], c.attachmentFor(q.MachineType); {
+	case q.MachineType == "":
+		fs = append(fs, newFinding(SeverityError, AttrMachineType, "", "Missing Machine Type", src, nil,
+			"Set machine_type to a GPU machine type such as \"g2-standard-4\" or \"a3-highgpu-8g\"."))
+	case m != nil:
+		shape.MachineType, shape.GPUType, shape.GPUCount = m.Name, m.GPUType, m.GPUCount
+		fs = append(fs, c.checkFixedGPU(m, q, gpuTypeOK)...)
+	case att != nil:
+		shape.MachineType, shape.GPUType, shape.GPUCount = q.MachineType, q.GPUType, q.GPUCount
+		fs = append(fs, c.checkAttachedGPU(att, q, gpuTypeOK)...)
+	default:
+		fs = append(fs, c.unknownGPUMachine(q.MachineType))
+	}
+	if q.DriverVersion != "" && !c.drivers[q.DriverVersion] {
+		vals := c.GPUDriverVersionValues()
+		var sugg []string
+		if m, ok := caseMatch(q.DriverVersion, vals); ok {
+			sugg = []string{m}
+		} else {
+			sugg = nearest(q.DriverVersion, vals)
+		}
+		detail := fmt.Sprintf("%q is not a GKE GPU driver version; use %s", q.DriverVersion, quoteList(vals))
+		if len(sugg) > 0 {
+			detail += didYouMean(sugg)
+		} else {
+			detail += "."
+		}
+		fs = append(fs, newFinding(SeverityError, AttrGPUDriverVersion, q.DriverVersion, "Invalid GPU Driver Version",
+			c.data.Sources["gpu_driver_versions"], sugg, detail))
+	}
+	shape.DriverVersion = q.DriverVersion
+	fs = append(fs, c.checkZones(nil, "", q.NodeLocations, AttrNodeLocations)...)
+	if shape.GPUType != "" {
+		shape.NodeLabels = map[string]string{LabelGPUAccelerator: shape.GPUType}
+	}
+	return shape, fs
+}
+
+func (c *Catalog) attachmentFor(machine string) *GPUAttachment {
+	for i := range c.data.GPU.Attachable {
+		a := &c.data.GPU.Attachable[i]
+		if strings.HasPrefix(machine, a.MachinePrefix) && len(machine) > len(a.MachinePrefix) {
+			return a
+		}
+	}
+	return nil
+}
+
+// checkFixedGPU checks gpu_type and gpu_count against a machine type with built-in GPUs.
+func (c *Catalog) checkFixedGPU(m *GPUMachineType, q GPUPoolQuery, gpuTypeOK bool) Findings {
+	var fs Findings
+	if m.Status == StatusUnverified {
+		fs = append(fs, newFinding(SeverityWarning, AttrMachineType, m.Name, "Unverified GPU Machine Type", m.Source, nil,
+			fmt.Sprintf("The GPU count of %q is uncertain. %s", m.Name, m.Decision)))
+	}
+	if q.GPUType != "" && gpuTypeOK && q.GPUType != m.GPUType {
+		if slices.Contains(m.ConflictingGPUTypes, q.GPUType) {
+			fs = append(fs, newFinding(SeverityWarning, AttrGPUType, q.GPUType, "Conflicting GPU Type Label", m.Source, []string{m.GPUType},
+				fmt.Sprintf("%q comes with %s; sources disagree on the label. %s", m.Name, m.GPUType, m.Decision)))
+		} else {
+			sugg := []string{m.GPUType}
+			detail := fmt.Sprintf("%q comes with %s, not %s; remove gpu_type or set it to %q.", m.Name, m.GPUType, q.GPUType, m.GPUType)
+			if alt := c.gpuMachinesFor(q.GPUType, q.GPUCount); len(alt) > 0 {
+				detail += fmt.Sprintf(" For %s use %s.", q.GPUType, quoteList(alt))
+			}
+			fs = append(fs, newFinding(SeverityError, AttrGPUType, q.GPUType, "GPU Type Does Not Match Machine Type", m.Source, sugg, detail))
+		}
+	}
+	if q.GPUCount > 0 && q.GPUCount != m.GPUCount {
+		detail := fmt.Sprintf("%q has %d built-in %s; remove gpu_count or set it to %d.", m.Name, m.GPUCount, plural(m.GPUCount, "GPU"), m.GPUCount)
+		if alt := c.gpuMachinesFor(m.GPUType, q.GPUCount); len(alt) > 0 {
+			detail += fmt.Sprintf(" For %d %s %s use %s.", q.GPUCount, m.GPUType, plural(q.GPUCount, "GPU"), quoteList(alt))
+		}
+		fs = append(fs, newFinding(SeverityError, AttrGPUCount, itoa(q.GPUCount), "GPU Count Does Not Match Machine Type", m.Source,
+			[]string{itoa(m.GPUCount)}, detail))
+	}
+	return fs
+}
+
+// gpuMachinesFor lists documented machine types with count GPUs of gpuType
+// (any count when count is 0) in the same family as the catalog order.
+func (c *Catalog) gpuMachinesFor(gpuType string, count int) []string {
+	var out []string
+	for _, m := range c.data.GPU.MachineTypes {
+		if m.GPUType == gpuType && (count == 0 || m.GPUCount == count) && m.Status == StatusDocumented {
+			out = append(out, m.Name)
+		}
+		if len(out) == maxSuggestions {
+			break
+		}
+	}
+	return out
+}
+
+// checkAttachedGPU checks attached GPUs on a machine family such as N1.
+func (c *Catalog) checkAttachedGPU(a *GPUAttachment, q GPUPoolQuery, gpuTypeOK bool) Findings {
+	var fs Findings
+	family := strings.TrimSuffix(a.MachinePrefix, "-")
+	switch {
+	case q.GPUType == "":
+		fs = append(fs, newFinding(SeverityError, AttrGPUType, "", "Missing GPU Type", a.Source, a.GPUTypes,
+			fmt.Sprintf("%q has no built-in GPUs; set gpu_type to %s.", q.MachineType, quoteList(a.GPUTypes))))
+	case !gpuTypeOK || slices.Contains(a.GPUTypes, q.GPUType):
+	case len(c.gpuMachinesFor(q.GPUType, 0)) > 0:
+		builtin := c.gpuMachinesFor(q.GPUType, 0)
+		fs = append(fs, newFinding(SeverityError, AttrGPUType, q.GPUType, "GPU Type Not Attachable", c.gpuMachines[builtin[0]].Source, a.GPUTypes,
+			fmt.Sprintf("%s is built into other machine types (such as %s) and cannot be attached to %s machine types; use one of those machine types, or attach %s.",
+				q.GPUType, quoteList(builtin), family, quoteList(a.GPUTypes))))
+	default:
+		fs = append(fs, newFinding(SeverityWarning, AttrGPUType, q.GPUType, "Unverified GPU Attachment", a.Source, a.GPUTypes,
+			fmt.Sprintf("The catalog knows only %s on %s machine types. %s", joinAnd(a.GPUTypes), family, a.Decision)))
+	}
+	switch {
+	case q.GPUCount == 0:
+		fs = append(fs, newFinding(SeverityError, AttrGPUCount, "", "Missing GPU Count", a.Source, intStrings(a.Counts),
+			fmt.Sprintf("%q has no built-in GPUs; set gpu_count to %s.", q.MachineType, joinOr(intStrings(a.Counts)))))
+	case q.GPUCount > 0 && !slices.Contains(a.Counts, q.GPUCount):
+		fs = append(fs, newFinding(SeverityWarning, AttrGPUCount, itoa(q.GPUCount), "Unverified GPU Count", a.Source,
+			intStrings(closestInts(q.GPUCount, a.Counts, maxSuggestions)),
+			fmt.Sprintf("%d is not a GPU count the catalog knows for %s machine types (%s). %s",
+				q.GPUCount, family, joinOr(intStrings(a.Counts)), a.Decision)))
+	}
+	return fs
+}
+
+func (c *Catalog) unknownGPUType(s string) Finding {
+	var sugg []string
+	if m, ok := caseMatch(s, c.gpuNames); ok {
+		sugg = []string{m}
+	} else {
+		sugg = nearest(s, c.gpuNames)
+	}
+	detail := fmt.Sprintf("%q is not a GKE GPU type; known: %s", s, strings.Join(c.gpuNames, ", "))
+	if len(sugg) > 0 {
+		detail += didYouMean(sugg)
+	} else {
+		detail += "."
+	}
+	return newFinding(SeverityError, AttrGPUType, s, "Unknown GPU Type", c.data.Sources["gpu_machine_types"], sugg, detail)
+}
+
+func (c *Catalog) unknownGPUMachine(s string) Finding {
+	names := make([]string, 0, len(c.data.GPU.MachineTypes))
+	for _, m := range c.data.GPU.MachineTypes {
+		names = append(names, m.Name)
+	}
+	var sugg []string
+	if m, ok := caseMatch(s, names); ok {
+		sugg = []string{m}
+	} else {
+		sugg = nearest(s, names)
+	}
+	detail := fmt.Sprintf("%q is not a GPU machine type the catalog knows; use a machine type with built-in GPUs (g2, g4, a2, a3, a4, a4x) or an N1 machine type with attached GPUs", s)
+	if len(sugg) > 0 {
+		detail += didYouMean(sugg)
+	} else {
+		detail += "."
+	}
+	return newFinding(SeverityError, AttrMachineType, s, "Invalid GPU Machine Type", c.data.Sources["gpu_machine_types"], sugg, detail)
+}
+
+func intStrings(v []int) []string {
+	out := make([]string, len(v))
+	for i, n := range v {
+		out[i] = itoa(n)
+	}
+	return out
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}

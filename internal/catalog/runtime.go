@@ -1,0 +1,741 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Framework names accepted by ResolveRuntime.
+const (
+	FrameworkJAX        = "jax"
+	FrameworkPyTorch    = "pytorch"
+	FrameworkTensorFlow = "tensorflow"
+	FrameworkVLLM       = "vllm"
+)
+
+// RuntimeQuery asks for a TPU VM runtime version. Empty strings mean "not given".
+type RuntimeQuery struct {
+	AcceleratorType  string
+	Framework        string // jax, pytorch, tensorflow or vllm
+	FrameworkVersion string
+	RuntimeVersion   string
+	Zones            []string
+	// ForTPUAPI is true when the VM is created through the Cloud TPU API
+	// (accel_tpu_vm): TPU7x is then rejected and pointed to GKE.
+	ForTPUAPI bool
+}
+
+// RuntimeResult is the answer to a RuntimeQuery.
+type RuntimeResult struct {
+	Accelerator Accelerator
+	// RuntimeVersion is the validated runtime when one was given, else the
+	// chosen one ("" when none can be chosen).
+	RuntimeVersion string
+	// Candidates lists every compatible runtime version, best first.
+	Candidates []string
+	// Reason says in one sentence why RuntimeVersion was chosen or accepted.
+	Reason   string
+	Findings Findings
+}
+
+// ResolveRuntime validates a runtime query and picks the best runtime
+// version when none is given. It checks the framework (jax, pytorch,
+// tensorflow, vllm) and its version, the runtime against the generation and
+// framework (TensorFlow names are checked for -pod, -pjrt/-se and -v4), and
+// each zone (attribute "zones", with its index).
+func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
+	var r RuntimeResult
+	if c.loadErr != nil {
+		r.Findings = c.unavailable(AttrRuntimeVersion)
+		return r
+	}
+	var g *Generation
+	if q.AcceleratorType != "" {
+		acc, fs := c.accelerator(q.AcceleratorType)
+		r.Findings = append(r.Findings, fs...)
+		if !fs.HasErrors() {
+			r.Accelerator = acc
+			g = c.gens[acc.Generation]
+			if q.ForTPUAPI && !g.TPUAPI.Supported {
+				r.Findings = append(r.Findings, newFinding(SeverityError, AttrAcceleratorType, q.AcceleratorType,
+					"TPU Generation Not Supported by the Cloud TPU API", g.TPUAPI.Source, nil,
+					fmt.Sprintf("%q is %s, which the Cloud TPU API (used by accel_tpu_vm) does not support: the Cloud TPU docs say TPU7x and later are not supported. Create %s capacity as a GKE node pool with accel_fallback_nodepools instead (machine type %s).",
+						q.AcceleratorType, g.DisplayName, g.Name, acc.GKEMachineType)))
+			}
+		}
+	}
+
+	// Framework.
+	fw := q.Framework
+	if fw != "" && c.frameworks[fw] == nil {
+		r.Findings = append(r.Findings, c.unknownFramework(fw))
+		fw = ""
+	}
+
+	// Runtime name.
+	var tf *tfName
+	var rt *Runtime
+	if q.RuntimeVersion != "" {
+		switch {
+		case isTFName(q.RuntimeVersion):
+			if t, ok := parseTFName(q.RuntimeVersion, c.tfExtras()); ok {
+				tf = &t
+			} else {
+				r.Findings = append(r.Findings, c.invalidTFName(g, r.Accelerator, q.RuntimeVersion))
+			}
+		case c.runtimes[q.RuntimeVersion] != nil:
+			rt = c.runtimes[q.RuntimeVersion]
+		default:
+			r.Findings = append(r.Findings, c.unknownRuntime(g, q.RuntimeVersion))
+		}
+		if tf != nil && q.Framework == "" {
+			fw = FrameworkTensorFlow
+		}
+	}
+
+	// Framework against generation.
+	if g != nil && fw != "" {
+		r.Findings = append(r.Findings, c.checkFrameworkGen(g, fw, r.Accelerator)...)
+	}
+
+	// Framework version.
+	var tfVer *TFVersion
+	switch {
+	case q.FrameworkVersion == "":
+	case fw == "":
+		if q.Framework == "" {
+			r.Findings = append(r.Findings, newFinding(SeverityWarning, AttrFrameworkVersion, q.FrameworkVersion,
+				"Framework Version Without Framework", c.data.Sources["frameworks"], nil,
+				fmt.Sprintf("framework_version %q is not checked because no framework is set; set framework to one of %s.",
+					q.FrameworkVersion, quoteList(c.Frameworks()))))
+		}
+	case fw == FrameworkTensorFlow:
+		var fs Findings
+		tfVer, fs = c.resolveTFVersion(q.FrameworkVersion)
+		r.Findings = append(r.Findings, fs...)
+		if tfVer != nil && g != nil {
+			v, _ := parseVersion(tfVer.Version)
+			r.Findings = append(r.Findings, c.checkMinVersion(g, fw, AttrFrameworkVersion, q.FrameworkVersion,
+				"TensorFlow "+q.FrameworkVersion, "Framework Version Too Old", v, r.Accelerator.MultiHost)...)
+		}
+	default:
+		v, ok := parseVersion(q.FrameworkVersion)
+		if !ok {
+			r.Findings = append(r.Findings, c.invalidFrameworkVersion(fw, q.FrameworkVersion))
+		} else if g != nil {
+			r.Findings = append(r.Findings, c.checkMinVersion(g, fw, AttrFrameworkVersion, q.FrameworkVersion,
+				c.frameworks[fw].DisplayName+" "+q.FrameworkVersion, "Framework Version Too Old", v, r.Accelerator.MultiHost)...)
+		}
+	}
+
+	// Runtime against generation and framework, or pick one.
+	multi := r.Accelerator.MultiHost
+	switch {
+	case tf != nil:
+		r.RuntimeVersion = q.RuntimeVersion
+		r.Findings = append(r.Findings, c.checkTFRuntime(g, r.Accelerator, *tf, q.RuntimeVersion, q.Framework, q.FrameworkVersion, tfVer)...)
+	case rt != nil:
+		r.RuntimeVersion = q.RuntimeVersion
+		r.Findings = append(r.Findings, c.checkBaseRuntime(g, rt, fw, multi)...)
+	case q.RuntimeVersion != "":
+		r.RuntimeVersion = q.RuntimeVersion
+	case g != nil && fw == FrameworkTensorFlow:
+		v := tfVer
+		if v == nil && q.FrameworkVersion == "" {
+			v = c.tfVersions[c.data.TensorFlow.DefaultVersion]
+		}
+		if v != nil {
+			if name, ok := c.tfNameFor(g, multi, v); ok {
+				r.RuntimeVersion = name.String()
+			}
+		}
+	case g != nil:
+		r.RuntimeVersion = g.DefaultRuntime
+	}
+	if g != nil {
+		if fw == FrameworkTensorFlow {
+			r.Candidates = c.tfCandidates(g, multi, tfVer)
+		} else {
+			r.Candidates = c.baseCandidates(g)
+		}
+	}
+
+	// Zones.
+	if len(q.Zones) > 0 {
+		r.Findings = append(r.Findings, c.checkZones(g, r.Accelerator.Type, q.Zones, AttrZones)...)
+	}
+
+	r.Reason = c.runtimeReason(q, g, fw, r)
+	return r
+}
+
+func (c *Catalog) runtimeReason(q RuntimeQuery, g *Generation, fw string, r RuntimeResult) string {
+	switch {
+	case r.Findings.HasErrors():
+		return "The configuration has errors; see the findings."
+	case g == nil && r.RuntimeVersion == "":
+		return "Set accelerator_type to choose a runtime version."
+	case g == nil:
+		return fmt.Sprintf("%q is a known runtime version; set accelerator_type to check it against a generation.", r.RuntimeVersion)
+	case r.RuntimeVersion == "":
+		return fmt.Sprintf("No runtime version fits %s with the given framework.", g.Name)
+	case q.RuntimeVersion != "":
+		return fmt.Sprintf("%q is compatible with %s.", r.RuntimeVersion, r.Accelerator.Type)
+	case fw == FrameworkTensorFlow:
+		hosts := "single-host"
+		if r.Accelerator.MultiHost {
+			hosts = "multi-host"
+		}
+		if t, ok := parseTFName(r.RuntimeVersion, nil); ok && q.FrameworkVersion != "" {
+			return fmt.Sprintf("%q is the TensorFlow %s runtime for %s %s slices.", r.RuntimeVersion, t.version, hosts, g.Name)
+		}
+		return fmt.Sprintf("%q is the newest TensorFlow runtime the docs list as a runtime name, in its %s form for %s.", r.RuntimeVersion, hosts, g.Name)
+	}
+	install := "install your framework"
+	if f := c.frameworks[fw]; f != nil {
+		install = "install " + f.DisplayName
+	}
+	if rt := c.runtimes[r.RuntimeVersion]; rt != nil && rt.Status == StatusUnverified {
+		return fmt.Sprintf("%q is the %s image seen in use (Google documents no Cloud TPU API runtime for %s); %s on the VM after it starts.", r.RuntimeVersion, g.Name, g.Name, install)
+	}
+	return fmt.Sprintf("%q is the documented base image for %s; %s on the VM after it starts.", r.RuntimeVersion, g.Name, install)
+}
+
+func (c *Catalog) unknownFramework(fw string) Finding {
+	names := c.Frameworks()
+	var sugg []string
+	if m, ok := caseMatch(fw, names); ok {
+		sugg = []string{m}
+	} else if canon, ok := c.fwAliases[normalizeGuess(fw)]; ok {
+		sugg = []string{canon}
+	} else {
+		sugg = nearest(fw, names)
+	}
+	detail := fmt.Sprintf("%q is not a supported framework; use one of %s", fw, quoteList(names))
+	if len(sugg) > 0 {
+		detail += didYouMean(sugg)
+	} else {
+		detail += "."
+	}
+	return newFinding(SeverityError, AttrFramework, fw, "Unsupported Framework", c.data.Sources["frameworks"], sugg, detail)
+}
+
+func (c *Catalog) invalidFrameworkVersion(fw, s string) Finding {
+	f := c.frameworks[fw]
+	var sugg []string
+	if t := strings.TrimPrefix(strings.TrimSpace(s), "v"); t != s {
+		if _, ok := parseVersion(t); ok {
+			sugg = []string{t}
+		}
+	}
+	detail := fmt.Sprintf("%q is not a version of %s; use a version such as \"2.5.0\"", s, f.VersionOf)
+	if len(sugg) > 0 {
+		detail += didYouMean(sugg)
+	} else {
+		detail += "."
+	}
+	return newFinding(SeverityError, AttrFrameworkVersion, s, "Invalid Framework Version", f.Source, sugg, detail)
+}
+
+func (f *Framework) support(gen string) *FrameworkSupport {
+	for i := range f.Support {
+		if f.Support[i].Generation == gen {
+			return &f.Support[i]
+		}
+	}
+	return nil
+}
+
+// supportedOn returns the display names of the frameworks usable on g.
+func (c *Catalog) supportedOn(g *Generation) (names, displays []string) {
+	for _, f := range c.data.Frameworks {
+		if s := f.support(g.Name); s != nil && s.Status != SupportUnsupported {
+			names = append(names, f.Name)
+			displays = append(displays, f.DisplayName)
+		}
+	}
+	return names, displays
+}
+
+func (c *Catalog) checkFrameworkGen(g *Generation, fw string, acc Accelerator) Findings {
+	f := c.frameworks[fw]
+	s := f.support(g.Name)
+	var fs Findings
+	switch {
+	case s == nil:
+		fs = append(fs, newFinding(SeverityWarning, AttrFramework, fw, "Unknown Framework Support", f.Source, nil,
+			fmt.Sprintf("The catalog has no %s support facts for %s.", f.DisplayName, g.Name)))
+	case s.Status == SupportUnsupported:
+		names, displays := c.supportedOn(g)
+		detail := fmt.Sprintf("%s is not supported on %s; use %s.", f.DisplayName, g.Name, joinOr(displays))
+		if s.Decision != "" {
+			detail += " " + s.Decision
+		}
+		fs = append(fs, newFinding(SeverityError, AttrFramework, fw, "Framework Not Supported on Generation", s.Source, names, detail))
+	case s.Status == SupportExperimental:
+		var rec []string
+		for _, x := range f.Support {
+			if x.Status == SupportRecommended {
+				rec = append(rec, x.Generation)
+			}
+		}
+		fs = append(fs, newFinding(SeverityWarning, AttrFramework, fw, "Experimental Framework Support", s.Source, nil,
+			fmt.Sprintf("%s support for %s is experimental; the recommended generations are %s.", f.DisplayName, g.Name, joinAnd(rec))))
+	}
+	if f.MultiHost != nil && acc.MultiHost {
+		fs = append(fs, newFinding(parseSeverity(f.MultiHost.Severity), AttrFramework, fw, "Multi-Host Framework Support", f.MultiHost.Source, nil,
+			fmt.Sprintf("%s on a multi-host slice (%s, %d hosts) may not work. %s", f.DisplayName, acc.Type, acc.Hosts, f.MultiHost.Decision)))
+	}
+	return fs
+}
+
+// checkMinVersion reports a framework version below the generation's
+// minimum. subject names the checked value in the detail. For TensorFlow,
+// suggestions are versions, or runtime names when attr is runtime_version.
+func (c *Catalog) checkMinVersion(g *Generation, fw, attr, raw, subject, summary string, v version, multi bool) Findings {
+	f := c.frameworks[fw]
+	var fs Findings
+	for _, m := range f.MinVersions {
+		if m.Generation != g.Name {
+			continue
+		}
+		mv, ok := parseVersion(m.Version)
+		if !ok || compareVersion(v, mv) >= 0 {
+			continue
+		}
+		detail := fmt.Sprintf("%s is below %s, the minimum %s version on %s; use %s or later.", subject, m.Version, f.DisplayName, g.Name, m.Version)
+		if m.Decision != "" {
+			detail += " " + m.Decision
+		}
+		var sugg []string
+		if fw == FrameworkTensorFlow {
+			sugg = c.tfVersionsFrom(mv)
+			if attr == AttrRuntimeVersion {
+				sugg = c.tfCandidatesFrom(g, multi, sugg)
+			}
+		}
+		fs = append(fs, newFinding(parseSeverity(m.Severity), attr, raw, summary, m.Source, sugg, detail))
+	}
+	return fs
+}
+
+// tfVersionsFrom suggests TF versions at or above minV: the default
+// version first (when it qualifies), then the oldest qualifying version.
+func (c *Catalog) tfVersionsFrom(minV version) []string {
+	var out []string
+	tfr := &c.data.TensorFlow
+	if d, ok := parseVersion(tfr.DefaultVersion); ok && compareVersion(d, minV) >= 0 {
+		out = append(out, tfr.DefaultVersion)
+	}
+	for i := len(tfr.Versions) - 1; i >= 0; i-- {
+		v, _ := parseVersion(tfr.Versions[i].Version)
+		if tfr.Versions[i].RuntimeListed && compareVersion(v, minV) >= 0 {
+			if tfr.Versions[i].Version != tfr.DefaultVersion {
+				out = append(out, tfr.Versions[i].Version)
+			}
+			break
+		}
+	}
+	return out
+}
+
+func (c *Catalog) tfExtras() []string {
+	out := make([]string, 0, len(c.data.TensorFlow.UnverifiedSuffixes))
+	for _, u := range c.data.TensorFlow.UnverifiedSuffixes {
+		out = append(out, u.Suffix)
+	}
+	return out
+}
+
+func (c *Catalog) tfVersionNames() []string {
+	out := make([]string, 0, len(c.data.TensorFlow.Versions))
+	for _, v := range c.data.TensorFlow.Versions {
+		out = append(out, v.Version)
+	}
+	return out
+}
+
+// resolveTFVersion maps a TensorFlow framework_version ("2.16.1" or "2.16")
+// to a catalog version.
+func (c *Catalog) resolveTFVersion(s string) (*TFVersion, Findings) {
+	tfr := &c.data.TensorFlow
+	if v := c.tfVersions[s]; v != nil {
+		return v, nil
+	}
+	pv, ok := parseVersion(s)
+	if !ok {
+		return nil, Findings{c.invalidFrameworkVersion(FrameworkTensorFlow, s)}
+	}
+	if pv.parts == 2 && pv.suffix == "" {
+		var any *TFVersion
+		for i := range tfr.Versions {
+			v := &tfr.Versions[i]
+			x, _ := parseVersion(v.Version)
+			if x.nums[0] == pv.nums[0] && x.nums[1] == pv.nums[1] {
+				if v.RuntimeListed {
+					return v, nil
+				}
+				if any == nil {
+					any = v
+				}
+			}
+		}
+		if any != nil {
+			return any, nil
+		}
+	}
+	newest, _ := parseVersion(tfr.Versions[0].Version)
+	if compareVersion(pv, newest) > 0 {
+		return nil, Findings{newFinding(SeverityWarning, AttrFrameworkVersion, s, "Unknown TensorFlow Version", tfr.NameSource, nil,
+			fmt.Sprintf("TensorFlow %s is newer than the catalog (newest known: %s), so its runtime names are not checked.", s, tfr.Versions[0].Version))}
+	}
+	sugg := nearest(s, c.tfVersionNames())
+	return nil, Findings{newFinding(SeverityError, AttrFrameworkVersion, s, "Unsupported TensorFlow Version", tfr.NameSource, sugg,
+		fmt.Sprintf("TensorFlow %s has no TPU VM runtime; versions with runtimes: %s.", s, strings.Join(c.tfVersionNames(), ", ")))}
+}
+
+func (c *Catalog) tfSupported(g *Generation) bool {
+	f := c.frameworks[FrameworkTensorFlow]
+	if f == nil {
+		return false
+	}
+	s := f.support(g.Name)
+	return s != nil && s.Status != SupportUnsupported
+}
+
+// tfNameFor builds the canonical TensorFlow runtime name of version v for
+// generation g (first device API: PJRT).
+func (c *Catalog) tfNameFor(g *Generation, multi bool, v *TFVersion) (tfName, bool) {
+	names := c.tfNamesFor(g, multi, v)
+	if len(names) == 0 {
+		return tfName{}, false
+	}
+	return names[0], true
+}
+
+// tfNamesFor lists the TensorFlow runtime names of version v valid for g,
+// best first.
+func (c *Catalog) tfNamesFor(g *Generation, multi bool, v *TFVersion) []tfName {
+	if !c.tfSupported(g) {
+		return nil
+	}
+	tfr := &c.data.TensorFlow
+	ver, ok := parseVersion(v.Version)
+	if !ok {
+		return nil
+	}
+	deviceFrom, _ := parseVersion(tfr.DeviceAPIFrom)
+	base := tfName{version: v.Version, ver: ver, pod: multi}
+	if slices.Contains(tfr.PJRTGenerations, g.Name) {
+		pjrtMin, _ := parseVersion(tfr.PJRTMinVersion)
+		if compareVersion(ver, pjrtMin) < 0 {
+			return nil
+		}
+		base.api = "pjrt"
+		return []tfName{base}
+	}
+	if g.Name == "v4" {
+		through, _ := parseVersion(tfr.V4SuffixThrough)
+		v4min, _ := parseVersion(tfr.V4MinVersion)
+		if compareVersion(ver, v4min) < 0 {
+			return nil
+		}
+		if compareVersion(ver, through) <= 0 {
+			base.v4 = true
+			return []tfName{base}
+		}
+	}
+	if compareVersion(ver, deviceFrom) >= 0 {
+		pj, se := base, base
+		pj.api, se.api = "pjrt", "se"
+		return []tfName{pj, se}
+	}
+	return []tfName{base}
+}
+
+// tfCandidates lists TF runtime names for g, best first: the default
+// version (or only) first, then newest to oldest.
+func (c *Catalog) tfCandidates(g *Generation, multi bool, only *TFVersion) []string {
+	var out []string
+	add := func(v *TFVersion) {
+		for _, n := range c.tfNamesFor(g, multi, v) {
+			if s := n.String(); !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	if only != nil {
+		add(only)
+		return out
+	}
+	if d := c.tfVersions[c.data.TensorFlow.DefaultVersion]; d != nil {
+		add(d)
+	}
+	for i := range c.data.TensorFlow.Versions {
+		add(&c.data.TensorFlow.Versions[i])
+	}
+	return out
+}
+
+func (c *Catalog) baseCandidates(g *Generation) []string {
+	out := []string{g.DefaultRuntime}
+	for _, r := range c.data.Runtimes {
+		if r.Status != StatusDeprecated && r.Name != g.DefaultRuntime && slices.Contains(r.Generations, g.Name) {
+			out = append(out, r.Name)
+		}
+	}
+	return out
+}
+
+func (c *Catalog) bestTF(g *Generation, multi bool) string {
+	if g == nil {
+		return ""
+	}
+	if d := c.tfVersions[c.data.TensorFlow.DefaultVersion]; d != nil {
+		if n, ok := c.tfNameFor(g, multi, d); ok {
+			return n.String()
+		}
+	}
+	return ""
+}
+
+func (c *Catalog) unknownRuntime(g *Generation, s string) Finding {
+	src := c.data.Sources["runtimes"]
+	sugg := []string{}
+	if m, ok := caseMatch(s, c.runtimeNames); ok {
+		sugg = append(sugg, m)
+	} else {
+		sugg = nearest(s, c.runtimeNames)
+	}
+	detail := fmt.Sprintf("%q is not a known TPU runtime version", s)
+	switch {
+	case len(sugg) > 0:
+		detail += didYouMean(sugg)
+	case g != nil:
+		detail += fmt.Sprintf("; for %s use %q.", g.Name, g.DefaultRuntime)
+		sugg = []string{g.DefaultRuntime}
+	default:
+		detail += "; use a base image such as \"tpu-ubuntu2204-base\" or a TensorFlow runtime such as \"tpu-vm-tf-2.16.1-pjrt\"."
+	}
+	if len(sugg) == 0 {
+		sugg = nil
+	}
+	return newFinding(SeverityError, AttrRuntimeVersion, s, "Unknown Runtime Version", src, sugg, detail)
+}
+
+func (c *Catalog) invalidTFName(g *Generation, acc Accelerator, s string) Finding {
+	tfr := &c.data.TensorFlow
+	var pool []string
+	if g != nil {
+		pool = c.tfCandidates(g, acc.MultiHost, nil)
+	} else {
+		for _, e := range tfr.Examples {
+			pool = append(pool, e.Name)
+		}
+	}
+	var sugg []string
+	if m, ok := caseMatch(s, pool); ok {
+		sugg = []string{m}
+	} else {
+		sugg = nearest(s, pool)
+	}
+	detail := fmt.Sprintf("%q is not a valid TensorFlow runtime name; the form is tpu-vm-tf-X.Y.Z[-pod][-pjrt|-se][-v4]", s)
+	if len(sugg) > 0 {
+		detail += didYouMean(sugg)
+	} else {
+		detail += "."
+	}
+	return newFinding(SeverityError, AttrRuntimeVersion, s, "Invalid TensorFlow Runtime Name", tfr.NameSource, sugg, detail)
+}
+
+// checkTFRuntime validates a parsed TensorFlow runtime name against the
+// generation, the slice's host count and the framework version.
+func (c *Catalog) checkTFRuntime(g *Generation, acc Accelerator, t tfName, raw, framework, fwVersion string, fwVer *TFVersion) Findings {
+	tfr := &c.data.TensorFlow
+	var fs Findings
+	add := func(sev Severity, summary, src string, sugg []string, detail string) {
+		fs = append(fs, newFinding(sev, AttrRuntimeVersion, raw, summary, src, sugg, detail))
+	}
+	known := c.tfVersions[t.version]
+	if known == nil {
+		newest, _ := parseVersion(tfr.Versions[0].Version)
+		if compareVersion(t.ver, newest) > 0 {
+			add(SeverityWarning, "Unknown TensorFlow Version", tfr.NameSource, nil,
+				fmt.Sprintf("%q names TensorFlow %s, which is newer than the catalog (newest known: %s), so it is not checked further.", raw, t.version, tfr.Versions[0].Version))
+		} else {
+			var sugg []string
+			if g != nil {
+				sugg = nearest(raw, c.tfCandidates(g, acc.MultiHost, nil))
+			}
+			add(SeverityError, "Unsupported TensorFlow Version", tfr.NameSource, sugg,
+				fmt.Sprintf("%q names TensorFlow %s, which has no TPU VM runtime; versions with runtimes: %s.", raw, t.version, strings.Join(c.tfVersionNames(), ", ")))
+		}
+		return fs
+	}
+	if framework != "" && framework != FrameworkTensorFlow {
+		alt := ""
+		if g != nil {
+			alt = fmt.Sprintf("; for %s on %s use %q", c.frameworks[framework].DisplayName, g.Name, g.DefaultRuntime)
+		}
+		var sugg []string
+		if g != nil {
+			sugg = []string{g.DefaultRuntime}
+		}
+		add(SeverityWarning, "TensorFlow Runtime for Another Framework", tfr.NameSource, sugg,
+			fmt.Sprintf("%q is a TensorFlow image%s.", raw, alt))
+	}
+	deviceFrom, _ := parseVersion(tfr.DeviceAPIFrom)
+	switch newer := compareVersion(t.ver, deviceFrom) >= 0; {
+	case newer && t.api == "":
+		fix := t
+		fix.api = "pjrt"
+		alt := t
+		alt.api = "se"
+		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.DeviceAPISource, []string{fix.String(), alt.String()},
+			fmt.Sprintf("%q lacks the device API suffix that TensorFlow %s and later require; use %q or %q.", raw, tfr.DeviceAPIFrom, fix.String(), alt.String()))
+	case !newer && t.api != "":
+		fix := t
+		fix.api = ""
+		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.DeviceAPISource, []string{fix.String()},
+			fmt.Sprintf("TensorFlow runtimes before %s have no device API suffix; use %q.", tfr.DeviceAPIFrom, fix.String()))
+	}
+	if g == nil || !c.tfSupported(g) {
+		return fs
+	}
+	// The canonical name for this version on this slice, when there is one.
+	want, wantOK := c.tfNameFor(g, acc.MultiHost, known)
+	if wantOK && fwVer == nil && t.extra == "" && t.api == "se" && !slices.Contains(tfr.PJRTGenerations, g.Name) {
+		want.api = "se"
+	}
+	wantList := func() []string {
+		if wantOK {
+			return []string{want.String()}
+		}
+		return nil
+	}
+	if slices.Contains(tfr.PJRTGenerations, g.Name) && t.api == "se" {
+		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.PJRTSource, wantList(),
+			fmt.Sprintf("%s supports only the PJRT device API%s", g.Name, useSuffix(wantOK, want)))
+	}
+	through, _ := parseVersion(tfr.V4SuffixThrough)
+	oldForV4 := compareVersion(t.ver, through) <= 0
+	switch {
+	case g.Name == "v4" && oldForV4 && !t.v4:
+		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.V4Source, wantList(),
+			fmt.Sprintf("TensorFlow %s and older on v4 need the v4 runtime%s", tfr.V4SuffixThrough, useSuffix(wantOK, want)))
+	case t.v4 && (g.Name != "v4" || !oldForV4):
+		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.V4Source, wantList(),
+			fmt.Sprintf("-v4 runtimes exist only for v4 with TensorFlow %s or older%s", tfr.V4SuffixThrough, useSuffix(wantOK, want)))
+	}
+	switch {
+	case acc.MultiHost && !t.pod:
+		add(SeverityError, "TensorFlow Runtime Missing -pod", tfr.PodSource, wantList(),
+			fmt.Sprintf("%q is for single-host slices, but %s spans %d hosts%s", raw, acc.Type, acc.Hosts, useSuffix(wantOK, want)))
+	case !acc.MultiHost && t.pod:
+		add(SeverityWarning, "TensorFlow -pod Runtime on a Single Host", tfr.PodSource, wantList(),
+			fmt.Sprintf("-pod runtimes are for multi-host slices and %s is single-host%s", acc.Type, useSuffix(wantOK, want)))
+	}
+	if t.extra != "" {
+		for _, u := range tfr.UnverifiedSuffixes {
+			if u.Suffix != t.extra {
+				continue
+			}
+			if g.Name == "v5e" || g.Name == "v6e" {
+				add(SeverityWarning, "Unverified TensorFlow Runtime Name", u.Source, wantList(),
+					fmt.Sprintf("%q is not a documented runtime name. %s", raw, u.Decision))
+			} else {
+				add(SeverityError, "Invalid TensorFlow Runtime Name", u.Source, wantList(),
+					fmt.Sprintf("%s names are for v5e and v6e only%s", u.Suffix, useSuffix(wantOK, want)))
+			}
+		}
+	}
+	if fwVer != nil && fwVer.Version != t.version {
+		var sugg []string
+		if n, ok := c.tfNameFor(g, acc.MultiHost, fwVer); ok {
+			sugg = []string{n.String()}
+		}
+		detail := fmt.Sprintf("framework_version %q does not match %q (TensorFlow %s)", fwVersion, raw, t.version)
+		if len(sugg) > 0 {
+			detail += fmt.Sprintf("; use %q or remove framework_version.", sugg[0])
+		} else {
+			detail += "."
+		}
+		add(SeverityError, "Framework Version Mismatch", tfr.NameSource, sugg, detail)
+	}
+	if fwVer == nil && fwVersion == "" {
+		// Without framework_version the minimum is checked on the runtime's own version.
+		fs = append(fs, c.checkMinVersion(g, FrameworkTensorFlow, AttrRuntimeVersion, raw,
+			fmt.Sprintf("%q (TensorFlow %s)", raw, t.version), "TensorFlow Version Too Old for Generation", t.ver, acc.MultiHost)...)
+	}
+	return fs
+}
+
+func useSuffix(ok bool, want tfName) string {
+	if ok {
+		return fmt.Sprintf("; use %q.", want.String())
+	}
+	return "."
+}
+
+// tfCandidatesFrom maps TF versions to runtime names for g.
+func (c *Catalog) tfCandidatesFrom(g *Generation, multi bool, versions []string) []string {
+	var out []string
+	for _, v := range versions {
+		if tv := c.tfVersions[v]; tv != nil {
+			if n, ok := c.tfNameFor(g, multi, tv); ok {
+				out = append(out, n.String())
+			}
+		}
+	}
+	return out
+}
+
+// checkBaseRuntime validates a non-TensorFlow runtime.
+func (c *Catalog) checkBaseRuntime(g *Generation, rt *Runtime, fw string, multi bool) Findings {
+	var fs Findings
+	add := func(sev Severity, summary string, sugg []string, detail string) {
+		fs = append(fs, newFinding(sev, AttrRuntimeVersion, rt.Name, summary, rt.Source, sugg, detail))
+	}
+	if g != nil && !slices.Contains(rt.Generations, g.Name) {
+		add(SeverityError, "Runtime Version Does Not Support Generation", []string{g.DefaultRuntime},
+			fmt.Sprintf("%q does not support %s; use %q.", rt.Name, g.Name, g.DefaultRuntime))
+	}
+	if rt.Status == StatusDeprecated {
+		repl := rt.Replacement
+		if g != nil {
+			repl = g.DefaultRuntime
+		}
+		add(SeverityWarning, "Deprecated Runtime Version", []string{repl},
+			fmt.Sprintf("%q is a legacy image that the current runtime list no longer shows; use %q.", rt.Name, repl))
+	}
+	switch {
+	case fw == FrameworkTensorFlow:
+		var sugg []string
+		example := "tpu-vm-tf-2.16.1-pjrt"
+		if best := c.bestTF(g, multi); best != "" {
+			sugg = []string{best}
+			example = best
+		}
+		add(SeverityError, "TensorFlow Needs a TensorFlow Runtime", sugg,
+			fmt.Sprintf("%q is a base image without TensorFlow; TensorFlow runtimes name the version, e.g. %q.", rt.Name, example))
+	case fw != "" && !slices.Contains(rt.Frameworks, fw):
+		alt := rt.Replacement
+		if g != nil {
+			alt = g.DefaultRuntime
+		}
+		add(SeverityWarning, "Runtime Built for Another Framework", []string{alt},
+			fmt.Sprintf("%q was built for %s; for %s use %q.", rt.Name, c.frameworkDisplays(rt.Frameworks), c.frameworks[fw].DisplayName, alt))
+	}
+	return fs
+}
+
+func (c *Catalog) frameworkDisplays(names []string) string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if f := c.frameworks[n]; f != nil {
+			out = append(out, f.DisplayName)
+		}
+	}
+	return joinAnd(out)
+}

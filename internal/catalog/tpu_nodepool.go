@@ -1,0 +1,491 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// PlacementCompact is the only placement_policy type GKE node pools accept.
+const PlacementCompact = "COMPACT"
+
+// TPUPoolQuery describes a GKE TPU node pool. Empty strings and zero counts
+// mean "not set".
+type TPUPoolQuery struct {
+	AcceleratorType string // Cloud TPU API form, e.g. "v6e-16"
+	MachineType     string // e.g. "ct6e-standard-4t"
+	Topology        string // e.g. "4x4" or "2x2x2"
+	NodeLocations   []string
+	NodeCount       int
+	MinNodeCount    int
+	MaxNodeCount    int
+	GKEVersion      string // cluster or node version; "" = unknown
+}
+
+// TPUPoolShape is the node pool layout a TPUPoolQuery resolves to.
+type TPUPoolShape struct {
+	Accelerator Accelerator
+	MachineType string
+	Topology    string
+	// NodeCount is the number of nodes (hosts) of one slice: the fixed node
+	// count of a multi-host pool.
+	NodeCount int
+	MultiHost bool
+	// PlacementPolicy is "COMPACT" for multi-host pools that take
+	// placement_policy.tpu_topology, else "".
+	PlacementPolicy string
+	// PlacementTPUTopology is the value for placement_policy.tpu_topology ("" when not set).
+	PlacementTPUTopology string
+	// WorkloadPolicy is true when a multi-host pool needs a workload policy
+	// (a resource policy with the accelerator topology) instead of tpu_topology (TPU7x).
+	WorkloadPolicy bool
+	// NodeLabels are the GKE selector labels of the pool's nodes.
+	NodeLabels   map[string]string
+	ChipsPerNode int
+}
+
+// TPUNodePool validates a GKE TPU node pool: machine type against topology
+// and node count, the generation in each node location, the minimum GKE
+// version, and autoscaling bounds that cannot hold whole slices.
+func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
+	var shape TPUPoolShape
+	if c.loadErr != nil {
+		return shape, c.unavailable(AttrMachineType)
+	}
+	var fs Findings
+	var g *Generation
+	var acc *Accelerator
+	if q.AcceleratorType != "" {
+		a, f := c.accelerator(q.AcceleratorType)
+		fs = append(fs, f...)
+		if f.HasErrors() {
+			return shape, fs
+		}
+		acc = &a
+		g = c.gens[a.Generation]
+	}
+	var mt *TPUMachineType
+	if q.MachineType != "" {
+		ref, ok := c.tpuMachines[q.MachineType]
+		switch {
+		case !ok:
+			fs = append(fs, c.unknownTPUMachine(g, q.MachineType))
+			return shape, fs
+		case g != nil && ref.gen != g:
+			names := g.machineNames()
+			fs = append(fs, newFinding(SeverityError, AttrMachineType, q.MachineType, "Machine Type Does Not Match Accelerator Type",
+				ref.mt.Source, names,
+				fmt.Sprintf("%q is a %s machine type, but %q is %s; use %s.", q.MachineType, ref.gen.Name, q.AcceleratorType, g.Name, quoteList(names))))
+			return shape, fs
+		}
+		g, mt = ref.gen, ref.mt
+		if mt.Status == StatusUnverified {
+			fs = append(fs, newFinding(SeverityWarning, AttrMachineType, q.MachineType, "Unverified TPU Machine Type", mt.Source, nil,
+				fmt.Sprintf("%q is not confirmed by Google docs. %s", q.MachineType, mt.Decision)))
+		}
+	}
+	if g == nil {
+		fs = append(fs, newFinding(SeverityError, AttrAcceleratorType, "", "Missing TPU Shape", c.data.Sources["gke_tpu"], nil,
+			"Set accelerator_type (e.g. \"v6e-16\") or machine_type (e.g. \"ct6e-standard-4t\") to describe the TPU node pool."))
+		return shape, fs
+	}
+	if g.GKE == nil {
+		var offered []string
+		for _, x := range c.data.Generations {
+			if x.GKE != nil {
+				offered = append(offered, x.Name)
+			}
+		}
+		fs = append(fs, newFinding(SeverityError, AttrAcceleratorType, q.AcceleratorType, "TPU Generation Not Offered in GKE", c.data.Sources["gke_tpu"], nil,
+			fmt.Sprintf("%s has no GKE TPU machine types; GKE offers %s.", g.Name, joinAnd(offered))))
+		return shape, fs
+	}
+
+	// Topology: explicit, from the accelerator type, or implied by a single-host machine type.
+	topo, chips := "", 0
+	switch {
+	case q.Topology != "":
+		ch, f := c.checkTopology(g, q.Topology)
+		fs = append(fs, f...)
+		if f.HasErrors() {
+			return shape, fs
+		}
+		topo, chips = q.Topology, ch
+		if acc != nil && chips != acc.Chips {
+			sugg := g.topologiesWithChips(acc.Chips)
+			detail := fmt.Sprintf("Topology %q has %d chips, but %q has %d", q.Topology, chips, acc.Type, acc.Chips)
+			if len(sugg) > 0 {
+				detail += fmt.Sprintf("; use %s.", quoteList(sugg))
+			} else {
+				detail += "."
+			}
+			fs = append(fs, newFinding(SeverityError, AttrTopology, q.Topology, "Topology Does Not Match Accelerator Type", g.sourceOf(), sugg, detail))
+			return shape, fs
+		}
+	case acc != nil:
+		topo, chips = acc.Topology, acc.Chips
+	case mt != nil:
+		chips = mt.Chips
+		if s := g.sizeWithChips(chips); s != nil {
+			topo = s.Topology
+		}
+	}
+	if topo == "" {
+		// Only unverified machine types without a documented shape get here.
+		return shape, fs
+	}
+
+	// Machine type against topology.
+	layouts := gkeLayouts(g, chips)
+	var nodes int
+	if mt == nil {
+		if len(layouts) == 0 {
+			fs = append(fs, newFinding(SeverityError, AttrTopology, topo, "No GKE Machine Type for Topology", g.GKE.LabelSource, nil,
+				fmt.Sprintf("No %s GKE machine type holds topology %q (%d chips).", g.Name, topo, chips)))
+			return shape, fs
+		}
+		mt, nodes = layouts[0].mt, layouts[0].nodes
+	} else {
+		i := slices.IndexFunc(layouts, func(l layout) bool { return l.mt == mt })
+		if i < 0 {
+			fs = append(fs, c.machineTopologyMismatch(g, mt, topo, chips, layouts))
+			return shape, fs
+		}
+		nodes = layouts[i].nodes
+	}
+	multi := nodes > 1
+
+	// Node counts.
+	src := c.data.Sources["gke_tpu"]
+	if multi && q.NodeCount != 0 && q.NodeCount != nodes {
+		fs = append(fs, newFinding(SeverityError, AttrNodeCount, itoa(q.NodeCount), "Node Count Does Not Match Slice", src, []string{itoa(nodes)},
+			fmt.Sprintf("A multi-host %s pool with topology %s on %s is one slice of exactly %d nodes; set node_count to %d.",
+				g.Name, topo, mt.Name, nodes, nodes)))
+	}
+	if multi {
+		for _, b := range []struct {
+			attr string
+			n    int
+		}{{AttrMinNodeCount, q.MinNodeCount}, {AttrMaxNodeCount, q.MaxNodeCount}} {
+			if b.n == 0 {
+				continue
+			}
+			if b.n%nodes != 0 {
+				lo, hi := b.n/nodes*nodes, (b.n/nodes+1)*nodes
+				sugg := []string{itoa(hi)}
+				if lo > 0 {
+					sugg = []string{itoa(lo), itoa(hi)}
+				}
+				fs = append(fs, newFinding(SeverityError, b.attr, itoa(b.n), "Autoscaling Bounds Do Not Hold Whole Slices", src, sugg,
+					fmt.Sprintf("GKE scales a multi-host TPU pool a whole slice (%d nodes of %s for %s) at a time, so %s %d is not a multiple of %d; use 0 or %d.",
+						nodes, mt.Name, topo, b.attr, b.n, nodes, nodes)))
+			} else if b.attr == AttrMaxNodeCount && b.n > nodes {
+				fs = append(fs, newFinding(SeverityWarning, b.attr, itoa(b.n), "Autoscaling Bound Above One Slice", src, []string{itoa(nodes)},
+					fmt.Sprintf("A multi-host TPU node pool holds one slice of %d nodes, so max_node_count %d cannot be reached; use %d and add a node pool per extra slice.",
+						nodes, b.n, nodes)))
+			}
+		}
+	}
+
+	// Node locations and GKE version.
+	a := c.accForChips(g, chips, topo)
+	fs = append(fs, c.checkZones(g, a.Type, q.NodeLocations, AttrNodeLocations)...)
+	fs = append(fs, c.checkGKEVersion(g, q.GKEVersion)...)
+
+	shape = TPUPoolShape{
+		Accelerator:  a,
+		MachineType:  mt.Name,
+		Topology:     topo,
+		NodeCount:    nodes,
+		MultiHost:    multi,
+		ChipsPerNode: mt.Chips,
+		NodeLabels: map[string]string{
+			LabelTPUAccelerator: g.GKE.AcceleratorLabel,
+			LabelTPUTopology:    topo,
+		},
+	}
+	switch {
+	case multi && g.GKE.WorkloadPolicyMultiHost:
+		shape.WorkloadPolicy = true
+	case multi:
+		shape.PlacementPolicy = PlacementCompact
+		shape.PlacementTPUTopology = topo
+	}
+	return shape, fs
+}
+
+func (g *Generation) sourceOf() string {
+	if g.CubeRule != nil {
+		return g.CubeRule.Source
+	}
+	return g.Source
+}
+
+func (g *Generation) machineNames() []string {
+	if g.GKE == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range g.GKE.MachineTypes {
+		if m.Status == StatusDocumented {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+func (g *Generation) sizeWithChips(chips int) *SliceSize {
+	for i := range g.Sizes {
+		if g.Sizes[i].Chips == chips {
+			return &g.Sizes[i]
+		}
+	}
+	return nil
+}
+
+func (g *Generation) topologiesWithChips(chips int) []string {
+	var out []string
+	for _, s := range g.Sizes {
+		if s.Chips == chips {
+			out = append(out, s.Topology)
+		}
+	}
+	return out
+}
+
+// accForChips describes the slice of the given chips and topology.
+func (c *Catalog) accForChips(g *Generation, chips int, topo string) Accelerator {
+	if s := g.sizeWithChips(chips); s != nil {
+		return c.accFromSize(g, s.Size, s.Chips, s.VMs, s.ChipsPerVM, topo)
+	}
+	cpv := g.multiHostChipsPerVM()
+	vms := max(chips/cpv, 1)
+	return c.accFromSize(g, chips*g.TensorCoresPerChip, chips, vms, cpv, topo)
+}
+
+func (c *Catalog) unknownTPUMachine(g *Generation, s string) Finding {
+	pool := c.tpuMachNames
+	if g != nil {
+		pool = g.machineNames()
+	}
+	var sugg []string
+	if m, ok := caseMatch(s, c.tpuMachNames); ok {
+		sugg = []string{m}
+	} else {
+		sugg = nearest(s, pool)
+	}
+	detail := fmt.Sprintf("%q is not a GKE TPU machine type", s)
+	switch {
+	case len(sugg) > 0:
+		detail += didYouMean(sugg)
+	case g != nil:
+		detail += fmt.Sprintf("; %s machine types: %s.", g.Name, strings.Join(pool, ", "))
+	default:
+		detail += fmt.Sprintf("; known: %s.", strings.Join(pool, ", "))
+	}
+	return newFinding(SeverityError, AttrMachineType, s, "Invalid GKE TPU Machine Type", c.data.Sources["gke_tpu"], sugg, detail)
+}
+
+func (c *Catalog) machineTopologyMismatch(g *Generation, mt *TPUMachineType, topo string, chips int, layouts []layout) Finding {
+	var sugg []string
+	var uses []string
+	for _, l := range layouts {
+		if l.mt.Status != StatusDocumented {
+			continue
+		}
+		sugg = append(sugg, l.mt.Name)
+		if l.nodes == 1 {
+			uses = append(uses, fmt.Sprintf("%q", l.mt.Name))
+		} else {
+			uses = append(uses, fmt.Sprintf("%q (%d nodes)", l.mt.Name, l.nodes))
+		}
+	}
+	var why string
+	switch {
+	case chips < mt.Chips:
+		why = fmt.Sprintf("%q has %d chips per node, more than topology %q (%d chips)", mt.Name, mt.Chips, topo, chips)
+	case !mt.MultiHost:
+		why = fmt.Sprintf("%q is single-host only (%d chips per node), and topology %q has %d chips", mt.Name, mt.Chips, topo, chips)
+	default:
+		why = fmt.Sprintf("topology %q (%d chips) is not a whole number of %q nodes (%d chips each)", topo, chips, mt.Name, mt.Chips)
+	}
+	detail := why
+	if len(uses) > 0 {
+		detail += "; use " + joinOr(uses) + "."
+	} else {
+		detail += "."
+	}
+	return newFinding(SeverityError, AttrMachineType, mt.Name, "Machine Type Does Not Match Topology", mt.Source, sugg, detail)
+}
+
+// checkTopology validates a GKE TPU topology for generation g and returns its chip count.
+func (c *Catalog) checkTopology(g *Generation, s string) (int, Findings) {
+	src := g.sourceOf()
+	dims, ok := parseTopology(s)
+	if !ok {
+		var sugg []string
+		if guess := strings.ReplaceAll(normalizeGuess(s), "*", "x"); guess != s {
+			if d, ok := parseTopology(guess); ok && len(d) == g.TopologyDims {
+				sugg = []string{guess}
+			}
+		}
+		detail := fmt.Sprintf("%q is not a topology; %s topologies look like %q", s, g.Name, g.Sizes[0].Topology)
+		if len(sugg) > 0 {
+			detail += didYouMean(sugg)
+		} else {
+			detail += "."
+		}
+		return 0, Findings{newFinding(SeverityError, AttrTopology, s, "Invalid TPU Topology", src, sugg, detail)}
+	}
+	chips := product(dims)
+	if len(dims) != g.TopologyDims {
+		sugg := g.topologiesWithChips(chips)
+		form := "AxB"
+		if g.TopologyDims == 3 {
+			form = "AxBxC"
+		}
+		detail := fmt.Sprintf("%q is not a %s topology: %s topologies are %dD (%s)", s, g.Name, g.Name, g.TopologyDims, form)
+		if len(sugg) > 0 {
+			detail += didYouMean(sugg)
+		} else {
+			detail += "."
+		}
+		return 0, Findings{newFinding(SeverityError, AttrTopology, s, "Invalid TPU Topology", src, sugg, detail)}
+	}
+	if sz := g.sizeByTopo[s]; sz != nil {
+		if sz.Status == StatusUnverified {
+			return chips, Findings{newFinding(SeverityWarning, AttrTopology, s, "Unverified TPU Topology", sz.Source, nil,
+				fmt.Sprintf("Topology %q of %s is not confirmed by Google docs. %s", s, g.Name, sz.Decision))}
+		}
+		return chips, nil
+	}
+	cr := g.CubeRule
+	if cr == nil {
+		sugg := g.topologiesWithChips(chips)
+		if len(sugg) == 0 {
+			var all []string
+			for _, sz := range g.Sizes {
+				all = append(all, sz.Topology)
+			}
+			sugg = nearest(s, all)
+		}
+		var valid []string
+		for _, sz := range g.Sizes {
+			valid = append(valid, sz.Topology)
+		}
+		detail := fmt.Sprintf("%q is not a %s topology; valid: %s", s, g.Name, strings.Join(valid, ", "))
+		if len(sugg) > 0 {
+			detail += didYouMean(sugg)
+		} else {
+			detail += "."
+		}
+		return 0, Findings{newFinding(SeverityError, AttrTopology, s, "Invalid TPU Topology", src, sugg, detail)}
+	}
+	return c.checkCubeTopology(g, s, dims)
+}
+
+// checkCubeTopology applies the 3D rule: each dimension at most the cube
+// edge or a multiple of it, whole cubes above the small shapes, within the
+// generation's cube limit, dimensions in ascending order.
+func (c *Catalog) checkCubeTopology(g *Generation, s string, dims []int) (int, Findings) {
+	cr := g.CubeRule
+	chips := product(dims)
+	cube := cr.CubeEdge * cr.CubeEdge * cr.CubeEdge
+	sortedName := g.canonicalTopology(dims)
+	bad := func(why string, sugg []string) (int, Findings) {
+		detail := fmt.Sprintf("%q is not a valid %s topology: %s", s, g.Name, why)
+		if len(sugg) > 0 {
+			detail += didYouMean(sugg)
+		} else {
+			detail += "."
+		}
+		return 0, Findings{newFinding(SeverityError, AttrTopology, s, "Invalid TPU Topology", cr.Source, sugg, detail)}
+	}
+	for _, d := range dims {
+		if d > cr.CubeEdge && d%cr.CubeEdge != 0 {
+			return bad(fmt.Sprintf("each dimension must be at most %d or a multiple of %d", cr.CubeEdge, cr.CubeEdge), g.topologiesWithChips(chips))
+		}
+	}
+	small := slices.ContainsFunc(cr.SmallTopologies, func(t string) bool { return sameDims(t, dims) })
+	whole := true
+	for _, d := range dims {
+		if d%cr.CubeEdge != 0 {
+			whole = false
+		}
+	}
+	if !small && !whole {
+		return bad(fmt.Sprintf("shapes other than %s must be whole %s cubes (every dimension a multiple of %d)",
+			strings.Join(cr.SmallTopologies, ", "), cubeName(cr.CubeEdge), cr.CubeEdge), g.topologiesWithChips(chips))
+	}
+	if whole && chips/cube > cr.MaxCubes {
+		return bad(fmt.Sprintf("%d cubes of %s exceed the %s maximum of %d", chips/cube, cubeName(cr.CubeEdge), g.Name, cr.MaxCubes), nil)
+	}
+	var fs Findings
+	if whole && chips/cube > cr.DocumentedMaxCubes {
+		fs = append(fs, newFinding(SeverityWarning, AttrTopology, s, "Unverified TPU Slice Size", cr.Source, nil,
+			fmt.Sprintf("Topology %q (%d cubes) is larger than the largest documented %s slice (%d cubes). %s", s, chips/cube, g.Name, cr.DocumentedMaxCubes, cr.Decision)))
+	}
+	if sortedName != s {
+		fs = append(fs, newFinding(parseSeverity(cr.SortedDims), AttrTopology, s, "Unsorted TPU Topology", cr.Source, []string{sortedName},
+			fmt.Sprintf("%q orders the dimensions differently from the documented form %q; use %q.", s, sortedName, sortedName)))
+	}
+	return chips, fs
+}
+
+// checkGKEVersion compares a GKE version with the generation's minimum.
+func (c *Catalog) checkGKEVersion(g *Generation, s string) Findings {
+	if s == "" || s == "latest" || s == "-" || g.GKE == nil || g.GKE.MinVersion == "" {
+		return nil
+	}
+	v, ok := parseGKEVersion(s)
+	if !ok {
+		return Findings{newFinding(SeverityWarning, AttrGKEVersion, s, "Unrecognized GKE Version", g.GKE.MinVersionSource, nil,
+			fmt.Sprintf("%q is not a GKE version such as \"1.31.2-gke.1115000\", so the %s minimum (%s) is not checked.", s, g.Name, g.GKE.MinVersion))}
+	}
+	minV, _ := parseGKEVersion(g.GKE.MinVersion)
+	if compareGKE(v, minV) < 0 {
+		detail := fmt.Sprintf("GKE %s is older than %s, the first version with %s node pools; upgrade the cluster.", s, g.GKE.MinVersion, g.DisplayName)
+		if g.GKE.MinVersionDecision != "" {
+			detail += " " + g.GKE.MinVersionDecision
+		}
+		return Findings{newFinding(SeverityError, AttrGKEVersion, s, "GKE Version Too Old for TPU Generation", g.GKE.MinVersionSource,
+			[]string{g.GKE.MinVersion}, detail)}
+	}
+	if g.GKE.RecommendedVersion != "" {
+		rec, _ := parseGKEVersion(g.GKE.RecommendedVersion)
+		if compareGKE(v, rec) < 0 {
+			detail := fmt.Sprintf("GKE %s is older than %s, which some guides require for %s.", s, g.GKE.RecommendedVersion, g.DisplayName)
+			if g.GKE.MinVersionDecision != "" {
+				detail += " " + g.GKE.MinVersionDecision
+			}
+			return Findings{newFinding(SeverityWarning, AttrGKEVersion, s, "GKE Version Below Recommended for TPU Generation", g.GKE.MinVersionSource,
+				[]string{g.GKE.RecommendedVersion}, detail)}
+		}
+	}
+	return nil
+}
+
+// canonicalTopology returns the documented spelling of a shape with the
+// same dimensions (e.g. "2x2x1"), or the dimensions in ascending order.
+func (g *Generation) canonicalTopology(dims []int) string {
+	for _, sz := range g.Sizes {
+		if sameDims(sz.Topology, dims) {
+			return sz.Topology
+		}
+	}
+	sorted := slices.Clone(dims)
+	slices.Sort(sorted)
+	return formatTopology(sorted)
+}
+
+// sameDims reports whether topology t has the same dimensions as dims in any order.
+func sameDims(t string, dims []int) bool {
+	td, ok := parseTopology(t)
+	if !ok || len(td) != len(dims) {
+		return false
+	}
+	a, b := slices.Clone(td), slices.Clone(dims)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}

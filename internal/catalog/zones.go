@@ -1,0 +1,120 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// checkZones validates each zone: its form always, and, when g is not nil,
+// whether it offers generation g (and the accelerator type accType, when
+// the zone lists only some sizes). Findings carry attr and the list index.
+//
+// Zone lists are true when crawled, so a zone is an error only when its
+// region offers nothing of the generation; an unlisted zone in a region that
+// offers it is a warning.
+func (c *Catalog) checkZones(g *Generation, accType string, zones []string, attr string) Findings {
+	var fs Findings
+	for i, z := range zones {
+		if f, ok := c.checkZone(g, accType, z, attr); ok {
+			f.Index = i
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+func (c *Catalog) checkZone(g *Generation, accType, z, attr string) (Finding, bool) {
+	src := c.data.Sources["zones"]
+	var genZones []string
+	if g != nil {
+		for _, o := range g.Zones {
+			genZones = append(genZones, o.Zone)
+		}
+	}
+	region, ok := zoneRegion(z)
+	if !ok {
+		return c.badZoneForm(g, z, attr, genZones), true
+	}
+	if g == nil {
+		return Finding{}, false
+	}
+	if o := g.zoneByName[z]; o != nil {
+		if len(o.AcceleratorTypes) > 0 && accType != "" && !slices.Contains(o.AcceleratorTypes, accType) {
+			var alt []string
+			for _, other := range g.Zones {
+				if len(other.AcceleratorTypes) == 0 || slices.Contains(other.AcceleratorTypes, accType) {
+					alt = append(alt, other.Zone)
+				}
+			}
+			detail := fmt.Sprintf("%q lists only %s for %s", z, strings.Join(o.AcceleratorTypes, ", "), g.Name)
+			if len(alt) > 0 {
+				detail += fmt.Sprintf("; zones listing %s: %s.", accType, strings.Join(alt, ", "))
+			} else {
+				detail += "."
+			}
+			return newFinding(SeverityWarning, attr, z, "Zone Not Listed for Accelerator Type", o.Source, alt, detail), true
+		}
+		if o.Status == StatusOld {
+			return newFinding(SeverityWarning, attr, z, "Zone Listed Only on an Older Page", o.Source, nil,
+				fmt.Sprintf("%q offers %s only according to an older docs page; check with \"gcloud compute tpus accelerator-types list --zone=%s\".",
+					z, g.Name, z)), true
+		}
+		return Finding{}, false
+	}
+	if same := g.regions[region]; len(same) > 0 {
+		return newFinding(SeverityWarning, attr, z, "Zone Not Listed for TPU Generation", src, same,
+			fmt.Sprintf("%q is not listed for %s, but region %s offers %s in %s; zone lists change, so check with \"gcloud compute tpus accelerator-types list --zone=%s\".",
+				z, g.Name, region, g.Name, joinAnd(same), z)), true
+	}
+	for _, a := range g.UnlistedAreas {
+		if strings.HasPrefix(z, a.Prefix) {
+			return newFinding(SeverityWarning, attr, z, "Zone Not Listed for TPU Generation", a.Source, nil,
+				fmt.Sprintf("%q is not listed for %s. %s", z, g.Name, a.Decision)), true
+		}
+	}
+	sugg := nearest(z, genZones)
+	return newFinding(SeverityError, attr, z, "Zone Does Not Offer TPU Generation", src, sugg,
+		fmt.Sprintf("%q does not offer %s: no zone in region %s lists it. %s zones: %s.",
+			z, g.Name, region, g.Name, strings.Join(genZones, ", "))), true
+}
+
+func (c *Catalog) badZoneForm(g *Generation, z, attr string, genZones []string) Finding {
+	src := c.data.Sources["zones"]
+	if guess := normalizeGuess(z); guess != z {
+		if _, ok := zoneRegion(guess); ok {
+			return newFinding(SeverityError, attr, z, "Invalid Zone", src, []string{guess},
+				fmt.Sprintf("%q is not a zone name (zone names are lower case, without spaces)%s", z, didYouMean([]string{guess})))
+		}
+	}
+	if looksLikeRegion(z) {
+		var sugg []string
+		if g != nil {
+			sugg = g.regions[z]
+		}
+		example := z + "-a"
+		if len(sugg) > 0 {
+			example = sugg[0]
+		}
+		return newFinding(SeverityError, attr, z, "Invalid Zone", src, sugg,
+			fmt.Sprintf("%q is a region, not a zone; use a zone such as %q.", z, example))
+	}
+	sugg := nearest(z, genZones)
+	detail := fmt.Sprintf("%q is not a zone name; zones look like \"us-central1-a\"", z)
+	if len(sugg) > 0 {
+		detail += didYouMean(sugg)
+	} else {
+		detail += "."
+	}
+	return newFinding(SeverityError, attr, z, "Invalid Zone", src, sugg, detail)
+}
+
+func joinAnd(vals []string) string {
+	switch len(vals) {
+	case 0:
+		return ""
+	case 1:
+		return vals[0]
+	}
+	return strings.Join(vals[:len(vals)-1], ", ") + " and " + vals[len(vals)-1]
+}
