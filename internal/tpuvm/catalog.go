@@ -1,0 +1,183 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+)
+
+// shape is what the catalog says about an accelerator type.
+type shape struct {
+	generation string
+	chips      int
+	hosts      int
+}
+
+// shapeOf returns the catalog's shape of an accelerator type, and false when
+// the catalog does not know the type.
+func shapeOf(acceleratorType string) (shape, bool) {
+	acc, fs := catalog.Default().Accelerator(acceleratorType)
+	if fs.HasErrors() || acc.Generation == "" {
+		return shape{}, false
+	}
+	return shape{generation: acc.Generation, chips: acc.Chips, hosts: acc.Hosts}, true
+}
+
+// tpuAPIAcceleratorTypes lists the documented accelerator types of the
+// generations the Cloud TPU API supports, for the schema description.
+func tpuAPIAcceleratorTypes() []string {
+	var out []string
+	for _, g := range catalog.Default().Generations() {
+		if g.TPUAPI.Supported {
+			out = append(out, catalog.Default().AcceleratorTypes(g.Name)...)
+		}
+	}
+	return out
+}
+
+// generationNames lists the generations the Cloud TPU API supports.
+func generationNames() []string {
+	var out []string
+	for _, g := range catalog.Default().Generations() {
+		if g.TPUAPI.Supported {
+			out = append(out, g.Name)
+		}
+	}
+	return out
+}
+
+func frameworkNames() []string { return catalog.Default().Frameworks() }
+
+func modeNames() []string { return slices.Clone(catalog.ModeNames) }
+
+// catalogInputs are the values the catalog checks, with whether each was
+// known. Unknown values are left out of the query.
+type catalogInputs struct {
+	acceleratorType  types.String
+	runtimeVersion   types.String
+	framework        types.String
+	frameworkVersion types.String
+	zones            types.List
+}
+
+func inputsOf(m vmModel) catalogInputs {
+	return catalogInputs{
+		acceleratorType:  m.AcceleratorType,
+		runtimeVersion:   m.RuntimeVersion,
+		framework:        m.Framework,
+		frameworkVersion: m.FrameworkVersion,
+		zones:            m.Zones,
+	}
+}
+
+// query builds the catalog query, and false when the accelerator type is not
+// known yet (nothing can be checked without it).
+func (in catalogInputs) query() (catalog.RuntimeQuery, bool) {
+	if !known(in.acceleratorType) {
+		return catalog.RuntimeQuery{}, false
+	}
+	q := catalog.RuntimeQuery{
+		AcceleratorType:  in.acceleratorType.ValueString(),
+		RuntimeVersion:   knownString(in.runtimeVersion),
+		Framework:        knownString(in.framework),
+		FrameworkVersion: knownString(in.frameworkVersion),
+		ForTPUAPI:        true,
+	}
+	if zones, ok := listStrings(in.zones); ok && !in.zones.IsNull() {
+		q.Zones = zones
+	}
+	return q, true
+}
+
+// resolve runs the catalog on the inputs: the one check shared by
+// ValidateConfig and ModifyPlan (and by the accel_runtime_version data
+// source, which calls the same catalog query).
+func resolve(in catalogInputs) (catalog.RuntimeResult, bool) {
+	q, ok := in.query()
+	if !ok {
+		return catalog.RuntimeResult{}, false
+	}
+	return catalog.Default().ResolveRuntime(q), true
+}
+
+// newFindings returns the findings of got that are not in seen: what
+// ModifyPlan reports beyond what ValidateConfig already reported.
+func newFindings(got, seen catalog.Findings) catalog.Findings {
+	var out catalog.Findings
+	for _, f := range got {
+		if !slices.ContainsFunc(seen, func(s catalog.Finding) bool { return sameFinding(f, s) }) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func sameFinding(a, b catalog.Finding) bool {
+	return a.Attribute == b.Attribute && a.Index == b.Index && a.Value == b.Value &&
+		a.Summary == b.Summary && a.Detail == b.Detail && a.Severity == b.Severity
+}
+
+// diskZoneFindings checks that every zonal data disk is in every zone of
+// zones: the Cloud TPU API attaches a zonal persistent disk only in its own
+// zone (AttachedDisk.sourceDisk is "projects/{p}/zones/{zone}/disks/{d}").
+// Findings are on data_disks[i] (attribute "data_disks", index i).
+func diskZoneFindings(ctx context.Context, m vmModel) catalog.Findings {
+	zones, ok := listStrings(m.Zones)
+	if !ok || m.Zones.IsNull() || !known(m.DataDisks) {
+		return nil
+	}
+	var disks []dataDiskModel
+	if diags := m.DataDisks.ElementsAs(ctx, &disks, false); diags.HasError() {
+		return nil
+	}
+	var fs catalog.Findings
+	for i, d := range disks {
+		if !known(d.SourceDisk) {
+			continue
+		}
+		diskZone := diskZoneOf(d.SourceDisk.ValueString())
+		if diskZone == "" {
+			continue
+		}
+		var other []string
+		for _, z := range zones {
+			if z != diskZone {
+				other = append(other, z)
+			}
+		}
+		if len(other) == 0 {
+			continue
+		}
+		fs = append(fs, catalog.Finding{
+			Attribute: "data_disks",
+			Index:     i,
+			Value:     d.SourceDisk.ValueString(),
+			Summary:   "Data Disk in Another Zone",
+			Detail: fmt.Sprintf("Disk %q is in zone %s, and a zonal disk can only be attached to a TPU VM in its own zone, "+
+				"but zones also lists %s. Set zones = [%q], or use a disk in each zone.",
+				d.SourceDisk.ValueString(), diskZone, strings.Join(other, ", "), diskZone),
+			Severity: catalog.SeverityError,
+			Source:   "https://cloud.google.com/tpu/docs/setup-persistent-disk",
+		})
+	}
+	return fs
+}
+
+// diskZoneOf returns the zone of a zonal disk path, or "".
+func diskZoneOf(disk string) string {
+	parts := strings.Split(disk, "/")
+	for i := 0; i+1 < len(parts); i++ {
+		if parts[i] == "zones" && parts[i+1] != "" {
+			return parts[i+1]
+		}
+	}
+	return ""
+}

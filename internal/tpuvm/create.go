@@ -1,0 +1,330 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	tpu "google.golang.org/api/tpu/v2"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+)
+
+// finalReadTimeout bounds the calls made after the create deadline passed or
+// the apply was interrupted: reading the node to record it in state, or
+// deleting a failed node.
+const finalReadTimeout = 2 * time.Minute
+
+// replaceStates are the node states in which a VM no longer runs and will
+// not recover by itself; the next plan replaces such a VM. Source: Node.state
+// in the v2 REST reference (PREEMPTED and TERMINATED end a preemptible or
+// Spot VM; UNKNOWN follows a failed repair); FAILED is reported for nodes
+// whose creation failed.
+var replaceStates = []string{"FAILED", "PREEMPTED", "TERMINATED", "UNKNOWN"}
+
+// settlingStates are transient states a node leaves by itself.
+var settlingStates = []string{"CREATING", "STARTING", "RESTARTING", "REPAIRING", "REIMAGING", "UNHIDING"}
+
+// createSpec is what to create and where.
+type createSpec struct {
+	project string
+	name    string
+	zones   []string
+	node    *tpu.Node
+}
+
+func (s createSpec) nodeID(zone string) string { return gcp.NodeID(s.project, zone, s.name) }
+
+// attempt is the outcome in one zone of the fallback list.
+type attempt struct {
+	zone string
+	// what happened: "no capacity", "skipped", "not tried", "failed".
+	result string
+	// why, for people.
+	reason string
+}
+
+func (a attempt) String() string {
+	if a.reason == "" {
+		return a.zone + ": " + a.result
+	}
+	return a.zone + ": " + a.result + ": " + a.reason
+}
+
+// createOutcome is the result of createNode.
+type createOutcome struct {
+	// node is the node to record in state, nil when there is none.
+	node *tpu.Node
+	// adopted is set when an existing node left by an earlier apply was taken over.
+	adopted bool
+	// interrupted is set when ctx was cancelled (Terraform was interrupted)
+	// after the node was requested: node is recorded as it is, without error.
+	interrupted bool
+	// attempts lists every zone tried or skipped, in order.
+	attempts []attempt
+	// err is why creation failed; with a node, the node is recorded and
+	// Terraform marks it tainted.
+	err error
+}
+
+// nameTakenError means a node of the same name exists that cannot be adopted.
+type nameTakenError struct {
+	id     string
+	reason string
+}
+
+func (e *nameTakenError) Error() string {
+	return fmt.Sprintf("a TPU VM named %s already exists and %s", e.id, e.reason)
+}
+
+// noCapacityError means no zone of the list could create the node.
+type noCapacityError struct {
+	attempts []attempt
+}
+
+func (e *noCapacityError) Error() string {
+	lines := make([]string, len(e.attempts))
+	for i, a := range e.attempts {
+		lines[i] = "  - " + a.String()
+	}
+	return "no zone could create the TPU VM:\n" + strings.Join(lines, "\n")
+}
+
+// createNode creates spec.node in the first zone of spec.zones that has
+// capacity. Before creating anything it looks for a node of the same name in
+// every zone: one this resource created (it carries the ownership label)
+// with the same accelerator type and runtime version is adopted, as it is
+// what an interrupted apply left; any other is an error. On a stockout the
+// node the failed attempt may have left is deleted before the next zone is
+// tried; zones the error's zonesAvailable hint leaves out are skipped. ctx
+// carries the create deadline.
+func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome {
+	out, done := adopt(ctx, api, spec)
+	if done {
+		return out
+	}
+	var hint []string
+	for i, zone := range spec.zones {
+		if hint != nil && !slices.Contains(hint, zone) {
+			out.attempts = append(out.attempts, attempt{zone: zone, result: "skipped",
+				reason: "the last stockout error named only " + strings.Join(hint, ", ") + " as having capacity"})
+			continue
+		}
+		if ctx.Err() != nil {
+			for _, z := range spec.zones[i:] {
+				out.attempts = append(out.attempts, attempt{zone: z, result: "not tried", reason: "the create timeout was reached"})
+			}
+			out.err = fmt.Errorf("creating the TPU VM: %w", ctx.Err())
+			return out
+		}
+		id := spec.nodeID(zone)
+		tflog.Info(ctx, "creating TPU VM", map[string]any{"node": id, "zone_index": i})
+		op, err := api.create(ctx, "projects/"+spec.project+"/locations/"+zone, spec.name, spec.node)
+		if err == nil {
+			op, err = api.wait(ctx, op)
+		}
+		if err == nil {
+			return created(ctx, api, id, op, out)
+		}
+		if ctx.Err() != nil {
+			return stopped(ctx, api, id, out, err)
+		}
+		class := gcp.Classify(err)
+		tflog.Warn(ctx, "TPU VM creation failed", map[string]any{"node": id, "class": class.String(), "error": err.Error()})
+		if class != gcp.ClassCapacity {
+			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: err.Error()})
+			if class == gcp.ClassAlreadyExists {
+				out.err = &nameTakenError{id: id, reason: "was created while this apply ran (is another apply running?)"}
+				return out
+			}
+			out.err = fmt.Errorf("creating TPU VM %s: %w", id, err)
+			if leftover, cerr := cleanup(ctx, api, id); cerr != nil {
+				out.node = leftover
+				out.err = fmt.Errorf("%w; deleting the failed node also failed: %w", out.err, cerr)
+			}
+			return out
+		}
+		out.attempts = append(out.attempts, attempt{zone: zone, result: "no capacity", reason: err.Error()})
+		if h := gcp.ZonesAvailable(err); len(h) > 0 {
+			hint = h
+		}
+		if leftover, cerr := cleanup(ctx, api, id); cerr != nil {
+			out.node = leftover
+			out.err = fmt.Errorf("zone %s had no capacity, and deleting the failed TPU VM it left failed: %w", zone, cerr)
+			return out
+		}
+	}
+	out.err = &noCapacityError{attempts: out.attempts}
+	return out
+}
+
+// adopt looks for a node of the same name in every zone. It reports done
+// when the outcome is final: a node was adopted, or the name is taken, or
+// the lookup failed.
+func adopt(ctx context.Context, api nodeAPI, spec createSpec) (createOutcome, bool) {
+	var out createOutcome
+	for _, zone := range spec.zones {
+		id := spec.nodeID(zone)
+		n, err := api.get(ctx, id)
+		if gcp.Classify(err) == gcp.ClassNotFound {
+			continue
+		}
+		if err != nil {
+			out.err = fmt.Errorf("looking for an existing TPU VM %s: %w", id, err)
+			return out, true
+		}
+		if n.Labels[ownerLabelKey] != ownerLabelValue {
+			out.err = &nameTakenError{id: id, reason: "was not created by this provider (it has no " + ownerLabelKey + " label)"}
+			return out, true
+		}
+		if n.AcceleratorType != spec.node.AcceleratorType || n.RuntimeVersion != spec.node.RuntimeVersion {
+			out.err = &nameTakenError{id: id, reason: fmt.Sprintf(
+				"was created by Terraform with accelerator_type %q and runtime_version %q, not %q and %q",
+				n.AcceleratorType, n.RuntimeVersion, spec.node.AcceleratorType, spec.node.RuntimeVersion)}
+			return out, true
+		}
+		tflog.Info(ctx, "found a TPU VM left by an earlier apply", map[string]any{"node": id, "state": n.State})
+		n, err = waitSettled(ctx, api, id, n)
+		switch {
+		case gcp.Classify(err) == gcp.ClassNotFound:
+			continue // it was being deleted
+		case err != nil && ctx.Err() != nil:
+			return stopped(ctx, api, id, out, err), true
+		case err != nil:
+			out.err = fmt.Errorf("waiting for the existing TPU VM %s: %w", id, err)
+			return out, true
+		case slices.Contains(replaceStates, n.State):
+			tflog.Warn(ctx, "deleting a failed TPU VM left by an earlier apply", map[string]any{"node": id, "state": n.State})
+			if leftover, cerr := cleanup(ctx, api, id); cerr != nil {
+				out.node = leftover
+				out.err = fmt.Errorf("deleting the failed TPU VM %s (state %s) left by an earlier apply: %w", id, n.State, cerr)
+				return out, true
+			}
+			continue
+		}
+		out.node, out.adopted = n, true
+		out.attempts = append(out.attempts, attempt{zone: zone, result: "adopted", reason: "state " + n.State})
+		return out, true
+	}
+	return out, false
+}
+
+// created finishes a successful create: it reads the node, falling back on
+// the node in the operation's response.
+func created(ctx context.Context, api nodeAPI, id string, op *tpu.Operation, out createOutcome) createOutcome {
+	zone := zoneOf(id)
+	out.attempts = append(out.attempts, attempt{zone: zone, result: "created"})
+	n, err := api.get(ctx, id)
+	if err == nil {
+		out.node = n
+		return out
+	}
+	var fromOp tpu.Node
+	if op != nil && len(op.Response) > 0 && json.Unmarshal(op.Response, &fromOp) == nil && fromOp.Name != "" {
+		out.node = &fromOp
+		return out
+	}
+	out.node = &tpu.Node{Name: id}
+	out.err = fmt.Errorf("TPU VM %s was created, but reading it failed: %w", id, err)
+	return out
+}
+
+// stopped handles a create or wait cut short by ctx: it records the node as
+// it is, if there is one. A cancelled ctx (Terraform was interrupted) is not
+// an error: the node is tracked and the next apply continues from it. A
+// passed deadline is an error.
+func stopped(ctx context.Context, api nodeAPI, id string, out createOutcome, cause error) createOutcome {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalReadTimeout)
+	defer cancel()
+	n, err := api.get(rctx, id)
+	if err == nil {
+		out.node = n
+	}
+	if errors.Is(ctx.Err(), context.Canceled) && out.node != nil {
+		out.interrupted = true
+		return out
+	}
+	out.attempts = append(out.attempts, attempt{zone: zoneOf(id), result: "not finished", reason: cause.Error()})
+	out.err = fmt.Errorf("creating TPU VM %s: %w", id, cause)
+	return out
+}
+
+// cleanup deletes the node id, if it exists, and waits for the deletion. It
+// keeps going for a while after ctx ends, so that nothing is left behind. On
+// failure it returns the node as last read.
+func cleanup(ctx context.Context, api nodeAPI, id string) (*tpu.Node, error) {
+	if ctx.Err() != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), finalReadTimeout)
+		defer cancel()
+	}
+	n, err := api.get(ctx, id)
+	if gcp.Classify(err) == gcp.ClassNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return &tpu.Node{Name: id}, fmt.Errorf("reading %s: %w", id, err)
+	}
+	tflog.Info(ctx, "deleting the TPU VM a failed create left", map[string]any{"node": id, "state": n.State})
+	if err := deleteNode(ctx, api, id); err != nil {
+		return n, err
+	}
+	return nil, nil
+}
+
+// deleteNode deletes id and waits; a node that is already gone is deleted.
+func deleteNode(ctx context.Context, api nodeAPI, id string) error {
+	op, err := api.remove(ctx, id)
+	if gcp.Classify(err) == gcp.ClassNotFound {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("deleting %s: %w", id, err)
+	}
+	if _, err := api.wait(ctx, op); err != nil && gcp.Classify(err) != gcp.ClassNotFound {
+		return fmt.Errorf("waiting for the deletion of %s: %w", id, err)
+	}
+	return nil
+}
+
+// waitSettled reads id until it leaves the transient states (CREATING and
+// the like), or ctx ends. n is the node as last read, if any.
+func waitSettled(ctx context.Context, api nodeAPI, id string, n *tpu.Node) (*tpu.Node, error) {
+	p := api.polling()
+	wait := p.Initial
+	for n == nil || slices.Contains(settlingStates, n.State) || n.State == "DELETING" {
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return n, fmt.Errorf("waiting for %s to become ready: %w", id, ctx.Err())
+		case <-t.C:
+		}
+		if wait = time.Duration(float64(wait) * p.Multiplier); wait > p.Max {
+			wait = p.Max
+		}
+		got, err := api.get(ctx, id)
+		if err != nil {
+			return n, err
+		}
+		n = got
+	}
+	return n, nil
+}
+
+// zoneOf returns the zone of a node id.
+func zoneOf(id string) string {
+	_, zone, _, err := gcp.ParseNodeID(id)
+	if err != nil {
+		return ""
+	}
+	return zone
+}

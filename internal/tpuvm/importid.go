@@ -1,0 +1,59 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+)
+
+// importFormats are the accepted import ids, longest first.
+var importFormats = []string{
+	"projects/{project}/locations/{zone}/nodes/{name}",
+	"{project}/{zone}/{name}",
+	"{zone}/{name}",
+}
+
+// parseImportID turns an import id in any of importFormats into a node id.
+// The short form {zone}/{name} takes defaultProject, the provider's project.
+func parseImportID(id, defaultProject string) (string, error) {
+	formats := "expected one of " + strings.Join(importFormats, ", ")
+	var project, zone, name string
+	parts := strings.Split(id, "/")
+	switch {
+	case strings.HasPrefix(id, "projects/"):
+		p, z, n, err := gcp.ParseNodeID(id)
+		if err != nil {
+			return "", fmt.Errorf("invalid import id %q: %s", truncate(id), formats)
+		}
+		project, zone, name = p, z, n
+	case len(parts) == 3:
+		project, zone, name = parts[0], parts[1], parts[2]
+	case len(parts) == 2:
+		if defaultProject == "" {
+			return "", fmt.Errorf("import id %q has no project and the provider has none: use %s", truncate(id), importFormats[1])
+		}
+		project, zone, name = defaultProject, parts[0], parts[1]
+	default:
+		return "", fmt.Errorf("invalid import id %q: %s", truncate(id), formats)
+	}
+	nodeID := gcp.NodeID(project, zone, name)
+	if _, _, _, err := gcp.ParseNodeID(nodeID); err != nil {
+		return "", fmt.Errorf("invalid import id %q: %s", truncate(id), formats)
+	}
+	if !nameRE.MatchString(name) {
+		return "", fmt.Errorf("invalid import id %q: %q is not a TPU VM name", truncate(id), truncate(name))
+	}
+	return nodeID, nil
+}
+
+func truncate(s string) string {
+	const maxShown = 200
+	if len(s) > maxShown {
+		return s[:maxShown] + "..."
+	}
+	return s
+}

@@ -1,0 +1,114 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// vmModel is the Terraform state and plan of one accel_tpu_vm.
+type vmModel struct {
+	ID                     types.String   `tfsdk:"id"`
+	Name                   types.String   `tfsdk:"name"`
+	Project                types.String   `tfsdk:"project"`
+	Zones                  types.List     `tfsdk:"zones"`
+	Zone                   types.String   `tfsdk:"zone"`
+	AcceleratorType        types.String   `tfsdk:"accelerator_type"`
+	RuntimeVersion         types.String   `tfsdk:"runtime_version"`
+	Framework              types.String   `tfsdk:"framework"`
+	FrameworkVersion       types.String   `tfsdk:"framework_version"`
+	Description            types.String   `tfsdk:"description"`
+	Labels                 types.Map      `tfsdk:"labels"`
+	EffectiveLabels        types.Map      `tfsdk:"effective_labels"`
+	Metadata               types.Map      `tfsdk:"metadata"`
+	Tags                   types.List     `tfsdk:"tags"`
+	CIDRBlock              types.String   `tfsdk:"cidr_block"`
+	NetworkConfig          types.Object   `tfsdk:"network_config"`
+	ServiceAccount         types.Object   `tfsdk:"service_account"`
+	SchedulingConfig       types.Object   `tfsdk:"scheduling_config"`
+	ShieldedInstanceConfig types.Object   `tfsdk:"shielded_instance_config"`
+	DataDisks              types.List     `tfsdk:"data_disks"`
+	Validation             types.String   `tfsdk:"validation"`
+	Timeouts               timeouts.Value `tfsdk:"timeouts"`
+	State                  types.String   `tfsdk:"state"`
+	Health                 types.String   `tfsdk:"health"`
+	HealthDescription      types.String   `tfsdk:"health_description"`
+	NetworkEndpoints       types.List     `tfsdk:"network_endpoints"`
+	Generation             types.String   `tfsdk:"generation"`
+	Chips                  types.Int64    `tfsdk:"chips"`
+	Hosts                  types.Int64    `tfsdk:"hosts"`
+	CreateTime             types.String   `tfsdk:"create_time"`
+}
+
+// networkConfigModel is network_config.
+type networkConfigModel struct {
+	Network           types.String `tfsdk:"network"`
+	Subnetwork        types.String `tfsdk:"subnetwork"`
+	EnableExternalIPs types.Bool   `tfsdk:"enable_external_ips"`
+	CanIPForward      types.Bool   `tfsdk:"can_ip_forward"`
+}
+
+// serviceAccountModel is service_account.
+type serviceAccountModel struct {
+	Email  types.String `tfsdk:"email"`
+	Scopes types.Set    `tfsdk:"scopes"`
+}
+
+// schedulingConfigModel is scheduling_config.
+type schedulingConfigModel struct {
+	Preemptible types.Bool `tfsdk:"preemptible"`
+	Reserved    types.Bool `tfsdk:"reserved"`
+	Spot        types.Bool `tfsdk:"spot"`
+}
+
+// shieldedInstanceConfigModel is shielded_instance_config.
+type shieldedInstanceConfigModel struct {
+	EnableSecureBoot types.Bool `tfsdk:"enable_secure_boot"`
+}
+
+// dataDiskModel is one element of data_disks.
+type dataDiskModel struct {
+	SourceDisk types.String `tfsdk:"source_disk"`
+	Mode       types.String `tfsdk:"mode"`
+}
+
+// networkEndpointModel is one element of network_endpoints.
+type networkEndpointModel struct {
+	IPAddress  types.String `tfsdk:"ip_address"`
+	ExternalIP types.String `tfsdk:"external_ip"`
+	Port       types.Int64  `tfsdk:"port"`
+}
+
+// Attribute types of the nested objects, matching the models above.
+var (
+	networkConfigAttrTypes = map[string]attr.Type{
+		"network":             types.StringType,
+		"subnetwork":          types.StringType,
+		"enable_external_ips": types.BoolType,
+		"can_ip_forward":      types.BoolType,
+	}
+	serviceAccountAttrTypes = map[string]attr.Type{
+		"email":  types.StringType,
+		"scopes": types.SetType{ElemType: types.StringType},
+	}
+	schedulingConfigAttrTypes = map[string]attr.Type{
+		"preemptible": types.BoolType,
+		"reserved":    types.BoolType,
+		"spot":        types.BoolType,
+	}
+	shieldedInstanceConfigAttrTypes = map[string]attr.Type{
+		"enable_secure_boot": types.BoolType,
+	}
+	dataDiskAttrTypes = map[string]attr.Type{
+		"source_disk": types.StringType,
+		"mode":        types.StringType,
+	}
+	networkEndpointAttrTypes = map[string]attr.Type{
+		"ip_address":  types.StringType,
+		"external_ip": types.StringType,
+		"port":        types.Int64Type,
+	}
+)

@@ -1,0 +1,155 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm
+
+import (
+	"context"
+	"net/netip"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var (
+	_ planmodifier.List   = zonesPlanModifier{}
+	_ planmodifier.String = runtimeVersionPlanModifier{}
+	_ validator.String    = cidr29Validator{}
+)
+
+// zonesPlanModifier plans `zones`. When the configuration omits it, the
+// value in state is kept, and a new VM gets the provider's zone. A change of
+// the list replaces the VM only when the zone the VM is in leaves the list:
+// reordering, adding or removing other zones is an in-place (state-only)
+// change.
+type zonesPlanModifier struct {
+	// defaultZone returns the provider's zone and whether it is known.
+	defaultZone func() (zone string, known bool)
+}
+
+func (m zonesPlanModifier) Description(ctx context.Context) string { return m.MarkdownDescription(ctx) }
+
+func (zonesPlanModifier) MarkdownDescription(context.Context) string {
+	return "Defaults to the provider's zone; requires replacement only when the VM's current zone is no longer listed."
+}
+
+func (m zonesPlanModifier) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	if req.ConfigValue.IsNull() {
+		switch zone, known := m.defaultZone(); {
+		case !req.StateValue.IsNull():
+			resp.PlanValue = req.StateValue
+		case known && zone != "":
+			resp.PlanValue = types.ListValueMust(types.StringType, []attr.Value{types.StringValue(zone)})
+		}
+		// Otherwise the value stays unknown: ModifyPlan reports a missing zone,
+		// or the provider's zone becomes known during apply.
+	}
+	if req.State.Raw.IsNull() {
+		return // create
+	}
+	var current types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("zone"), &current)...)
+	if current.IsNull() || current.IsUnknown() || current.ValueString() == "" {
+		return
+	}
+	zones, known := listStrings(resp.PlanValue)
+	if !known || !slices.Contains(zones, current.ValueString()) {
+		resp.RequiresReplace = true
+	}
+}
+
+// runtimeVersionPlanModifier plans `runtime_version`. A configured value
+// replaces the VM when it changes. An omitted value keeps the one in state
+// while accelerator_type, framework and framework_version are unchanged;
+// otherwise it stays unknown here and ModifyPlan chooses it from the catalog
+// (replacing the VM only if the choice differs from the VM's runtime).
+type runtimeVersionPlanModifier struct{}
+
+// runtimeInputs are the attributes the catalog's runtime choice depends on.
+var runtimeInputs = []string{"accelerator_type", "framework", "framework_version"}
+
+func (m runtimeVersionPlanModifier) Description(ctx context.Context) string {
+	return m.MarkdownDescription(ctx)
+}
+
+func (runtimeVersionPlanModifier) MarkdownDescription(context.Context) string {
+	return "Keeps the runtime version in state unless it is configured differently or its inputs change."
+}
+
+func (runtimeVersionPlanModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	if !req.ConfigValue.IsNull() {
+		if !req.PlanValue.Equal(req.StateValue) {
+			resp.RequiresReplace = true
+		}
+		return
+	}
+	for _, name := range runtimeInputs {
+		var planned, prior types.String
+		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(name), &planned)...)
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(name), &prior)...)
+		if !planned.Equal(prior) {
+			return
+		}
+	}
+	resp.PlanValue = req.StateValue
+}
+
+// cidr29Validator checks that a value is an IPv4 /29 network such as
+// "10.0.0.8/29": the only size the Cloud TPU API accepts for cidr_block.
+type cidr29Validator struct{}
+
+func (v cidr29Validator) Description(ctx context.Context) string { return v.MarkdownDescription(ctx) }
+
+func (cidr29Validator) MarkdownDescription(context.Context) string {
+	return "value must be an IPv4 /29 network, such as `10.0.0.8/29`"
+}
+
+func (cidr29Validator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if msg := checkCIDR29(req.ConfigValue.ValueString()); msg != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid CIDR Block", msg)
+	}
+}
+
+// checkCIDR29 returns why s is not an IPv4 /29 network, or "".
+func checkCIDR29(s string) string {
+	p, err := netip.ParsePrefix(s)
+	switch {
+	case err != nil || !p.Addr().Is4():
+		return "\"" + s + "\" is not an IPv4 CIDR block; use a /29 block such as \"10.0.0.8/29\"."
+	case p.Bits() != 29:
+		return "\"" + s + "\" is not a /29 block: the Cloud TPU API requires a /29 (8 addresses), such as \"10.0.0.8/29\"."
+	case p.Masked() != p:
+		return "\"" + s + "\" has host bits set; use the network address " + p.Masked().String() + "."
+	}
+	return ""
+}
+
+// listStrings returns the elements of a list of strings, and false when the
+// list or an element is unknown.
+func listStrings(l types.List) ([]string, bool) {
+	if l.IsUnknown() {
+		return nil, false
+	}
+	out := make([]string, 0, len(l.Elements()))
+	for _, e := range l.Elements() {
+		s, ok := e.(types.String)
+		if !ok || s.IsUnknown() {
+			return nil, false
+		}
+		out = append(out, s.ValueString())
+	}
+	return out, true
+}

@@ -1,0 +1,412 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package tpuvm implements the accel_tpu_vm resource: a Cloud TPU VM (TPU
+// v2 API) validated at plan time against the compatibility catalog and
+// created in the first zone of an ordered list that has capacity.
+package tpuvm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	tpu "google.golang.org/api/tpu/v2"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
+)
+
+var (
+	_ resource.Resource                   = &vmResource{}
+	_ resource.ResourceWithConfigure      = &vmResource{}
+	_ resource.ResourceWithImportState    = &vmResource{}
+	_ resource.ResourceWithModifyPlan     = &vmResource{}
+	_ resource.ResourceWithValidateConfig = &vmResource{}
+)
+
+// privateImported is the private-state key set by ImportState: the next Read
+// takes every label and metadata key, not only those the configuration manages.
+const privateImported = "imported"
+
+// NewResource returns the accel_tpu_vm resource constructor. modes carries
+// the provider-level validation mode.
+func NewResource(modes *validation.Modes) func() resource.Resource {
+	return func() resource.Resource { return &vmResource{modes: modes} }
+}
+
+type vmResource struct {
+	modes *validation.Modes
+	data  *providerdata.Data
+	// newAPI builds the Cloud TPU API access; replaced in tests.
+	newAPI func(ctx context.Context) (nodeAPI, error)
+}
+
+func (r *vmResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_tpu_vm"
+}
+
+func (r *vmResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	d := providerdata.From(req.ProviderData, &resp.Diagnostics)
+	if d == nil {
+		return
+	}
+	r.data = d
+	if r.newAPI == nil {
+		r.newAPI = func(ctx context.Context) (nodeAPI, error) { return newLiveAPI(ctx, d.Clients) }
+	}
+}
+
+// providerUnknown reports whether a provider argument is unknown until apply.
+func (r *vmResource) providerUnknown(attr string) bool {
+	if r.data == nil {
+		return false
+	}
+	for _, u := range r.data.Unknown {
+		if u == attr {
+			return true
+		}
+	}
+	return false
+}
+
+// providerZone returns the provider's zone and whether it is known.
+func (r *vmResource) providerZone() (string, bool) {
+	if r.data == nil {
+		return "", false
+	}
+	return r.data.Zone(), !r.providerUnknown("zone")
+}
+
+// api returns the Cloud TPU API access, or adds a diagnostic.
+func (r *vmResource) api(ctx context.Context, diags *diag.Diagnostics) nodeAPI {
+	if r.data == nil || r.newAPI == nil {
+		diags.AddError("Provider Not Configured",
+			"The accel provider was not configured before accel_tpu_vm was used. Please report this issue to the provider developers.")
+		return nil
+	}
+	a, err := r.newAPI(ctx)
+	if err != nil {
+		diags.AddError("Cannot Reach the Cloud TPU API", err.Error())
+		return nil
+	}
+	return a
+}
+
+func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan vmModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	zones, ok := listStrings(plan.Zones)
+	if !ok || len(zones) == 0 || !known(plan.Project) || plan.Project.ValueString() == "" {
+		resp.Diagnostics.AddError("Missing Project or Zones",
+			"The project and the zones of the TPU VM must be known to create it; set project and zones on the resource or on the provider.")
+	}
+	node, diags := expandNode(ctx, plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	api := r.api(ctx, &resp.Diagnostics)
+	if api == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	spec := createSpec{project: plan.Project.ValueString(), name: plan.Name.ValueString(), zones: zones, node: node}
+	tflog.Info(ctx, "creating TPU VM", map[string]any{
+		"name": spec.name, "project": spec.project, "zones": zones,
+		"accelerator_type": node.AcceleratorType, "runtime_version": node.RuntimeVersion, "timeout": timeout.String(),
+	})
+	out := createNode(ctx, api, spec)
+	r.reportCreate(ctx, spec, out, plan, resp)
+}
+
+// reportCreate turns a create outcome into state and diagnostics.
+func (r *vmResource) reportCreate(ctx context.Context, spec createSpec, out createOutcome, plan vmModel, resp *resource.CreateResponse) {
+	if out.node != nil {
+		state, diags := flattenNode(ctx, out.node, plan, false)
+		resp.Diagnostics.Append(diags...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	}
+	tried := attemptLines(out.attempts)
+	switch {
+	case out.err != nil:
+		r.createError(spec, out, tried, resp)
+	case out.interrupted:
+		resp.Diagnostics.AddWarning("TPU VM Creation Interrupted",
+			fmt.Sprintf("Terraform was interrupted while TPU VM %s was being created. It is recorded in the state as it is now (state %s), "+
+				"so nothing is lost or created twice: the next plan refreshes it, and the next apply continues from it.",
+				out.node.Name, out.node.State))
+	case out.adopted:
+		resp.Diagnostics.AddWarning("Existing TPU VM Adopted",
+			fmt.Sprintf("TPU VM %s, created by an earlier apply that did not finish (it carries the label %s = %q), was adopted instead of "+
+				"creating a second one.", out.node.Name, ownerLabelKey, ownerLabelValue))
+	case len(out.attempts) > 1:
+		resp.Diagnostics.AddAttributeWarning(path.Root("zones"), "TPU VM Created in a Fallback Zone",
+			fmt.Sprintf("TPU VM %s was created in %s after other zones failed:\n%s", out.node.Name, zoneOf(out.node.Name), tried))
+	}
+}
+
+func (r *vmResource) createError(spec createSpec, out createOutcome, tried string, resp *resource.CreateResponse) {
+	var noCap *noCapacityError
+	var taken *nameTakenError
+	switch {
+	case errors.As(out.err, &noCap):
+		resp.Diagnostics.AddAttributeError(path.Root("zones"), "No Zone Had Capacity for the TPU VM",
+			fmt.Sprintf("TPU VM %q (%s) could not be created in any zone of zones, and nothing was left behind:\n%s\n\n"+
+				"Add zones that offer %s to zones, use a smaller accelerator_type, try spot or reserved capacity, or apply again later.",
+				spec.name, spec.node.AcceleratorType, tried, spec.node.AcceleratorType))
+	case errors.As(out.err, &taken):
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "TPU VM Name Already in Use",
+			fmt.Sprintf("%s. Import it (terraform import with id %s), delete it, or choose another name.", capitalize(taken.Error()), taken.id))
+	case gcp.Classify(out.err) == gcp.ClassDeadline || errors.Is(out.err, context.DeadlineExceeded):
+		detail := fmt.Sprintf("TPU VM %q was not ready within the create timeout: %s", spec.name, out.err)
+		if out.node != nil {
+			detail += "\n\nThe VM is recorded in the state (state " + out.node.State + ") and marked tainted: the next apply replaces it. " +
+				"Raise timeouts.create to wait longer."
+		}
+		if tried != "" {
+			detail += "\n\nZones:\n" + tried
+		}
+		resp.Diagnostics.AddError("Timeout Creating TPU VM", detail)
+	default:
+		detail := fmt.Sprintf("TPU VM %q could not be created: %s", spec.name, out.err)
+		if out.node != nil {
+			detail += "\n\nThe VM is recorded in the state and marked tainted: the next apply deletes and re-creates it."
+		}
+		if tried != "" {
+			detail += "\n\nZones:\n" + tried
+		}
+		resp.Diagnostics.AddError("Error Creating TPU VM", detail)
+	}
+}
+
+func attemptLines(attempts []attempt) string {
+	lines := make([]string, len(attempts))
+	for i, a := range attempts {
+		lines[i] = "  - " + a.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state vmModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	imported, diags := req.Private.GetKey(ctx, privateImported)
+	resp.Diagnostics.Append(diags...)
+	api := r.api(ctx, &resp.Diagnostics)
+	if api == nil {
+		return
+	}
+	id := state.ID.ValueString()
+	n, err := api.get(ctx, id)
+	if gcp.Classify(err) == gcp.ClassNotFound {
+		tflog.Warn(ctx, "TPU VM not found; removing it from the state", map[string]any{"id": id})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Error Reading TPU VM", fmt.Sprintf("Reading TPU VM %s failed: %s", id, err))
+		return
+	}
+	newState, diags := flattenNode(ctx, n, state, len(imported) > 0)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &newState)...)
+	if len(imported) > 0 {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
+	}
+}
+
+func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state vmModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, defaultUpdateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	api := r.api(ctx, &resp.Diagnostics)
+	if api == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	id := state.ID.ValueString()
+
+	current, err := api.get(ctx, id)
+	if err != nil {
+		resp.Diagnostics.AddError("Error Updating TPU VM", fmt.Sprintf("Reading TPU VM %s before updating it failed: %s", id, err))
+		return
+	}
+	patch, mask, diags := patchFor(ctx, current, state, plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if len(mask) > 0 {
+		tflog.Info(ctx, "updating TPU VM", map[string]any{"id": id, "update_mask": mask})
+		op, err := api.patch(ctx, id, strings.Join(mask, ","), patch)
+		if err == nil {
+			_, err = api.wait(ctx, op)
+		}
+		if err != nil {
+			resp.Diagnostics.AddError("Error Updating TPU VM",
+				fmt.Sprintf("Updating %s of TPU VM %s failed: %s", strings.Join(mask, ", "), id, err))
+			return
+		}
+		if current, err = api.get(ctx, id); err != nil {
+			resp.Diagnostics.AddError("Error Reading TPU VM", fmt.Sprintf("Reading TPU VM %s after updating it failed: %s", id, err))
+			return
+		}
+	}
+	newState, diags := flattenNode(ctx, current, plan, false)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &newState)...)
+}
+
+// patchFor returns the patch body and update mask that take the node from
+// state to plan, for the fields the API updates in place (nodes.patch
+// updateMask: description, tags, labels, metadata and
+// network_config.enable_external_ips, per the v2 REST reference). labels and
+// metadata are merged into the node's current maps, so keys set outside
+// Terraform are kept.
+func patchFor(ctx context.Context, current *tpu.Node, state, plan vmModel) (*tpu.Node, []string, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	patch := &tpu.Node{}
+	var mask []string
+	if !plan.Description.Equal(state.Description) {
+		patch.Description = plan.Description.ValueString()
+		patch.ForceSendFields = append(patch.ForceSendFields, "Description")
+		mask = append(mask, "description")
+	}
+	if !plan.Tags.Equal(state.Tags) {
+		if known(plan.Tags) {
+			diags.Append(plan.Tags.ElementsAs(ctx, &patch.Tags, false)...)
+		}
+		patch.ForceSendFields = append(patch.ForceSendFields, "Tags")
+		mask = append(mask, "tags")
+	}
+	if !plan.Labels.Equal(state.Labels) {
+		patch.Labels = merged(ctx, current.Labels, state.Labels, plan.Labels, &diags)
+		patch.ForceSendFields = append(patch.ForceSendFields, "Labels")
+		mask = append(mask, "labels")
+	}
+	if !plan.Metadata.Equal(state.Metadata) {
+		patch.Metadata = merged(ctx, current.Metadata, state.Metadata, plan.Metadata, &diags)
+		patch.ForceSendFields = append(patch.ForceSendFields, "Metadata")
+		mask = append(mask, "metadata")
+	}
+	planIPs, stateIPs := externalIPs(plan.NetworkConfig), externalIPs(state.NetworkConfig)
+	if planIPs != nil && (stateIPs == nil || *planIPs != *stateIPs) {
+		patch.NetworkConfig = &tpu.NetworkConfig{EnableExternalIps: *planIPs, ForceSendFields: []string{"EnableExternalIps"}}
+		mask = append(mask, "networkConfig.enableExternalIps")
+	}
+	return patch, mask, diags
+}
+
+// merged returns current without the keys state managed and plan drops,
+// with plan's entries set.
+func merged(ctx context.Context, current map[string]string, state, plan types.Map, diags *diag.Diagnostics) map[string]string {
+	out := map[string]string{}
+	for k, v := range current {
+		out[k] = v
+	}
+	var old, want map[string]string
+	if known(state) {
+		diags.Append(state.ElementsAs(ctx, &old, false)...)
+	}
+	if known(plan) {
+		diags.Append(plan.ElementsAs(ctx, &want, false)...)
+	}
+	for k := range old {
+		if _, keep := want[k]; !keep {
+			delete(out, k)
+		}
+	}
+	for k, v := range want {
+		out[k] = v
+	}
+	return out
+}
+
+// externalIPs returns network_config.enable_external_ips when known.
+func externalIPs(o types.Object) *bool {
+	if !known(o) {
+		return nil
+	}
+	b, ok := o.Attributes()["enable_external_ips"].(types.Bool)
+	if !ok || !known(b) {
+		return nil
+	}
+	v := b.ValueBool()
+	return &v
+}
+
+func (r *vmResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state vmModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, defaultDeleteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	api := r.api(ctx, &resp.Diagnostics)
+	if api == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	id := state.ID.ValueString()
+	tflog.Info(ctx, "deleting TPU VM", map[string]any{"id": id})
+	if err := deleteNode(ctx, api, id); err != nil {
+		resp.Diagnostics.AddError("Error Deleting TPU VM", fmt.Sprintf("Deleting TPU VM %s failed: %s", id, err))
+	}
+}
+
+func (r *vmResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	project := ""
+	if r.data != nil {
+		project = r.data.Project()
+	}
+	id, err := parseImportID(req.ID, project)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid Import ID", err.Error())
+		return
+	}
+	p, zone, name, _ := gcp.ParseNodeID(id)
+	for attr, v := range map[string]string{"id": id, "project": p, "zone": zone, "name": name} {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), types.StringValue(v))...)
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("zones"), []string{zone})...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
+}

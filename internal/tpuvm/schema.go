@@ -1,0 +1,395 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Default timeouts. Creation covers every zone of the fallback list, so it
+// is longer than the Google provider's 20 minutes per TPU VM operation
+// (magic-modules mmv1/products/tpuv2/Vm.yaml).
+const (
+	defaultCreateTimeout = 30 * time.Minute
+	defaultUpdateTimeout = 20 * time.Minute
+	defaultDeleteTimeout = 20 * time.Minute
+)
+
+// Ownership label: every TPU VM this resource creates carries it, so that a
+// later apply can tell its own VM (left by an interrupted apply) from a
+// foreign one with the same name.
+const (
+	ownerLabelKey   = "accel-managed"
+	ownerLabelValue = "terraform"
+)
+
+// Disk modes of data_disks, from the v2 REST reference (AttachedDisk.mode).
+var diskModes = []string{"READ_WRITE", "READ_ONLY"}
+
+// maxDescriptionLength is the API's limit on Node.description ("Maximum of
+// 512 characters", v2 REST reference).
+const maxDescriptionLength = 512
+
+// nameRE is the TPU node name rule: an RFC 1035 label of 1 to 63 characters,
+// as for Compute Engine resources
+// (https://cloud.google.com/compute/docs/naming-resources#resource-name-format).
+var nameRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
+
+// labelKeyRE and labelValueRE are the Google Cloud label rules
+// (https://cloud.google.com/compute/docs/labeling-resources#requirements),
+// restricted to ASCII.
+var (
+	labelKeyRE   = regexp.MustCompile(`^[a-z][-_a-z0-9]{0,62}$`)
+	labelValueRE = regexp.MustCompile(`^[-_a-z0-9]{0,63}$`)
+)
+
+// PubSubScope is added to a TPU VM's service account scopes by the API on
+// its own; it is ignored when comparing scopes (the Google provider's
+// tpuServiceAccountAddedScopesSuppress does the same).
+const pubSubScope = "https://www.googleapis.com/auth/pubsub"
+
+func backticks(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = "`" + v + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A Cloud TPU VM (Cloud TPU API v2), validated at plan time against the provider's " +
+			"compatibility catalog and created in the first zone of `zones` that has capacity.\n\n" +
+			"Before anything is created, the plan checks that the runtime version, accelerator generation, slice size " +
+			"and framework fit together, and that every zone in `zones` offers the generation. When the runtime " +
+			"version is omitted it is chosen from the catalog and shown in the plan.\n\n" +
+			"On a stockout (`RESOURCE_EXHAUSTED`, no more capacity in the zone) the VM is tried in the next zone, " +
+			"within the create timeout; a failed VM left in a stocked-out zone is deleted first. Every VM this " +
+			"resource creates carries the label `" + ownerLabelKey + " = \"" + ownerLabelValue + "\"` (shown in " +
+			"`effective_labels` only), so an apply that was interrupted after the create request is resumed by the " +
+			"next apply, which adopts the VM instead of creating a second one.\n\n" +
+			"~> The Cloud TPU API does not support TPU7x and later generations; use `accel_fallback_nodepools` " +
+			"(GKE) for those.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The TPU VM's resource name, `projects/{project}/locations/{zone}/nodes/{name}`.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Name of the TPU VM: 1 to 63 lowercase letters, digits and hyphens, starting with a " +
+					"letter and not ending with a hyphen. Changing it replaces the VM.",
+				Validators: []validator.String{stringvalidator.RegexMatches(nameRE,
+					"must be 1 to 63 lowercase letters, digits and hyphens, start with a letter and not end with a hyphen")},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"project": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "Project ID. Default: the provider's `project`. Changing it replaces the VM; a change " +
+					"of the provider's default alone does not.",
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+			},
+			"zones": schema.ListAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				MarkdownDescription: "Zones to create the VM in, in order of preference. The VM is created in the first " +
+					"zone with capacity; on a stockout the next zone is tried, within the create timeout. Every zone " +
+					"must offer the accelerator's generation (checked at plan time). Default: the provider's `zone`. " +
+					"Changing the list does not replace a VM whose `zone` is still listed; removing its zone replaces it.",
+				Validators: []validator.List{
+					listvalidator.SizeAtLeast(1),
+					listvalidator.UniqueValues(),
+					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+				},
+				PlanModifiers: []planmodifier.List{zonesPlanModifier{defaultZone: r.providerZone}},
+			},
+			"zone": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The zone the VM was created in: one of `zones`. Known at plan time when `zones` has " +
+					"a single element.",
+			},
+			"accelerator_type": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "TPU type as the Cloud TPU API names it, `<generation>-<size>`, for example " +
+					"`v5litepod-4`, `v6e-8` or `v5p-16`. There is no default. Documented types: " +
+					backticks(tpuAPIAcceleratorTypes()) + ". Changing it replaces the VM.",
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"runtime_version": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "TPU software version, for example `v2-alpha-tpuv6e` or `tpu-vm-tf-2.18.0-pjrt`. " +
+					"Checked at plan time against the generation and `framework`. When omitted, the catalog's choice for " +
+					"the generation and `framework` is used and shown in the plan; once the VM exists it is kept until " +
+					"`accelerator_type`, `framework` or `framework_version` change. Changing the value replaces the VM.",
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers: []planmodifier.String{runtimeVersionPlanModifier{}},
+			},
+			"framework": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "ML framework the VM will run, used to choose and check `runtime_version`. One of " +
+					backticks(frameworkNames()) + ". Not sent to the API; changing it replaces the VM only if the " +
+					"chosen runtime version changes.",
+				Validators: []validator.String{stringvalidator.OneOf(frameworkNames()...)},
+			},
+			"framework_version": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Version of `framework`, for example `2.18.0` for TensorFlow (which selects the " +
+					"`tpu-vm-tf-<version>` runtime) or `2.8.0` for PyTorch/XLA (checked against the generation's minimum). " +
+					"Requires `framework`. Not sent to the API.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"description": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: fmt.Sprintf("Free-text description, at most %d characters. Updated in place.", maxDescriptionLength),
+				Validators:          []validator.String{stringvalidator.LengthAtMost(maxDescriptionLength)},
+			},
+			"labels": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "Labels managed by this configuration. Keys: 1 to 63 lowercase letters, digits, `_` " +
+					"and `-`, starting with a letter; values: at most 63 of the same characters. Non-authoritative: labels " +
+					"added outside Terraform are kept and shown in `effective_labels`. The key `" + ownerLabelKey +
+					"` is reserved. Updated in place.",
+				Validators: []validator.Map{
+					mapvalidator.KeysAre(
+						stringvalidator.RegexMatches(labelKeyRE, "must be 1 to 63 lowercase letters, digits, '_' or '-', starting with a letter"),
+						stringvalidator.NoneOf(ownerLabelKey),
+					),
+					mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(labelValueRE, "must be at most 63 lowercase letters, digits, '_' or '-'")),
+				},
+			},
+			"effective_labels": schema.MapAttribute{
+				ElementType: types.StringType,
+				Computed:    true,
+				MarkdownDescription: "Every label on the VM: `labels`, the ownership label `" + ownerLabelKey + "`, and " +
+					"labels added outside Terraform.",
+			},
+			"metadata": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "Metadata for the TPU workers, for example `startup-script`. Non-authoritative: keys " +
+					"added outside Terraform (such as `ssh-keys` added by `gcloud`) are kept. Updated in place.",
+			},
+			"tags": schema.ListAttribute{
+				ElementType:         types.StringType,
+				Optional:            true,
+				MarkdownDescription: "Network tags, used by firewall rules. Updated in place.",
+				Validators:          []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+			},
+			"cidr_block": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "CIDR block the VM takes its internal IP from; must be a `/29` block (v2 REST " +
+					"reference, `Node.cidrBlock`). Default: chosen by the API. Changing it replaces the VM.",
+				Validators: []validator.String{cidr29Validator{}},
+				PlanModifiers: []planmodifier.String{
+					stringplanmodifier.UseStateForUnknown(),
+					stringplanmodifier.RequiresReplaceIfConfigured(),
+				},
+			},
+			"network_config": schema.SingleNestedAttribute{
+				Optional:            true,
+				Computed:            true,
+				MarkdownDescription: "Network settings. Default: the project's `default` network and subnetwork, no external IPs.",
+				PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+				Attributes: map[string]schema.Attribute{
+					"network": schema.StringAttribute{
+						Optional:            true,
+						Computed:            true,
+						MarkdownDescription: "VPC network name or self link. Default: `default`. Changing it replaces the VM.",
+						PlanModifiers: []planmodifier.String{
+							stringplanmodifier.UseStateForUnknown(),
+							stringplanmodifier.RequiresReplaceIfConfigured(),
+						},
+					},
+					"subnetwork": schema.StringAttribute{
+						Optional:            true,
+						Computed:            true,
+						MarkdownDescription: "Subnetwork name or self link. Default: `default`. Changing it replaces the VM.",
+						PlanModifiers: []planmodifier.String{
+							stringplanmodifier.UseStateForUnknown(),
+							stringplanmodifier.RequiresReplaceIfConfigured(),
+						},
+					},
+					"enable_external_ips": schema.BoolAttribute{
+						Optional: true,
+						Computed: true,
+						Default:  booldefault.StaticBool(false),
+						MarkdownDescription: "Give every TPU worker an external IP. Default: `false` (the network then needs " +
+							"Private Google Access). Updated in place.",
+					},
+					"can_ip_forward": schema.BoolAttribute{
+						Optional:            true,
+						Computed:            true,
+						Default:             booldefault.StaticBool(false),
+						MarkdownDescription: "Allow the workers to forward packets. Default: `false`. Changing it replaces the VM.",
+						PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+					},
+				},
+			},
+			"service_account": schema.SingleNestedAttribute{
+				Optional:            true,
+				Computed:            true,
+				MarkdownDescription: "Service account of the TPU workers. Default: the Compute Engine default service account. Changing it replaces the VM.",
+				PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+				Attributes: map[string]schema.Attribute{
+					"email": schema.StringAttribute{
+						Optional:            true,
+						Computed:            true,
+						MarkdownDescription: "Service account email. Default: the Compute Engine default service account.",
+						PlanModifiers: []planmodifier.String{
+							stringplanmodifier.UseStateForUnknown(),
+							stringplanmodifier.RequiresReplaceIfConfigured(),
+						},
+					},
+					"scopes": schema.SetAttribute{
+						ElementType: types.StringType,
+						Optional:    true,
+						Computed:    true,
+						MarkdownDescription: "OAuth scopes. Default: chosen by the API (`cloud-platform`). The Pub/Sub scope " +
+							"the API adds on its own is ignored.",
+						PlanModifiers: []planmodifier.Set{
+							setplanmodifier.UseStateForUnknown(),
+							setplanmodifier.RequiresReplaceIfConfigured(),
+						},
+					},
+				},
+			},
+			"scheduling_config": schema.SingleNestedAttribute{
+				Optional:            true,
+				Computed:            true,
+				MarkdownDescription: "Provisioning model. Default: on-demand (every flag `false`). Changing it replaces the VM.",
+				PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+				Attributes: map[string]schema.Attribute{
+					"spot": schema.BoolAttribute{
+						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+						MarkdownDescription: "Create a Spot VM. Default: `false`.",
+						PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+					},
+					"preemptible": schema.BoolAttribute{
+						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+						MarkdownDescription: "Create a preemptible VM (the older form of Spot). Default: `false`.",
+						PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+					},
+					"reserved": schema.BoolAttribute{
+						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+						MarkdownDescription: "Create the VM from the project's TPU reservation. Default: `false`.",
+						PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+					},
+				},
+			},
+			"shielded_instance_config": schema.SingleNestedAttribute{
+				Optional:            true,
+				Computed:            true,
+				MarkdownDescription: "Shielded VM options. Changing them replaces the VM.",
+				PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+				Attributes: map[string]schema.Attribute{
+					"enable_secure_boot": schema.BoolAttribute{
+						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+						MarkdownDescription: "Enable Secure Boot. Default: `false`.",
+						PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+					},
+				},
+			},
+			"data_disks": schema.ListNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "Existing persistent disks to attach. A zonal disk can only be attached in its own " +
+					"zone, so with a zonal disk `zones` must name only that zone (checked at plan time). Changing the list " +
+					"replaces the VM (the API cannot update data disks).",
+				PlanModifiers: []planmodifier.List{listplanmodifier.RequiresReplace()},
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"source_disk": schema.StringAttribute{
+							Required:            true,
+							MarkdownDescription: "Full path of the disk, `projects/{project}/zones/{zone}/disks/{disk}`.",
+							Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+						},
+						"mode": schema.StringAttribute{
+							Optional:            true,
+							Computed:            true,
+							Default:             stringdefault.StaticString(diskModes[0]),
+							MarkdownDescription: "Attach mode, one of " + backticks(diskModes) + ". Default: `" + diskModes[0] + "`.",
+							Validators:          []validator.String{stringvalidator.OneOf(diskModes...)},
+						},
+					},
+				},
+			},
+			"validation": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "How catalog findings for this VM are reported, one of " + backticks(modeNames()) +
+					": `strict` makes known-incompatible settings errors, `warn` reports them as warnings. " +
+					"Default: the provider's `validation`.",
+				Validators: []validator.String{stringvalidator.OneOf(modeNames()...)},
+			},
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+			"state": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "TPU node state, for example `READY`, `CREATING`, `STOPPED` or `PREEMPTED`. A VM in a failed state (" + backticks(replaceStates) + ") is replaced by the next apply.",
+			},
+			"health": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "TPU node health, for example `HEALTHY`; empty while the VM is created.",
+			},
+			"health_description": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "Why the VM is unhealthy, when it is.",
+			},
+			"network_endpoints": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "One endpoint per TPU worker (host), worker 0 first.",
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"ip_address":  schema.StringAttribute{Computed: true, MarkdownDescription: "Internal IP address."},
+						"external_ip": schema.StringAttribute{Computed: true, MarkdownDescription: "External IP address, when `enable_external_ips` is set."},
+						"port":        schema.Int64Attribute{Computed: true, MarkdownDescription: "Port of the TPU runtime."},
+					},
+				},
+			},
+			"generation": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "TPU generation of `accelerator_type` from the catalog, one of " + backticks(generationNames()) + ". Known at plan time.",
+			},
+			"chips": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "Number of TPU chips in the slice, from the catalog. Known at plan time.",
+			},
+			"hosts": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "Number of TPU VM hosts (workers) in the slice, from the catalog. Known at plan time.",
+			},
+			"create_time": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "When the VM was created (RFC 3339).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
