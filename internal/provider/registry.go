@@ -8,12 +8,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/tpuvm"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 // resources lists every resource the provider serves.
 func resources(modes *validation.Modes) []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+		tpuvm.NewResource(modes),
+	}
 }
 
 // dataSources lists every data source the provider serves.
