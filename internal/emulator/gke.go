@@ -476,12 +476,6 @@ func (s *Server) validatePool(c *gkeCluster, np *container.NodePool) (int, *apiE
 	if np.InitialNodeCount < 0 {
 		return 0, s.gkeInvalid("Invalid value for field \"node_pool.initial_node_count\": %d. Must be non-negative.", np.InitialNodeCount)
 	}
-	if err := s.checkLocations(c, np.Locations, np.Config); err != nil {
-		return 0, err
-	}
-	if err := s.checkVersion(c, np.Version, np.Config.MachineType); err != nil {
-		return 0, err
-	}
 	if msg := checkAutoscaling(np.Autoscaling); msg != "" {
 		return 0, s.gkeInvalid("%s", msg)
 	}
@@ -493,7 +487,17 @@ func (s *Server) validatePool(c *gkeCluster, np *container.NodePool) (int, *apiE
 		}
 		topology = pp.TpuTopology
 	}
-	return s.checkTPUShape(np, topology)
+	hosts, err := s.checkTPUShape(np, topology)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.checkLocations(c, np.Locations, np.Config); err != nil {
+		return 0, err
+	}
+	if err := s.checkVersion(c, np.Version, np.Config.MachineType); err != nil {
+		return 0, err
+	}
+	return hosts, nil
 }
 
 // checkTPUShape applies the TPU slice rules (reference facts §6.2): the
