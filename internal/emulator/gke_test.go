@@ -410,18 +410,23 @@ func TestOperationConflictsAndQuota(t *testing.T) {
 		t.Fatal(err)
 	}
 	// One operation per node pool.
-	for name, call := range map[string]func() error{
-		"delete": func() error {
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"delete", func() error {
 			_, err := e.gke.Projects.Locations.Clusters.NodePools.Delete(serving + "/nodePools/busy").Do()
 			return err
-		},
-		"setSize": func() error {
+		}},
+		{"setSize", func() error {
 			_, err := e.gke.Projects.Locations.Clusters.NodePools.SetSize(serving+"/nodePools/busy", &container.SetNodePoolSizeRequest{NodeCount: 2}).Do()
 			return err
-		},
-	} {
-		checkErr(t, call(), wantErr{400, statusFailedPrecondition, "CLUSTER_ALREADY_HAS_OPERATION", "Cluster is running incompatible operation " + create.Name + "."})
-		_ = name
+		}},
+	}
+	for _, c := range calls {
+		t.Run(c.name, func(t *testing.T) {
+			checkErr(t, c.call(), wantErr{400, statusFailedPrecondition, "CLUSTER_ALREADY_HAS_OPERATION", "Cluster is running incompatible operation " + create.Name + "."})
+		})
 	}
 	// Other pools are free without SerializePoolCreates, up to the quota.
 	e.srv.SetMaxConcurrentOperations(2)
