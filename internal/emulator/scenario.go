@@ -337,18 +337,40 @@ func Default() *Scenario {
 }
 
 // LoadScenario reads a scenario from a JSON file. Fields absent from the file
-// keep their Default values (lists present in the file replace the defaults;
-// maps are merged; durations are merged key by key).
+// keep their Default values: lists in the file replace the defaults,
+// minNodeVersions is merged with the defaults, and durations are merged key
+// by key.
 func LoadScenario(path string) (*Scenario, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read scenario: %w", err)
 	}
-	sc := Default()
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(b, &present); err != nil {
+		return nil, fmt.Errorf("parse scenario %s: %w", path, err)
+	}
+	def := Default()
+	// Decode into a fresh value: decoding into Default's slices would merge
+	// file elements into the default elements.
+	sc := &Scenario{Durations: def.Durations}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(sc); err != nil {
 		return nil, fmt.Errorf("parse scenario %s: %w", path, err)
+	}
+	if _, ok := present["zones"]; !ok {
+		sc.Zones = def.Zones
+	}
+	if _, ok := present["clusters"]; !ok {
+		sc.Clusters = def.Clusters
+	}
+	for k, v := range def.MinNodeVersions {
+		if _, ok := sc.MinNodeVersions[k]; !ok {
+			if sc.MinNodeVersions == nil {
+				sc.MinNodeVersions = map[string]string{}
+			}
+			sc.MinNodeVersions[k] = v
+		}
 	}
 	if err := sc.Validate(); err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", path, err)

@@ -1,12 +1,17 @@
 // Command accel-emulator runs the local Cloud TPU v2 and GKE v1 API emulator
 // until SIGINT or SIGTERM. It prints the environment to export so the
 // provider and the Go clients talk to it.
+//
+// Usage:
+//
+//	accel-emulator [-addr 127.0.0.1:8089] [-scenario file.json] [-serialize-pool-creates] [-snapshot file] [-quiet]
 package main
 
 import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"log"
 	"os"
@@ -17,14 +22,18 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	if err := run(os.Args[1:], os.Stdout, os.Stderr, stop); err != nil {
 		fmt.Fprintln(os.Stderr, "accel-emulator:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string) error {
+// run serves until stop delivers a signal.
+func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	fl := flag.NewFlagSet("accel-emulator", flag.ContinueOnError)
+	fl.SetOutput(stderr)
 	addr := fl.String("addr", "127.0.0.1:8089", "address to listen on")
 	scenarioPath := fl.String("scenario", "", "scenario JSON file (default: the built-in scenario)")
 	serialize := fl.Bool("serialize-pool-creates", false, "refuse a node-pool create while another node-pool operation runs on the cluster")
@@ -32,6 +41,9 @@ func run(args []string) error {
 	quiet := fl.Bool("quiet", false, "do not log requests")
 	if err := fl.Parse(args); err != nil {
 		return err
+	}
+	if fl.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %v", fl.Args())
 	}
 	sc := emulator.Default()
 	if *scenarioPath != "" {
@@ -45,7 +57,7 @@ func run(args []string) error {
 	}
 	var logger *log.Logger
 	if !*quiet {
-		logger = log.New(os.Stderr, "accel-emulator: ", log.LstdFlags|log.Lmicroseconds)
+		logger = log.New(stderr, "accel-emulator: ", log.LstdFlags|log.Lmicroseconds)
 	}
 	srv, err := emulator.Start(emulator.Options{Addr: *addr, Scenario: sc, Logger: logger})
 	if err != nil {
@@ -54,29 +66,27 @@ func run(args []string) error {
 	if *snapshotPath != "" {
 		switch err := srv.LoadSnapshot(*snapshotPath); {
 		case err == nil:
-			fmt.Fprintf(os.Stderr, "accel-emulator: loaded state from %s\n", *snapshotPath)
+			fmt.Fprintf(stderr, "accel-emulator: loaded state from %s\n", *snapshotPath)
+			if *serialize {
+				srv.SetSerializePoolCreates(true)
+			}
 		case errors.Is(err, fs.ErrNotExist):
 		default:
 			_ = srv.Close()
 			return err
 		}
-		if *serialize {
-			srv.SetSerializePoolCreates(true)
-		}
 	}
-	fmt.Printf("export ACCEL_TPU_ENDPOINT=%s\n", srv.TPUEndpoint())
-	fmt.Printf("export ACCEL_CONTAINER_ENDPOINT=%s\n", srv.ContainerEndpoint())
-	fmt.Fprintf(os.Stderr, "accel-emulator: serving on %s; admin API: curl %s/admin/help\n", srv.URL(), srv.URL())
+	fmt.Fprintf(stdout, "export ACCEL_TPU_ENDPOINT=%s\n", srv.TPUEndpoint())
+	fmt.Fprintf(stdout, "export ACCEL_CONTAINER_ENDPOINT=%s\n", srv.ContainerEndpoint())
+	fmt.Fprintf(stderr, "accel-emulator: serving on %s; admin API: curl %s/admin/help\n", srv.URL(), srv.URL())
 
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	<-sig
+	<-stop
 	if *snapshotPath != "" {
 		if err := srv.Snapshot(*snapshotPath); err != nil {
 			_ = srv.Close()
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "accel-emulator: saved state to %s\n", *snapshotPath)
+		fmt.Fprintf(stderr, "accel-emulator: saved state to %s\n", *snapshotPath)
 	}
 	return srv.Close()
 }
