@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	providerfunctions "github.com/accel-dev/terraform-provider-accel/internal/functions"
+	"github.com/accel-dev/terraform-provider-accel/internal/runtimeversion"
 	"github.com/accel-dev/terraform-provider-accel/internal/tpuvm"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
@@ -21,10 +23,14 @@ func resources(modes *validation.Modes) []func() resource.Resource {
 
 // dataSources lists every data source the provider serves.
 func dataSources(modes *validation.Modes) []func() datasource.DataSource {
-	return []func() datasource.DataSource{}
+	return []func() datasource.DataSource{
+		func() datasource.DataSource { return runtimeversion.NewDataSource(modes) },
+	}
 }
 
 // functions lists every provider-defined function.
 func functions() []func() function.Function {
-	return []func() function.Function{}
+	return []func() function.Function{
+		providerfunctions.NewRuntimeVersion, providerfunctions.NewAccelerator,
+	}
 }

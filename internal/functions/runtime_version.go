@@ -1,0 +1,138 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package functions implements the provider-defined functions (Terraform
+// 1.8 and later) over the compatibility catalog:
+// provider::accel::runtime_version and provider::accel::accelerator.
+//
+// Functions cannot see the provider's configuration, so they always apply
+// the catalog strictly: catalog errors are function errors, and catalog
+// warnings are only logged. Use the accel_runtime_version data source for
+// `validation = "warn"`, zone checks and warnings.
+package functions
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+)
+
+var _ function.Function = &runtimeVersionFunction{}
+
+// NewRuntimeVersion returns provider::accel::runtime_version.
+func NewRuntimeVersion() function.Function {
+	return &runtimeVersionFunction{cat: catalog.Default()}
+}
+
+type runtimeVersionFunction struct {
+	cat *catalog.Catalog
+}
+
+func (f *runtimeVersionFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "runtime_version"
+}
+
+func (f *runtimeVersionFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Cloud TPU runtime version for an accelerator type and framework",
+		MarkdownDescription: "Returns the Cloud TPU runtime version (software version) the provider's compatibility catalog picks for `accelerator_type` " +
+			"and `framework`: the generation's documented base image, or for TensorFlow the newest listed TensorFlow runtime in its single-host or " +
+			"`-pod` form. An invalid accelerator type or framework, or a framework the generation does not support, is an error naming the argument, " +
+			"with the nearest valid value. Works offline. For a framework version, a runtime to validate, a zone check or `validation = \"warn\"`, " +
+			"use the `accel_runtime_version` data source.",
+		Parameters: []function.Parameter{
+			function.StringParameter{
+				Name: "accelerator_type",
+				MarkdownDescription: "Cloud TPU accelerator type, `<generation>-<size>`, such as `v6e-4`, `v5litepod-16` or `tpu7x-8`. Generation prefixes: " +
+					codeList(apiPrefixes(f.cat)) + ".",
+			},
+			function.StringParameter{
+				Name: "framework",
+				MarkdownDescription: "One of " + codeList(f.cat.Frameworks()) + ", or `\"\"` for the generation's base image. " +
+					"Only TensorFlow changes the answer (its runtimes embed the framework); the others are checked against the generation.",
+			},
+		},
+		Return: function.StringReturn{},
+	}
+}
+
+func (f *runtimeVersionFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var acceleratorType, framework string
+	resp.Error = req.Arguments.Get(ctx, &acceleratorType, &framework)
+	if resp.Error != nil {
+		return
+	}
+	res := f.cat.ResolveRuntime(catalog.RuntimeQuery{AcceleratorType: acceleratorType, Framework: framework})
+	if err := funcError(res.Findings); err != nil {
+		resp.Error = err
+		return
+	}
+	logWarnings(ctx, "runtime_version", res.Findings)
+	if res.RuntimeVersion == "" {
+		resp.Error = function.NewFuncError(res.Reason)
+		return
+	}
+	resp.Error = resp.Result.Set(ctx, res.RuntimeVersion)
+}
+
+// argumentPositions maps the catalog's attribute names to argument positions.
+var argumentPositions = map[string]int64{
+	catalog.AttrAcceleratorType: 0,
+	catalog.AttrFramework:       1,
+}
+
+// funcError turns the catalog's errors into one function error, attached to
+// the argument of the first error. Each line is "Summary: detail"; the final
+// period is left to Terraform, which ends argument errors with one.
+func funcError(fs catalog.Findings) *function.FuncError {
+	var out *function.FuncError
+	errs := fs.Errors()
+	for i, f := range errs {
+		text := f.Summary + ": " + f.Detail
+		if i == len(errs)-1 {
+			text = strings.TrimSuffix(text, ".")
+		}
+		if pos, ok := argumentPositions[f.Attribute]; ok {
+			out = function.ConcatFuncErrors(out, function.NewArgumentFuncError(pos, text))
+		} else {
+			out = function.ConcatFuncErrors(out, function.NewFuncError(text))
+		}
+	}
+	return out
+}
+
+// logWarnings logs catalog warnings, which functions cannot report.
+func logWarnings(ctx context.Context, name string, fs catalog.Findings) {
+	for _, f := range fs.Warnings() {
+		tflog.Warn(ctx, "catalog warning in provider function", map[string]any{
+			"function": name, "attribute": f.Attribute, "summary": f.Summary, "detail": f.Detail,
+		})
+	}
+}
+
+// codeList formats values as a Markdown list of code spans: `a`, `b` and `c`.
+func codeList(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = "`" + v + "`"
+	}
+	switch len(q) {
+	case 0:
+		return ""
+	case 1:
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+func apiPrefixes(cat *catalog.Catalog) []string {
+	var out []string
+	for _, g := range cat.Generations() {
+		out = append(out, g.APIPrefix)
+	}
+	return out
+}

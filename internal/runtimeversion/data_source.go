@@ -1,0 +1,174 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package runtimeversion implements the accel_runtime_version data source:
+// it picks (or validates) the Cloud TPU runtime version for an accelerator
+// type and framework from the compatibility catalog, offline, and, when the
+// provider can reach the Cloud TPU API, checks the answer against what the
+// zone offers.
+package runtimeversion
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
+)
+
+var (
+	_ datasource.DataSource                   = &runtimeVersionDataSource{}
+	_ datasource.DataSourceWithConfigure      = &runtimeVersionDataSource{}
+	_ datasource.DataSourceWithValidateConfig = &runtimeVersionDataSource{}
+)
+
+// NewDataSource returns the accel_runtime_version data source. modes carries
+// the provider-level validation mode.
+func NewDataSource(modes *validation.Modes) datasource.DataSource {
+	return &runtimeVersionDataSource{modes: modes, cat: catalog.Default()}
+}
+
+type runtimeVersionDataSource struct {
+	modes *validation.Modes
+	// data is nil until the provider is configured (and during validation).
+	data *providerdata.Data
+	// cat is the compatibility catalog every check uses.
+	cat *catalog.Catalog
+}
+
+func (d *runtimeVersionDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_runtime_version"
+}
+
+func (d *runtimeVersionDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerdata.From(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig reports the catalog's errors as soon as the inputs are
+// known, so that `terraform validate` and `terraform plan` fail on them.
+//
+// Terraform validates a data source twice per plan (in its validation walk,
+// and again, with every value known, right before it reads the data source),
+// so warnings are left to Read, which runs once: every finding is reported
+// exactly once.
+func (d *runtimeVersionDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var cfg runtimeVersionModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	q, known := queryFrom(cfg)
+	if !known {
+		return
+	}
+	mode := d.modes.For(cfg.Validation)
+	res := resolve(d.cat, q)
+	validation.Append(&resp.Diagnostics, path.Empty(), res.Findings.WithMode(mode).Errors(), mode)
+}
+
+// Read reports the catalog's warnings (ValidateConfig reported its errors),
+// sets the outputs from the catalog's answer, and then checks the answer
+// against the zone's live offer when it can.
+func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg runtimeVersionModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	q, _ := queryFrom(cfg)
+	mode := d.modes.For(cfg.Validation)
+	res := resolve(d.cat, q)
+	findings := res.Findings.WithMode(mode)
+	if findings.HasErrors() {
+		// Unreachable through the Terraform CLI, whose validation of the
+		// same values stops first; kept so that Read never succeeds on a
+		// configuration the catalog rejects.
+		validation.Append(&resp.Diagnostics, path.Empty(), findings.Errors(), mode)
+		return
+	}
+	validation.Append(&resp.Diagnostics, path.Empty(), findings.Warnings(), mode)
+	tflog.Debug(ctx, "resolved TPU runtime version", map[string]any{
+		"accelerator_type": q.AcceleratorType,
+		"framework":        q.Framework,
+		"runtime_version":  res.RuntimeVersion,
+		"candidates":       res.Candidates,
+		"findings":         len(res.Findings),
+	})
+
+	state, diags := flatten(ctx, cfg, res, d.cat.Version())
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	if d.liveCheckable(ctx, q) {
+		lc := newLiveChecker(d.data.Clients, d.cat)
+		resp.Diagnostics.Append(lc.check(ctx, d.data.Project(), q.Zones[0], res, mode)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// liveCheckable reports whether the zone's live offer can be asked for: a
+// zone is set, the provider has a project and can reach the Cloud TPU API.
+func (d *runtimeVersionDataSource) liveCheckable(ctx context.Context, q catalog.RuntimeQuery) bool {
+	switch {
+	case len(q.Zones) == 0:
+		return false
+	case d.data == nil:
+		tflog.Debug(ctx, "live zone check skipped: provider not configured")
+		return false
+	case d.data.Project() == "":
+		tflog.Debug(ctx, "live zone check skipped: the provider has no project", map[string]any{"zone": q.Zones[0]})
+		return false
+	case !d.data.Clients.TPUConfigured():
+		tflog.Debug(ctx, "live zone check skipped: no credentials and no tpu_endpoint", map[string]any{"zone": q.Zones[0]})
+		return false
+	}
+	return true
+}
+
+// queryFrom builds the catalog query from the configuration. known is false
+// when an input the catalog needs is unknown (it becomes known later).
+func queryFrom(cfg runtimeVersionModel) (q catalog.RuntimeQuery, known bool) {
+	for _, v := range []types.String{cfg.AcceleratorType, cfg.Framework, cfg.FrameworkVersion, cfg.Zone, cfg.RuntimeVersion} {
+		if v.IsUnknown() {
+			return q, false
+		}
+	}
+	q = catalog.RuntimeQuery{
+		AcceleratorType:  cfg.AcceleratorType.ValueString(),
+		Framework:        cfg.Framework.ValueString(),
+		FrameworkVersion: cfg.FrameworkVersion.ValueString(),
+		RuntimeVersion:   cfg.RuntimeVersion.ValueString(),
+	}
+	if z := cfg.Zone.ValueString(); z != "" {
+		q.Zones = []string{z}
+	}
+	return q, true
+}
+
+// resolve asks the catalog and moves zone findings from the catalog's list
+// attribute "zones" to this data source's single "zone".
+func resolve(cat *catalog.Catalog, q catalog.RuntimeQuery) catalog.RuntimeResult {
+	res := cat.ResolveRuntime(q)
+	if len(res.Findings) > 0 {
+		fs := make(catalog.Findings, len(res.Findings))
+		copy(fs, res.Findings)
+		for i := range fs {
+			if fs[i].Attribute == catalog.AttrZones {
+				fs[i].Attribute = attrZone
+				fs[i].Index = -1
+			}
+		}
+		res.Findings = fs
+	}
+	return res
+}

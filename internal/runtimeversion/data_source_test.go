@@ -1,0 +1,320 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package runtimeversion
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
+)
+
+func TestSchemaModelParity(t *testing.T) {
+	t.Parallel()
+	ds := NewDataSource(&validation.Modes{})
+	var resp datasource.SchemaResponse
+	ds.Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+	if diags := resp.Schema.ValidateImplementation(context.Background()); diags.HasError() {
+		t.Fatalf("schema is invalid: %v", diags)
+	}
+	var inSchema []string
+	for name, a := range resp.Schema.Attributes {
+		inSchema = append(inSchema, name)
+		if a.GetMarkdownDescription() == "" {
+			t.Errorf("attribute %q has no MarkdownDescription", name)
+		}
+	}
+	var inModel []string
+	rt := reflect.TypeFor[runtimeVersionModel]()
+	for i := range rt.NumField() {
+		inModel = append(inModel, rt.Field(i).Tag.Get("tfsdk"))
+	}
+	sort.Strings(inSchema)
+	sort.Strings(inModel)
+	if diff := cmp.Diff(inSchema, inModel); diff != "" {
+		t.Errorf("schema attributes (-) and model fields (+) differ:\n%s", diff)
+	}
+}
+
+func TestQueryFrom(t *testing.T) {
+	t.Parallel()
+	base := func() runtimeVersionModel {
+		return runtimeVersionModel{
+			AcceleratorType:  types.StringValue("v6e-4"),
+			Framework:        types.StringNull(),
+			FrameworkVersion: types.StringNull(),
+			Zone:             types.StringNull(),
+			RuntimeVersion:   types.StringNull(),
+			Validation:       types.StringNull(),
+		}
+	}
+	tests := map[string]struct {
+		edit      func(*runtimeVersionModel)
+		want      catalog.RuntimeQuery
+		wantKnown bool
+	}{
+		"accelerator type only": {
+			edit:      func(*runtimeVersionModel) {},
+			want:      catalog.RuntimeQuery{AcceleratorType: "v6e-4"},
+			wantKnown: true,
+		},
+		"every input": {
+			edit: func(m *runtimeVersionModel) {
+				m.Framework = types.StringValue("tensorflow")
+				m.FrameworkVersion = types.StringValue("2.16.1")
+				m.Zone = types.StringValue("us-central1-b")
+				m.RuntimeVersion = types.StringValue("tpu-vm-tf-2.16.1-pjrt")
+			},
+			want: catalog.RuntimeQuery{
+				AcceleratorType: "v6e-4", Framework: "tensorflow", FrameworkVersion: "2.16.1",
+				RuntimeVersion: "tpu-vm-tf-2.16.1-pjrt", Zones: []string{"us-central1-b"},
+			},
+			wantKnown: true,
+		},
+		"empty zone means no zone": {
+			edit:      func(m *runtimeVersionModel) { m.Zone = types.StringValue("") },
+			want:      catalog.RuntimeQuery{AcceleratorType: "v6e-4"},
+			wantKnown: true,
+		},
+		"unknown accelerator type": {
+			edit: func(m *runtimeVersionModel) { m.AcceleratorType = types.StringUnknown() },
+		},
+		"unknown zone": {
+			edit: func(m *runtimeVersionModel) { m.Zone = types.StringUnknown() },
+		},
+		"unknown runtime version": {
+			edit: func(m *runtimeVersionModel) { m.RuntimeVersion = types.StringUnknown() },
+		},
+		"unknown validation does not block": {
+			edit:      func(m *runtimeVersionModel) { m.Validation = types.StringUnknown() },
+			want:      catalog.RuntimeQuery{AcceleratorType: "v6e-4"},
+			wantKnown: true,
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			m := base()
+			tc.edit(&m)
+			got, known := queryFrom(m)
+			if known != tc.wantKnown {
+				t.Fatalf("known = %v, want %v", known, tc.wantKnown)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("query (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestResolveMovesZoneFindings(t *testing.T) {
+	t.Parallel()
+	cat := catalog.Default()
+	q := catalog.RuntimeQuery{AcceleratorType: "v4-8", Zones: []string{"europe-west4-a"}}
+	direct := cat.ResolveRuntime(q)
+	got := resolve(cat, q)
+	if len(got.Findings) == 0 || len(got.Findings) != len(direct.Findings) {
+		t.Fatalf("findings = %v, want the catalog's %v", got.Findings, direct.Findings)
+	}
+	for i, f := range got.Findings {
+		want := direct.Findings[i]
+		if want.Attribute == catalog.AttrZones {
+			want.Attribute = attrZone
+			want.Index = -1
+		}
+		if diff := cmp.Diff(want, f); diff != "" {
+			t.Errorf("finding %d (-want +got):\n%s", i, diff)
+		}
+	}
+	if direct.Findings[0].Attribute != catalog.AttrZones {
+		t.Errorf("catalog finding attribute = %q; the remapping is not exercised", direct.Findings[0].Attribute)
+	}
+}
+
+func TestFlatten(t *testing.T) {
+	t.Parallel()
+	cat := catalog.Default()
+	ctx := context.Background()
+	tests := map[string]struct {
+		query          catalog.RuntimeQuery
+		runtimeVersion types.String
+		want           func(*runtimeVersionModel)
+	}{
+		"v2 has no GKE layout": {
+			query:          catalog.RuntimeQuery{AcceleratorType: "v2-8"},
+			runtimeVersion: types.StringNull(),
+			want: func(m *runtimeVersionModel) {
+				m.RuntimeVersion = types.StringValue("tpu-ubuntu2204-base")
+				m.Candidates = types.ListValueMust(types.StringType, []attr.Value{types.StringValue("tpu-ubuntu2204-base")})
+				m.Generation = types.StringValue("v2")
+				m.TensorCores = types.Int64Value(8)
+				m.Chips = types.Int64Value(4)
+				m.Hosts = types.Int64Value(1)
+				m.ChipsPerHost = types.Int64Value(4)
+				m.Topology = types.StringValue("2x2")
+				m.MultiHost = types.BoolValue(false)
+				m.TPUAPISupported = types.BoolValue(true)
+				m.GKEMachineType = types.StringNull()
+				m.GKEAccelerator = types.StringNull()
+				m.GKENodeCount = types.Int64Null()
+				m.ID = types.StringValue("v2-8/tpu-ubuntu2204-base")
+			},
+		},
+		"given runtime version is kept": {
+			query:          catalog.RuntimeQuery{AcceleratorType: "v6e-16", RuntimeVersion: "tpu-vm-tf-2.16.1-pod-pjrt"},
+			runtimeVersion: types.StringValue("tpu-vm-tf-2.16.1-pod-pjrt"),
+			want: func(m *runtimeVersionModel) {
+				m.Generation = types.StringValue("v6e")
+				m.TensorCores = types.Int64Value(16)
+				m.Chips = types.Int64Value(16)
+				m.Hosts = types.Int64Value(4)
+				m.ChipsPerHost = types.Int64Value(4)
+				m.Topology = types.StringValue("4x4")
+				m.MultiHost = types.BoolValue(true)
+				m.TPUAPISupported = types.BoolValue(true)
+				m.GKEMachineType = types.StringValue("ct6e-standard-4t")
+				m.GKEAccelerator = types.StringValue("tpu-v6e-slice")
+				m.GKENodeCount = types.Int64Value(4)
+				m.ID = types.StringValue("v6e-16/tpu-vm-tf-2.16.1-pod-pjrt")
+			},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cfg := runtimeVersionModel{
+				AcceleratorType: types.StringValue(tc.query.AcceleratorType),
+				RuntimeVersion:  tc.runtimeVersion,
+			}
+			res := resolve(cat, tc.query)
+			if res.Findings.HasErrors() {
+				t.Fatalf("unexpected catalog errors: %v", res.Findings)
+			}
+			got, diags := flatten(ctx, cfg, res, cat.Version())
+			if diags.HasError() {
+				t.Fatalf("flatten: %v", diags)
+			}
+			want := cfg
+			tc.want(&want)
+			want.Reason = types.StringValue(res.Reason)
+			want.CatalogVersion = types.StringValue(cat.Version())
+			if want.Candidates.IsNull() {
+				want.Candidates, _ = types.ListValueFrom(ctx, types.StringType, res.Candidates)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("state (-want +got):\n%s", diff)
+			}
+			if got.Reason.ValueString() == "" {
+				t.Error("reason is empty")
+			}
+		})
+	}
+}
+
+func TestLiveFindings(t *testing.T) {
+	t.Parallel()
+	cat := catalog.Default()
+	v6e := cat.ResolveRuntime(catalog.RuntimeQuery{AcceleratorType: "v6e-4"})
+	tf := cat.ResolveRuntime(catalog.RuntimeQuery{AcceleratorType: "v6e-4", Framework: "tensorflow"})
+	if len(tf.Candidates) < 2 || tf.RuntimeVersion != tf.Candidates[0] {
+		t.Fatalf("the TensorFlow case needs several candidates, the first chosen: %v", tf.Candidates)
+	}
+	others := slices.DeleteFunc(slices.Clone(tf.Candidates), func(s string) bool { return s == tf.RuntimeVersion })
+	v6eZones := "us-central1-b"
+	if g, ok := cat.Generation("v6e"); ok {
+		var zs []string
+		for _, z := range g.Zones {
+			zs = append(zs, z.Zone)
+		}
+		v6eZones = strings.Join(zs, ", ")
+	}
+
+	tests := map[string]struct {
+		res   catalog.RuntimeResult
+		offer zoneOffer
+		want  catalog.Findings
+	}{
+		"zone offers type and runtime": {
+			res:   v6e,
+			offer: zoneOffer{AcceleratorTypes: []string{"v6e-1", "v6e-4"}, RuntimeVersions: []string{"v2-alpha-tpuv6e"}},
+		},
+		"invalid accelerator type is not checked": {
+			res:   cat.ResolveRuntime(catalog.RuntimeQuery{AcceleratorType: "v6e-3"}),
+			offer: zoneOffer{},
+		},
+		"zone offers other sizes of the generation": {
+			res:   v6e,
+			offer: zoneOffer{AcceleratorTypes: []string{"v5p-8", "v6e-8", "v6e-1"}, RuntimeVersions: []string{"v2-alpha-tpuv6e"}},
+			want: catalog.Findings{{
+				Attribute: "zone", Index: -1, Value: "us-central1-a",
+				Summary:     "Zone Does Not Offer Accelerator Type",
+				Detail:      `The Cloud TPU API does not list "v6e-4" in zone "us-central1-a"; v6e types it lists: v6e-1, v6e-8. Zones the catalog lists for v6e: ` + v6eZones + ".",
+				Suggestions: []string{"v6e-1", "v6e-8"},
+				Severity:    catalog.SeverityError,
+			}},
+		},
+		"zone offers no type of the generation": {
+			res:   v6e,
+			offer: zoneOffer{AcceleratorTypes: []string{"v5p-8"}},
+			want: catalog.Findings{{
+				Attribute: "zone", Index: -1, Value: "us-central1-a",
+				Summary:  "Zone Does Not Offer Accelerator Type",
+				Detail:   `The Cloud TPU API does not list "v6e-4" in zone "us-central1-a", which offers no v6e types to this project. Zones the catalog lists for v6e: ` + v6eZones + ".",
+				Severity: catalog.SeverityError,
+			}},
+		},
+		"zone offers no TPU at all": {
+			res:   v6e,
+			offer: zoneOffer{},
+			want: catalog.Findings{{
+				Attribute: "zone", Index: -1, Value: "us-central1-a",
+				Summary:  "Zone Does Not Offer Accelerator Type",
+				Detail:   `The Cloud TPU API does not list "v6e-4" in zone "us-central1-a", which offers no TPU accelerator types to this project. Zones the catalog lists for v6e: ` + v6eZones + ".",
+				Severity: catalog.SeverityError,
+			}},
+		},
+		"chosen runtime missing, another candidate live": {
+			res:   tf,
+			offer: zoneOffer{AcceleratorTypes: []string{"v6e-4"}, RuntimeVersions: []string{"v2-alpha-tpuv6e", others[1], others[0]}},
+			want: catalog.Findings{{
+				Attribute: "runtime_version", Index: -1, Value: tf.RuntimeVersion,
+				Summary: "Runtime Version Not Offered in Zone",
+				Detail: `The Cloud TPU API does not list runtime version "` + tf.RuntimeVersion + `" in zone "us-central1-a", although the catalog considers it compatible with v6e-4.` +
+					` Compatible runtime versions the zone lists: "` + others[0] + `", "` + others[1] + `"; consider runtime_version = "` + others[0] + `".`,
+				Suggestions: []string{others[0], others[1]},
+				Severity:    catalog.SeverityWarning,
+			}},
+		},
+		"chosen runtime missing, no candidate live": {
+			res:   v6e,
+			offer: zoneOffer{AcceleratorTypes: []string{"v6e-4"}, RuntimeVersions: []string{"tpu-ubuntu2204-base"}},
+			want: catalog.Findings{{
+				Attribute: "runtime_version", Index: -1, Value: "v2-alpha-tpuv6e",
+				Summary: "Runtime Version Not Offered in Zone",
+				Detail: `The Cloud TPU API does not list runtime version "v2-alpha-tpuv6e" in zone "us-central1-a", although the catalog considers it compatible with v6e-4.` +
+					" The zone lists none of the compatible candidates, so creating a TPU VM there with this runtime version will probably fail.",
+				Severity: catalog.SeverityWarning,
+			}},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got := liveFindings(cat, "us-central1-a", tc.offer, tc.res)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
