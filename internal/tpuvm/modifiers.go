@@ -8,7 +8,6 @@ import (
 	"net/netip"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -22,37 +21,25 @@ var (
 )
 
 // zonesPlanModifier plans `zones`. When the configuration omits it, the
-// value in state is kept, and a new VM gets the provider's zone. A change of
-// the list replaces the VM only when the zone the VM is in leaves the list:
+// value in state is kept (a new VM gets the provider's zone in ModifyPlan,
+// where the provider's configuration is at hand). A change of the list
+// replaces the VM only when the zone the VM is in leaves the list:
 // reordering, adding or removing other zones is an in-place (state-only)
 // change.
-type zonesPlanModifier struct {
-	// defaultZone returns the provider's zone and whether it is known.
-	defaultZone func() (zone string, known bool)
-}
+type zonesPlanModifier struct{}
 
 func (m zonesPlanModifier) Description(ctx context.Context) string { return m.MarkdownDescription(ctx) }
 
 func (zonesPlanModifier) MarkdownDescription(context.Context) string {
-	return "Defaults to the provider's zone; requires replacement only when the VM's current zone is no longer listed."
+	return "Requires replacement only when the VM's current zone is no longer listed."
 }
 
-func (m zonesPlanModifier) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
-	if req.Plan.Raw.IsNull() {
-		return // destroy
+func (zonesPlanModifier) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return // create or destroy
 	}
 	if req.ConfigValue.IsNull() {
-		switch zone, known := m.defaultZone(); {
-		case !req.StateValue.IsNull():
-			resp.PlanValue = req.StateValue
-		case known && zone != "":
-			resp.PlanValue = types.ListValueMust(types.StringType, []attr.Value{types.StringValue(zone)})
-		}
-		// Otherwise the value stays unknown: ModifyPlan reports a missing zone,
-		// or the provider's zone becomes known during apply.
-	}
-	if req.State.Raw.IsNull() {
-		return // create
+		resp.PlanValue = req.StateValue
 	}
 	var current types.String
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("zone"), &current)...)

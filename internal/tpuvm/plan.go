@@ -130,8 +130,12 @@ func (r *vmResource) planProjectAndZones(cfg vmModel, plan *vmModel, state *vmMo
 		}
 	}
 	if cfg.Zones.IsNull() && plan.Zones.IsUnknown() && state == nil && r.data != nil && !r.providerUnknown("zone") {
-		diags.AddAttributeError(path.Root("zones"), "Missing Zone",
-			"No zone is set: set zones on the resource, or zone on the provider (or GOOGLE_ZONE).")
+		if z := r.data.Zone(); z != "" {
+			plan.Zones = types.ListValueMust(types.StringType, []attr.Value{types.StringValue(z)})
+		} else {
+			diags.AddAttributeError(path.Root("zones"), "Missing Zone",
+				"No zone is set: set zones on the resource, or zone on the provider (or GOOGLE_ZONE).")
+		}
 	}
 	zones, ok := listStrings(plan.Zones)
 	switch {

@@ -77,14 +77,6 @@ func (r *vmResource) providerUnknown(attr string) bool {
 	return false
 }
 
-// providerZone returns the provider's zone and whether it is known.
-func (r *vmResource) providerZone() (string, bool) {
-	if r.data == nil {
-		return "", false
-	}
-	return r.data.Zone(), !r.providerUnknown("zone")
-}
-
 // api returns the Cloud TPU API access, or adds a diagnostic.
 func (r *vmResource) api(ctx context.Context, diags *diag.Diagnostics) nodeAPI {
 	if r.data == nil || r.newAPI == nil {

@@ -120,14 +120,14 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				Computed:    true,
 				MarkdownDescription: "Zones to create the VM in, in order of preference. The VM is created in the first " +
 					"zone with capacity; on a stockout the next zone is tried, within the create timeout. Every zone " +
-					"must offer the accelerator's generation (checked at plan time). Default: the provider's `zone`. " +
+					"must offer the accelerator's generation (checked at plan time). Default: the provider's `zone` when the VM is created. " +
 					"Changing the list does not replace a VM whose `zone` is still listed; removing its zone replaces it.",
 				Validators: []validator.List{
 					listvalidator.SizeAtLeast(1),
 					listvalidator.UniqueValues(),
 					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
 				},
-				PlanModifiers: []planmodifier.List{zonesPlanModifier{defaultZone: r.providerZone}},
+				PlanModifiers: []planmodifier.List{zonesPlanModifier{}},
 			},
 			"zone": schema.StringAttribute{
 				Computed: true,

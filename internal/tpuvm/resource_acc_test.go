@@ -1,0 +1,876 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"google.golang.org/api/option"
+	tpu "google.golang.org/api/tpu/v2"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+)
+
+const address = "accel_tpu_vm.test"
+
+// smallType is a small single-host TPU offered in the target's default zone:
+// v5e in the emulator's us-central1-a, v6e in the sandbox default us-east5-b.
+func smallType(tg *acctest.Target) (acceleratorType, runtime string) {
+	if tg.Emulator != nil {
+		return "v5litepod-4", "v2-alpha-tpuv5-lite"
+	}
+	return "v6e-1", "v2-alpha-tpuv6e"
+}
+
+// nodesNamed returns the nodes of the target named name, in any zone.
+func nodesNamed(tg *acctest.Target, name string, zones ...string) ([]*tpu.Node, error) {
+	if tg.Emulator != nil {
+		var out []*tpu.Node
+		for _, n := range tg.Emulator.Nodes() {
+			if strings.HasSuffix(n.Name, "/nodes/"+name) {
+				out = append(out, n)
+			}
+		}
+		return out, nil
+	}
+	ctx := context.Background()
+	svc, err := tpu.NewService(ctx, option.WithScopes("https://www.googleapis.com/auth/cloud-platform"))
+	if err != nil {
+		return nil, err
+	}
+	var out []*tpu.Node
+	for _, z := range append(zones, tg.Zone) {
+		n, err := svc.Projects.Locations.Nodes.Get(gcp.NodeID(tg.Project, z, name)).Context(ctx).Do()
+		if gcp.Classify(err) == gcp.ClassNotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// checkGone asserts that no node named name is left.
+func checkGone(tg *acctest.Target, name string, zones ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		nodes, err := nodesNamed(tg, name, zones...)
+		if err != nil {
+			return err
+		}
+		if len(nodes) > 0 {
+			return fmt.Errorf("TPU VM %s is left behind: %s (state %s)", name, nodes[0].Name, nodes[0].State)
+		}
+		return nil
+	}
+}
+
+// expectNodes is a state check on the target itself: exactly the given
+// node ids exist under name.
+type expectNodes struct {
+	tg   *acctest.Target
+	name string
+	ids  []string
+}
+
+func (e expectNodes) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	nodes, err := nodesNamed(e.tg, e.name)
+	if err != nil {
+		resp.Error = err
+		return
+	}
+	var got []string
+	for _, n := range nodes {
+		got = append(got, n.Name)
+	}
+	if strings.Join(got, ",") != strings.Join(e.ids, ",") {
+		resp.Error = fmt.Errorf("TPU VMs named %s: got %v, want %v", e.name, got, e.ids)
+	}
+}
+
+// expectCalls is a state check on the emulator's call counters.
+type expectCalls struct {
+	srv  *emulator.Server
+	want map[string]int64
+}
+
+func (e expectCalls) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	got := e.srv.Counters()
+	var errs []error
+	for method, n := range e.want {
+		if got[method] != n {
+			errs = append(errs, fmt.Errorf("%s called %d times, want %d", method, got[method], n))
+		}
+	}
+	resp.Error = errors.Join(errs...)
+}
+
+func TestAccTPUVM_basic(t *testing.T) {
+	tg := acctest.New(t)
+	name := acctest.RandomName("basic")
+	accel, runtime := smallType(tg)
+	config := tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = %[2]q
+  description      = "acceptance test"
+  labels = {
+    env = "test"
+  }
+}
+`, name, accel))
+	id := gcp.NodeID(tg.Project, tg.Zone, name)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
+						// Chosen from the catalog and known before anything is created.
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact(runtime)),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("zone"), knownvalue.StringExact(tg.Zone)),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("project"), knownvalue.StringExact(tg.Project)),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("chips"), knownvalue.Int64Exact(4)),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("hosts"), knownvalue.Int64Exact(1)),
+						plancheck.ExpectUnknownValue(address, tfjsonpath.New("id")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("zones"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(tg.Zone)})),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("READY")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("health"), knownvalue.StringExact("HEALTHY")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact(runtime)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"env": knownvalue.StringExact("test"),
+					})),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("effective_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"env":           knownvalue.StringExact("test"),
+						"accel-managed": knownvalue.StringExact("terraform"),
+					})),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_endpoints"), knownvalue.ListSizeExact(1)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_config").AtMapKey("enable_external_ips"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("scheduling_config").AtMapKey("spot"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("create_time"), knownvalue.NotNull()),
+					expectNodes{tg: tg, name: name, ids: []string{id}},
+				},
+			},
+			{
+				ResourceName:    address,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+			},
+			{
+				ResourceName:      address,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+		},
+	})
+}
+
+func TestAccTPUVM_updateInPlace(t *testing.T) {
+	tg := acctest.New(t)
+	name := acctest.RandomName("update")
+	accel, _ := smallType(tg)
+	config := func(description, label, script string, external bool) string {
+		return tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = %[2]q
+  description      = %[3]q
+  labels = {
+    team = %[4]q
+  }
+  metadata = {
+    startup-script = %[5]q
+  }
+  tags = ["tpu", %[4]q]
+  network_config = {
+    enable_external_ips = %[6]t
+  }
+}
+`, name, accel, description, label, script, external))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config("first", "research", "echo one", false),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_endpoints").AtSliceIndex(0).AtMapKey("external_ip"), knownvalue.Null()),
+				},
+			},
+			{
+				Config: config("second", "serving", "echo two", true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("effective_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+							"team":          knownvalue.StringExact("serving"),
+							"accel-managed": knownvalue.StringExact("terraform"),
+						})),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("description"), knownvalue.StringExact("second")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("labels").AtMapKey("team"), knownvalue.StringExact("serving")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("metadata").AtMapKey("startup-script"), knownvalue.StringExact("echo two")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("tags"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("tpu"), knownvalue.StringExact("serving"),
+					})),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_endpoints").AtSliceIndex(0).AtMapKey("external_ip"), knownvalue.NotNull()),
+					expectNodes{tg: tg, name: name, ids: []string{gcp.NodeID(tg.Project, tg.Zone, name)}},
+				},
+			},
+		},
+	})
+}
+
+// TestAccTPUVM_updateKeepsForeignKeys checks that labels and metadata keys
+// set outside Terraform survive an update and cause no diff.
+func TestAccTPUVM_updateKeepsForeignKeys(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("foreign")
+	accel, _ := smallType(tg)
+	id := gcp.NodeID(tg.Project, tg.Zone, name)
+	config := func(v string) string {
+		return tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = %[2]q
+  labels           = { team = %[3]q }
+  metadata         = { role = %[3]q }
+}
+`, name, accel, v))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{
+			{Config: config("a")},
+			{
+				PreConfig: func() { patchOutOfBand(t, tg, id) },
+				Config:    config("b"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"team": knownvalue.StringExact("b"),
+					})),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("effective_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"team":          knownvalue.StringExact("b"),
+						"owner":         knownvalue.StringExact("someone-else"),
+						"accel-managed": knownvalue.StringExact("terraform"),
+					})),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"role": knownvalue.StringExact("b"),
+					})),
+				},
+			},
+		},
+	})
+}
+
+// patchOutOfBand adds a label and a metadata key the way gcloud would.
+func patchOutOfBand(t *testing.T, tg *acctest.Target, id string) {
+	t.Helper()
+	ctx := context.Background()
+	svc, err := tpu.NewService(ctx, option.WithEndpoint(tg.Emulator.TPUEndpoint()), option.WithoutAuthentication())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := svc.Projects.Locations.Nodes.Get(id).Context(ctx).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Labels["owner"] = "someone-else"
+	n.Metadata["ssh-keys"] = "user:ssh-ed25519 AAAA"
+	if _, err := svc.Projects.Locations.Nodes.Patch(id, &tpu.Node{Labels: n.Labels, Metadata: n.Metadata}).
+		UpdateMask("labels,metadata").Context(ctx).Do(); err != nil {
+		t.Fatal(err)
+	}
+	// The emulator's patch takes one operation duration to apply.
+	for range 100 {
+		got, err := svc.Projects.Locations.Nodes.Get(id).Context(ctx).Do()
+		if err == nil && got.Labels["owner"] == "someone-else" {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("out-of-band patch did not apply")
+}
+
+func TestAccTPUVM_replace(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("replace")
+	config := func(accel string) string {
+		return tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = %[2]q
+}
+`, name, accel))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{
+			{Config: config("v5litepod-4")},
+			{
+				Config: config("v5litepod-8"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("chips"), knownvalue.Int64Exact(8)),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact("v2-alpha-tpuv5-lite")),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("accelerator_type"), knownvalue.StringExact("v5litepod-8")),
+					expectNodes{tg: tg, name: name, ids: []string{gcp.NodeID(tg.Project, tg.Zone, name)}},
+				},
+			},
+			{
+				// Another framework that keeps the same runtime is not a replacement.
+				Config: strings.Replace(config("v5litepod-8"), "accelerator_type", "framework = \"jax\"\n  accelerator_type", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
+				},
+			},
+			{
+				// A framework whose runtime differs is.
+				Config: strings.Replace(config("v5litepod-8"), "accelerator_type", "framework = \"tensorflow\"\n  accelerator_type", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact("tpu-vm-tf-2.16.1-pjrt")),
+					},
+				},
+			},
+			{
+				// So is a runtime version configured differently.
+				Config: strings.Replace(config("v5litepod-8"), "accelerator_type", "runtime_version = \"tpu-vm-tf-2.18.0-pjrt\"\n  accelerator_type", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact("tpu-vm-tf-2.18.0-pjrt")),
+					expectNodes{tg: tg, name: name, ids: []string{gcp.NodeID(tg.Project, tg.Zone, name)}},
+				},
+			},
+		},
+	})
+}
+
+func TestAccTPUVM_import(t *testing.T) {
+	tg := acctest.New(t)
+	name := acctest.RandomName("import")
+	accel, _ := smallType(tg)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{
+			{Config: tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = %[2]q
+  metadata         = { startup-script = "echo hi" }
+}
+`, name, accel))},
+			{
+				ResourceName:      address,
+				ImportState:       true,
+				ImportStateId:     gcp.NodeID(tg.Project, tg.Zone, name),
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      address,
+				ImportState:       true,
+				ImportStateId:     tg.Project + "/" + tg.Zone + "/" + name,
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      address,
+				ImportState:       true,
+				ImportStateId:     tg.Zone + "/" + name,
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:  address,
+				ImportState:   true,
+				ImportStateId: name,
+				ExpectError:   regexp.MustCompile(`Invalid Import ID`),
+			},
+			{
+				ResourceName:  address,
+				ImportState:   true,
+				ImportStateId: tg.Zone + "/no-such-vm",
+				ExpectError:   regexp.MustCompile(`Cannot import non-existent remote object`),
+			},
+		},
+	})
+}
+
+func TestAccTPUVM_disappears(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("gone")
+	id := gcp.NodeID(tg.Project, tg.Zone, name)
+	config := tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = "v5litepod-4"
+}
+`, name))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{
+			{
+				Config:             config,
+				Check:              func(*terraform.State) error { return tg.Emulator.DeleteNode(id) },
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate)},
+				},
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{expectNodes{tg: tg, name: name, ids: []string{id}}},
+			},
+		},
+	})
+}
+
+func TestAccTPUVM_zoneFallback(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("fallback")
+	zones := []string{"us-central1-b", "us-east5-a", "europe-west4-a"}
+	tg.Emulator.SetCapacity(zones[0], "v6e-8", 0)
+	tg.Emulator.SetCapacity(zones[1], "v6e-8", 0)
+	config := func(zones ...string) string {
+		return tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = "v6e-8"
+  zones            = [%[2]s]
+}
+`, name, quoted(zones)))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config(zones...),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownValue(address, tfjsonpath.New("zone"))},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("zone"), knownvalue.StringExact(zones[2])),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(gcp.NodeID(tg.Project, zones[2], name))),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact("v2-alpha-tpuv6e")),
+					expectNodes{tg: tg, name: name, ids: []string{gcp.NodeID(tg.Project, zones[2], name)}},
+					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUNodesCreate: 3}},
+				},
+			},
+			{
+				// The VM's zone is still listed: reordering and dropping other
+				// zones changes only the state.
+				Config: config(zones[2], zones[0]),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("zone"), knownvalue.StringExact(zones[2])),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUNodesCreate: 3, emulator.MethodTPUNodesPatch: 0}},
+				},
+			},
+			{
+				// The VM's zone leaves the list: the VM moves.
+				PreConfig: func() { tg.Emulator.SetCapacity(zones[1], "v6e-8", -1) },
+				Config:    config(zones[1]),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("zone"), knownvalue.StringExact(zones[1])),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectNodes{tg: tg, name: name, ids: []string{gcp.NodeID(tg.Project, zones[1], name)}},
+				},
+			},
+		},
+	})
+}
+
+func quoted(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
+}
+
+func TestAccTPUVM_allZonesStockedOut(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("stockout")
+	zones := []string{"us-central1-b", "us-east5-a", "europe-west4-a"}
+	for _, z := range zones {
+		tg.Emulator.SetCapacity(z, "v6e-4", 0)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if err := checkGone(tg, name)(s); err != nil {
+				return err
+			}
+			if got := tg.Emulator.Counters()[emulator.MethodTPUNodesCreate]; got != 3 {
+				return fmt.Errorf("nodes.create called %d times, want once per zone (3)", got)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = "v6e-4"
+  zones            = [%[2]s]
+}
+`, name, quoted(zones))),
+				ExpectError: regexp.MustCompile(`(?s)No Zone Had Capacity.*nothing\s+was\s+left\s+behind.*us-central1-b: no capacity.*us-east5-a: no capacity.*europe-west4-a: no capacity`),
+			},
+		},
+	})
+}
+
+// TestAccTPUVM_timeoutTaints checks that a create that outlives its timeout
+// is recorded (tainted), and that the next apply replaces it: one VM in the
+// end, none orphaned.
+func TestAccTPUVM_timeoutTaints(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("timeout")
+	id := gcp.NodeID(tg.Project, tg.Zone, name)
+	config := tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = "v5litepod-4"
+  timeouts = {
+    create = "1s"
+  }
+}
+`, name))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{
+			{
+				PreConfig:   func() { mustNoErr(t, tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, true)) },
+				Config:      config,
+				ExpectError: regexp.MustCompile(`(?s)Timeout Creating TPU VM.*marked tainted`),
+			},
+			{
+				PreConfig: func() { mustNoErr(t, tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, false)) },
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("READY")),
+					expectNodes{tg: tg, name: name, ids: []string{id}},
+				},
+			},
+		},
+	})
+}
+
+// TestAccTPUVM_interruptedCreateAdopted checks the case where Terraform lost
+// track of a VM it had requested (the apply was cut short and its state not
+// kept): the next apply adopts the VM instead of creating a second one.
+func TestAccTPUVM_interruptedCreateAdopted(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("adopt")
+	id := gcp.NodeID(tg.Project, tg.Zone, name)
+	body := fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = "v5litepod-4"
+  labels           = { env = "test" }
+  timeouts = {
+    create = "1s"
+  }
+}
+`, name)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{
+			{
+				PreConfig:   func() { mustNoErr(t, tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, true)) },
+				Config:      tg.Config(body),
+				ExpectError: regexp.MustCompile(`Timeout Creating TPU VM`),
+			},
+			{
+				// Forget the VM without deleting it: the state is lost.
+				Config: tg.Config(`
+removed {
+  from = accel_tpu_vm.test
+  lifecycle {
+    destroy = false
+  }
+}
+`),
+				ConfigStateChecks: []statecheck.StateCheck{expectNodes{tg: tg, name: name, ids: []string{id}}},
+			},
+			{
+				PreConfig: func() { mustNoErr(t, tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, false)) },
+				Config:    tg.Config(strings.Replace(body, `"1s"`, `"5m"`, 1)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("READY")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"env": knownvalue.StringExact("test"),
+					})),
+					expectNodes{tg: tg, name: name, ids: []string{id}},
+					// Created once, adopted the second time.
+					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUNodesCreate: 1, emulator.MethodTPUNodesDelete: 0}},
+				},
+			},
+		},
+	})
+}
+
+func TestAccTPUVM_foreignNameTaken(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("taken")
+	ctx := context.Background()
+	svc, err := tpu.NewService(ctx, option.WithEndpoint(tg.Emulator.TPUEndpoint()), option.WithoutAuthentication())
+	mustNoErr(t, err)
+	_, err = svc.Projects.Locations.Nodes.Create("projects/"+tg.Project+"/locations/"+tg.Zone,
+		&tpu.Node{AcceleratorType: "v5litepod-4", RuntimeVersion: "v2-alpha-tpuv5-lite"}).NodeId(name).Context(ctx).Do()
+	mustNoErr(t, err)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = "v5litepod-4"
+}
+`, name)),
+				ExpectError: regexp.MustCompile(`(?s)TPU VM Name Already in Use.*was not created by this provider`),
+			},
+		},
+	})
+	if got := tg.Emulator.Counters()[emulator.MethodTPUNodesCreate]; got != 1 {
+		t.Errorf("nodes.create called %d times, want 1 (only the foreign VM)", got)
+	}
+}
+
+func TestAccTPUVM_validationErrors(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	cases := map[string]struct {
+		name string
+		body string
+		want string
+	}{
+		"TPU7x is not supported by the Cloud TPU API": {
+			body: `accelerator_type = "tpu7x-8"
+  zones = ["us-central1-c"]`,
+			want: `(?s)Not Supported by the Cloud TPU API.*accel_fallback_nodepools`,
+		},
+		"unknown accelerator type": {
+			body: `accelerator_type = "v6e-3"
+  zones = ["us-central1-b"]`,
+			want: `(?s)accelerator_type.*v6e-3`,
+		},
+		"runtime of another generation": {
+			body: `accelerator_type = "v5litepod-4"
+  runtime_version  = "v2-alpha-tpuv6e"`,
+			want: `(?s)Runtime Version Does Not Support Generation.*runtime_version`,
+		},
+		"TensorFlow on a base image": {
+			body: `accelerator_type = "v6e-8"
+  zones            = ["us-central1-b"]
+  framework        = "tensorflow"
+  runtime_version  = "v2-alpha-tpuv6e"`,
+			want: `TensorFlow Needs a TensorFlow Runtime`,
+		},
+		"zone without the generation": {
+			body: `accelerator_type = "v6e-8"
+  zones            = ["us-central1-b", "us-west4-a"]`,
+			want: `(?s)zones.*us-west4-a.*v6e`,
+		},
+		"provider zone without the generation": {
+			body: `accelerator_type = "v4-8"`,
+			want: `(?s)us-central1-a.*v4`,
+		},
+		"zonal disk outside the zones": {
+			body: `accelerator_type = "v5litepod-4"
+  zones            = ["us-central1-a", "us-south1-a"]
+  data_disks = [{
+    source_disk = "projects/p/zones/us-central1-a/disks/data"
+  }]`,
+			want: `(?s)Data Disk in Another Zone.*data_disks.*also\s+lists\s+us-south1-a`,
+		},
+		"CIDR block not a /29": {
+			body: `accelerator_type = "v5litepod-4"
+  cidr_block       = "10.0.0.0/24"`,
+			want: `Invalid CIDR Block`,
+		},
+		"invalid name": {
+			name: "Bad_Name",
+			body: `accelerator_type = "v5litepod-4"`,
+			want: `(?s)name.*lowercase letters`,
+		},
+		"reserved label key": {
+			body: `accelerator_type = "v5litepod-4"
+  labels           = { accel-managed = "me" }`,
+			want: `(?s)labels.*accel-managed`,
+		},
+	}
+	for desc, tc := range cases {
+		t.Run(desc, func(t *testing.T) {
+			name := tc.name
+			if name == "" {
+				name = "tf-acc-invalid"
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name = %q
+  %s
+}
+`, name, tc.body)),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+	if got := tg.Emulator.Counters()[emulator.MethodTPUNodesCreate]; got != 0 {
+		t.Errorf("nodes.create called %d times by invalid configurations, want 0", got)
+	}
+}
+
+// TestAccTPUVM_warnMode checks that validation = "warn" lets a configuration
+// the catalog rejects through to the plan.
+func TestAccTPUVM_warnMode(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: tg.Config(`
+resource "accel_tpu_vm" "test" {
+  name             = "tf-acc-warn"
+  accelerator_type = "v6e-8"
+  zones            = ["us-central1-b", "us-south1-a"]
+  validation       = "warn"
+}
+`),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		}},
+	})
+}
+
+// TestAccTPUVM_offlinePlan plans with no credentials, no endpoint and no
+// provider project or zone: everything the plan shows comes from the
+// configuration and the catalog.
+func TestAccTPUVM_offlinePlan(t *testing.T) {
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", "")
+	t.Setenv("CLOUDSDK_CONFIG", t.TempDir())
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: acctest.OfflineProviderConfig + `
+resource "accel_tpu_vm" "test" {
+  name              = "tf-acc-offline"
+  project           = "my-project"
+  zones             = ["us-east5-a"]
+  accelerator_type  = "v6e-8"
+  framework         = "tensorflow"
+  framework_version = "2.18.0"
+}
+`,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPreRefresh: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact("tpu-vm-tf-2.18.0-pjrt")),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("zone"), knownvalue.StringExact("us-east5-a")),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("generation"), knownvalue.StringExact("v6e")),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("chips"), knownvalue.Int64Exact(8)),
+					},
+				},
+			},
+			{
+				Config: acctest.OfflineProviderConfig + `
+resource "accel_tpu_vm" "test" {
+  name             = "tf-acc-offline"
+  project          = "my-project"
+  zones            = ["us-east5-a"]
+  accelerator_type = "v6e-8"
+  runtime_version  = "v2-alpha-tpuv5-lite"
+}
+`,
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Runtime Version Does Not Support Generation`),
+			},
+		},
+	})
+}
+
+func mustNoErr(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
