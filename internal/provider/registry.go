@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	providerfunctions "github.com/accel-dev/terraform-provider-accel/internal/functions"
+	"github.com/accel-dev/terraform-provider-accel/internal/nodepools"
 	"github.com/accel-dev/terraform-provider-accel/internal/runtimeversion"
 	"github.com/accel-dev/terraform-provider-accel/internal/tpuvm"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
@@ -18,6 +19,7 @@ import (
 func resources(modes *validation.Modes) []func() resource.Resource {
 	return []func() resource.Resource{
 		tpuvm.NewResource(modes),
+		func() resource.Resource { return nodepools.NewResource(modes) },
 	}
 }
 

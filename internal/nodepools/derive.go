@@ -1,0 +1,356 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+)
+
+// tierInput is a tier's configuration as Go values. known is false when a
+// value the catalog needs is unknown (it comes from another resource).
+type tierInput struct {
+	known bool
+
+	Name            string
+	AcceleratorType string
+	MachineType     string
+	Topology        string
+	GPUType         string
+	GPUCount        int64
+	GPUDriver       string
+	Locations       []string
+	NodeCount       *int64
+	MinNodes        *int64
+	MaxNodes        *int64
+	Spot            bool
+	AutoRepair      bool
+	AutoUpgrade     bool
+	Labels          map[string]string
+	Taints          []taint
+	Reservation     *reservation
+}
+
+// kind is what a tier's configuration asks for.
+type kind int
+
+const (
+	kindNone kind = iota
+	kindTPU
+	kindGPU
+	kindBoth
+)
+
+func (in tierInput) kind() kind {
+	tpu := in.AcceleratorType != ""
+	gpu := in.GPUType != "" || in.GPUCount != 0 || in.GPUDriver != ""
+	switch {
+	case tpu && gpu:
+		return kindBoth
+	case tpu:
+		return kindTPU
+	case gpu || in.MachineType != "":
+		return kindGPU
+	}
+	return kindNone
+}
+
+// inputOf converts a tier of the configuration or plan. Computed values not
+// set in the configuration are unknown in a plan and null in a configuration;
+// both count as "not set".
+func inputOf(ctx context.Context, t tierModel) tierInput {
+	in := tierInput{known: true}
+	str := func(v types.String) string {
+		if v.IsUnknown() {
+			return ""
+		}
+		return v.ValueString()
+	}
+	ptr := func(v types.Int64) *int64 {
+		if v.IsNull() || v.IsUnknown() {
+			return nil
+		}
+		n := v.ValueInt64()
+		return &n
+	}
+	// Values the catalog checks must be known; the rest are read when known.
+	for _, v := range []attr.Value{t.Name, t.AcceleratorType, t.GPUType, t.NodeLocations, t.MinNodeCount, t.MaxNodeCount} {
+		if v.IsUnknown() {
+			in.known = false
+		}
+	}
+	in.Name = str(t.Name)
+	in.AcceleratorType = str(t.AcceleratorType)
+	in.MachineType = str(t.MachineType)
+	in.Topology = str(t.Topology)
+	in.GPUType = str(t.GPUType)
+	if !t.GPUCount.IsNull() && !t.GPUCount.IsUnknown() {
+		in.GPUCount = t.GPUCount.ValueInt64()
+	}
+	in.GPUDriver = str(t.GPUDriverVersion)
+	in.NodeCount, in.MinNodes, in.MaxNodes = ptr(t.NodeCount), ptr(t.MinNodeCount), ptr(t.MaxNodeCount)
+	in.Spot = t.Spot.ValueBool()
+	in.AutoRepair = t.AutoRepair.IsNull() || t.AutoRepair.IsUnknown() || t.AutoRepair.ValueBool()
+	in.AutoUpgrade = t.AutoUpgrade.IsNull() || t.AutoUpgrade.IsUnknown() || t.AutoUpgrade.ValueBool()
+	if !t.NodeLocations.IsNull() && !t.NodeLocations.IsUnknown() {
+		var locs []types.String
+		t.NodeLocations.ElementsAs(ctx, &locs, false)
+		for _, l := range locs {
+			if l.IsUnknown() {
+				in.known = false
+			}
+			in.Locations = append(in.Locations, l.ValueString())
+		}
+	}
+	if t.Labels.IsUnknown() {
+		in.known = false
+	} else if !t.Labels.IsNull() {
+		in.Labels = map[string]string{}
+		for k, v := range t.Labels.Elements() {
+			s, ok := v.(types.String)
+			if !ok || s.IsUnknown() {
+				in.known = false
+				continue
+			}
+			in.Labels[k] = s.ValueString()
+		}
+	}
+	if t.Taints.IsUnknown() {
+		in.known = false
+	} else if !t.Taints.IsNull() {
+		var ts []taintModel
+		t.Taints.ElementsAs(ctx, &ts, false)
+		for _, x := range ts {
+			if x.Key.IsUnknown() || x.Value.IsUnknown() || x.Effect.IsUnknown() {
+				in.known = false
+			}
+			in.Taints = append(in.Taints, taint{Key: x.Key.ValueString(), Value: x.Value.ValueString(), Effect: x.Effect.ValueString()})
+		}
+	}
+	if t.ReservationAffinity.IsUnknown() {
+		in.known = false
+	} else if !t.ReservationAffinity.IsNull() {
+		var rm reservationModel
+		t.ReservationAffinity.As(ctx, &rm, objectAsOptions)
+		r := &reservation{Type: rm.ConsumeReservationType.ValueString(), Key: rm.Key.ValueString()}
+		if !rm.Values.IsNull() && !rm.Values.IsUnknown() {
+			var vals []string
+			rm.Values.ElementsAs(ctx, &vals, false)
+			r.Values = vals
+		}
+		in.Reservation = r
+	}
+	return in
+}
+
+// tierFinding builds a finding of the resource's own checks.
+func tierFinding(attribute, value, summary, detail, source string) catalog.Finding {
+	return catalog.Finding{Attribute: attribute, Index: -1, Value: value, Summary: summary, Detail: detail,
+		Severity: catalog.SeverityError, Source: source}
+}
+
+// catalogTaint returns the catalog's taint for key, with GKE's effect spelling.
+func catalogTaint(cat *catalog.Catalog, key, value string) taint {
+	for _, t := range cat.Taints() {
+		if t.Key == key {
+			if value == "" {
+				value = t.Value
+			}
+			return taint{Key: key, Value: value, Effect: gkeEffect(t.Effect)}
+		}
+	}
+	return taint{Key: key, Value: value, Effect: gkeEffect(catalog.TaintEffectNoSchedule)}
+}
+
+// derive resolves one tier through the catalog: the pool it becomes and the
+// findings about it. gkeVersion is the cluster's version ("" when unknown).
+// The spec is complete only when the findings hold no errors.
+func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierSpec, catalog.Findings) {
+	s := tierSpec{
+		Name:        in.Name,
+		Locations:   slices.Clone(in.Locations),
+		Spot:        in.Spot,
+		AutoRepair:  in.AutoRepair,
+		AutoUpgrade: in.AutoUpgrade,
+		UserLabels:  maps.Clone(in.Labels),
+		UserTaints:  slices.Clone(in.Taints),
+		Reservation: in.Reservation,
+		Hosts:       1,
+	}
+	var fs catalog.Findings
+	src := cat.Source("gke_tpu")
+	switch in.kind() {
+	case kindNone:
+		return s, catalog.Findings{tierFinding(catalog.AttrAcceleratorType, "", "Tier Has No Accelerator",
+			"Set accelerator_type for a TPU tier (such as \"v6e-4\"), or machine_type and/or gpu_type for a GPU tier (such as \"g2-standard-4\" with \"nvidia-l4\").", src)}
+	case kindBoth:
+		return s, catalog.Findings{tierFinding(catalog.AttrGPUType, in.GPUType, "Tier Is Both TPU and GPU",
+			fmt.Sprintf("Tier %q sets accelerator_type (a TPU slice) and GPU settings (gpu_type, gpu_count or gpu_driver_version); a node pool is one or the other. Move the GPU pool to a tier of its own.", in.Name),
+			cat.Source("gke_node_pool"))}
+	case kindTPU:
+		fs = deriveTPU(cat, in, gkeVersion, &s)
+	case kindGPU:
+		fs = deriveGPU(cat, in, &s)
+	}
+	fs = append(fs, sizeFindings(in, &s)...)
+	fs = append(fs, metadataFindings(in)...)
+
+	accKey := catalog.TaintGPU
+	if s.TPU {
+		accKey = catalog.TaintTPU
+	}
+	s.NodeLabels = maps.Clone(in.Labels)
+	if s.NodeLabels == nil {
+		s.NodeLabels = map[string]string{}
+	}
+	s.NodeLabels[catalog.LabelComputeClass] = class
+	s.NodeTaints = append([]taint{
+		catalogTaint(cat, accKey, catalog.TaintValuePresent),
+		catalogTaint(cat, catalog.TaintComputeClass, class),
+	}, in.Taints...)
+	s.NodeSelector = map[string]string{catalog.LabelComputeClass: class}
+	s.Tolerations = tolerationsFor(s.NodeTaints, []string{catalog.TaintTPU, catalog.TaintGPU})
+	if s.Spot {
+		s.Tolerations = unionTolerations(s.Tolerations, tolerationsFor([]taint{catalogTaint(cat, catalog.TaintSpot, "")}, nil))
+	}
+	return s, fs
+}
+
+func deriveTPU(cat *catalog.Catalog, in tierInput, gkeVersion string, s *tierSpec) catalog.Findings {
+	q := catalog.TPUPoolQuery{
+		AcceleratorType: in.AcceleratorType,
+		MachineType:     in.MachineType,
+		Topology:        in.Topology,
+		NodeLocations:   in.Locations,
+		GKEVersion:      gkeVersion,
+	}
+	if in.NodeCount != nil {
+		q.NodeCount = int(*in.NodeCount)
+	}
+	if in.MinNodes != nil {
+		q.MinNodeCount = int(*in.MinNodes)
+	}
+	if in.MaxNodes != nil {
+		q.MaxNodeCount = int(*in.MaxNodes)
+	}
+	shape, fs := cat.TPUNodePool(q)
+	s.TPU = true
+	s.AcceleratorType = in.AcceleratorType
+	// With validation = "warn", a shape the catalog does not know is
+	// created as written.
+	s.MachineType, s.Topology = in.MachineType, in.Topology
+	if fs.HasErrors() || shape.MachineType == "" {
+		return fs
+	}
+	s.MachineType = shape.MachineType
+	s.Topology = shape.Topology
+	s.Placement = shape.PlacementPolicy
+	s.Hosts = max(int64(shape.NodeCount), 1)
+	s.AcceleratorLabels = maps.Clone(shape.NodeLabels)
+	if shape.WorkloadPolicy {
+		fs = append(fs, tierFinding(catalog.AttrAcceleratorType, in.AcceleratorType, "Workload Policy Required",
+			fmt.Sprintf("%s is a multi-host %s slice, which GKE places with a workload policy (a resource policy) instead of a compact "+
+				"placement with a TPU topology; this resource does not create workload policies. Use a single-host slice, or create "+
+				"this pool with a workload policy outside this resource.", in.AcceleratorType, shape.Accelerator.Generation), cat.Source("gke_tpu")))
+	}
+	if shape.MultiHost && len(in.Locations) > 1 {
+		f := tierFinding(catalog.AttrNodeLocations, in.Locations[1], "Multi-Host Slice Needs One Zone",
+			fmt.Sprintf("A multi-host TPU slice (%s, %d nodes of %s) is placed compactly in one zone; set node_locations to exactly one zone, and add a tier per extra zone.",
+				shape.Topology, shape.NodeCount, shape.MachineType), cat.Source("gke_tpu"))
+		f.Index = 1
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+func deriveGPU(cat *catalog.Catalog, in tierInput, s *tierSpec) catalog.Findings {
+	shape, fs := cat.GPUNodePool(catalog.GPUPoolQuery{
+		MachineType:   in.MachineType,
+		GPUType:       in.GPUType,
+		GPUCount:      int(in.GPUCount),
+		DriverVersion: in.GPUDriver,
+		NodeLocations: in.Locations,
+	})
+	if in.Topology != "" {
+		fs = append(fs, tierFinding(catalog.AttrTopology, in.Topology, "Topology Set on a GPU Tier",
+			"topology describes TPU slices; remove it from the GPU tier, or set accelerator_type to make the tier a TPU tier.", cat.Source("gke_tpu")))
+	}
+	s.MachineType = shape.MachineType
+	s.GPUType, s.GPUCount = shape.GPUType, int64(shape.GPUCount)
+	// An explicit value wins where the catalog only warns (for example
+	// sources that disagree on a GPU type label).
+	if in.GPUType != "" {
+		s.GPUType = in.GPUType
+	}
+	if in.GPUCount > 0 {
+		s.GPUCount = in.GPUCount
+	}
+	s.GPUDriver = in.GPUDriver
+	if s.GPUDriver == "" {
+		s.GPUDriver = defaultGPUDriverVersion
+	}
+	s.AcceleratorLabels = maps.Clone(shape.NodeLabels)
+	if s.GPUType != "" {
+		s.AcceleratorLabels = map[string]string{catalog.LabelGPUAccelerator: s.GPUType}
+	}
+	return fs
+}
+
+// sizeFindings derives the size settings and checks what the catalog does not:
+// autoscaling bounds in order.
+func sizeFindings(in tierInput, s *tierSpec) catalog.Findings {
+	switch {
+	case in.MinNodes != nil && in.MaxNodes != nil:
+		s.Autoscaling, s.MinNodes, s.MaxNodes = true, *in.MinNodes, *in.MaxNodes
+		if *in.MaxNodes < *in.MinNodes {
+			return catalog.Findings{tierFinding(catalog.AttrMaxNodeCount, fmt.Sprint(*in.MaxNodes), "Autoscaling Bounds Out of Order",
+				fmt.Sprintf("max_node_count %d is below min_node_count %d.", *in.MaxNodes, *in.MinNodes),
+				"https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/projects.locations.clusters.nodePools#NodePoolAutoscaling")}
+		}
+	case in.NodeCount != nil:
+		s.NodeCount = *in.NodeCount
+	default:
+		// One slice: the hosts of a multi-host slice, else one node.
+		s.NodeCount = s.Hosts
+	}
+	return nil
+}
+
+// metadataFindings rejects labels and taints the provider sets itself, and
+// duplicate taints.
+func metadataFindings(in tierInput) catalog.Findings {
+	var fs catalog.Findings
+	if _, ok := in.Labels[catalog.LabelComputeClass]; ok {
+		fs = append(fs, tierFinding("labels", catalog.LabelComputeClass, "Label Set by the Provider",
+			fmt.Sprintf("The provider sets %q to compute_class on every tier; remove it from labels.", catalog.LabelComputeClass),
+			"https://gke-ai-labs.dev/docs/tutorials/gpu-tpu/fungibility-recipes/"))
+	}
+	reserved := []string{catalog.TaintTPU, catalog.TaintGPU, catalog.TaintComputeClass}
+	seen := map[[2]string]bool{}
+	for i, t := range in.Taints {
+		switch {
+		case slices.Contains(reserved, t.Key):
+			f := tierFinding("taints", t.Key, "Taint Set by the Provider",
+				fmt.Sprintf("The provider sets the %q taint itself (see node_taints); remove it from taints.", t.Key),
+				"https://github.com/GoogleCloudPlatform/cluster-toolkit/blob/1047080375afbb44da4b596be314634e7486af4a/modules/compute/gke-node-pool/main.tf")
+			f.Index = i
+			fs = append(fs, f)
+		case seen[[2]string{t.Key, t.Effect}]:
+			f := tierFinding("taints", t.Key, "Duplicate Taint",
+				fmt.Sprintf("The taint key %q with effect %s is listed twice; Kubernetes keeps one taint per key and effect.", t.Key, t.Effect),
+				"https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/")
+			f.Index = i
+			fs = append(fs, f)
+		}
+		seen[[2]string{t.Key, t.Effect}] = true
+	}
+	return fs
+}

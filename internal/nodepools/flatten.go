@@ -1,0 +1,453 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	container "google.golang.org/api/container/v1"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+)
+
+var objectAsOptions = basetypes.ObjectAsOptions{}
+
+// Conversions between Go values and framework values.
+
+func stringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+func stringMap(m map[string]string) types.Map {
+	if m == nil {
+		return types.MapNull(types.StringType)
+	}
+	elems := make(map[string]attr.Value, len(m))
+	for k, v := range m {
+		elems[k] = types.StringValue(v)
+	}
+	return types.MapValueMust(types.StringType, elems)
+}
+
+func stringList(s []string) types.List {
+	if s == nil {
+		return types.ListNull(types.StringType)
+	}
+	elems := make([]attr.Value, len(s))
+	for i, v := range s {
+		elems[i] = types.StringValue(v)
+	}
+	return types.ListValueMust(types.StringType, elems)
+}
+
+func taintList(ts []taint) types.List {
+	if ts == nil {
+		return types.ListNull(taintObjectType)
+	}
+	elems := make([]attr.Value, len(ts))
+	for i, t := range ts {
+		elems[i] = types.ObjectValueMust(taintAttrTypes, map[string]attr.Value{
+			"key": types.StringValue(t.Key), "value": types.StringValue(t.Value), "effect": types.StringValue(t.Effect),
+		})
+	}
+	return types.ListValueMust(taintObjectType, elems)
+}
+
+func tolerationList(ts []toleration) types.List {
+	elems := make([]attr.Value, len(ts))
+	for i, t := range ts {
+		elems[i] = types.ObjectValueMust(tolerationAttrTypes, map[string]attr.Value{
+			"key": types.StringValue(t.Key), "operator": types.StringValue(t.Operator),
+			"value": types.StringValue(t.Value), "effect": types.StringValue(t.Effect),
+		})
+	}
+	return types.ListValueMust(tolerationObjectType, elems)
+}
+
+func reservationObject(r *reservation) types.Object {
+	if r == nil {
+		return types.ObjectNull(reservationAttrTypes)
+	}
+	values := types.ListNull(types.StringType)
+	if r.Values != nil {
+		values = stringList(r.Values)
+	}
+	return types.ObjectValueMust(reservationAttrTypes, map[string]attr.Value{
+		"consume_reservation_type": types.StringValue(r.Type),
+		"key":                      stringOrNull(r.Key),
+		"values":                   values,
+	})
+}
+
+func int64OrNull(n int64, ok bool) types.Int64 {
+	if !ok {
+		return types.Int64Null()
+	}
+	return types.Int64Value(n)
+}
+
+// tiersOf reads the elements of a known tiers list.
+func tiersOf(ctx context.Context, l types.List) []tierModel {
+	var out []tierModel
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	l.ElementsAs(ctx, &out, false)
+	return out
+}
+
+// tierList builds the tiers list.
+func tierList(ctx context.Context, tiers []tierModel) types.List {
+	v, _ := types.ListValueFrom(ctx, tierObjectType, tiers)
+	return v
+}
+
+// applySpec sets a planned tier's derived values from its spec.
+func applySpec(t *tierModel, s tierSpec) {
+	t.PoolName = types.StringValue(s.Name)
+	t.MachineType = types.StringValue(s.MachineType)
+	if s.TPU {
+		t.Topology = types.StringValue(s.Topology)
+		t.GPUType, t.GPUCount, t.GPUDriverVersion = types.StringNull(), types.Int64Null(), types.StringNull()
+	} else {
+		t.Topology = types.StringNull()
+		t.GPUType = types.StringValue(s.GPUType)
+		t.GPUCount = int64OrNull(s.GPUCount, s.GPUCount > 0)
+		t.GPUDriverVersion = types.StringValue(s.GPUDriver)
+	}
+	t.NodeCount = int64OrNull(s.NodeCount, !s.Autoscaling)
+	t.PlacementPolicy = stringOrNull(s.Placement)
+	applyDerived(t, s)
+}
+
+// applyDerived sets the values that follow from the tier alone and never
+// from GKE: the selector labels, taints, node selector and tolerations.
+func applyDerived(t *tierModel, s tierSpec) {
+	t.AcceleratorLabels = stringMap(s.AcceleratorLabels)
+	if s.AcceleratorLabels == nil {
+		t.AcceleratorLabels = stringMap(map[string]string{})
+	}
+	t.NodeLabels = stringMap(s.NodeLabels)
+	t.NodeTaints = taintList(s.NodeTaints)
+	t.NodeSelector = stringMap(s.NodeSelector)
+	t.Tolerations = tolerationList(s.Tolerations)
+}
+
+// markApplied sets the values only GKE knows to unknown: a plan for a pool
+// that will be created or changed.
+func markApplied(t *tierModel) {
+	t.Status = types.StringUnknown()
+	t.StatusMessage = types.StringUnknown()
+	t.EffectiveLabels = types.MapUnknown(types.StringType)
+	t.EffectiveTaints = types.ListUnknown(taintObjectType)
+}
+
+// markUnknown sets every computed value of a tier to unknown.
+func markUnknown(t *tierModel) {
+	markApplied(t)
+	t.PoolName = types.StringUnknown()
+	t.PlacementPolicy = types.StringUnknown()
+	t.AcceleratorLabels = types.MapUnknown(types.StringType)
+	t.NodeLabels = types.MapUnknown(types.StringType)
+	t.NodeTaints = types.ListUnknown(taintObjectType)
+	t.NodeSelector = types.MapUnknown(types.StringType)
+	t.Tolerations = types.ListUnknown(tolerationObjectType)
+	for _, v := range []*types.String{&t.MachineType, &t.Topology, &t.GPUType, &t.GPUDriverVersion} {
+		if v.IsNull() {
+			*v = types.StringUnknown()
+		}
+	}
+	for _, v := range []*types.Int64{&t.GPUCount, &t.NodeCount} {
+		if v.IsNull() {
+			*v = types.Int64Unknown()
+		}
+	}
+}
+
+// specOfState rebuilds the spec of a tier recorded in state, from the values
+// Read found in GKE (node_labels and node_taints included), without the catalog.
+func specOfState(ctx context.Context, t tierModel) tierSpec {
+	in := inputOf(ctx, t)
+	s := tierSpec{
+		Name:            in.Name,
+		TPU:             in.AcceleratorType != "",
+		AcceleratorType: in.AcceleratorType,
+		MachineType:     in.MachineType,
+		Topology:        in.Topology,
+		Placement:       t.PlacementPolicy.ValueString(),
+		GPUType:         in.GPUType,
+		GPUCount:        in.GPUCount,
+		GPUDriver:       in.GPUDriver,
+		Locations:       in.Locations,
+		Spot:            in.Spot,
+		AutoRepair:      in.AutoRepair,
+		AutoUpgrade:     in.AutoUpgrade,
+		UserLabels:      in.Labels,
+		UserTaints:      in.Taints,
+		Reservation:     in.Reservation,
+	}
+	if s.TPU {
+		s.GPUType, s.GPUCount, s.GPUDriver = "", 0, ""
+	} else {
+		s.Topology = ""
+	}
+	switch {
+	case in.MinNodes != nil && in.MaxNodes != nil:
+		s.Autoscaling, s.MinNodes, s.MaxNodes = true, *in.MinNodes, *in.MaxNodes
+	case in.NodeCount != nil:
+		s.NodeCount = *in.NodeCount
+	}
+	s.NodeLabels = map[string]string{}
+	for k, v := range t.NodeLabels.Elements() {
+		if sv, ok := v.(types.String); ok {
+			s.NodeLabels[k] = sv.ValueString()
+		}
+	}
+	s.NodeTaints = taintsOf(ctx, t.NodeTaints)
+	return s
+}
+
+func taintsOf(ctx context.Context, l types.List) []taint {
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	var ts []taintModel
+	l.ElementsAs(ctx, &ts, false)
+	out := make([]taint, 0, len(ts))
+	for _, x := range ts {
+		out = append(out, taint{Key: x.Key.ValueString(), Value: x.Value.ValueString(), Effect: x.Effect.ValueString()})
+	}
+	return out
+}
+
+// apiTaints converts GKE taints, skipping empty entries.
+func apiTaints(in []*container.NodeTaint) []taint {
+	out := []taint{}
+	for _, t := range in {
+		if t != nil {
+			out = append(out, taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
+		}
+	}
+	return out
+}
+
+// flattenPool refreshes a tier from the pool GKE reports. prior is the
+// planned tier (after create or update) or the tier in state (read); it
+// decides which labels and taints are the tier's own, so that what GKE adds
+// never causes a diff. importing treats every label and taint the provider
+// does not set itself as declared, and rebuilds the accelerator settings
+// from the pool.
+func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np *container.NodePool, class string, importing bool) tierModel {
+	t := prior
+	cfg := np.Config
+	if cfg == nil {
+		cfg = &container.NodeConfig{}
+	}
+	t.Name = types.StringValue(np.Name)
+	t.PoolName = types.StringValue(np.Name)
+	t.MachineType = types.StringValue(cfg.MachineType)
+	t.Status = types.StringValue(np.Status)
+	t.StatusMessage = types.StringValue(np.StatusMessage)
+
+	var gpu *container.AcceleratorConfig
+	for _, a := range cfg.Accelerators {
+		if a != nil && a.AcceleratorType != "" {
+			gpu = a
+			break
+		}
+	}
+	topology := ""
+	if pp := np.PlacementPolicy; pp != nil {
+		topology = pp.TpuTopology
+		t.PlacementPolicy = stringOrNull(pp.Type)
+		if pp.Type == "TYPE_UNSPECIFIED" {
+			t.PlacementPolicy = types.StringNull()
+		}
+	} else {
+		t.PlacementPolicy = types.StringNull()
+	}
+	isTPU := !prior.AcceleratorType.IsNull() && !prior.AcceleratorType.IsUnknown() && prior.AcceleratorType.ValueString() != ""
+	if importing && gpu == nil {
+		if shape, fs := cat.TPUNodePool(catalog.TPUPoolQuery{MachineType: cfg.MachineType, Topology: topology}); !fs.HasErrors() && shape.MachineType != "" {
+			isTPU = true
+			t.AcceleratorType = types.StringValue(shape.Accelerator.Type)
+			if topology == "" {
+				topology = shape.Topology
+			}
+		}
+	}
+	if isTPU {
+		if topology != "" {
+			t.Topology = types.StringValue(topology)
+		}
+		t.GPUType, t.GPUCount, t.GPUDriverVersion = types.StringNull(), types.Int64Null(), types.StringNull()
+	} else {
+		t.AcceleratorType, t.Topology = types.StringNull(), types.StringNull()
+		if gpu != nil {
+			t.GPUType = types.StringValue(gpu.AcceleratorType)
+			t.GPUCount = int64OrNull(gpu.AcceleratorCount, gpu.AcceleratorCount > 0)
+			if d := gpu.GpuDriverInstallationConfig; d != nil && d.GpuDriverVersion != "" {
+				t.GPUDriverVersion = types.StringValue(d.GpuDriverVersion)
+			}
+		}
+	}
+
+	priorLocs := inputOf(ctx, prior).Locations
+	if !slices.Equal(sortedCopy(priorLocs), sortedCopy(np.Locations)) {
+		t.NodeLocations = stringList(slices.Clone(np.Locations))
+	}
+
+	if as := np.Autoscaling; as != nil && as.Enabled {
+		t.MinNodeCount, t.MaxNodeCount = types.Int64Value(as.MinNodeCount), types.Int64Value(as.MaxNodeCount)
+		t.NodeCount = types.Int64Null()
+	} else {
+		t.MinNodeCount, t.MaxNodeCount = types.Int64Null(), types.Int64Null()
+		// GKE reports only the initial size of a pool; its current size
+		// lives in the instance groups. Keep the size this resource set.
+		if prior.NodeCount.IsNull() || prior.NodeCount.IsUnknown() {
+			t.NodeCount = types.Int64Value(np.InitialNodeCount)
+		}
+	}
+	t.Spot = types.BoolValue(cfg.Spot)
+	if m := np.Management; m != nil {
+		t.AutoRepair, t.AutoUpgrade = types.BoolValue(m.AutoRepair), types.BoolValue(m.AutoUpgrade)
+	} else {
+		t.AutoRepair, t.AutoUpgrade = types.BoolValue(false), types.BoolValue(false)
+	}
+
+	flattenMetadata(ctx, &t, prior, cfg, isTPU, importing)
+	flattenReservation(ctx, &t, prior, cfg, importing)
+
+	t.EffectiveLabels = stringMap(maps.Clone(cfg.Labels))
+	if cfg.Labels == nil {
+		t.EffectiveLabels = stringMap(map[string]string{})
+	}
+	t.EffectiveTaints = taintList(apiTaints(cfg.Taints))
+
+	if spec, fs := derive(cat, inputOf(ctx, t), class, ""); !fs.HasErrors() {
+		t.AcceleratorLabels = stringMap(spec.AcceleratorLabels)
+		if spec.AcceleratorLabels == nil {
+			t.AcceleratorLabels = stringMap(map[string]string{})
+		}
+		t.NodeSelector = stringMap(spec.NodeSelector)
+		t.Tolerations = tolerationList(spec.Tolerations)
+	} else if t.AcceleratorLabels.IsUnknown() || t.NodeSelector.IsUnknown() || t.Tolerations.IsUnknown() {
+		t.AcceleratorLabels = stringMap(map[string]string{})
+		t.NodeSelector = stringMap(map[string]string{catalog.LabelComputeClass: class})
+		t.Tolerations = tolerationList(nil)
+	}
+	return t
+}
+
+// flattenMetadata sets labels, taints, node_labels and node_taints.
+func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *container.NodeConfig, isTPU, importing bool) {
+	accKey := catalog.TaintGPU
+	if isTPU {
+		accKey = catalog.TaintTPU
+	}
+	provided := []string{accKey, catalog.TaintComputeClass}
+	api := apiTaints(cfg.Taints)
+	find := func(key, effect string) (taint, bool) {
+		for _, x := range api {
+			if x.Key == key && (effect == "" || x.Effect == effect) {
+				return x, true
+			}
+		}
+		return taint{}, false
+	}
+
+	var userLabels map[string]string
+	var userTaints []taint
+	if importing {
+		for k, v := range cfg.Labels {
+			if k == catalog.LabelComputeClass {
+				continue
+			}
+			if userLabels == nil {
+				userLabels = map[string]string{}
+			}
+			userLabels[k] = v
+		}
+		for _, x := range api {
+			if !slices.Contains([]string{catalog.TaintTPU, catalog.TaintGPU, catalog.TaintComputeClass}, x.Key) {
+				userTaints = append(userTaints, x)
+			}
+		}
+	} else {
+		in := inputOf(ctx, prior)
+		if in.Labels != nil {
+			userLabels = map[string]string{}
+			for k := range in.Labels {
+				if v, ok := cfg.Labels[k]; ok {
+					userLabels[k] = v
+				}
+			}
+		}
+		if in.Taints != nil {
+			userTaints = []taint{}
+			for _, x := range in.Taints {
+				if got, ok := find(x.Key, x.Effect); ok {
+					userTaints = append(userTaints, got)
+				}
+			}
+		}
+	}
+	t.Labels = stringMap(userLabels)
+	t.Taints = taintList(userTaints)
+
+	nodeLabels := map[string]string{}
+	for k := range userLabels {
+		nodeLabels[k] = cfg.Labels[k]
+	}
+	if v, ok := cfg.Labels[catalog.LabelComputeClass]; ok {
+		nodeLabels[catalog.LabelComputeClass] = v
+	}
+	t.NodeLabels = stringMap(nodeLabels)
+
+	nodeTaints := []taint{}
+	for _, key := range provided {
+		if got, ok := find(key, ""); ok {
+			nodeTaints = append(nodeTaints, got)
+		}
+	}
+	nodeTaints = append(nodeTaints, userTaints...)
+	t.NodeTaints = taintList(nodeTaints)
+}
+
+// flattenReservation sets reservation_affinity: what GKE reports when the
+// tier declares one (or an import finds a specific reservation), else null,
+// so that GKE's default affinity never causes a diff.
+func flattenReservation(ctx context.Context, t *tierModel, prior tierModel, cfg *container.NodeConfig, importing bool) {
+	ra := cfg.ReservationAffinity
+	declared := inputOf(ctx, prior).Reservation != nil
+	if ra == nil || (!declared && !(importing && ra.ConsumeReservationType == "SPECIFIC_RESERVATION")) {
+		if !declared {
+			t.ReservationAffinity = reservationObject(nil)
+		}
+		return
+	}
+	r := &reservation{Type: ra.ConsumeReservationType, Key: ra.Key}
+	if len(ra.Values) > 0 {
+		r.Values = slices.Clone(ra.Values)
+	}
+	t.ReservationAffinity = reservationObject(r)
+}
+
+// missingTier records a tier whose pool does not exist.
+func missingTier(t tierModel) tierModel {
+	t.Status = types.StringValue(statusMissing)
+	t.StatusMessage = types.StringValue("")
+	t.EffectiveLabels = types.MapNull(types.StringType)
+	t.EffectiveTaints = types.ListNull(taintObjectType)
+	t.PoolName = t.Name
+	return t
+}

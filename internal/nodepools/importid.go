@@ -1,0 +1,70 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+)
+
+// poolsSegment separates the cluster id from the pool names in the resource
+// id and the import id.
+const poolsSegment = "/nodePools/"
+
+// importIDFormat is the documented import identifier.
+const importIDFormat = "projects/{project}/locations/{location}/clusters/{cluster}/nodePools/{pool-1},{pool-2},..."
+
+// maxPoolNameLength is GKE's limit on node pool names.
+const maxPoolNameLength = 40
+
+// poolNameRE is the GKE node pool name rule: 1 to 40 characters, lowercase
+// letters, digits and hyphens, starting with a letter and not ending with a
+// hyphen (https://cloud.google.com/sdk/gcloud/reference/container/node-pools/create).
+var poolNameRE = regexp.MustCompile(`^[a-z](?:[-a-z0-9]{0,38}[a-z0-9])?$`)
+
+// computeClassRE is a Kubernetes object name that is also a valid label value:
+// at most 63 lowercase alphanumerics and hyphens, alphanumeric at both ends
+// (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/).
+var computeClassRE = regexp.MustCompile(`^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$`)
+
+// resourceID is the id of the resource: the cluster id, then the pool names
+// in tier order. It has the same form as the import id.
+func resourceID(cluster string, pools []string) string {
+	return cluster + poolsSegment + strings.Join(pools, ",")
+}
+
+// parseImportID splits "projects/P/locations/L/clusters/C/nodePools/a,b" into
+// the cluster id and the pool names, in order.
+func parseImportID(id string) (cluster string, pools []string, err error) {
+	bad := func(why string) error {
+		shown := id
+		if len(shown) > 300 {
+			shown = shown[:300] + "..."
+		}
+		return fmt.Errorf("expected import identifier with format %q, got %q: %s", importIDFormat, shown, why)
+	}
+	cluster, list, ok := strings.Cut(id, poolsSegment)
+	if !ok {
+		return "", nil, bad("no " + strings.Trim(poolsSegment, "/") + " segment")
+	}
+	if _, _, _, err := gcp.ParseClusterID(cluster); err != nil {
+		return "", nil, bad(err.Error())
+	}
+	seen := map[string]bool{}
+	for p := range strings.SplitSeq(list, ",") {
+		p = strings.TrimSpace(p)
+		if !poolNameRE.MatchString(p) {
+			return "", nil, bad(fmt.Sprintf("%q is not a GKE node pool name", p))
+		}
+		if seen[p] {
+			return "", nil, bad(fmt.Sprintf("node pool %q is listed twice", p))
+		}
+		seen[p] = true
+		pools = append(pools, p)
+	}
+	return cluster, pools, nil
+}

@@ -1,0 +1,136 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// resourceModel is the resource's state and plan.
+type resourceModel struct {
+	ID                   types.String   `tfsdk:"id"`
+	Cluster              types.String   `tfsdk:"cluster"`
+	ComputeClass         types.String   `tfsdk:"compute_class"`
+	Tiers                types.List     `tfsdk:"tiers"`
+	OnStockout           types.String   `tfsdk:"on_stockout"`
+	WhenUnsatisfiable    types.String   `tfsdk:"when_unsatisfiable"`
+	ActiveMigration      types.Bool     `tfsdk:"active_migration"`
+	Validation           types.String   `tfsdk:"validation"`
+	Timeouts             timeouts.Value `tfsdk:"timeouts"`
+	ComputeClassManifest types.String   `tfsdk:"compute_class_manifest"`
+	NodeSelector         types.Map      `tfsdk:"node_selector"`
+	Tolerations          types.List     `tfsdk:"tolerations"`
+}
+
+// tierModel is one element of tiers.
+type tierModel struct {
+	Name                types.String `tfsdk:"name"`
+	AcceleratorType     types.String `tfsdk:"accelerator_type"`
+	MachineType         types.String `tfsdk:"machine_type"`
+	Topology            types.String `tfsdk:"topology"`
+	GPUType             types.String `tfsdk:"gpu_type"`
+	GPUCount            types.Int64  `tfsdk:"gpu_count"`
+	GPUDriverVersion    types.String `tfsdk:"gpu_driver_version"`
+	NodeLocations       types.List   `tfsdk:"node_locations"`
+	NodeCount           types.Int64  `tfsdk:"node_count"`
+	MinNodeCount        types.Int64  `tfsdk:"min_node_count"`
+	MaxNodeCount        types.Int64  `tfsdk:"max_node_count"`
+	Spot                types.Bool   `tfsdk:"spot"`
+	AutoRepair          types.Bool   `tfsdk:"auto_repair"`
+	AutoUpgrade         types.Bool   `tfsdk:"auto_upgrade"`
+	Labels              types.Map    `tfsdk:"labels"`
+	Taints              types.List   `tfsdk:"taints"`
+	ReservationAffinity types.Object `tfsdk:"reservation_affinity"`
+
+	PlacementPolicy   types.String `tfsdk:"placement_policy"`
+	PoolName          types.String `tfsdk:"pool_name"`
+	Status            types.String `tfsdk:"status"`
+	StatusMessage     types.String `tfsdk:"status_message"`
+	AcceleratorLabels types.Map    `tfsdk:"accelerator_labels"`
+	NodeLabels        types.Map    `tfsdk:"node_labels"`
+	NodeTaints        types.List   `tfsdk:"node_taints"`
+	EffectiveLabels   types.Map    `tfsdk:"effective_labels"`
+	EffectiveTaints   types.List   `tfsdk:"effective_taints"`
+	NodeSelector      types.Map    `tfsdk:"node_selector"`
+	Tolerations       types.List   `tfsdk:"tolerations"`
+}
+
+// taintModel is one element of taints, node_taints and effective_taints.
+type taintModel struct {
+	Key    types.String `tfsdk:"key"`
+	Value  types.String `tfsdk:"value"`
+	Effect types.String `tfsdk:"effect"`
+}
+
+// tolerationModel is one Kubernetes toleration.
+type tolerationModel struct {
+	Key      types.String `tfsdk:"key"`
+	Operator types.String `tfsdk:"operator"`
+	Value    types.String `tfsdk:"value"`
+	Effect   types.String `tfsdk:"effect"`
+}
+
+// reservationModel is reservation_affinity.
+type reservationModel struct {
+	ConsumeReservationType types.String `tfsdk:"consume_reservation_type"`
+	Key                    types.String `tfsdk:"key"`
+	Values                 types.List   `tfsdk:"values"`
+}
+
+var (
+	taintAttrTypes = map[string]attr.Type{
+		"key":    types.StringType,
+		"value":  types.StringType,
+		"effect": types.StringType,
+	}
+	taintObjectType = types.ObjectType{AttrTypes: taintAttrTypes}
+
+	tolerationAttrTypes = map[string]attr.Type{
+		"key":      types.StringType,
+		"operator": types.StringType,
+		"value":    types.StringType,
+		"effect":   types.StringType,
+	}
+	tolerationObjectType = types.ObjectType{AttrTypes: tolerationAttrTypes}
+
+	reservationAttrTypes = map[string]attr.Type{
+		"consume_reservation_type": types.StringType,
+		"key":                      types.StringType,
+		"values":                   types.ListType{ElemType: types.StringType},
+	}
+
+	tierAttrTypes = map[string]attr.Type{
+		"name":                 types.StringType,
+		"accelerator_type":     types.StringType,
+		"machine_type":         types.StringType,
+		"topology":             types.StringType,
+		"gpu_type":             types.StringType,
+		"gpu_count":            types.Int64Type,
+		"gpu_driver_version":   types.StringType,
+		"node_locations":       types.ListType{ElemType: types.StringType},
+		"node_count":           types.Int64Type,
+		"min_node_count":       types.Int64Type,
+		"max_node_count":       types.Int64Type,
+		"spot":                 types.BoolType,
+		"auto_repair":          types.BoolType,
+		"auto_upgrade":         types.BoolType,
+		"labels":               types.MapType{ElemType: types.StringType},
+		"taints":               types.ListType{ElemType: taintObjectType},
+		"reservation_affinity": types.ObjectType{AttrTypes: reservationAttrTypes},
+		"placement_policy":     types.StringType,
+		"pool_name":            types.StringType,
+		"status":               types.StringType,
+		"status_message":       types.StringType,
+		"accelerator_labels":   types.MapType{ElemType: types.StringType},
+		"node_labels":          types.MapType{ElemType: types.StringType},
+		"node_taints":          types.ListType{ElemType: taintObjectType},
+		"effective_labels":     types.MapType{ElemType: types.StringType},
+		"effective_taints":     types.ListType{ElemType: taintObjectType},
+		"node_selector":        types.MapType{ElemType: types.StringType},
+		"tolerations":          types.ListType{ElemType: tolerationObjectType},
+	}
+	tierObjectType = types.ObjectType{AttrTypes: tierAttrTypes}
+)

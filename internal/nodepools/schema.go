@@ -1,0 +1,405 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+)
+
+// Operation timeouts. GKE accelerator pools can take long to provision; the
+// google provider moved its node pool default to 2 hours after shorter
+// defaults left pools half-created (reference anchors §1.4).
+const (
+	defaultCreateTimeout = 2 * time.Hour
+	defaultUpdateTimeout = 2 * time.Hour
+	defaultDeleteTimeout = time.Hour
+)
+
+// on_stockout values.
+const (
+	onStockoutFail     = "fail"
+	onStockoutContinue = "continue"
+)
+
+// onStockoutValues lists the accepted values, default first.
+var onStockoutValues = []string{onStockoutFail, onStockoutContinue}
+
+// GKE NodeTaint.effect values and their Kubernetes spelling
+// (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/NodeConfig#NodeTaint).
+const (
+	effectNoSchedule       = "NO_SCHEDULE"
+	effectPreferNoSchedule = "PREFER_NO_SCHEDULE"
+	effectNoExecute        = "NO_EXECUTE"
+)
+
+var taintEffects = []string{effectNoSchedule, effectPreferNoSchedule, effectNoExecute}
+
+// kubernetesEffect maps a GKE taint effect to its Kubernetes name.
+var kubernetesEffect = map[string]string{
+	effectNoSchedule:       "NoSchedule",
+	effectPreferNoSchedule: "PreferNoSchedule",
+	effectNoExecute:        "NoExecute",
+}
+
+// gkeEffect maps a Kubernetes taint effect (as the catalog writes it) to GKE's.
+func gkeEffect(k8s string) string {
+	for g, k := range kubernetesEffect {
+		if k == k8s {
+			return g
+		}
+	}
+	return k8s
+}
+
+// ReservationAffinity.consumeReservationType values a tier may set
+// (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/NodeConfig#ReservationAffinity).
+var reservationTypes = []string{"NO_RESERVATION", "ANY_RESERVATION", "SPECIFIC_RESERVATION"}
+
+// defaultGPUDriverVersion is what a GPU tier installs when gpu_driver_version
+// is not set: GKE's default driver for the node version.
+const defaultGPUDriverVersion = "DEFAULT"
+
+func codeList(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = "`" + v + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+func gpuTypeNames() []string {
+	var out []string
+	for _, a := range catalog.Default().GPUAccelerators() {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+func taintNestedObject(computed bool) schema.NestedAttributeObject {
+	if computed {
+		return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"key":    schema.StringAttribute{Computed: true, MarkdownDescription: "Taint key."},
+			"value":  schema.StringAttribute{Computed: true, MarkdownDescription: "Taint value."},
+			"effect": schema.StringAttribute{Computed: true, MarkdownDescription: "GKE taint effect: " + codeList(taintEffects) + "."},
+		}}
+	}
+	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		"key": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "Taint key. Keys the provider sets itself (the accelerator taints and `cloud.google.com/compute-class`) are rejected here.",
+			Validators:          []validator.String{stringvalidator.LengthBetween(1, 317)},
+		},
+		"value": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "Taint value.",
+			Validators:          []validator.String{stringvalidator.LengthAtMost(63)},
+		},
+		"effect": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "Taint effect, as GKE spells it: " + codeList(taintEffects) + ".",
+			Validators:          []validator.String{stringvalidator.OneOf(taintEffects...)},
+		},
+	}}
+}
+
+func tolerationNestedObject() schema.NestedAttributeObject {
+	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		"key":      schema.StringAttribute{Computed: true, MarkdownDescription: "Taint key tolerated."},
+		"operator": schema.StringAttribute{Computed: true, MarkdownDescription: "`Exists` or `Equal`."},
+		"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "Taint value for `Equal`; empty for `Exists`."},
+		"effect":   schema.StringAttribute{Computed: true, MarkdownDescription: "Kubernetes taint effect: `NoSchedule`, `PreferNoSchedule` or `NoExecute`."},
+	}}
+}
+
+// Schema describes accel_fallback_nodepools.
+func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchemaRequest, resp *resourceSchemaResponse) {
+	cat := catalog.Default()
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An ordered set of GKE node pools for one serving workload: TPU pools first for performance, GPU pools " +
+			"(and smaller GPUs) after them for availability and cost, tied together by a GKE custom ComputeClass whose " +
+			"`spec.priorities` follow the order of `tiers`. Every tier is checked against the provider's catalog at plan time " +
+			"(machine type, topology, node count, GPU attachment, zones, minimum GKE version), the accelerator and ComputeClass " +
+			"taints and labels are set explicitly, and the resource outputs the ComputeClass manifest and the `nodeSelector` and " +
+			"`tolerations` a Deployment needs to run on any tier.\n\n" +
+			"Pools are created concurrently where GKE allows it and one at a time, in priority order, where it does not; " +
+			"operations rejected because another operation runs on the cluster (including operations started outside Terraform) " +
+			"or because of the per-cluster operation quota are retried with backoff until the timeout.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The cluster id followed by `/nodePools/` and the pool names in tier order, separated by commas " +
+					"(the import identifier).",
+			},
+			"cluster": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The GKE Standard cluster, as `projects/{project}/locations/{location}/clusters/{cluster}` " +
+					"(the `id` of a `google_container_cluster`). Changing it replaces every pool.",
+				Validators:    []validator.String{clusterIDValidator{}},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"compute_class": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Name of the GKE ComputeClass (at most 63 lowercase letters, digits and hyphens). Every pool gets the " +
+					"node label and the `NoSchedule` taint `cloud.google.com/compute-class=<compute_class>`, which bind a manual pool to " +
+					"the class. Changing it updates the pools' labels and taints in place.",
+				Validators: []validator.String{stringvalidator.RegexMatches(computeClassRE,
+					"must be at most 63 lowercase letters, digits and hyphens, starting and ending with a letter or digit")},
+			},
+			"tiers": schema.ListNestedAttribute{
+				Required: true,
+				MarkdownDescription: "The node pools in priority order: the first tier is tried first. Each tier is either a TPU tier " +
+					"(`accelerator_type`) or a GPU tier (`gpu_type` and/or a GPU `machine_type`). Tiers are matched by `name`: adding, " +
+					"removing or reordering tiers touches only those pools and the ComputeClass.",
+				Validators:   []validator.List{listvalidator.SizeAtLeast(1)},
+				NestedObject: tierNestedObject(cat),
+			},
+			"on_stockout": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  stringdefault.StaticString(onStockoutFail),
+				MarkdownDescription: "What a tier that GKE cannot provision for lack of capacity does to the apply: `fail` (default) " +
+					"fails the apply after every other tier was attempted (pools that exist are kept in state); `continue` records " +
+					"the tier with the status GKE reports and a warning, and the apply succeeds. One of " + codeList(onStockoutValues) + ".",
+				Validators: []validator.String{stringvalidator.OneOf(onStockoutValues...)},
+			},
+			"when_unsatisfiable": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  stringdefault.StaticString(whenUnsatisfiableDoNotScaleUp),
+				MarkdownDescription: "The ComputeClass `spec.whenUnsatisfiable`: `DoNotScaleUp` (default) leaves pods Pending when no " +
+					"tier has capacity; `ScaleUpAnyway` lets GKE create general-purpose nodes without accelerators. One of " +
+					codeList(whenUnsatisfiableValues) + ".",
+				Validators: []validator.String{stringvalidator.OneOf(whenUnsatisfiableValues...)},
+			},
+			"active_migration": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+				MarkdownDescription: "Sets `spec.activeMigration.optimizeRulePriority: true` in the ComputeClass, so that GKE moves " +
+					"workloads back to a higher tier when it has capacity again (PodDisruptionBudgets are honoured). Default: `false`.",
+			},
+			"validation": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Overrides the provider's `validation` for this resource: `strict` keeps catalog errors as errors, " +
+					"`warn` reports them as warnings. One of " + codeList(catalog.ModeNames) + ".",
+				Validators: []validator.String{stringvalidator.OneOf(catalog.ModeNames...)},
+			},
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true, CreateDescription: fmt.Sprintf(
+				"Time to create every pool (default `%s`).", defaultCreateTimeout), UpdateDescription: fmt.Sprintf(
+				"Time to update, add, re-create and remove pools (default `%s`).", defaultUpdateTimeout), DeleteDescription: fmt.Sprintf(
+				"Time to delete every pool (default `%s`).", defaultDeleteTimeout)}),
+			"compute_class_manifest": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The ComputeClass as YAML (`apiVersion: cloud.google.com/v1`, `kind: ComputeClass`), one " +
+					"`nodepools` priority per tier in tier order. Apply it with `kubernetes_manifest` " +
+					"(`manifest = yamldecode(...)`) or `kubectl apply -f -`.",
+			},
+			"node_selector": schema.MapAttribute{
+				Computed:            true,
+				ElementType:         types.StringType,
+				MarkdownDescription: "The `nodeSelector` for a Deployment that may run on any tier: `cloud.google.com/compute-class=<compute_class>`.",
+			},
+			"tolerations": schema.ListNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The union of every tier's `tolerations`: what one Deployment needs to schedule on any tier " +
+					"(accelerator taints, the ComputeClass taint, the Spot taint when a tier is Spot, and the tiers' own taints).",
+				NestedObject: tolerationNestedObject(),
+			},
+		},
+	}
+}
+
+func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
+	computedString := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	computedMap := func(desc string) schema.MapAttribute {
+		return schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
+	}
+	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		"name": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: fmt.Sprintf("The GKE node pool name: 1 to %d lowercase letters, digits and hyphens, starting with a letter "+
+				"and ending with a letter or digit. Unique among the tiers.", maxPoolNameLength),
+			Validators: []validator.String{stringvalidator.RegexMatches(poolNameRE,
+				fmt.Sprintf("must be 1 to %d lowercase letters, digits and hyphens, start with a letter and end with a letter or digit", maxPoolNameLength))},
+		},
+		"accelerator_type": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "TPU tiers: the TPU slice as a Cloud TPU accelerator type, such as `v6e-4` or `v6e-16` (generations: " +
+				codeList(cat.GenerationNames()) + "). The machine type, topology, placement and node count follow from it. Changing it re-creates the pool.",
+		},
+		"machine_type": schema.StringAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "The Compute Engine machine type. TPU tiers: derived from `accelerator_type` (set it only to pick " +
+				"between two layouts of one slice, such as one `ct6e-standard-8t` or two `ct6e-standard-4t` for `v6e-8`). GPU tiers: " +
+				"a machine type with built-in GPUs (such as `g2-standard-4` or `a3-highgpu-8g`), or an N1 type with attached GPUs. " +
+				"Changing it re-creates the pool.",
+		},
+		"topology": schema.StringAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "TPU tiers: the slice topology, such as `2x2` or `4x4`; derived from `accelerator_type` (set it only " +
+				"where a slice has two documented layouts). Changing it re-creates the pool.",
+		},
+		"gpu_type": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "GPU tiers: the GPU accelerator type, one of " + codeList(gpuTypeNames()) + ". With a machine type " +
+				"that has built-in GPUs it must match them (it can then be omitted only if `machine_type` is set). Changing it re-creates the pool.",
+		},
+		"gpu_count": schema.Int64Attribute{
+			Optional:            true,
+			Computed:            true,
+			MarkdownDescription: "GPU tiers: GPUs per node; derived from a machine type with built-in GPUs. Changing it re-creates the pool.",
+			Validators:          []validator.Int64{int64validator.AtLeast(1)},
+		},
+		"gpu_driver_version": schema.StringAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: fmt.Sprintf("GPU tiers: how GKE installs the NVIDIA driver, one of %s (default `%s`). Changing it "+
+				"re-creates the pool.", codeList(cat.GPUDriverVersionValues()), defaultGPUDriverVersion),
+			Validators: []validator.String{stringvalidator.OneOf(cat.GPUDriverVersionValues()...)},
+		},
+		"node_locations": schema.ListAttribute{
+			Required:    true,
+			ElementType: types.StringType,
+			MarkdownDescription: "The zones of the pool's nodes, in the cluster's region; each must offer the tier's accelerator. " +
+				"A multi-host TPU slice needs exactly one zone. Changing them re-creates the pool.",
+			Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.UniqueValues()},
+		},
+		"node_count": schema.Int64Attribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "Fixed number of nodes per zone, when the pool does not autoscale. Multi-host TPU tiers: derived as the " +
+				"slice's hosts (one slice per pool). Single-host tiers without autoscaling default to `1`. Updated in place. " +
+				"Conflicts with `min_node_count` and `max_node_count`.",
+			Validators: []validator.Int64{
+				int64validator.AtLeast(0),
+				int64validator.ConflictsWith(path.MatchRelative().AtParent().AtName("min_node_count"),
+					path.MatchRelative().AtParent().AtName("max_node_count")),
+			},
+		},
+		"min_node_count": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "Autoscaling: minimum nodes per zone. Multi-host TPU tiers scale in whole slices, so it must be " +
+				"`0` or the slice's hosts. Updated in place. Requires `max_node_count`.",
+			Validators: []validator.Int64{
+				int64validator.AtLeast(0),
+				int64validator.AlsoRequires(path.MatchRelative().AtParent().AtName("max_node_count")),
+			},
+		},
+		"max_node_count": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "Autoscaling: maximum nodes per zone, at least `min_node_count`. Multi-host TPU tiers: a multiple " +
+				"of the slice's hosts, at least one slice. Updated in place. Requires `min_node_count`.",
+			Validators: []validator.Int64{
+				int64validator.AtLeast(1),
+				int64validator.AlsoRequires(path.MatchRelative().AtParent().AtName("min_node_count")),
+			},
+		},
+		"spot": schema.BoolAttribute{
+			Optional: true,
+			Computed: true,
+			Default:  booldefault.StaticBool(false),
+			MarkdownDescription: "Use Spot VMs. Spot nodes carry the taint `cloud.google.com/gke-spot=true:NoSchedule`, which the " +
+				"tier's `tolerations` then include. Default: `false`. Changing it re-creates the pool.",
+		},
+		"auto_repair": schema.BoolAttribute{
+			Optional:            true,
+			Computed:            true,
+			Default:             booldefault.StaticBool(true),
+			MarkdownDescription: "Node auto-repair. Default: `true`. Updated in place.",
+		},
+		"auto_upgrade": schema.BoolAttribute{
+			Optional:            true,
+			Computed:            true,
+			Default:             booldefault.StaticBool(true),
+			MarkdownDescription: "Node auto-upgrade. Default: `true`. Updated in place.",
+		},
+		"labels": schema.MapAttribute{
+			Optional:    true,
+			ElementType: types.StringType,
+			MarkdownDescription: "Extra Kubernetes node labels. The provider adds `cloud.google.com/compute-class` itself (see " +
+				"`node_labels`); labels GKE adds never cause a diff. Updated in place.",
+			Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.LengthBetween(1, 317))},
+		},
+		"taints": schema.ListNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "Extra Kubernetes node taints. The provider adds the accelerator taint and the ComputeClass taint " +
+				"itself (see `node_taints`); taints GKE adds never cause a diff. Updated in place.",
+			NestedObject: taintNestedObject(false),
+		},
+		"reservation_affinity": schema.SingleNestedAttribute{
+			Optional:            true,
+			MarkdownDescription: "Which Compute Engine reservations the nodes consume. Changing it re-creates the pool.",
+			Attributes: map[string]schema.Attribute{
+				"consume_reservation_type": schema.StringAttribute{
+					Required:            true,
+					MarkdownDescription: "One of " + codeList(reservationTypes) + ".",
+					Validators:          []validator.String{stringvalidator.OneOf(reservationTypes...)},
+				},
+				"key": schema.StringAttribute{
+					Optional: true,
+					MarkdownDescription: "For `SPECIFIC_RESERVATION`: the reservation label key, such as " +
+						"`compute.googleapis.com/reservation-name`.",
+				},
+				"values": schema.ListAttribute{
+					Optional:            true,
+					ElementType:         types.StringType,
+					MarkdownDescription: "For `SPECIFIC_RESERVATION`: the label values, such as the reservation names.",
+				},
+			},
+		},
+		"placement_policy": computedString("Derived: `COMPACT` for multi-host TPU slices (with `topology` as the placement's TPU topology), else null."),
+		"pool_name":        computedString("The node pool name GKE reports: what the ComputeClass lists for this tier."),
+		"status": computedString("The pool's status as GKE reports it (`PROVISIONING`, `RUNNING`, `RUNNING_WITH_ERROR`, `RECONCILING`, " +
+			"`STOPPING`, `ERROR`), or `MISSING` when the pool no longer exists (the next apply re-creates it)."),
+		"status_message": computedString("GKE's message about the status, such as the reason of an `ERROR`; empty when there is none."),
+		"accelerator_labels": computedMap("Derived: the labels GKE itself puts on this tier's nodes to describe the accelerator " +
+			"(`cloud.google.com/gke-tpu-accelerator` and `cloud.google.com/gke-tpu-topology` for TPU tiers, " +
+			"`cloud.google.com/gke-accelerator` for GPU tiers), for selectors that target one tier."),
+		"node_labels": computedMap("Derived: the Kubernetes node labels the provider sets on the pool: `labels` plus " +
+			"`cloud.google.com/compute-class`."),
+		"node_taints": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "Derived: the node taints the provider sets on the pool: the accelerator taint (`google.com/tpu` or " +
+				"`nvidia.com/gpu`, `present`, `NO_SCHEDULE`), the ComputeClass taint, then `taints`.",
+			NestedObject: taintNestedObject(true),
+		},
+		"effective_labels": computedMap("All node labels GKE reports for the pool, including those GKE adds."),
+		"effective_taints": schema.ListNestedAttribute{
+			Computed:            true,
+			MarkdownDescription: "All node taints GKE reports for the pool, including those GKE adds.",
+			NestedObject:        taintNestedObject(true),
+		},
+		"node_selector": computedMap("The `nodeSelector` that targets this tier through the ComputeClass: " +
+			"`cloud.google.com/compute-class=<compute_class>`."),
+		"tolerations": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The Kubernetes tolerations a pod needs for this tier's taints: the accelerator taint (`Exists`), " +
+				"the ComputeClass taint, `cloud.google.com/gke-spot` when `spot`, and `taints`.",
+			NestedObject: tolerationNestedObject(),
+		},
+	}}
+}
