@@ -46,8 +46,8 @@
 //
 // # Realism
 //
-// Validation follows the public API references and the project's reference
-// facts, modestly: TPU node ids (RFC 1035), accelerator types and runtime
+// Validation follows the public API references and TPU and GKE
+// documentation, modestly: TPU node ids (RFC 1035), accelerator types and runtime
 // versions per zone, GKE node-pool names, TPU slice topologies against
 // machine types (a ct6e-standard-4t pool with tpuTopology 4x4 needs
 // initialNodeCount 4), accelerator machine types per zone and minimum GKE

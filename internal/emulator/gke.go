@@ -69,12 +69,7 @@ type gkePool struct {
 type gkeRequest struct {
 	*request
 	project  string
-	location string
-	zonal    bool // the deprecated projects/*/zones/* form
-}
-
-func (q *gkeRequest) clusterKey(name string) string {
-	return "projects/" + q.project + "/locations/" + q.location + "/clusters/" + name
+	location string // a region or zone; the zone of the projects/*/zones/* form
 }
 
 // routeContainer maps a /v1/ path to its method and handler. Both the
@@ -87,7 +82,7 @@ func (s *Server) routeContainer(r *http.Request, rest string) (string, string, h
 	}
 	project := segs[1]
 	gr := func(req *request) *gkeRequest {
-		return &gkeRequest{request: req, project: project, location: segs[3], zonal: segs[2] == "zones"}
+		return &gkeRequest{request: req, project: project, location: segs[3]}
 	}
 	m := r.Method
 	h := func(method string, f func(q *gkeRequest) (any, *apiError)) (string, string, handler) {
@@ -295,8 +290,9 @@ func (s *Server) gkePoolsList(q *gkeRequest, cluster string) (any, *apiError) {
 	return out, nil
 }
 
-// Machine-type families. TPU: ct4p, ct5lp, ct5p, ct6e, tpu7x (reference
-// facts §6.1). GPU: a2, a3, a4, a4x, g2, g4 (reference facts §7.1).
+// Machine-type families. TPU: ct4p, ct5lp, ct5p, ct6e, tpu7x; GPU: a2, a3,
+// a4, a4x, g2, g4 (cluster-toolkit's tpu-definition and gpu-definition
+// modules, https://github.com/GoogleCloudPlatform/cluster-toolkit).
 func isTPUMachine(mt string) bool {
 	return strings.HasPrefix(mt, "ct") || strings.HasPrefix(mt, "tpu7")
 }
@@ -429,11 +425,11 @@ func (s *Server) poolDefaults(c *gkeCluster, np *container.NodePool) {
 // scenario switches it off:
 //   - TPU pools get the taint google.com/tpu=present:NO_SCHEDULE. Source:
 //     "TPU slice nodes are given a taint, google.com/tpu=present:NoSchedule"
-//     (https://cloud.google.com/kubernetes-engine/docs/concepts/tpus, via
-//     reference facts §6.1). Assumption: the API reports it in config.taints.
+//     (https://cloud.google.com/kubernetes-engine/docs/concepts/tpus).
+//     Assumption: the API reports it in config.taints.
 //   - GPU pools get nvidia.com/gpu=present:NO_SCHEDULE. Source: GKE taints
-//     GPU nodes with nvidia.com/gpu (https://cloud.google.com/kubernetes-engine/docs/how-to/gpus,
-//     reference facts §7.2). Assumption: reported in config.taints, value "present".
+//     GPU nodes with nvidia.com/gpu (https://cloud.google.com/kubernetes-engine/docs/how-to/gpus).
+//     Assumption: reported in config.taints, with value "present".
 //   - resourceLabels["goog-gke-node-pool-provisioning-model"] = "on-demand",
 //     or "spot" for Spot and preemptible nodes. Source: the label shows up on
 //     GKE node VMs and node pools in public Terraform state and configs, which
@@ -500,7 +496,9 @@ func (s *Server) validatePool(c *gkeCluster, np *container.NodePool) (int, *apiE
 	return hosts, nil
 }
 
-// checkTPUShape applies the TPU slice rules (reference facts §6.2): the
+// checkTPUShape applies the TPU slice rules of
+// https://cloud.google.com/kubernetes-engine/docs/concepts/tpus and the
+// v6e/v5e tables of https://cloud.google.com/tpu/docs/v6e and /v5e: the
 // topology has the generation's dimensions; its chips are a multiple of the
 // machine type's chips per VM; only 4-chip machine types form multi-host
 // slices; a multi-host pool lives in one zone and has exactly chips/chips-

@@ -32,8 +32,9 @@ type Scenario struct {
 	// operations of a cluster. GKE has been seen both ways.
 	SerializePoolCreates bool `json:"serializePoolCreates"`
 	// MaxConcurrentOperationsPerCluster is the per-cluster concurrent
-	// operations quota; 0 means unlimited. GKE's documented default is 5
-	// concurrent operations per cluster, answered with HTTP 429.
+	// operations quota; 0 means unlimited. GKE has been seen answering HTTP
+	// 429 at 5 concurrent operations per cluster
+	// (https://github.com/hashicorp/terraform-provider-google/issues/15205).
 	MaxConcurrentOperationsPerCluster int `json:"maxConcurrentOperationsPerCluster,omitempty"`
 	// GKEAdditions switches off fields GKE adds to node pools by itself.
 	GKEAdditions GKEAdditions `json:"gkeAdditions"`
@@ -189,7 +190,7 @@ func allDurations(d time.Duration) Durations {
 
 // Runtime versions offered in every TPU zone of Default. Source: Cloud TPU
 // runtimes, https://cloud.google.com/tpu/docs/runtimes (base images, TF names
-// and the legacy images), as summarised in the project's reference facts §3.
+// and the legacy images) and https://cloud.google.com/tpu/docs/supported-versions.
 var defaultRuntimeVersions = []string{
 	"tpu-ubuntu2204-base",
 	"v2-alpha-tpuv5-lite",
@@ -226,8 +227,8 @@ var (
 	typesV6e = []string{"v6e-1", "v6e-4", "v6e-8", "v6e-16", "v6e-32", "v6e-64", "v6e-128", "v6e-256"}
 )
 
-// GKE TPU machine types per generation (reference facts §6.1, from
-// cluster-toolkit's tpu-definition and the TPU generation pages).
+// GKE TPU machine types per generation, from the TPU generation pages and
+// https://github.com/GoogleCloudPlatform/cluster-toolkit/blob/e07b3ea5dd665400a34111245f306cd3411af73a/modules/internal/tpu-definition/main.tf.
 var (
 	machinesV4  = []string{"ct4p-hightpu-4t"}
 	machinesV5e = []string{"ct5lp-hightpu-1t", "ct5lp-hightpu-4t", "ct5lp-hightpu-8t"}
@@ -238,7 +239,8 @@ var (
 
 // GPU machine types and accelerator types. Assumption: the per-zone GPU lists
 // in Default are illustrative, not copied from the Compute Engine GPU regions
-// page; the machine-type-to-GPU pairs follow reference facts §7.1.
+// page; the machine-type-to-GPU pairs follow
+// https://github.com/GoogleCloudPlatform/cluster-toolkit/blob/e07b3ea5dd665400a34111245f306cd3411af73a/modules/internal/gpu-definition/main.tf.
 var (
 	gpusL4    = []string{"g2-standard-4", "g2-standard-8", "g2-standard-12", "g2-standard-16", "g2-standard-24", "g2-standard-32", "g2-standard-48", "g2-standard-96", "nvidia-l4"}
 	gpusA100  = []string{"a2-highgpu-1g", "a2-highgpu-2g", "a2-highgpu-4g", "a2-highgpu-8g", "a2-megagpu-16g", "nvidia-tesla-a100"}
@@ -256,8 +258,8 @@ func concat(lists ...[]string) []string {
 }
 
 // Default returns the built-in scenario, modeled on the public TPU zone and
-// type tables (https://cloud.google.com/tpu/docs/regions-zones, crawled; see
-// the project's reference facts §5):
+// type tables (https://cloud.google.com/tpu/docs/regions-zones and
+// https://cloud.google.com/tpu/docs/types-zones; zone lists change often):
 //   - us-central1-a: v5p, v5e, v3-8, v2-32…v2-512; A100/H100/L4/T4 GPUs.
 //   - us-central1-b: v6e, v3-8, v2-8; L4/T4 GPUs.
 //   - us-central1-c: v2-8 on the TPU API; tpu7x-standard-4t on GKE only
@@ -328,7 +330,8 @@ func Default() *Scenario {
 		},
 		Durations: allDurations(DefaultDuration),
 		MinNodeVersions: map[string]string{
-			// Ray's GKE TPU guide citing GKE's TPU machine-type table (reference facts §6.3).
+			// Ray's GKE TPU guide citing GKE's TPU machine-type table:
+			// https://github.com/ray-project/ray/blob/02745f527856b07d09c266967b026c7a1cd60121/doc/source/cluster/kubernetes/user-guides/gcp-gke-tpu-cluster.md
 			"ct6e-": "1.31.2-gke.1115000",
 			// https://cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood (Standard clusters).
 			"tpu7x-": "1.34.0-gke.2201000",

@@ -35,7 +35,7 @@ type tpuFamily struct {
 }
 
 // Source: TPU generation pages (https://cloud.google.com/tpu/docs/v2 … /v6e,
-// /tpu7x) as summarised in reference facts §2.1. TPU7X is not a value of
+// /tpu7x): TensorCores per chip, chips per host. TPU7X is not a value of
 // the v2 API's AcceleratorConfig.Type enum (the API does not support TPU7x,
 // https://cloud.google.com/tpu/docs/runtimes); the emulator uses "TPU7X"
 // only when a scenario offers tpu7x types.
