@@ -1,0 +1,67 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package provider_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+)
+
+// TestAccProvider_devOverridesSchema builds the binary and asks the real CLI
+// for its schema through dev_overrides, as a user of a local build would.
+func TestAccProvider_devOverridesSchema(t *testing.T) {
+	env := acctest.DevInstall(t)
+	dir := t.TempDir()
+	cfg := "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(acctest.TerraformPath(t), "providers", "schema", "-json")
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("terraform providers schema: %v\n%s", err, out)
+	}
+	var schema struct {
+		ProviderSchemas map[string]struct {
+			Provider struct {
+				Block struct {
+					Attributes map[string]struct {
+						Sensitive bool `json:"sensitive"`
+					} `json:"attributes"`
+				} `json:"block"`
+			} `json:"provider"`
+			ResourceSchemas   map[string]json.RawMessage `json:"resource_schemas"`
+			DataSourceSchemas map[string]json.RawMessage `json:"data_source_schemas"`
+		} `json:"provider_schemas"`
+	}
+	if err := json.Unmarshal(out, &schema); err != nil {
+		t.Fatalf("decoding schema: %v", err)
+	}
+	p, ok := schema.ProviderSchemas["registry.terraform.io/accel-dev/accel"]
+	if !ok {
+		t.Fatalf("schema has no registry.terraform.io/accel-dev/accel provider: %s", out)
+	}
+	var attrs []string
+	for name := range p.Provider.Block.Attributes {
+		attrs = append(attrs, name)
+	}
+	slices.Sort(attrs)
+	want := []string{"access_token", "container_endpoint", "credentials", "impersonate_service_account",
+		"poll_interval", "project", "region", "tpu_endpoint", "validation", "zone"}
+	if !slices.Equal(attrs, want) {
+		t.Errorf("provider attributes = %v, want %v", attrs, want)
+	}
+	for _, secret := range []string{"access_token", "credentials"} {
+		if !p.Provider.Block.Attributes[secret].Sensitive {
+			t.Errorf("%s is not sensitive in the served schema", secret)
+		}
+	}
+}
