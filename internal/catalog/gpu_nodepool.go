@@ -112,7 +112,7 @@ func (c *Catalog) checkFixedGPU(m *GPUMachineType, q GPUPoolQuery, gpuTypeOK boo
 		}
 	}
 	if q.GPUCount > 0 && q.GPUCount != m.GPUCount {
-		detail := fmt.Sprintf("%q has %d built-in %s; remove gpu_count or set it to %d.", m.Name, m.GPUCount, plural(m.GPUCount, "GPU"), m.GPUCount)
+		detail := fmt.Sprintf("%q has %d built-in %s, not %d; remove gpu_count or set it to %d.", m.Name, m.GPUCount, plural(m.GPUCount, "GPU"), q.GPUCount, m.GPUCount)
 		if alt := c.gpuMachinesFor(m.GPUType, q.GPUCount); len(alt) > 0 {
 			detail += fmt.Sprintf(" For %d %s %s use %s.", q.GPUCount, m.GPUType, plural(q.GPUCount, "GPU"), quoteList(alt))
 		}

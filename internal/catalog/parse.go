@@ -183,7 +183,8 @@ func parseVersion(s string) (version, bool) {
 	}
 	switch c := rest[0]; {
 	case isLower(c) || (c >= 'A' && c <= 'Z'):
-	case (c == '.' || c == '+' || c == '-') && len(rest) > 1:
+	case c == '.' && len(rest) > 1 && (isLower(rest[1]) || (rest[1] >= 'A' && rest[1] <= 'Z')):
+	case (c == '+' || c == '-') && len(rest) > 1 && rest[1] != '.' && rest[1] != '+' && rest[1] != '-':
 	default:
 		return version{}, false
 	}

@@ -72,6 +72,7 @@ func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
 		r.Findings = append(r.Findings, c.unknownFramework(fw))
 		fw = ""
 	}
+	givenFW := fw // the valid framework the user set, "" when none
 
 	// Runtime name.
 	var tf *tfName
@@ -134,7 +135,7 @@ func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
 	switch {
 	case tf != nil:
 		r.RuntimeVersion = q.RuntimeVersion
-		r.Findings = append(r.Findings, c.checkTFRuntime(g, r.Accelerator, *tf, q.RuntimeVersion, q.Framework, q.FrameworkVersion, tfVer)...)
+		r.Findings = append(r.Findings, c.checkTFRuntime(g, r.Accelerator, *tf, q.RuntimeVersion, givenFW, q.FrameworkVersion, tfVer)...)
 	case rt != nil:
 		r.RuntimeVersion = q.RuntimeVersion
 		r.Findings = append(r.Findings, c.checkBaseRuntime(g, rt, fw, multi)...)
@@ -598,7 +599,7 @@ func (c *Catalog) checkTFRuntime(g *Generation, acc Accelerator, t tfName, raw, 
 		fix := t
 		fix.api = ""
 		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.DeviceAPISource, []string{fix.String()},
-			fmt.Sprintf("TensorFlow runtimes before %s have no device API suffix; use %q.", tfr.DeviceAPIFrom, fix.String()))
+			fmt.Sprintf("%q has a device API suffix, but TensorFlow runtimes before %s have none; use %q.", raw, tfr.DeviceAPIFrom, fix.String()))
 	}
 	if g == nil || !c.tfSupported(g) {
 		return fs
@@ -616,17 +617,17 @@ func (c *Catalog) checkTFRuntime(g *Generation, acc Accelerator, t tfName, raw, 
 	}
 	if slices.Contains(tfr.PJRTGenerations, g.Name) && t.api == "se" {
 		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.PJRTSource, wantList(),
-			fmt.Sprintf("%s supports only the PJRT device API%s", g.Name, useSuffix(wantOK, want)))
+			fmt.Sprintf("%q uses the stream executor, but %s supports only the PJRT device API%s", raw, g.Name, useSuffix(wantOK, want)))
 	}
 	through, _ := parseVersion(tfr.V4SuffixThrough)
 	oldForV4 := compareVersion(t.ver, through) <= 0
 	switch {
 	case g.Name == "v4" && oldForV4 && !t.v4:
 		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.V4Source, wantList(),
-			fmt.Sprintf("TensorFlow %s and older on v4 need the v4 runtime%s", tfr.V4SuffixThrough, useSuffix(wantOK, want)))
+			fmt.Sprintf("%q lacks -v4: TensorFlow %s and older on v4 need the v4 runtime%s", raw, tfr.V4SuffixThrough, useSuffix(wantOK, want)))
 	case t.v4 && (g.Name != "v4" || !oldForV4):
 		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.V4Source, wantList(),
-			fmt.Sprintf("-v4 runtimes exist only for v4 with TensorFlow %s or older%s", tfr.V4SuffixThrough, useSuffix(wantOK, want)))
+			fmt.Sprintf("%q has -v4, but -v4 runtimes exist only for v4 with TensorFlow %s or older%s", raw, tfr.V4SuffixThrough, useSuffix(wantOK, want)))
 	}
 	switch {
 	case acc.MultiHost && !t.pod:
@@ -634,7 +635,7 @@ func (c *Catalog) checkTFRuntime(g *Generation, acc Accelerator, t tfName, raw, 
 			fmt.Sprintf("%q is for single-host slices, but %s spans %d hosts%s", raw, acc.Type, acc.Hosts, useSuffix(wantOK, want)))
 	case !acc.MultiHost && t.pod:
 		add(SeverityWarning, "TensorFlow -pod Runtime on a Single Host", tfr.PodSource, wantList(),
-			fmt.Sprintf("-pod runtimes are for multi-host slices and %s is single-host%s", acc.Type, useSuffix(wantOK, want)))
+			fmt.Sprintf("%q is a -pod runtime for multi-host slices, but %s is single-host%s", raw, acc.Type, useSuffix(wantOK, want)))
 	}
 	if t.extra != "" {
 		for _, u := range tfr.UnverifiedSuffixes {
@@ -646,7 +647,7 @@ func (c *Catalog) checkTFRuntime(g *Generation, acc Accelerator, t tfName, raw, 
 					fmt.Sprintf("%q is not a documented runtime name. %s", raw, u.Decision))
 			} else {
 				add(SeverityError, "Invalid TensorFlow Runtime Name", u.Source, wantList(),
-					fmt.Sprintf("%s names are for v5e and v6e only%s", u.Suffix, useSuffix(wantOK, want)))
+					fmt.Sprintf("%q uses the %s suffix, which is for v5e and v6e only%s", raw, u.Suffix, useSuffix(wantOK, want)))
 			}
 		}
 	}

@@ -159,8 +159,8 @@ func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
 	src := c.data.Sources["gke_tpu"]
 	if multi && q.NodeCount != 0 && q.NodeCount != nodes {
 		fs = append(fs, newFinding(SeverityError, AttrNodeCount, itoa(q.NodeCount), "Node Count Does Not Match Slice", src, []string{itoa(nodes)},
-			fmt.Sprintf("A multi-host %s pool with topology %s on %s is one slice of exactly %d nodes; set node_count to %d.",
-				g.Name, topo, mt.Name, nodes, nodes)))
+			fmt.Sprintf("node_count %d does not fit: a multi-host %s pool with topology %s on %s is one slice of exactly %d nodes; set node_count to %d.",
+				q.NodeCount, g.Name, topo, mt.Name, nodes, nodes)))
 	}
 	if multi {
 		for _, b := range []struct {
