@@ -1,0 +1,120 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package functions_test
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+)
+
+// Provider-defined functions need Terraform 1.8.
+var functionsVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)}
+
+func TestAccFunctionRuntimeVersion_basic(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   functionsVersionChecks,
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: acctest.OfflineProviderConfig + `
+output "base" {
+  value = provider::accel::runtime_version("v5litepod-4", "")
+}
+output "jax" {
+  value = provider::accel::runtime_version("v6e-8", "jax")
+}
+output "tensorflow_pod" {
+  value = provider::accel::runtime_version("v5p-16", "tensorflow")
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("base", knownvalue.StringExact("v2-alpha-tpuv5-lite")),
+				statecheck.ExpectKnownOutputValue("jax", knownvalue.StringExact("v2-alpha-tpuv6e")),
+				statecheck.ExpectKnownOutputValue("tensorflow_pod", knownvalue.StringExact("tpu-vm-tf-2.16.1-pod-pjrt")),
+			},
+		}},
+	})
+}
+
+func TestAccFunctionRuntimeVersion_errors(t *testing.T) {
+	tests := map[string]struct {
+		call string
+		want *regexp.Regexp
+	}{
+		"wrong case": {
+			call: `provider::accel::runtime_version("V6E-4", "jax")`,
+			want: regexp.MustCompile(`(?s)Invalid value for "accelerator_type" parameter.*did you mean "v6e-4"`),
+		},
+		"framework typo": {
+			call: `provider::accel::runtime_version("v6e-4", "pytorh")`,
+			want: regexp.MustCompile(`(?s)Invalid value for "framework" parameter.*did you mean\s+"pytorch"`),
+		},
+		"tensorflow on tpu7x": {
+			call: `provider::accel::runtime_version("tpu7x-8", "tensorflow")`,
+			want: regexp.MustCompile(`(?s)Invalid value for "framework" parameter.*TensorFlow is not\s+supported on tpu7x`),
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				TerraformVersionChecks:   functionsVersionChecks,
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      acctest.OfflineProviderConfig + "output \"x\" {\n  value = " + tc.call + "\n}\n",
+					ExpectError: tc.want,
+				}},
+			})
+		})
+	}
+}
+
+func TestAccFunctionAccelerator_basic(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   functionsVersionChecks,
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: acctest.OfflineProviderConfig + `
+output "v6e" {
+  value = provider::accel::accelerator("v6e-16")
+}
+output "v3_hosts" {
+  value = provider::accel::accelerator("v3-32").hosts
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("v6e", knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"generation":        knownvalue.StringExact("v6e"),
+					"tensor_cores":      knownvalue.Int64Exact(16),
+					"chips":             knownvalue.Int64Exact(16),
+					"hosts":             knownvalue.Int64Exact(4),
+					"chips_per_host":    knownvalue.Int64Exact(4),
+					"topology":          knownvalue.StringExact("4x4"),
+					"multi_host":        knownvalue.Bool(true),
+					"tpu_api_supported": knownvalue.Bool(true),
+					"gke_machine_type":  knownvalue.StringExact("ct6e-standard-4t"),
+					"gke_accelerator":   knownvalue.StringExact("tpu-v6e-slice"),
+					"gke_node_count":    knownvalue.Int64Exact(4),
+				})),
+				statecheck.ExpectKnownOutputValue("v3_hosts", knownvalue.Int64Exact(4)),
+			},
+		}},
+	})
+}
+
+func TestAccFunctionAccelerator_invalid(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   functionsVersionChecks,
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      acctest.OfflineProviderConfig + "output \"x\" {\n  value = provider::accel::accelerator(\"v6e-3\")\n}\n",
+			ExpectError: regexp.MustCompile(`(?s)Invalid value for "accelerator_type" parameter.*"v6e-3" is not a v6e\s+size`),
+		}},
+	})
+}
