@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -246,10 +247,10 @@ func TestAccFallbackNodePools_tpuAndGPU(t *testing.T) {
 				}},
 			},
 			{
-				ResourceName:      address,
-				ImportState:       true,
-				ImportStateVerify: true,
-				ImportStateId:     tg.Cluster + "/nodePools/" + tpuName + "," + gpuName,
+				ResourceName:            address,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateId:           tg.Cluster + "/nodePools/" + tpuName + "," + gpuName,
 				ImportStateVerifyIgnore: []string{"timeouts"},
 			},
 		},
@@ -269,4 +270,93 @@ func tolerationCheck(key, operator, value, effect string) knownvalue.Check {
 	})
 }
 
-var _ = gcp.ClusterID
+// callCounter records the emulator's call counters before a step, for
+// checks on how many calls the step made. Against a sandbox it checks nothing.
+type callCounter struct {
+	srv    *emulator.Server
+	before map[string]int64
+}
+
+func (c *callCounter) snapshot() {
+	if c.srv != nil {
+		c.before = c.srv.Counters()
+	}
+}
+
+// expect is a state check: each method was called exactly n times since the snapshot.
+func (c *callCounter) expect(want map[string]int64) statecheck.StateCheck {
+	return stateCheckFunc(func() error {
+		if c.srv == nil {
+			return nil
+		}
+		now := c.srv.Counters()
+		var bad []string
+		for m, n := range want {
+			if got := now[m] - c.before[m]; got != n {
+				bad = append(bad, fmt.Sprintf("%s called %d times, want %d", m, got, n))
+			}
+		}
+		if len(bad) > 0 {
+			slices.Sort(bad)
+			return fmt.Errorf("%s", strings.Join(bad, "; "))
+		}
+		return nil
+	})
+}
+
+// atLeast is a state check: method was called at least n times since the snapshot.
+func (c *callCounter) atLeast(method string, n int64) statecheck.StateCheck {
+	return stateCheckFunc(func() error {
+		if c.srv == nil {
+			return nil
+		}
+		if got := c.srv.Counters()[method] - c.before[method]; got < n {
+			return fmt.Errorf("%s called %d times, want at least %d", method, got, n)
+		}
+		return nil
+	})
+}
+
+type stateCheckFunc func() error
+
+func (f stateCheckFunc) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	resp.Error = f()
+}
+
+// poolID is the full name of a pool of the target's cluster.
+func poolID(tg *acctest.Target, name string) string { return tg.Cluster + "/nodePools/" + name }
+
+// addGKEStyleMetadata adds, out of band, a node label and a node taint of
+// the kind GKE adds by itself (GKE Sandbox's), through the GKE API of the
+// emulator, and waits for the update.
+func addGKEStyleMetadata(tg *acctest.Target, pool string) error {
+	ctx := context.Background()
+	svc, err := container.NewService(ctx, option.WithEndpoint(tg.Emulator.ContainerEndpoint()), option.WithoutAuthentication())
+	if err != nil {
+		return err
+	}
+	name := poolID(tg, pool)
+	np, err := svc.Projects.Locations.Clusters.NodePools.Get(name).Context(ctx).Do()
+	if err != nil {
+		return err
+	}
+	labels := map[string]string{"sandbox.gke.io/runtime": "gvisor"}
+	for k, v := range np.Config.Labels {
+		labels[k] = v
+	}
+	taints := append(np.Config.Taints, &container.NodeTaint{Key: "sandbox.gke.io/runtime", Value: "gvisor", Effect: "NO_SCHEDULE"})
+	op, err := svc.Projects.Locations.Clusters.NodePools.Update(name, &container.UpdateNodePoolRequest{
+		Labels: &container.NodeLabels{Labels: labels},
+		Taints: &container.NodeTaints{Taints: taints},
+	}).Context(ctx).Do()
+	if err != nil {
+		return err
+	}
+	project, location, _, err := gcp.ParseClusterID(tg.Cluster)
+	if err != nil {
+		return err
+	}
+	clients := gcp.NewClients(gcp.Config{ContainerEndpoint: tg.Emulator.ContainerEndpoint(), Polling: gcp.Polling{Initial: 10 * time.Millisecond, Max: 50 * time.Millisecond}})
+	_, err = clients.WaitContainerOperation(ctx, project, location, op)
+	return err
+}

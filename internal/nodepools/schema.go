@@ -265,8 +265,9 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 		},
 		"gpu_type": schema.StringAttribute{
 			Optional: true,
-			MarkdownDescription: "GPU tiers: the GPU accelerator type, one of " + codeList(gpuTypeNames()) + ". With a machine type " +
-				"that has built-in GPUs it must match them (it can then be omitted only if `machine_type` is set). Changing it re-creates the pool.",
+			Computed: true,
+			MarkdownDescription: "GPU tiers: the GPU accelerator type, one of " + codeList(gpuTypeNames()) + ". Derived from a " +
+				"machine type with built-in GPUs (which it must match when set); required with N1 machine types. Changing it re-creates the pool.",
 		},
 		"gpu_count": schema.Int64Attribute{
 			Optional:            true,
