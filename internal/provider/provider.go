@@ -40,7 +40,7 @@ const Address = "registry.terraform.io/accel-dev/accel"
 const defaultPollInterval = 10 * time.Second
 
 var (
-	_ provider.Provider              = &accelProvider{}
+	_ provider.Provider                   = &accelProvider{}
 	_ provider.ProviderWithFunctions      = &accelProvider{}
 	_ provider.ProviderWithValidateConfig = &accelProvider{}
 )
