@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,11 +38,10 @@ func TestDefaultLoads(t *testing.T) {
 func TestLoadRejectsBadData(t *testing.T) {
 	t.Parallel()
 	tests := map[string]string{
-		"syntax":        `{`,
-		"unknown field": `{"version":"1","nope":true}`,
-		"bad zone":      `{"generations":[{"name":"x","api_prefix":"x","tensorcores_per_chip":1,"zones":[{"zone":"nowhere"}]}]}`,
-		"no prefix":     `{"generations":[{"name":"x","tensorcores_per_chip":1}]}`,
-		"duplicate":     `{"generations":[{"name":"x","api_prefix":"x","tensorcores_per_chip":1},{"name":"x","api_prefix":"y","tensorcores_per_chip":1}]}`,
+		"syntax":    `{`,
+		"bad zone":  `{"generations":[{"name":"x","api_prefix":"x","tensorcores_per_chip":1,"zones":[{"zone":"nowhere"}]}]}`,
+		"no prefix": `{"generations":[{"name":"x","tensorcores_per_chip":1}]}`,
+		"duplicate": `{"generations":[{"name":"x","api_prefix":"x","tensorcores_per_chip":1},{"name":"x","api_prefix":"y","tensorcores_per_chip":1}]}`,
 	}
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -69,6 +69,19 @@ func TestUnavailableCatalogReportsFindings(t *testing.T) {
 	}
 	if _, fs := c.GPUNodePool(GPUPoolQuery{MachineType: "g2-standard-4"}); !fs.HasErrors() {
 		t.Error("GPUNodePool on an unavailable catalog has no error")
+	}
+}
+
+func TestDataHasNoUnknownKeys(t *testing.T) {
+	t.Parallel()
+	dec := json.NewDecoder(bytes.NewReader(catalogJSON))
+	dec.DisallowUnknownFields()
+	var d catalogData
+	if err := dec.Decode(&d); err != nil {
+		t.Fatalf("catalog data has a key the Go types do not know: %v", err)
+	}
+	if dec.More() {
+		t.Fatal("trailing data after the catalog object")
 	}
 }
 
