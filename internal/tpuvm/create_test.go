@@ -1,0 +1,384 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/api/googleapi"
+	tpu "google.golang.org/api/tpu/v2"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+)
+
+// fakeAPI is an in-memory Cloud TPU API with scripted failures per zone.
+type fakeAPI struct {
+	mu    sync.Mutex
+	nodes map[string]*tpu.Node
+	calls []string
+
+	// createErr fails nodes.create in a zone synchronously.
+	createErr map[string]error
+	// opErr fails the create operation in a zone.
+	opErr map[string]error
+	// leaveFailed keeps a FAILED node behind when the create operation fails.
+	leaveFailed map[string]bool
+	// deleteErr fails every nodes.delete.
+	deleteErr error
+	// hang makes the create operation wait until ctx ends.
+	hang bool
+	// onCreate runs after a create request is accepted.
+	onCreate func()
+	// settleAfter is how many gets a CREATING node needs to become READY.
+	settleAfter int
+	gets        map[string]int
+}
+
+func newFakeAPI() *fakeAPI {
+	return &fakeAPI{
+		nodes: map[string]*tpu.Node{}, createErr: map[string]error{}, opErr: map[string]error{},
+		leaveFailed: map[string]bool{}, gets: map[string]int{},
+	}
+}
+
+func notFound() error { return &googleapi.Error{Code: http.StatusNotFound, Message: "not found"} }
+
+func stockout(zonesAvailable string) error {
+	e := &gcp.OperationError{Operation: "op", Code: 8, Status: "RESOURCE_EXHAUSTED", Message: "There is no more capacity in the zone"}
+	if zonesAvailable != "" {
+		e.Metadata = map[string]string{"zones_available": zonesAvailable}
+	}
+	return e
+}
+
+func (f *fakeAPI) record(call string) {
+	f.calls = append(f.calls, call)
+}
+
+func (f *fakeAPI) get(_ context.Context, name string) (*tpu.Node, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("get " + zoneOf(name))
+	n, ok := f.nodes[name]
+	if !ok {
+		return nil, notFound()
+	}
+	f.gets[name]++
+	if n.State == "CREATING" && f.settleAfter > 0 && f.gets[name] >= f.settleAfter {
+		n.State = "READY"
+	}
+	c := *n
+	return &c, nil
+}
+
+func (f *fakeAPI) create(_ context.Context, parent, nodeID string, node *tpu.Node) (*tpu.Operation, error) {
+	f.mu.Lock()
+	zone := parent[strings.LastIndex(parent, "/")+1:]
+	f.record("create " + zone)
+	if err := f.createErr[zone]; err != nil {
+		f.mu.Unlock()
+		return nil, err
+	}
+	n := *node
+	n.Name = parent + "/nodes/" + nodeID
+	n.State = "CREATING"
+	f.nodes[n.Name] = &n
+	onCreate := f.onCreate
+	f.mu.Unlock()
+	if onCreate != nil {
+		onCreate()
+	}
+	return &tpu.Operation{Name: "create " + n.Name}, nil
+}
+
+func (f *fakeAPI) patch(context.Context, string, string, *tpu.Node) (*tpu.Operation, error) {
+	return nil, errors.New("not used")
+}
+
+func (f *fakeAPI) remove(_ context.Context, name string) (*tpu.Operation, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.record("delete " + zoneOf(name))
+	if f.deleteErr != nil {
+		return nil, f.deleteErr
+	}
+	if _, ok := f.nodes[name]; !ok {
+		return nil, notFound()
+	}
+	return &tpu.Operation{Name: "delete " + name}, nil
+}
+
+func (f *fakeAPI) wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation, error) {
+	verb, name, _ := strings.Cut(op.Name, " ")
+	if verb == "create" && f.hang {
+		<-ctx.Done()
+		return op, fmt.Errorf("waiting: %w", ctx.Err())
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	zone := zoneOf(name)
+	f.record("wait " + verb + " " + zone)
+	if verb == "delete" {
+		delete(f.nodes, name)
+		return &tpu.Operation{Name: op.Name, Done: true}, nil
+	}
+	if err := f.opErr[zone]; err != nil {
+		if f.leaveFailed[zone] {
+			f.nodes[name].State = "FAILED"
+		} else {
+			delete(f.nodes, name)
+		}
+		return op, err
+	}
+	f.nodes[name].State = "READY"
+	return &tpu.Operation{Name: op.Name, Done: true}, nil
+}
+
+func (f *fakeAPI) polling() gcp.Polling {
+	return gcp.Polling{Initial: time.Millisecond, Max: time.Millisecond, Multiplier: 1}
+}
+
+func (f *fakeAPI) names() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for name, n := range f.nodes {
+		out = append(out, name+" "+n.State)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func testSpec(zones ...string) createSpec {
+	return createSpec{
+		project: "p", name: "vm", zones: zones,
+		node: &tpu.Node{
+			AcceleratorType: "v6e-8", RuntimeVersion: "v2-alpha-tpuv6e",
+			Labels: map[string]string{ownerLabelKey: ownerLabelValue},
+		},
+	}
+}
+
+func attemptResults(as []attempt) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.zone + ": " + a.result
+	}
+	return out
+}
+
+func TestCreateNode(t *testing.T) {
+	t.Parallel()
+	owned := func(zone, state, accel string) *tpu.Node {
+		return &tpu.Node{
+			Name: gcp.NodeID("p", zone, "vm"), State: state, AcceleratorType: accel, RuntimeVersion: "v2-alpha-tpuv6e",
+			Labels: map[string]string{ownerLabelKey: ownerLabelValue},
+		}
+	}
+	tests := map[string]struct {
+		setup        func(f *fakeAPI)
+		zones        []string
+		wantNode     string // "" when no node is returned
+		wantAdopted  bool
+		wantErr      string // substring; "" for success
+		wantAttempts []string
+		wantLeft     []string
+		wantCalls    []string // nil: not checked
+	}{
+		"first zone has capacity": {
+			zones:        []string{"a", "b"},
+			wantNode:     "projects/p/locations/a/nodes/vm",
+			wantAttempts: []string{"a: created"},
+			wantLeft:     []string{"projects/p/locations/a/nodes/vm READY"},
+			wantCalls:    []string{"get a", "get b", "create a", "wait create a", "get a"},
+		},
+		"stockout leaves a failed node, which is deleted before the next zone": {
+			setup: func(f *fakeAPI) {
+				f.opErr["a"] = stockout("")
+				f.leaveFailed["a"] = true
+			},
+			zones:        []string{"a", "b"},
+			wantNode:     "projects/p/locations/b/nodes/vm",
+			wantAttempts: []string{"a: no capacity", "b: created"},
+			wantLeft:     []string{"projects/p/locations/b/nodes/vm READY"},
+			wantCalls: []string{"get a", "get b", "create a", "wait create a",
+				"get a", "delete a", "wait delete a", "create b", "wait create b", "get b"},
+		},
+		"synchronous stockout moves on": {
+			setup: func(f *fakeAPI) {
+				f.createErr["a"] = &googleapi.Error{Code: http.StatusTooManyRequests,
+					Body: `{"error":{"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ZONE_RESOURCE_POOL_EXHAUSTED"}]}}`}
+			},
+			zones:        []string{"a", "b"},
+			wantNode:     "projects/p/locations/b/nodes/vm",
+			wantAttempts: []string{"a: no capacity", "b: created"},
+			wantLeft:     []string{"projects/p/locations/b/nodes/vm READY"},
+		},
+		"zonesAvailable hint skips zones it leaves out": {
+			setup:        func(f *fakeAPI) { f.opErr["a"] = stockout("c, x") },
+			zones:        []string{"a", "b", "c"},
+			wantNode:     "projects/p/locations/c/nodes/vm",
+			wantAttempts: []string{"a: no capacity", "b: skipped", "c: created"},
+			wantLeft:     []string{"projects/p/locations/c/nodes/vm READY"},
+		},
+		"every zone stocked out leaves nothing": {
+			setup: func(f *fakeAPI) {
+				for _, z := range []string{"a", "b", "c"} {
+					f.opErr[z] = stockout("")
+					f.leaveFailed[z] = true
+				}
+			},
+			zones:        []string{"a", "b", "c"},
+			wantErr:      "no zone could create the TPU VM",
+			wantAttempts: []string{"a: no capacity", "b: no capacity", "c: no capacity"},
+		},
+		"a failed node that cannot be deleted is returned, to be tainted": {
+			setup: func(f *fakeAPI) {
+				f.opErr["a"] = stockout("")
+				f.leaveFailed["a"] = true
+				f.deleteErr = &googleapi.Error{Code: http.StatusForbidden, Message: "denied"}
+			},
+			zones:        []string{"a", "b"},
+			wantNode:     "projects/p/locations/a/nodes/vm",
+			wantErr:      "deleting the failed TPU VM it left failed",
+			wantAttempts: []string{"a: no capacity"},
+			wantLeft:     []string{"projects/p/locations/a/nodes/vm FAILED"},
+		},
+		"an invalid request stops the fallback": {
+			setup: func(f *fakeAPI) {
+				f.createErr["a"] = &googleapi.Error{Code: http.StatusBadRequest, Message: "bad runtime"}
+			},
+			zones:        []string{"a", "b"},
+			wantErr:      "bad runtime",
+			wantAttempts: []string{"a: failed"},
+		},
+		"an owned node left by an interrupted apply is adopted once ready": {
+			setup: func(f *fakeAPI) {
+				f.nodes[gcp.NodeID("p", "b", "vm")] = owned("b", "CREATING", "v6e-8")
+				f.settleAfter = 3
+			},
+			zones:        []string{"a", "b"},
+			wantNode:     "projects/p/locations/b/nodes/vm",
+			wantAdopted:  true,
+			wantAttempts: []string{"b: adopted"},
+			wantLeft:     []string{"projects/p/locations/b/nodes/vm READY"},
+		},
+		"an owned node with another accelerator is not adopted": {
+			setup:        func(f *fakeAPI) { f.nodes[gcp.NodeID("p", "a", "vm")] = owned("a", "READY", "v6e-4") },
+			zones:        []string{"a"},
+			wantErr:      `accelerator_type "v6e-4"`,
+			wantAttempts: []string{},
+			wantLeft:     []string{"projects/p/locations/a/nodes/vm READY"},
+		},
+		"a foreign node of the same name is an error": {
+			setup: func(f *fakeAPI) {
+				f.nodes[gcp.NodeID("p", "b", "vm")] = &tpu.Node{Name: gcp.NodeID("p", "b", "vm"), State: "READY"}
+			},
+			zones:        []string{"a", "b"},
+			wantErr:      "was not created by this provider",
+			wantAttempts: []string{},
+			wantLeft:     []string{"projects/p/locations/b/nodes/vm READY"},
+		},
+		"an owned node in a failed state is deleted and created again": {
+			setup:        func(f *fakeAPI) { f.nodes[gcp.NodeID("p", "a", "vm")] = owned("a", "PREEMPTED", "v6e-8") },
+			zones:        []string{"a"},
+			wantNode:     "projects/p/locations/a/nodes/vm",
+			wantAttempts: []string{"a: created"},
+			wantLeft:     []string{"projects/p/locations/a/nodes/vm READY"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := newFakeAPI()
+			if tc.setup != nil {
+				tc.setup(f)
+			}
+			out := createNode(context.Background(), f, testSpec(tc.zones...))
+			gotNode := ""
+			if out.node != nil {
+				gotNode = out.node.Name
+			}
+			if gotNode != tc.wantNode {
+				t.Errorf("node = %q, want %q", gotNode, tc.wantNode)
+			}
+			if out.adopted != tc.wantAdopted {
+				t.Errorf("adopted = %v, want %v", out.adopted, tc.wantAdopted)
+			}
+			switch {
+			case tc.wantErr == "" && out.err != nil:
+				t.Errorf("err = %v, want none", out.err)
+			case tc.wantErr != "" && (out.err == nil || !strings.Contains(out.err.Error(), tc.wantErr)):
+				t.Errorf("err = %v, want one containing %q", out.err, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.wantAttempts, attemptResults(out.attempts)); diff != "" {
+				t.Errorf("attempts (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantLeft, f.names()); diff != "" {
+				t.Errorf("nodes left (-want +got):\n%s", diff)
+			}
+			if tc.wantCalls != nil {
+				if diff := cmp.Diff(tc.wantCalls, f.calls); diff != "" {
+					t.Errorf("calls (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+// TestCreateNodeInterrupted covers an apply interrupted after the create
+// request was accepted: the node is returned as it is, without error, so
+// that it is recorded in the state.
+func TestCreateNodeInterrupted(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI()
+	f.hang = true
+	ctx, cancel := context.WithCancel(context.Background())
+	f.onCreate = cancel
+	out := createNode(ctx, f, testSpec("a", "b"))
+	if out.err != nil {
+		t.Fatalf("err = %v, want none", out.err)
+	}
+	if !out.interrupted {
+		t.Error("interrupted = false, want true")
+	}
+	if out.node == nil || out.node.Name != "projects/p/locations/a/nodes/vm" || out.node.State != "CREATING" {
+		t.Errorf("node = %+v, want projects/p/locations/a/nodes/vm in CREATING", out.node)
+	}
+	if diff := cmp.Diff([]string{"projects/p/locations/a/nodes/vm CREATING"}, f.names()); diff != "" {
+		t.Errorf("nodes (-want +got):\n%s", diff)
+	}
+}
+
+// TestCreateNodeDeadline covers the create timeout: the node is returned
+// with an error, so that Terraform records it as tainted.
+func TestCreateNodeDeadline(t *testing.T) {
+	t.Parallel()
+	f := newFakeAPI()
+	f.hang = true
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	out := createNode(ctx, f, testSpec("a", "b"))
+	if out.err == nil || !errors.Is(out.err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want a deadline error", out.err)
+	}
+	if out.interrupted {
+		t.Error("interrupted = true, want false")
+	}
+	if out.node == nil || out.node.State != "CREATING" {
+		t.Errorf("node = %+v, want the CREATING node, to be recorded as tainted", out.node)
+	}
+	if slices.Contains(f.calls, "create b") {
+		t.Error("zone b was tried after the deadline")
+	}
+}

@@ -1,0 +1,127 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
+)
+
+func testSchema(t *testing.T) schema.Schema {
+	t.Helper()
+	var resp resource.SchemaResponse
+	NewResource(&validation.Modes{})().Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("schema: %v", resp.Diagnostics)
+	}
+	return resp.Schema
+}
+
+func tfsdkTags(v any) []string {
+	var out []string
+	rt := reflect.TypeOf(v)
+	for i := range rt.NumField() {
+		out = append(out, rt.Field(i).Tag.Get("tfsdk"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func attrNames[T any](m map[string]T) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestSchemaModelParity checks that the models and the attribute type maps
+// match the schema exactly.
+func TestSchemaModelParity(t *testing.T) {
+	t.Parallel()
+	s := testSchema(t)
+	if diff := cmp.Diff(attrNames(s.Attributes), tfsdkTags(vmModel{})); diff != "" {
+		t.Errorf("vmModel fields vs schema attributes (-schema +model):\n%s", diff)
+	}
+	nested := map[string]struct {
+		model any
+		types map[string]attr.Type
+	}{
+		"network_config":           {networkConfigModel{}, networkConfigAttrTypes},
+		"service_account":          {serviceAccountModel{}, serviceAccountAttrTypes},
+		"scheduling_config":        {schedulingConfigModel{}, schedulingConfigAttrTypes},
+		"shielded_instance_config": {shieldedInstanceConfigModel{}, shieldedInstanceConfigAttrTypes},
+		"data_disks":               {dataDiskModel{}, dataDiskAttrTypes},
+		"network_endpoints":        {networkEndpointModel{}, networkEndpointAttrTypes},
+	}
+	ctx := context.Background()
+	for name, n := range nested {
+		a, ok := s.Attributes[name]
+		if !ok {
+			t.Errorf("schema has no %s", name)
+			continue
+		}
+		var obj types.ObjectType
+		switch at := a.GetType().(type) {
+		case types.ObjectType:
+			obj = at
+		case types.ListType:
+			obj, _ = at.ElemType.(types.ObjectType)
+		}
+		if !obj.Equal(types.ObjectType{AttrTypes: n.types}) {
+			t.Errorf("%s: schema type %s, attribute types %v", name, a.GetType().String(), n.types)
+		}
+		if diff := cmp.Diff(attrNames(n.types), tfsdkTags(n.model)); diff != "" {
+			t.Errorf("%s: model fields vs attribute types (-types +model):\n%s", name, diff)
+		}
+	}
+	if diags := s.ValidateImplementation(ctx); diags.HasError() {
+		t.Errorf("schema implementation: %v", diags)
+	}
+}
+
+// TestSchemaDescriptions checks that every attribute, nested ones included,
+// is documented.
+func TestSchemaDescriptions(t *testing.T) {
+	t.Parallel()
+	s := testSchema(t)
+	var walk func(prefix string, attrs map[string]schema.Attribute)
+	walk = func(prefix string, attrs map[string]schema.Attribute) {
+		for name, a := range attrs {
+			if a.GetMarkdownDescription() == "" && name != "timeouts" {
+				t.Errorf("%s%s has no description", prefix, name)
+			}
+			switch n := a.(type) {
+			case schema.SingleNestedAttribute:
+				if name != "timeouts" {
+					walk(prefix+name+".", n.Attributes)
+				}
+			case schema.ListNestedAttribute:
+				walk(prefix+name+".", n.NestedObject.Attributes)
+			}
+		}
+	}
+	walk("", s.Attributes)
+	// The documented allowed values come from the catalog.
+	for _, want := range []string{"v5litepod-4", "v6e-8", "v5p-16"} {
+		if !slices.Contains(tpuAPIAcceleratorTypes(), want) {
+			t.Errorf("documented accelerator types lack %s", want)
+		}
+	}
+	if slices.Contains(generationNames(), "tpu7x") {
+		t.Error("tpu7x is listed as a Cloud TPU API generation")
+	}
+}
