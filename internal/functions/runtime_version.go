@@ -48,11 +48,11 @@ func (f *runtimeVersionFunction) Definition(_ context.Context, _ function.Defini
 			function.StringParameter{
 				Name: "accelerator_type",
 				MarkdownDescription: "Cloud TPU accelerator type, `<generation>-<size>`, such as `v6e-4`, `v5litepod-16` or `tpu7x-8`. Generation prefixes: " +
-					codeList(apiPrefixes(f.cat)) + ".",
+					codeList(apiPrefixes(f.cat), "and") + ".",
 			},
 			function.StringParameter{
 				Name: "framework",
-				MarkdownDescription: "One of " + codeList(f.cat.Frameworks()) + ", or `\"\"` for the generation's base image. " +
+				MarkdownDescription: "Framework: " + codeList(f.cat.Frameworks(), "or") + "; `\"\"` for the generation's base image. " +
 					"Only TensorFlow changes the answer (its runtimes embed the framework); the others are checked against the generation.",
 			},
 		},
@@ -114,8 +114,9 @@ func logWarnings(ctx context.Context, name string, fs catalog.Findings) {
 	}
 }
 
-// codeList formats values as a Markdown list of code spans: `a`, `b` and `c`.
-func codeList(vals []string) string {
+// codeList formats values as a Markdown list of code spans joined by conj:
+// `a`, `b` and `c`, or `a`, `b` or `c`.
+func codeList(vals []string, conj string) string {
 	q := make([]string, len(vals))
 	for i, v := range vals {
 		q[i] = "`" + v + "`"
@@ -126,7 +127,7 @@ func codeList(vals []string) string {
 	case 1:
 		return q[0]
 	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	return strings.Join(q[:len(q)-1], ", ") + " " + conj + " " + q[len(q)-1]
 }
 
 func apiPrefixes(cat *catalog.Catalog) []string {

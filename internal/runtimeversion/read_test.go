@@ -23,13 +23,13 @@ import (
 
 // testConfig builds a configuration of the data source from string inputs;
 // every other attribute is null.
-func testConfig(t *testing.T, inputs map[string]string) tfsdk.Config {
-	t.Helper()
+func testConfig(tb testing.TB, inputs map[string]string) tfsdk.Config {
+	tb.Helper()
 	s := dataSourceSchema(catalog.Default())
 	typ := s.Type().TerraformType(context.Background())
 	obj, ok := typ.(tftypes.Object)
 	if !ok {
-		t.Fatalf("schema type is %T, want an object", typ)
+		tb.Fatalf("schema type is %T, want an object", typ)
 	}
 	vals := map[string]tftypes.Value{}
 	for name, at := range obj.AttributeTypes {
@@ -269,5 +269,30 @@ func TestReadLiveCheckNamesLiveCandidate(t *testing.T) {
 		`Compatible runtime versions the zone lists: "tpu-vm-tf-2.18.0-pjrt", "tpu-vm-tf-2.17.1-pjrt", "tpu-vm-tf-2.15.1-pjrt"; consider runtime_version = "tpu-vm-tf-2.18.0-pjrt".`
 	if diff := cmp.Diff(want, r[0].Detail()); diff != "" {
 		t.Errorf("warning detail (-want +got):\n%s", diff)
+	}
+}
+
+// BenchmarkValidateAndRead measures the data source's full offline path as
+// Terraform drives it: ValidateConfig, then Read, for a TensorFlow runtime on
+// a multi-host slice with a zone (the query with the most checks).
+func BenchmarkValidateAndRead(b *testing.B) {
+	ctx := context.Background()
+	ds := NewDataSource(&validation.Modes{})
+	cfg := testConfig(b, map[string]string{
+		"accelerator_type": "v6e-16", "framework": "tensorflow", "framework_version": "2.16", "zone": "us-east5-a",
+	})
+	validator, ok := ds.(datasource.DataSourceWithValidateConfig)
+	if !ok {
+		b.Fatal("data source does not implement ValidateConfig")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var vresp datasource.ValidateConfigResponse
+		validator.ValidateConfig(ctx, datasource.ValidateConfigRequest{Config: cfg}, &vresp)
+		rresp := datasource.ReadResponse{State: tfsdk.State{Schema: cfg.Schema, Raw: tftypes.NewValue(cfg.Raw.Type(), nil)}}
+		ds.Read(ctx, datasource.ReadRequest{Config: cfg}, &rresp)
+		if vresp.Diagnostics.HasError() || rresp.Diagnostics.HasError() {
+			b.Fatalf("diagnostics: %v %v", vresp.Diagnostics, rresp.Diagnostics)
+		}
 	}
 }

@@ -47,8 +47,9 @@ type runtimeVersionModel struct {
 	ID              types.String `tfsdk:"id"`
 }
 
-// codeList formats values as a Markdown list of code spans: `a`, `b` and `c`.
-func codeList(vals []string) string {
+// codeList formats values as a Markdown list of code spans joined by conj:
+// `a`, `b` and `c`, or `a`, `b` or `c`.
+func codeList(vals []string, conj string) string {
 	q := make([]string, len(vals))
 	for i, v := range vals {
 		q[i] = "`" + v + "`"
@@ -59,7 +60,7 @@ func codeList(vals []string) string {
 	case 1:
 		return q[0]
 	}
-	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	return strings.Join(q[:len(q)-1], ", ") + " " + conj + " " + q[len(q)-1]
 }
 
 func apiPrefixes(cat *catalog.Catalog) []string {
@@ -93,12 +94,12 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 			"accelerator_type": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "Cloud TPU accelerator type, `<generation>-<size>` as the TPU API names it, such as `v6e-4`, `v5litepod-16`, `v5p-8` or `tpu7x-8`. " +
-					"Generation prefixes: " + codeList(apiPrefixes(cat)) + ". " +
+					"Generation prefixes: " + codeList(apiPrefixes(cat), "and") + ". " +
 					"The size counts chips for v5e and v6e, and TensorCores for the others. Case matters.",
 			},
 			"framework": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Framework the VM will run: " + codeList(cat.Frameworks()) + ". " +
+				MarkdownDescription: "Framework the VM will run: " + codeList(cat.Frameworks(), "or") + ". " +
 					"Checked against the generation (for example TensorFlow is not supported on TPU7x). " +
 					"For TensorFlow the runtime embeds the framework; for the others the runtime is a base image and you install the framework on the VM. " +
 					"Unset: the generation's base image.",
@@ -121,7 +122,7 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 			},
 			"validation": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Overrides the provider's `validation` for this data source: " + codeList(catalog.ModeNames) + ". " +
+				MarkdownDescription: "Overrides the provider's `validation` for this data source: " + codeList(catalog.ModeNames, "or") + ". " +
 					"`warn` reports catalog errors (and a zone whose live offer lacks the accelerator type) as warnings. Unset: the provider's setting.",
 				Validators: []validator.String{stringvalidator.OneOf(catalog.ModeNames...)},
 			},
@@ -132,7 +133,7 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 			},
 			"generation": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "TPU generation: one of " + codeList(cat.GenerationNames()) + ".",
+				MarkdownDescription: "TPU generation: one of " + codeList(cat.GenerationNames(), "or") + ".",
 			},
 			"tensor_cores": schema.Int64Attribute{
 				Computed:            true,
