@@ -290,3 +290,29 @@ func sortLayouts(l []layout) {
 		}
 	}
 }
+
+// GKELayout is one way GKE builds a TPU slice from nodes.
+type GKELayout struct {
+	MachineType string
+	Nodes       int
+	// Unverified is true when only code or third-party sources name the machine type.
+	Unverified bool
+}
+
+// GKELayouts lists the GKE node pool layouts of an accelerator type, best
+// first (documented machine types, fewest nodes). It is empty for invalid
+// types and generations GKE does not offer.
+func (c *Catalog) GKELayouts(acceleratorType string) []GKELayout {
+	if c.loadErr != nil {
+		return nil
+	}
+	a, fs := c.accelerator(acceleratorType)
+	if fs.HasErrors() {
+		return nil
+	}
+	var out []GKELayout
+	for _, l := range gkeLayouts(c.gens[a.Generation], a.Chips) {
+		out = append(out, GKELayout{MachineType: l.mt.Name, Nodes: l.nodes, Unverified: l.mt.Status == StatusUnverified})
+	}
+	return out
+}

@@ -124,3 +124,21 @@ func TestCubeTopologyIsMostCubic(t *testing.T) {
 		}
 	}
 }
+
+func TestGKELayouts(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	tests := map[string][]GKELayout{
+		"v6e-8":       {{MachineType: "ct6e-standard-8t", Nodes: 1}, {MachineType: "ct6e-standard-4t", Nodes: 2}},
+		"v5litepod-1": {{MachineType: "ct5lp-hightpu-1t", Nodes: 1}},
+		"v5p-16":      {{MachineType: "ct5p-hightpu-4t", Nodes: 2}},
+		"tpu7x-2":     {{MachineType: "tpu7x-standard-1t", Nodes: 1, Unverified: true}},
+		"v3-8":        nil,
+		"v6e-3":       nil,
+	}
+	for at, want := range tests {
+		if d := cmp.Diff(want, c.GKELayouts(at)); d != "" {
+			t.Errorf("GKELayouts(%q) (-want +got):\n%s", at, d)
+		}
+	}
+}

@@ -10,7 +10,7 @@ import (
 // whether it offers generation g (and the accelerator type accType, when
 // the zone lists only some sizes). Findings carry attr and the list index.
 //
-// Zone lists are true when crawled, so a zone is an error only when its
+// Zone lists change between docs revisions, so a zone is an error only when its
 // region offers nothing of the generation; an unlisted zone in a region that
 // offers it is a warning.
 func (c *Catalog) checkZones(g *Generation, accType string, zones []string, attr string) Findings {
