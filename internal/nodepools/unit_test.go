@@ -1,0 +1,385 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+)
+
+func TestComputeClassYAML(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		in   computeClass
+		want string
+	}{
+		"tiers in order with active migration": {
+			in: computeClass{Name: "vllm-fallback", Pools: []string{"v6e-spot", "l4"}, WhenUnsatisfiable: whenUnsatisfiableDoNotScaleUp, ActiveMigration: true},
+			want: `apiVersion: cloud.google.com/v1
+kind: ComputeClass
+metadata:
+  name: "vllm-fallback"
+spec:
+  priorities:
+  - nodepools:
+    - "v6e-spot"
+  - nodepools:
+    - "l4"
+  activeMigration:
+    optimizeRulePriority: true
+  whenUnsatisfiable: DoNotScaleUp
+`,
+		},
+		"names YAML would read as booleans stay strings": {
+			in: computeClass{Name: "on", Pools: []string{"yes", "null"}, WhenUnsatisfiable: whenUnsatisfiableScaleUpAnyway},
+			want: `apiVersion: cloud.google.com/v1
+kind: ComputeClass
+metadata:
+  name: "on"
+spec:
+  priorities:
+  - nodepools:
+    - "yes"
+  - nodepools:
+    - "null"
+  whenUnsatisfiable: ScaleUpAnyway
+`,
+		},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got := tt.in.yaml()
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("yaml() (-want +got):\n%s", diff)
+			}
+			if again := tt.in.yaml(); again != got {
+				t.Errorf("yaml() is not deterministic")
+			}
+		})
+	}
+}
+
+func TestParseImportID(t *testing.T) {
+	t.Parallel()
+	const cluster = "projects/p/locations/us-central1/clusters/serving"
+	tests := map[string]struct {
+		id      string
+		cluster string
+		pools   []string
+		wantErr string
+	}{
+		"two pools in order":   {id: cluster + "/nodePools/tpu-a,gpu-b", cluster: cluster, pools: []string{"tpu-a", "gpu-b"}},
+		"one pool":             {id: cluster + "/nodePools/only", cluster: cluster, pools: []string{"only"}},
+		"spaces after commas":  {id: cluster + "/nodePools/a, b", cluster: cluster, pools: []string{"a", "b"}},
+		"no pools segment":     {id: cluster, wantErr: "no nodePools segment"},
+		"bad cluster":          {id: "projects/p/clusters/c/nodePools/a", wantErr: "invalid GKE cluster id"},
+		"empty pool":           {id: cluster + "/nodePools/a,", wantErr: `"" is not a GKE node pool name`},
+		"uppercase pool":       {id: cluster + "/nodePools/Pool", wantErr: `"Pool" is not a GKE node pool name`},
+		"duplicate pool":       {id: cluster + "/nodePools/a,a", wantErr: `node pool "a" is listed twice`},
+		"pool name too long":   {id: cluster + "/nodePools/" + strings.Repeat("a", 41), wantErr: "is not a GKE node pool name"},
+		"trailing slash junk":  {id: cluster + "/nodePools/a/b", wantErr: `"a/b" is not a GKE node pool name`},
+		"nothing but the word": {id: "/nodePools/", wantErr: "invalid GKE cluster id"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c, p, err := parseImportID(tt.id)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("parseImportID(%q) error = %v, want one containing %q", tt.id, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("parseImportID(%q): %v", tt.id, err)
+			}
+			if c != tt.cluster || !slices.Equal(p, tt.pools) {
+				t.Errorf("parseImportID(%q) = %q, %v; want %q, %v", tt.id, c, p, tt.cluster, tt.pools)
+			}
+			if got := resourceID(c, p); got != strings.ReplaceAll(tt.id, " ", "") {
+				t.Errorf("resourceID round trip = %q", got)
+			}
+		})
+	}
+}
+
+func FuzzParseImportID(f *testing.F) {
+	for _, s := range []string{
+		"projects/p/locations/l/clusters/c/nodePools/a,b",
+		"projects/p/locations/l/clusters/c/nodePools/",
+		"/nodePools/a", "", ",,,", "projects//locations//clusters//nodePools/a",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		cluster, pools, err := parseImportID(id)
+		if err != nil {
+			return
+		}
+		if len(pools) == 0 {
+			t.Fatalf("parseImportID(%q) accepted no pools", id)
+		}
+		for _, p := range pools {
+			if !poolNameRE.MatchString(p) {
+				t.Fatalf("parseImportID(%q) returned invalid pool name %q", id, p)
+			}
+		}
+		c2, p2, err := parseImportID(resourceID(cluster, pools))
+		if err != nil || c2 != cluster || !slices.Equal(p2, pools) {
+			t.Fatalf("round trip of %q failed: %q %v %v", id, c2, p2, err)
+		}
+	})
+}
+
+func TestDerive(t *testing.T) {
+	t.Parallel()
+	cat := catalog.Default()
+	one, two, four := int64(1), int64(2), int64(4)
+	zero := int64(0)
+	tpuTaint := taint{Key: catalog.TaintTPU, Value: "present", Effect: effectNoSchedule}
+	gpuTaint := taint{Key: catalog.TaintGPU, Value: "present", Effect: effectNoSchedule}
+	classTaint := taint{Key: catalog.TaintComputeClass, Value: "cc", Effect: effectNoSchedule}
+	tests := map[string]struct {
+		in       tierInput
+		want     tierSpec
+		findings []string // summaries
+	}{
+		"single-host TPU with autoscaling": {
+			in: tierInput{Name: "t", AcceleratorType: "v6e-4", Locations: []string{"us-central1-b"}, MinNodes: &zero, MaxNodes: &two, AutoRepair: true, AutoUpgrade: true},
+			want: tierSpec{
+				Name: "t", TPU: true, AcceleratorType: "v6e-4", MachineType: "ct6e-standard-4t", Topology: "2x2", Hosts: 1,
+				Locations: []string{"us-central1-b"}, Autoscaling: true, MaxNodes: 2, AutoRepair: true, AutoUpgrade: true,
+				NodeLabels: map[string]string{catalog.LabelComputeClass: "cc"},
+				NodeTaints: []taint{tpuTaint, classTaint},
+				AcceleratorLabels: map[string]string{
+					catalog.LabelTPUAccelerator: "tpu-v6e-slice", catalog.LabelTPUTopology: "2x2",
+				},
+				NodeSelector: map[string]string{catalog.LabelComputeClass: "cc"},
+				Tolerations: []toleration{
+					{Key: catalog.TaintTPU, Operator: operatorExists, Effect: "NoSchedule"},
+					{Key: catalog.TaintComputeClass, Operator: operatorEqual, Value: "cc", Effect: "NoSchedule"},
+				},
+			},
+		},
+		"multi-host TPU gets the slice's hosts and compact placement": {
+			in: tierInput{Name: "m", AcceleratorType: "v6e-16", Locations: []string{"us-central1-b"}},
+			want: tierSpec{
+				Name: "m", TPU: true, AcceleratorType: "v6e-16", MachineType: "ct6e-standard-4t", Topology: "4x4", Placement: "COMPACT",
+				Hosts: 4, NodeCount: 4, Locations: []string{"us-central1-b"},
+				NodeLabels: map[string]string{catalog.LabelComputeClass: "cc"},
+				NodeTaints: []taint{tpuTaint, classTaint},
+				AcceleratorLabels: map[string]string{
+					catalog.LabelTPUAccelerator: "tpu-v6e-slice", catalog.LabelTPUTopology: "4x4",
+				},
+				NodeSelector: map[string]string{catalog.LabelComputeClass: "cc"},
+				Tolerations: []toleration{
+					{Key: catalog.TaintTPU, Operator: operatorExists, Effect: "NoSchedule"},
+					{Key: catalog.TaintComputeClass, Operator: operatorEqual, Value: "cc", Effect: "NoSchedule"},
+				},
+			},
+		},
+		"spot GPU with built-in GPUs and user labels and taints": {
+			in: tierInput{
+				Name: "g", MachineType: "g2-standard-24", Locations: []string{"us-central1-a"}, NodeCount: &one, Spot: true,
+				Labels: map[string]string{"app": "vllm"}, Taints: []taint{{Key: "team", Value: "a", Effect: effectNoExecute}},
+			},
+			want: tierSpec{
+				Name: "g", MachineType: "g2-standard-24", GPUType: "nvidia-l4", GPUCount: 2, GPUDriver: defaultGPUDriverVersion,
+				Hosts: 1, NodeCount: 1, Locations: []string{"us-central1-a"}, Spot: true,
+				UserLabels: map[string]string{"app": "vllm"}, UserTaints: []taint{{Key: "team", Value: "a", Effect: effectNoExecute}},
+				NodeLabels:        map[string]string{catalog.LabelComputeClass: "cc", "app": "vllm"},
+				NodeTaints:        []taint{gpuTaint, classTaint, {Key: "team", Value: "a", Effect: effectNoExecute}},
+				AcceleratorLabels: map[string]string{catalog.LabelGPUAccelerator: "nvidia-l4"},
+				NodeSelector:      map[string]string{catalog.LabelComputeClass: "cc"},
+				Tolerations: []toleration{
+					{Key: catalog.TaintGPU, Operator: operatorExists, Effect: "NoSchedule"},
+					{Key: catalog.TaintComputeClass, Operator: operatorEqual, Value: "cc", Effect: "NoSchedule"},
+					{Key: "team", Operator: operatorEqual, Value: "a", Effect: "NoExecute"},
+					{Key: catalog.TaintSpot, Operator: operatorEqual, Value: "true", Effect: "NoSchedule"},
+				},
+			},
+		},
+		"both TPU and GPU": {
+			in:       tierInput{Name: "x", AcceleratorType: "v6e-4", GPUType: "nvidia-l4", Locations: []string{"us-central1-b"}},
+			findings: []string{"Tier Is Both TPU and GPU"},
+		},
+		"neither TPU nor GPU": {
+			in:       tierInput{Name: "x", Locations: []string{"us-central1-b"}},
+			findings: []string{"Tier Has No Accelerator"},
+		},
+		"multi-host in two zones": {
+			in:       tierInput{Name: "x", AcceleratorType: "v6e-16", Locations: []string{"us-east5-a", "us-east5-b"}},
+			findings: []string{"Multi-Host Slice Needs One Zone"},
+		},
+		"autoscaling bounds out of order": {
+			in:       tierInput{Name: "x", MachineType: "g2-standard-4", Locations: []string{"us-central1-a"}, MinNodes: &four, MaxNodes: &two},
+			findings: []string{"Autoscaling Bounds Out of Order"},
+		},
+		"provider's label and a duplicate taint": {
+			in: tierInput{Name: "x", MachineType: "g2-standard-4", Locations: []string{"us-central1-a"},
+				Labels: map[string]string{catalog.LabelComputeClass: "other"},
+				Taints: []taint{{Key: "a", Value: "1", Effect: effectNoSchedule}, {Key: "a", Value: "2", Effect: effectNoSchedule}}},
+			findings: []string{"Label Set by the Provider", "Duplicate Taint"},
+		},
+		"topology on a GPU tier": {
+			in:       tierInput{Name: "x", MachineType: "g2-standard-4", Topology: "2x2", Locations: []string{"us-central1-a"}},
+			findings: []string{"Topology Set on a GPU Tier"},
+		},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got, fs := derive(cat, tt.in, "cc", "")
+			var summaries []string
+			for _, f := range fs {
+				if f.Severity == catalog.SeverityError {
+					summaries = append(summaries, f.Summary)
+				}
+			}
+			if diff := cmp.Diff(tt.findings, summaries); diff != "" {
+				t.Fatalf("error findings (-want +got):\n%s\nall: %v", diff, fs)
+			}
+			if tt.findings != nil {
+				return
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("spec (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestNodePoolRequest(t *testing.T) {
+	t.Parallel()
+	cat := catalog.Default()
+	zero, four := int64(0), int64(4)
+	s, fs := derive(cat, tierInput{Name: "m", AcceleratorType: "v6e-16", Locations: []string{"us-central1-b"}, MinNodes: &zero, MaxNodes: &four,
+		Reservation: &reservation{Type: "SPECIFIC_RESERVATION", Key: "compute.googleapis.com/reservation-name", Values: []string{"r1"}}}, "cc", "")
+	if fs.HasErrors() {
+		t.Fatal(fs)
+	}
+	np := s.nodePool()
+	if np.InitialNodeCount != 0 || !slices.Contains(np.ForceSendFields, "InitialNodeCount") {
+		t.Errorf("initial node count %d must be sent as 0", np.InitialNodeCount)
+	}
+	if np.Autoscaling == nil || !np.Autoscaling.Enabled || np.Autoscaling.MaxNodeCount != 4 || np.Autoscaling.LocationPolicy != "ANY" {
+		t.Errorf("autoscaling = %+v", np.Autoscaling)
+	}
+	if np.PlacementPolicy == nil || np.PlacementPolicy.Type != "COMPACT" || np.PlacementPolicy.TpuTopology != "4x4" {
+		t.Errorf("placement = %+v", np.PlacementPolicy)
+	}
+	if r := np.Config.ReservationAffinity; r == nil || r.ConsumeReservationType != "SPECIFIC_RESERVATION" || !slices.Equal(r.Values, []string{"r1"}) {
+		t.Errorf("reservation affinity = %+v", r)
+	}
+	if len(np.Config.Accelerators) != 0 {
+		t.Errorf("a TPU pool attaches no GPUs: %+v", np.Config.Accelerators)
+	}
+	if got := np.Config.Labels[catalog.LabelComputeClass]; got != "cc" {
+		t.Errorf("compute class label = %q", got)
+	}
+}
+
+func TestPlanSteps(t *testing.T) {
+	t.Parallel()
+	base := tierSpec{Name: "a", MachineType: "g2-standard-4", GPUType: "nvidia-l4", GPUCount: 1, Locations: []string{"z"}, NodeCount: 1,
+		NodeLabels: map[string]string{"k": "v"}}
+	moved := base
+	moved.Locations = []string{"y"}
+	bigger := base
+	bigger.NodeCount = 3
+	relabeled := base
+	relabeled.NodeLabels = map[string]string{"k": "w"}
+	b := base
+	b.Name = "b"
+	state := map[string]tierModel{"a": {Status: types.StringValue("RUNNING")}, "gone": {Status: types.StringValue("RUNNING")}}
+	missing := map[string]tierModel{"a": {Status: types.StringValue(statusMissing)}}
+	tests := map[string]struct {
+		want  []tierSpec
+		state map[string]tierModel
+		specs map[string]tierSpec
+		order []string
+		acts  []action
+	}{
+		"unchanged":           {want: []tierSpec{base}, state: state, specs: map[string]tierSpec{"a": base}, order: []string{"a"}, acts: []action{actionNone}},
+		"zone change":         {want: []tierSpec{moved}, state: state, specs: map[string]tierSpec{"a": base}, order: []string{"a"}, acts: []action{actionReplace}},
+		"resize":              {want: []tierSpec{bigger}, state: state, specs: map[string]tierSpec{"a": base}, order: []string{"a"}, acts: []action{actionUpdate}},
+		"relabel":             {want: []tierSpec{relabeled}, state: state, specs: map[string]tierSpec{"a": base}, order: []string{"a"}, acts: []action{actionUpdate}},
+		"missing pool":        {want: []tierSpec{base}, state: missing, specs: map[string]tierSpec{"a": base}, order: []string{"a"}, acts: []action{actionCreate}},
+		"removal comes first": {want: []tierSpec{base, b}, state: state, specs: map[string]tierSpec{"a": base, "gone": base}, order: []string{"a", "gone"}, acts: []action{actionDelete, actionNone, actionCreate}},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var got []action
+			for _, st := range planSteps(tt.want, tt.state, tt.specs, tt.order) {
+				got = append(got, st.action)
+			}
+			if !slices.Equal(got, tt.acts) {
+				t.Errorf("actions = %v, want %v", got, tt.acts)
+			}
+		})
+	}
+}
+
+// TestSchemaModelParity checks that every schema attribute has a model
+// field with the same tfsdk name and the same type, and the reverse.
+func TestSchemaModelParity(t *testing.T) {
+	t.Parallel()
+	var resp resource.SchemaResponse
+	(&fallbackNodePoolsResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	if diags := resp.Schema.ValidateImplementation(context.Background()); diags.HasError() {
+		t.Fatal(diags)
+	}
+	check := func(what string, attrs map[string]schema.Attribute, model any) {
+		t.Helper()
+		fields := map[string]bool{}
+		rt := reflect.TypeOf(model)
+		for i := range rt.NumField() {
+			fields[rt.Field(i).Tag.Get("tfsdk")] = true
+		}
+		for name := range attrs {
+			if !fields[name] {
+				t.Errorf("%s: schema attribute %q has no model field", what, name)
+			}
+		}
+		for name := range fields {
+			if _, ok := attrs[name]; !ok {
+				t.Errorf("%s: model field %q has no schema attribute", what, name)
+			}
+		}
+	}
+	check("resource", resp.Schema.Attributes, resourceModel{})
+	tiers, ok := resp.Schema.Attributes["tiers"].(schema.ListNestedAttribute)
+	if !ok {
+		t.Fatal("tiers is not a list nested attribute")
+	}
+	check("tiers", tiers.NestedObject.Attributes, tierModel{})
+	if diff := cmp.Diff(tierObjectType, tiers.NestedObject.Type()); diff != "" {
+		t.Errorf("tier object type differs from the schema (-model +schema):\n%s", diff)
+	}
+	for name, a := range tiers.NestedObject.Attributes {
+		if a.GetMarkdownDescription() == "" {
+			t.Errorf("tiers.%s has no description", name)
+		}
+	}
+	for name, a := range resp.Schema.Attributes {
+		if a.GetMarkdownDescription() == "" && name != "timeouts" { // the timeouts library describes its own attributes
+			t.Errorf("%s has no description", name)
+		}
+	}
+}

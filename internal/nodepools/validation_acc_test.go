@@ -1,0 +1,123 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+)
+
+// offlineConfig renders the resource under a provider with no credentials
+// and no endpoints: every check below happens at plan time, offline.
+func offlineConfig(body string) string {
+	return acctest.OfflineProviderConfig + "\n" + body
+}
+
+func resourceHCL(cluster, class, extra string, tiers ...string) string {
+	return fmt.Sprintf("resource \"accel_fallback_nodepools\" \"test\" {\n  cluster       = %q\n  compute_class = %q\n%s  tiers = [%s]\n}\n",
+		cluster, class, extra, strings.Join(tiers, ",\n"))
+}
+
+func TestAccFallbackNodePools_validation(t *testing.T) {
+	const cluster = "projects/p/locations/us-central1/clusters/c"
+	v6e := `{ name = "tpu", accelerator_type = "v6e-4", node_locations = ["us-central1-b"] }`
+	l4 := `{ name = "gpu", machine_type = "g2-standard-4", node_locations = ["us-central1-a"] }`
+	cases := []struct {
+		name  string
+		hcl   string
+		error string
+	}{
+		{"empty tier list", resourceHCL(cluster, "c", ""), `tiers list must contain at least 1 elements`},
+		{"duplicate tier names", resourceHCL(cluster, "c", "", v6e, strings.Replace(l4, `"gpu"`, `"tpu"`, 1)), `Duplicate Tier Name`},
+		{"both TPU and GPU", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v6e-4", gpu_type = "nvidia-l4", node_locations = ["us-central1-b"] }`), `Tier Is Both TPU and GPU`},
+		{"neither TPU nor GPU", resourceHCL(cluster, "c", "", `{ name = "x", node_locations = ["us-central1-b"] }`), `Tier Has No Accelerator`},
+		{"machine type does not fit the topology", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v6e-4", machine_type = "ct6e-standard-8t", node_locations = ["us-central1-b"] }`),
+			`Machine Type Does Not Match Topology`},
+		{"topology does not fit the accelerator type", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v6e-4", topology = "4x4", node_locations = ["us-central1-b"] }`),
+			`Topology Does Not Match Accelerator Type`},
+		{"multi-host node count", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v6e-16", node_count = 2, node_locations = ["us-central1-b"] }`),
+			`Node Count Does Not Match Slice`},
+		{"autoscaling that cannot hold a whole slice", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v6e-16", min_node_count = 0, max_node_count = 3, node_locations = ["us-central1-b"] }`),
+			`Autoscaling Bounds Do Not Hold Whole Slices`},
+		{"multi-host slice in two zones", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v6e-16", node_locations = ["us-east5-a", "us-east5-b"] }`),
+			`Multi-Host Slice Needs One Zone`},
+		{"generation not offered in the zone", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v6e-4", node_locations = ["asia-east1-c"] }`), `Zone Does Not Offer TPU Generation`},
+		{"GPU type does not match the machine type", resourceHCL(cluster, "c", "",
+			`{ name = "x", machine_type = "g2-standard-4", gpu_type = "nvidia-h100-80gb", node_locations = ["us-central1-a"] }`),
+			`GPU Type Does Not Match Machine Type`},
+		{"GPU count does not match the machine type", resourceHCL(cluster, "c", "",
+			`{ name = "x", machine_type = "a3-highgpu-8g", gpu_count = 4, node_locations = ["us-central1-a"] }`),
+			`GPU Count Does Not Match Machine Type`},
+		{"unknown accelerator type", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v6e-3", node_locations = ["us-central1-b"] }`), `Invalid TPU Accelerator Type`},
+		{"provider taint in taints", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v6e-4", node_locations = ["us-central1-b"], taints = [{ key = "google.com/tpu", value = "present", effect = "NO_SCHEDULE" }] }`),
+			`Taint Set by the Provider`},
+		{"invalid pool name", resourceHCL(cluster, "c", "", strings.Replace(v6e, `"tpu"`, `"TPU_pool"`, 1)), `must be 1 to 40 lowercase`},
+		{"invalid cluster id", resourceHCL("serving", "c", "", v6e), `Invalid Cluster ID`},
+		{"invalid compute class", resourceHCL(cluster, "Bad_Class", "", v6e), `compute_class`},
+		{"invalid on_stockout", resourceHCL(cluster, "c", "  on_stockout = \"retry\"\n", v6e), `on_stockout`},
+		{"node_count with autoscaling", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v6e-4", node_count = 1, min_node_count = 0, max_node_count = 2, node_locations = ["us-central1-b"] }`),
+			`Invalid Attribute Combination`},
+	}
+	var steps []resource.TestStep
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{
+			Config:      offlineConfig(c.hcl),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(c.error),
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+}
+
+// TestAccFallbackNodePools_validationWarn: with validation = "warn", a
+// catalog error becomes a warning and the plan goes ahead.
+func TestAccFallbackNodePools_validationWarn(t *testing.T) {
+	const cluster = "projects/p/locations/us-central1/clusters/c"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: offlineConfig(resourceHCL(cluster, "c", "  validation = \"warn\"\n",
+				`{ name = "x", accelerator_type = "v6e-4", node_locations = ["asia-east1-c"] }`)),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		}},
+	})
+}
+
+// TestAccFallbackNodePools_clusterVersion: when GKE can be reached at plan
+// time, a TPU generation newer than the cluster's GKE version is an error.
+func TestAccFallbackNodePools_clusterVersion(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	// The emulator's zonal cluster "legacy" runs GKE 1.30.5, older than v6e's minimum.
+	legacy := "projects/" + acctest.EmulatorProject + "/locations/us-central1-b/clusters/legacy"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: tg.Config(resourceHCL(legacy, "c", "",
+				`{ name = "x", accelerator_type = "v6e-4", node_locations = ["us-central1-b"] }`)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`GKE Version Too Old for TPU Generation`),
+		}},
+	})
+}
