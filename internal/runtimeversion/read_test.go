@@ -62,8 +62,12 @@ func testRead(t *testing.T, data *providerdata.Data, mode catalog.Mode, inputs m
 		t.Fatalf("configure: %v", cresp.Diagnostics)
 	}
 	cfg := testConfig(t, inputs)
+	validator, ok := ds.(datasource.DataSourceWithValidateConfig)
+	if !ok {
+		t.Fatal("data source does not implement ValidateConfig")
+	}
 	var vresp datasource.ValidateConfigResponse
-	ds.(datasource.DataSourceWithValidateConfig).ValidateConfig(ctx, datasource.ValidateConfigRequest{Config: cfg}, &vresp)
+	validator.ValidateConfig(ctx, datasource.ValidateConfigRequest{Config: cfg}, &vresp)
 	if vresp.Diagnostics.HasError() {
 		return vresp.Diagnostics, nil, tfsdk.State{}
 	}
