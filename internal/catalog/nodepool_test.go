@@ -50,6 +50,8 @@ func TestTPUNodePoolShapes(t *testing.T) {
 		{"TPU7x multi-host uses a workload policy", TPUPoolQuery{AcceleratorType: "tpu7x-64", GKEVersion: "1.34.0-gke.2201000"}, TPUPoolShape{
 			Accelerator: acc("tpu7x-64"), MachineType: "tpu7x-standard-4t", Topology: "2x4x4", NodeCount: 8, MultiHost: true,
 			WorkloadPolicy: true, NodeLabels: labels("tpu7x", "2x4x4"), ChipsPerNode: 4}},
+		{"unverified machine type without a documented shape", TPUPoolQuery{MachineType: "ct5p-hightpu-1t"}, TPUPoolShape{
+			MachineType: "ct5p-hightpu-1t", NodeCount: 1, NodeLabels: map[string]string{LabelTPUAccelerator: "tpu-v5p-slice"}, ChipsPerNode: 1}},
 		{"TPU7x single host", TPUPoolQuery{AcceleratorType: "tpu7x-8", NodeLocations: []string{"us-central1-c"}}, TPUPoolShape{
 			Accelerator: acc("tpu7x-8"), MachineType: "tpu7x-standard-4t", Topology: "2x2x1", NodeCount: 1,
 			NodeLabels: labels("tpu7x", "2x2x1"), ChipsPerNode: 4}},
@@ -58,6 +60,9 @@ func TestTPUNodePoolShapes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got, fs := c.TPUNodePool(tt.q)
+			if tt.q.MachineType == "ct5p-hightpu-1t" {
+				fs = fs.Errors() // the unverified machine type warning is tested in TestTPUNodePoolFindings
+			}
 			mustNoFindings(t, tt.name, fs)
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("TPUNodePool(%+v) (-want +got):\n%s", tt.q, d)

@@ -388,7 +388,12 @@ func (c *Catalog) resolveTFVersion(s string) (*TFVersion, Findings) {
 	}
 	newest, _ := parseVersion(tfr.Versions[0].Version)
 	if compareVersion(pv, newest) > 0 {
-		return nil, Findings{newFinding(SeverityWarning, AttrFrameworkVersion, s, "Unknown TensorFlow Version", tfr.NameSource, nil,
+		// Newer than the catalog: names follow the documented rules, unchecked.
+		var guess *TFVersion
+		if pv.parts == 3 && pv.suffix == "" {
+			guess = &TFVersion{Version: s}
+		}
+		return guess, Findings{newFinding(SeverityWarning, AttrFrameworkVersion, s, "Unknown TensorFlow Version", tfr.NameSource, nil,
 			fmt.Sprintf("TensorFlow %s is newer than the catalog (newest known: %s), so its runtime names are not checked.", s, tfr.Versions[0].Version))}
 	}
 	sugg := nearest(s, c.tfVersionNames())

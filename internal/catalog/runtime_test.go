@@ -254,6 +254,9 @@ func TestResolveRuntimePicks(t *testing.T) {
 		{"no accelerator", RuntimeQuery{RuntimeVersion: "v2-alpha-tpuv6e"}, "v2-alpha-tpuv6e",
 			`"v2-alpha-tpuv6e" is a known runtime version; set accelerator_type to check it against a generation.`, nil},
 		{"nothing", RuntimeQuery{}, "", "Set accelerator_type to choose a runtime version.", nil},
+		{"TensorFlow newer than the catalog follows the naming rules", RuntimeQuery{AcceleratorType: "v5p-16", Framework: "tensorflow", FrameworkVersion: "2.21.0"},
+			"tpu-vm-tf-2.21.0-pod-pjrt", `"tpu-vm-tf-2.21.0-pod-pjrt" is the TensorFlow 2.21.0 runtime for multi-host v5p slices.`,
+			[]string{"tpu-vm-tf-2.21.0-pod-pjrt"}},
 		{"no TensorFlow runtime fits", RuntimeQuery{AcceleratorType: "v6e-4", Framework: "tensorflow", FrameworkVersion: "2.14.1"}, "",
 			"The configuration has errors; see the findings.", nil},
 	}

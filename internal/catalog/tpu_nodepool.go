@@ -131,7 +131,10 @@ func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
 		}
 	}
 	if topo == "" {
-		// Only unverified machine types without a documented shape get here.
+		// Only unverified machine types without a documented shape get
+		// here: describe the single node and leave the topology unset.
+		shape = TPUPoolShape{MachineType: mt.Name, NodeCount: 1, ChipsPerNode: mt.Chips,
+			NodeLabels: map[string]string{LabelTPUAccelerator: g.GKE.AcceleratorLabel}}
 		return shape, fs
 	}
 

@@ -6,6 +6,8 @@
 //
 //	go run ./internal/catalog/cmd/catalogdoc -out templates/guides/compatibility.md.tmpl
 //	go run ./internal/catalog/cmd/catalogdoc -out templates/guides/compatibility.md.tmpl -check
+//
+// With -check it writes nothing and fails when the file differs from the catalog.
 package main
 
 import (
