@@ -38,8 +38,12 @@ const NamePrefix = "tf-acc-"
 const EmulatorProject = "accel-acc"
 
 // ProtoV6ProviderFactories serves the provider in-process for the real CLI.
+// Each call builds a new provider instance, as each Terraform run starts a new
+// plugin process, so provider-level state never leaks between parallel tests.
 var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"accel": providerserver.NewProtocol6WithError(provider.New("acctest")()),
+	"accel": func() (tfprotov6.ProviderServer, error) {
+		return providerserver.NewProtocol6WithError(provider.New("acctest")())()
+	},
 }
 
 // Target is where one test's API calls go.
