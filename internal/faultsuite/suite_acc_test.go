@@ -1,0 +1,430 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package faultsuite_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
+	"github.com/accel-dev/terraform-provider-accel/internal/faultsuite"
+)
+
+// waitLimit bounds every wait for the emulator to reach a point of an
+// apply; reaching it is a failure, not a measurement.
+const waitLimit = 2 * time.Minute
+
+// summary collects one line per scenario for the suite's last log line.
+type summary struct {
+	mu      sync.Mutex
+	run     int
+	passed  int
+	orphans int
+}
+
+func (s *summary) record(passed bool, orphansSeen int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.run++
+	if passed {
+		s.passed++
+	}
+	s.orphans += orphansSeen
+}
+
+// harness is one scenario's world: its own emulator, workspace and names.
+type harness struct {
+	t      *testing.T
+	tg     *acctest.Target
+	ws     *faultsuite.Workspace
+	prefix string
+	kind   string // faultsuite.TypeTPUVM or faultsuite.TypeNodePools
+	// orphansSeen counts orphans observed after an interruption, before the
+	// re-apply that must adopt or remove them.
+	orphansSeen int
+	applies     int
+	// last is the last reconciliation.
+	last faultsuite.Report
+}
+
+func (h *harness) ctx() context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	h.t.Cleanup(cancel)
+	return ctx
+}
+
+func (h *harness) write(body string) {
+	h.t.Helper()
+	if err := h.ws.WriteConfig(h.tg.Config(body)); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+var applyArgs = []string{"apply", "-auto-approve", "-input=false", "-no-color"}
+
+// apply runs terraform apply; wantErr nil expects success, otherwise an
+// error whose output matches it.
+func (h *harness) apply(wantErr *regexp.Regexp) {
+	h.t.Helper()
+	h.applies++
+	out, err := h.ws.Run(h.ctx(), applyArgs...)
+	switch {
+	case wantErr == nil && err != nil:
+		h.t.Fatalf("apply %d failed: %v", h.applies, err)
+	case wantErr != nil && err == nil:
+		h.t.Fatalf("apply %d succeeded, want an error matching %q\nstdout:\n%s", h.applies, wantErr, out.Stdout)
+	case wantErr != nil && !wantErr.MatchString(out.Stdout+out.Stderr):
+		h.t.Fatalf("apply %d error does not match %q: %v", h.applies, wantErr, err)
+	}
+}
+
+// reconcile compares the workspace's state with the emulator.
+func (h *harness) reconcile() faultsuite.Report {
+	h.t.Helper()
+	st, err := h.ws.State(h.ctx())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if h.kind == faultsuite.TypeTPUVM {
+		return faultsuite.ReconcileTPUVMs(st, h.tg.Emulator.Nodes(), h.prefix)
+	}
+	return faultsuite.ReconcileNodePools(st, h.tg.Emulator.NodePools(), h.prefix)
+}
+
+// expectClean fails unless state and emulator agree with want objects managed.
+func (h *harness) expectClean(when string, want int) {
+	h.t.Helper()
+	r := h.reconcile()
+	h.last = r
+	if !r.Clean() || r.Managed != want {
+		h.t.Fatalf("%s: want %d managed objects and a clean state, got %s", when, want, r)
+	}
+}
+
+// interruptedApply starts an apply, waits until the emulator has received
+// the create call of method, sends sig to Terraform's process group and
+// waits for it to exit. It returns the CLI's output.
+func (h *harness) interruptedApply(method string, sig syscall.Signal) faultsuite.Output {
+	h.t.Helper()
+	h.applies++
+	p, err := h.ws.Start(applyArgs...)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := h.waitFor(func() bool { return h.tg.Emulator.Counters()[method] > 0 }); err != nil {
+		_ = p.Signal(syscall.SIGKILL)
+		out, _ := p.Wait()
+		h.t.Fatalf("waiting for %s: %v\nstdout:\n%s\nstderr:\n%s", method, err, out.Stdout, out.Stderr)
+	}
+	if err := p.Signal(sig); err != nil {
+		h.t.Fatal(err)
+	}
+	out, err := p.Wait()
+	var exitErr *exec.ExitError
+	if err == nil || !errors.As(err, &exitErr) {
+		h.t.Fatalf("apply interrupted by %v: want a failed exit, got %v\nstdout:\n%s", sig, err, out.Stdout)
+	}
+	return out
+}
+
+// waitFor polls cond until it holds or waitLimit passes.
+func (h *harness) waitFor(cond func() bool) error {
+	deadline := time.Now().Add(waitLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not reached within %s", waitLimit)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return nil
+}
+
+// finish checks the end state every scenario must reach: state matches the
+// emulator with want objects, the configuration plans no change, and a
+// destroy leaves nothing behind.
+func (h *harness) finish(want int) {
+	h.t.Helper()
+	h.expectClean("after the last apply", want)
+	if out, err := h.ws.Run(h.ctx(), "plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
+		h.t.Fatalf("plan after the last apply is not empty: %v\n%s", err, out.Stdout)
+	}
+	if _, err := h.ws.Run(h.ctx(), "destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		h.t.Fatalf("destroy: %v", err)
+	}
+	h.expectClean("after destroy", 0)
+}
+
+// scenario is one fault and the recovery expected from it.
+type scenario struct {
+	name string
+	kind string
+	// emulator options: operation durations.
+	durations time.Duration
+	run       func(h *harness)
+	// want is the number of objects managed at the end.
+	want int
+}
+
+func durations(d time.Duration) emulator.Durations {
+	return emulator.Durations{
+		TPUCreate: d, TPUDelete: d, TPUStart: d, TPUStop: d, TPUUpdate: d,
+		PoolCreate: d, PoolDelete: d, PoolUpdate: d, PoolSetSize: d, PoolSetAutoscaling: d, PoolSetManagement: d,
+	}
+}
+
+// TestAccFaults runs every fault scenario against its own emulator, with the
+// provider built once and Terraform as a separate process.
+func TestAccFaults(t *testing.T) {
+	if acctest.Sandbox() {
+		t.Skip("the fault suite injects faults through the emulator")
+	}
+	env := acctest.DevInstall(t)
+	tf := acctest.TerraformPath(t)
+	sum := &summary{}
+	t.Cleanup(func() {
+		t.Logf("faultsuite: summary scenarios=%d passed=%d orphans_found_after_interrupts=%d", sum.run, sum.passed, sum.orphans)
+	})
+	for _, sc := range append(tpuScenarios(), poolScenarios()...) {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			d := sc.durations
+			if d == 0 {
+				d = 300 * time.Millisecond
+			}
+			tg := acctest.New(t, func(s *emulator.Scenario) { s.Durations = durations(d) })
+			tg.RequireEmulator(t)
+			h := &harness{
+				t:      t,
+				tg:     tg,
+				ws:     &faultsuite.Workspace{Dir: t.TempDir(), Terraform: tf, Env: env},
+				prefix: acctest.RandomName("fs"),
+				kind:   sc.kind,
+			}
+			t.Cleanup(func() {
+				passed := !t.Failed()
+				sum.record(passed, h.orphansSeen)
+				result := "pass"
+				if !passed {
+					result = "fail"
+				}
+				t.Logf("faultsuite: scenario=%s result=%s applies=%d orphans_seen=%d last_check=%q",
+					sc.name, result, h.applies, h.orphansSeen, h.last.String())
+			})
+			sc.run(h)
+			h.finish(sc.want)
+		})
+	}
+}
+
+// --- accel_tpu_vm ---------------------------------------------------------
+
+// tpuConfig is one accel_tpu_vm in the given zones, with extra lines.
+func (h *harness) tpuConfig(zones []string, extra string) {
+	q := make([]string, len(zones))
+	for i, z := range zones {
+		q[i] = fmt.Sprintf("%q", z)
+	}
+	h.write(fmt.Sprintf(`resource "accel_tpu_vm" "test" {
+  name             = %q
+  accelerator_type = "v5litepod-4"
+  zones            = [%s]
+%s}
+`, h.prefix+"-vm", strings.Join(q, ", "), extra))
+}
+
+// mustFault applies a fault control, failing the test on a bad call.
+func mustFault(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+var (
+	anyError      = regexp.MustCompile(`Error`)
+	timeoutError  = regexp.MustCompile(`(?i)(timeout|deadline|did not finish)`)
+	capacityError = regexp.MustCompile(`(?i)capacity`)
+)
+
+func tpuScenarios() []scenario {
+	const zoneA, zoneB = "us-central1-a", "us-south1-a"
+	return []scenario{
+		{name: "tpu_vm/503_burst", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodTPUNodesCreate, 2, 503))
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodTPUOperationsGet, 2, 503))
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodTPUNodesGet, 2, 503))
+			h.tpuConfig([]string{zoneA}, "")
+			h.apply(nil)
+		}},
+		{name: "tpu_vm/429_burst", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodTPUNodesCreate, 2, 429))
+			mustFault(h.t, h.tg.Emulator.SetRateLimit(emulator.MethodTPUOperationsGet, 2))
+			mustFault(h.t, h.tg.Emulator.SetRateLimit(emulator.MethodTPUNodesGet, 3))
+			h.tpuConfig([]string{zoneA}, "")
+			h.apply(nil)
+		}},
+		{name: "tpu_vm/failed_operation", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.FailNextOperations(emulator.MethodTPUNodesCreate, 1, 13))
+			h.tpuConfig([]string{zoneA}, "")
+			h.apply(anyError)
+			h.expectClean("after the failed create", 0)
+			h.apply(nil)
+		}},
+		{name: "tpu_vm/stockout_first_zone", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			h.tg.Emulator.SetCapacity(zoneA, "v5litepod-4", 0)
+			h.tpuConfig([]string{zoneA, zoneB}, "")
+			h.apply(nil)
+			for _, n := range h.tg.Emulator.Nodes() {
+				if !strings.Contains(n.Name, "/locations/"+zoneB+"/") {
+					h.t.Errorf("node %s is not in %s", n.Name, zoneB)
+				}
+			}
+		}},
+		{name: "tpu_vm/stockout_every_zone", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			h.tg.Emulator.SetCapacity(zoneA, "v5litepod-4", 0)
+			h.tg.Emulator.SetCapacity(zoneB, "v5litepod-4", 0)
+			h.tpuConfig([]string{zoneA, zoneB}, "")
+			h.apply(capacityError)
+			h.expectClean("after the stockout", 0)
+			h.tg.Emulator.SetCapacity(zoneB, "v5litepod-4", -1)
+			h.apply(nil)
+		}},
+		{name: "tpu_vm/operation_never_finishes", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, true))
+			h.tpuConfig([]string{zoneA}, "  timeouts = { create = \"3s\" }\n")
+			h.apply(timeoutError)
+			h.expectClean("after the timeout", 1)
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, false))
+			h.apply(nil)
+		}},
+		{name: "tpu_vm/sigint_mid_apply", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, true))
+			h.tpuConfig([]string{zoneA}, "")
+			h.interruptedApply(emulator.MethodTPUNodesCreate, syscall.SIGINT)
+			h.orphansSeen += len(h.reconcile().Orphans)
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, false))
+			h.apply(nil)
+		}},
+		{name: "tpu_vm/sigkill_mid_apply", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, true))
+			h.tpuConfig([]string{zoneA}, "")
+			h.interruptedApply(emulator.MethodTPUNodesCreate, syscall.SIGKILL)
+			h.orphansSeen += len(h.reconcile().Orphans)
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, false))
+			h.apply(nil)
+		}},
+	}
+}
+
+// --- accel_fallback_nodepools --------------------------------------------
+
+// poolsConfig is one accel_fallback_nodepools with n tiers on the emulator's
+// us-central1 cluster: a v6e tier, an L4 GPU tier, a v5e tier.
+func (h *harness) poolsConfig(n int, extra string) {
+	tiers := []string{
+		`{ name = %q, accelerator_type = "v6e-4", node_locations = ["us-central1-b"] }`,
+		`{ name = %q, machine_type = "g2-standard-4", gpu_type = "nvidia-l4", node_locations = ["us-central1-a"] }`,
+		`{ name = %q, accelerator_type = "v5litepod-4", node_locations = ["us-central1-a"] }`,
+	}
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "    "+tiers[i]+",\n", fmt.Sprintf("%s-%d", h.prefix, i))
+	}
+	h.write(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
+  cluster       = %q
+  compute_class = %q
+  tiers = [
+%s  ]
+%s}
+`, h.tg.Cluster, h.prefix+"-class", b.String(), extra))
+}
+
+func poolScenarios() []scenario {
+	return []scenario{
+		{name: "node_pools/503_burst", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsCreate, 2, 503))
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodContainerOperationsGet, 2, 503))
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsList, 1, 503))
+			h.poolsConfig(2, "")
+			h.apply(nil)
+		}},
+		{name: "node_pools/429_burst", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsCreate, 2, 429))
+			mustFault(h.t, h.tg.Emulator.SetRateLimit(emulator.MethodContainerOperationsGet, 2))
+			h.poolsConfig(2, "")
+			h.apply(nil)
+		}},
+		{name: "node_pools/failed_operation", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.FailNextOperations(emulator.MethodNodePoolsCreate, 1, 13))
+			h.poolsConfig(2, "")
+			h.apply(anyError)
+			h.expectClean("after the failed create", h.poolCount())
+			h.apply(nil)
+		}},
+		{name: "node_pools/stockout", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			h.tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", 0)
+			h.poolsConfig(2, "")
+			h.apply(capacityError)
+			h.expectClean("after the stockout", h.poolCount())
+			h.tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", -1)
+			h.apply(nil)
+		}},
+		{name: "node_pools/cluster_busy", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			if _, err := h.tg.Emulator.HoldCluster(acctest.EmulatorProject, "us-central1", "serving", 2*time.Second); err != nil {
+				h.t.Fatal(err)
+			}
+			h.poolsConfig(2, "")
+			h.apply(nil)
+		}},
+		{name: "node_pools/serialized_creates", kind: faultsuite.TypeNodePools, want: 3, run: func(h *harness) {
+			h.tg.Emulator.SetSerializePoolCreates(true)
+			h.poolsConfig(3, "")
+			h.apply(nil)
+		}},
+		{name: "node_pools/operation_never_finishes", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, true))
+			h.poolsConfig(2, "  timeouts = { create = \"3s\" }\n")
+			h.apply(timeoutError)
+			h.expectClean("after the timeout", 2)
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
+			h.apply(nil)
+		}},
+		{name: "node_pools/sigint_mid_apply", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, true))
+			h.poolsConfig(2, "")
+			h.interruptedApply(emulator.MethodNodePoolsCreate, syscall.SIGINT)
+			h.orphansSeen += len(h.reconcile().Orphans)
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
+			h.apply(nil)
+		}},
+		{name: "node_pools/sigkill_mid_apply", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, true))
+			h.poolsConfig(2, "")
+			h.interruptedApply(emulator.MethodNodePoolsCreate, syscall.SIGKILL)
+			h.orphansSeen += len(h.reconcile().Orphans)
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
+			h.apply(nil)
+		}},
+	}
+}
+
+// poolCount is the number of the scenario's pools the emulator holds.
+func (h *harness) poolCount() int {
+	n := 0
+	for _, p := range h.tg.Emulator.NodePools() {
+		if strings.Contains(p.Name, "/nodePools/"+h.prefix) {
+			n++
+		}
+	}
+	return n
+}
