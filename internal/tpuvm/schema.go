@@ -163,7 +163,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				Optional: true,
 				MarkdownDescription: "Version of `framework`, for example `2.18.0` for TensorFlow (which selects the " +
 					"`tpu-vm-tf-<version>` runtime) or `2.8.0` for PyTorch/XLA (checked against the generation's minimum). " +
-					"Requires `framework`. Not sent to the API.",
+					"Checked only together with `framework`. Not sent to the API.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"description": schema.StringAttribute{
@@ -349,7 +349,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 					"Default: the provider's `validation`.",
 				Validators: []validator.String{stringvalidator.OneOf(modeNames()...)},
 			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+			"timeouts": timeoutsAttribute(ctx),
 			"state": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "TPU node state, for example `READY`, `CREATING`, `STOPPED` or `PREEMPTED`. A VM in a failed state (" + backticks(replaceStates) + ") is replaced by the next apply.",
@@ -392,4 +392,29 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			},
 		},
 	}
+}
+
+// timeoutsAttribute is the framework's timeouts attribute, documented with
+// this resource's defaults.
+func timeoutsAttribute(ctx context.Context) schema.Attribute {
+	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	if n, ok := a.(schema.SingleNestedAttribute); ok {
+		n.MarkdownDescription = fmt.Sprintf("How long each operation may take, as Go durations such as `\"45m\"`. "+
+			"Defaults: create `%s` (all zones of `zones` together), update `%s`, delete `%s`.",
+			shortDuration(defaultCreateTimeout), shortDuration(defaultUpdateTimeout), shortDuration(defaultDeleteTimeout))
+		return n
+	}
+	return a
+}
+
+// shortDuration formats whole minutes and hours as "30m" and "1h" rather than "30m0s" and "1h0m0s".
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -101,7 +102,7 @@ func TestSchemaDescriptions(t *testing.T) {
 	var walk func(prefix string, attrs map[string]schema.Attribute)
 	walk = func(prefix string, attrs map[string]schema.Attribute) {
 		for name, a := range attrs {
-			if a.GetMarkdownDescription() == "" && name != "timeouts" {
+			if a.GetMarkdownDescription() == "" {
 				t.Errorf("%s%s has no description", prefix, name)
 			}
 			switch n := a.(type) {
@@ -123,5 +124,20 @@ func TestSchemaDescriptions(t *testing.T) {
 	}
 	if slices.Contains(generationNames(), "tpu7x") {
 		t.Error("tpu7x is listed as a Cloud TPU API generation")
+	}
+}
+
+func TestShortDuration(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[time.Duration]string{
+		30 * time.Minute:               "30m",
+		90 * time.Minute:               "1h30m",
+		10 * time.Second:               "10s",
+		time.Hour:                      "1h",
+		20*time.Minute + 5*time.Second: "20m5s",
+	} {
+		if got := shortDuration(in); got != want {
+			t.Errorf("shortDuration(%s) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -1,0 +1,59 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+)
+
+// TestAccTPUVM_examples plans every documentation example offline: each must
+// pass the catalog checks and plan the runtime its comments promise.
+func TestAccTPUVM_examples(t *testing.T) {
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", "")
+	t.Setenv("CLOUDSDK_CONFIG", t.TempDir())
+	runtimes := map[string]struct{ address, runtime string }{
+		"resource.tf":               {"accel_tpu_vm.dev", "v2-alpha-tpuv6e"},
+		"resource_zone_fallback.tf": {"accel_tpu_vm.serve", "v2-alpha-tpuv6e"},
+		"resource_spot.tf":          {"accel_tpu_vm.batch", "v2-alpha-tpuv5-lite"},
+		"resource_tensorflow.tf":    {"accel_tpu_vm.train", "tpu-vm-tf-2.16.1-pod-pjrt"},
+	}
+	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "resources", "accel_tpu_vm", "*.tf"))
+	if err != nil || len(files) != len(runtimes) {
+		t.Fatalf("examples: %v, %v; want %d files", files, err, len(runtimes))
+	}
+	for _, f := range files {
+		want, ok := runtimes[filepath.Base(f)]
+		if !ok {
+			t.Fatalf("no expectation for example %s", f)
+		}
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:             "provider \"accel\" {\n  project = \"my-ml-project\"\n}\n" + string(body),
+					PlanOnly:           true,
+					ExpectNonEmptyPlan: true,
+					ConfigPlanChecks: resource.ConfigPlanChecks{
+						PostApplyPreRefresh: []plancheck.PlanCheck{
+							plancheck.ExpectKnownValue(want.address, tfjsonpath.New("runtime_version"), knownvalue.StringExact(want.runtime)),
+						},
+					},
+				}},
+			})
+		})
+	}
+}
