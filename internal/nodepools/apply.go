@@ -132,6 +132,9 @@ func (o *poolOps) call(ctx context.Context, what, pool string, fn func(context.C
 	if err != nil && attempts > 1 {
 		return &retriedError{attempts: attempts, err: err}
 	}
+	if err == nil {
+		markAccepted(ctx)
+	}
 	return err
 }
 
@@ -330,9 +333,24 @@ type job struct {
 	run  func(ctx context.Context) error
 }
 
-// runJobs runs jobs with at most the limiter's number at once on the
-// cluster. Slots are taken in the order of jobs, so when GKE allows only one
-// operation at a time, the jobs run in that order. It returns each job's error.
+// acceptedKey carries, in a job's context, the function that tells the
+// dispatcher GKE accepted the job's first call.
+type acceptedKey struct{}
+
+// markAccepted tells the dispatcher that GKE accepted the job's first
+// operation, so the next job may start.
+func markAccepted(ctx context.Context) {
+	if f, ok := ctx.Value(acceptedKey{}).(func()); ok {
+		f()
+	}
+}
+
+// runJobs runs jobs on the cluster, at most the limiter's number at once. A
+// job starts once the one before it has had its first operation accepted
+// (or has ended), so operations start in the order of jobs: when GKE runs
+// one operation at a time, the first refusal lowers the limit to one and
+// the remaining jobs then run one after another, in that order. It returns
+// each job's error.
 func (o *poolOps) runJobs(ctx context.Context, jobs []job) []error {
 	errs := make([]error, len(jobs))
 	var wg sync.WaitGroup
@@ -342,13 +360,21 @@ func (o *poolOps) runJobs(ctx context.Context, jobs []job) []error {
 			errs[i] = fmt.Errorf("waiting for a free operation slot on the cluster: %w", err)
 			continue
 		}
+		accepted := make(chan struct{})
+		var once sync.Once
+		signal := func() { once.Do(func() { close(accepted) }) }
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer release()
+			defer signal()
 			tflog.Debug(ctx, "node pool operation started", map[string]any{"cluster": o.cluster, "node_pool": j.pool})
-			errs[i] = j.run(ctx)
+			errs[i] = j.run(context.WithValue(ctx, acceptedKey{}, signal))
 		}()
+		select {
+		case <-accepted:
+		case <-ctx.Done():
+		}
 	}
 	wg.Wait()
 	return errs

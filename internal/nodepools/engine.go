@@ -171,33 +171,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 	}
 	steps := planSteps(want, state, stateSpecs, stateOrder)
 
-	var jobs []job
-	var jobSteps []*step
-	for _, st := range steps {
-		if st.action == actionNone {
-			continue
-		}
-		name := st.want.Name
-		if st.action == actionDelete {
-			name = st.was.Name
-		}
-		jobs = append(jobs, job{pool: name, run: func(ctx context.Context) error { return ops.run(ctx, st) }})
-		jobSteps = append(jobSteps, st)
-	}
-	tflog.Info(ctx, "applying node pool changes", map[string]any{"cluster": ops.cluster, "operations": len(jobs)})
-	errs := ops.runJobs(ctx, jobs)
-	failed := map[string]error{}
-	for i, err := range errs {
-		if err == nil {
-			continue
-		}
-		st := jobSteps[i]
-		if st.action == actionDelete {
-			failed["-"+st.was.Name] = err
-		} else {
-			failed[st.want.Name] = err
-		}
-	}
+	failed := ops.execute(ctx, steps)
 
 	pools, err := ops.list(context.WithoutCancel(ctx))
 	if err != nil {
@@ -249,6 +223,38 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		}
 	}
 	return out, anyPool
+}
+
+// execute runs the steps on the cluster, at most the limiter's number at
+// once and in the order given, and returns the error of each failed step by
+// pool name (removals keyed "-" + name).
+func (o *poolOps) execute(ctx context.Context, steps []*step) map[string]error {
+	var jobs []job
+	var jobSteps []*step
+	for _, st := range steps {
+		if st.action == actionNone {
+			continue
+		}
+		name := st.want.Name
+		if st.action == actionDelete {
+			name = st.was.Name
+		}
+		jobs = append(jobs, job{pool: name, run: func(ctx context.Context) error { return o.run(ctx, st) }})
+		jobSteps = append(jobSteps, st)
+	}
+	tflog.Info(ctx, "applying node pool changes", map[string]any{"cluster": o.cluster, "operations": len(jobs)})
+	failed := map[string]error{}
+	for i, err := range o.runJobs(ctx, jobs) {
+		if err == nil {
+			continue
+		}
+		if st := jobSteps[i]; st.action == actionDelete {
+			failed["-"+st.was.Name] = err
+		} else {
+			failed[st.want.Name] = err
+		}
+	}
+	return failed
 }
 
 // reportTierError turns one tier's failure into a diagnostic on its path.
