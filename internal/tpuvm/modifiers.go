@@ -17,6 +17,7 @@ import (
 var (
 	_ planmodifier.List   = zonesPlanModifier{}
 	_ planmodifier.String = runtimeVersionPlanModifier{}
+	_ planmodifier.String = sameResourcePlanModifier{}
 	_ validator.String    = cidr29Validator{}
 )
 
@@ -89,6 +90,26 @@ func (runtimeVersionPlanModifier) PlanModifyString(ctx context.Context, req plan
 		}
 	}
 	resp.PlanValue = req.StateValue
+}
+
+// sameResourcePlanModifier keeps the state's spelling of a network or
+// subnetwork when the configuration names the same resource another way
+// ("default" for "projects/p/global/networks/default"), as after an import,
+// so that the spelling alone never plans a change or a replacement.
+type sameResourcePlanModifier struct{}
+
+func (m sameResourcePlanModifier) Description(ctx context.Context) string {
+	return m.MarkdownDescription(ctx)
+}
+
+func (sameResourcePlanModifier) MarkdownDescription(context.Context) string {
+	return "A name and a self link of the same resource are the same value."
+}
+
+func (sameResourcePlanModifier) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if known(req.ConfigValue) && known(req.StateValue) && sameResource(req.ConfigValue.ValueString(), req.StateValue.ValueString()) {
+		resp.PlanValue = req.StateValue
+	}
 }
 
 // cidr29Validator checks that a value is an IPv4 /29 network such as

@@ -224,3 +224,28 @@ func TestCIDR29Validator(t *testing.T) {
 		})
 	}
 }
+
+func TestSameResourcePlanModifier(t *testing.T) {
+	t.Parallel()
+	selfLink := types.StringValue("projects/p/global/networks/default")
+	tests := map[string]struct {
+		config, state, want types.String
+	}{
+		"name for the self link in state": {config: types.StringValue("default"), state: selfLink, want: selfLink},
+		"another network":                 {config: types.StringValue("other"), state: selfLink, want: types.StringValue("other")},
+		"no state":                        {config: types.StringValue("default"), state: types.StringNull(), want: types.StringValue("default")},
+		"unknown configuration":           {config: types.StringUnknown(), state: selfLink, want: types.StringUnknown()},
+		"self link for the name in state": {config: selfLink, state: types.StringValue("default"), want: types.StringValue("default")},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			resp := planmodifier.StringResponse{PlanValue: tc.config}
+			sameResourcePlanModifier{}.PlanModifyString(context.Background(),
+				planmodifier.StringRequest{ConfigValue: tc.config, PlanValue: tc.config, StateValue: tc.state}, &resp)
+			if !resp.PlanValue.Equal(tc.want) {
+				t.Errorf("plan = %s, want %s", resp.PlanValue, tc.want)
+			}
+		})
+	}
+}

@@ -114,7 +114,39 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 					state.ID.ValueString(), state.State.ValueString()))
 		}
 	}
+	if state != nil && len(resp.RequiresReplace) == 0 && sameSettings(plan, *state) {
+		// Only spellings differed (a network name for its self link, say): the
+		// framework marked the read-only values unknown, but nothing will change.
+		keepReadOnly(&plan, *state)
+	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// sameSettings reports whether plan and state agree on every attribute that
+// is not read-only.
+func sameSettings(plan, state vmModel) bool {
+	pairs := [][2]attr.Value{
+		{plan.Name, state.Name}, {plan.Project, state.Project}, {plan.Zones, state.Zones}, {plan.Zone, state.Zone},
+		{plan.AcceleratorType, state.AcceleratorType}, {plan.RuntimeVersion, state.RuntimeVersion},
+		{plan.Framework, state.Framework}, {plan.FrameworkVersion, state.FrameworkVersion},
+		{plan.Description, state.Description}, {plan.Labels, state.Labels}, {plan.EffectiveLabels, state.EffectiveLabels},
+		{plan.Metadata, state.Metadata}, {plan.Tags, state.Tags}, {plan.CIDRBlock, state.CIDRBlock},
+		{plan.NetworkConfig, state.NetworkConfig}, {plan.ServiceAccount, state.ServiceAccount},
+		{plan.SchedulingConfig, state.SchedulingConfig}, {plan.ShieldedInstanceConfig, state.ShieldedInstanceConfig},
+		{plan.DataDisks, state.DataDisks}, {plan.Validation, state.Validation}, {plan.Timeouts, state.Timeouts},
+	}
+	for _, p := range pairs {
+		if !p[0].Equal(p[1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepReadOnly copies the read-only attributes the API reports from state.
+func keepReadOnly(plan *vmModel, state vmModel) {
+	plan.ID, plan.State, plan.Health, plan.HealthDescription = state.ID, state.State, state.Health, state.HealthDescription
+	plan.NetworkEndpoints, plan.CreateTime = state.NetworkEndpoints, state.CreateTime
 }
 
 // planProjectAndZones fills project from the provider for a new VM, reports

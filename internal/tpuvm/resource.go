@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -66,15 +67,7 @@ func (r *vmResource) Configure(_ context.Context, req resource.ConfigureRequest,
 
 // providerUnknown reports whether a provider argument is unknown until apply.
 func (r *vmResource) providerUnknown(attr string) bool {
-	if r.data == nil {
-		return false
-	}
-	for _, u := range r.data.Unknown {
-		if u == attr {
-			return true
-		}
-	}
-	return false
+	return r.data != nil && slices.Contains(r.data.Unknown, attr)
 }
 
 // api returns the Cloud TPU API access, or adds a diagnostic.

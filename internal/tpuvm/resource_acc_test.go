@@ -874,3 +874,38 @@ func mustNoErr(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestAccTPUVM_importCreatedElsewhere imports a VM created outside
+// Terraform, whose network the API reports as a self link, into a
+// configuration that names the network: the import plans no change.
+func TestAccTPUVM_importCreatedElsewhere(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("elsewhere")
+	ctx := context.Background()
+	svc, err := tpu.NewService(ctx, option.WithEndpoint(tg.Emulator.TPUEndpoint()), option.WithoutAuthentication())
+	mustNoErr(t, err)
+	_, err = svc.Projects.Locations.Nodes.Create("projects/"+tg.Project+"/locations/"+tg.Zone,
+		&tpu.Node{AcceleratorType: "v5litepod-4", RuntimeVersion: "v2-alpha-tpuv5-lite", Labels: map[string]string{"team": "ml"}}).
+		NodeId(name).Context(ctx).Do()
+	mustNoErr(t, err)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = "v5litepod-4"
+  labels           = { team = "ml" }
+  network_config = {
+    network = "default"
+  }
+}
+`, name)),
+			ResourceName:    address,
+			ImportState:     true,
+			ImportStateId:   tg.Zone + "/" + name,
+			ImportStateKind: resource.ImportBlockWithID,
+		}},
+	})
+}

@@ -227,6 +227,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 						MarkdownDescription: "VPC network name or self link. Default: `default`. Changing it replaces the VM.",
 						PlanModifiers: []planmodifier.String{
 							stringplanmodifier.UseStateForUnknown(),
+							sameResourcePlanModifier{},
 							stringplanmodifier.RequiresReplaceIfConfigured(),
 						},
 					},
@@ -236,6 +237,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 						MarkdownDescription: "Subnetwork name or self link. Default: `default`. Changing it replaces the VM.",
 						PlanModifiers: []planmodifier.String{
 							stringplanmodifier.UseStateForUnknown(),
+							sameResourcePlanModifier{},
 							stringplanmodifier.RequiresReplaceIfConfigured(),
 						},
 					},
