@@ -150,7 +150,7 @@ func flattenNode(ctx context.Context, n *tpu.Node, prior vmModel, all bool) (vmM
 		m.Tags = types.ListNull(types.StringType)
 	}
 
-	m.NetworkConfig = flattenNetworkConfig(ctx, n.NetworkConfig, prior.NetworkConfig, &diags)
+	m.NetworkConfig = flattenNetworkConfig(n.NetworkConfig, prior.NetworkConfig, &diags)
 	m.ServiceAccount = flattenServiceAccount(ctx, n.ServiceAccount, prior.ServiceAccount, &diags)
 	sc := n.SchedulingConfig
 	if sc == nil {
@@ -242,7 +242,7 @@ func sameResource(a, b string) bool {
 }
 
 // priorString returns the prior attribute name of a known object, or null.
-func priorString(ctx context.Context, o types.Object, name string) types.String {
+func priorString(o types.Object, name string) types.String {
 	if !known(o) {
 		return types.StringNull()
 	}
@@ -262,13 +262,13 @@ func keepSpelling(api string, prior types.String) types.String {
 	return types.StringValue(api)
 }
 
-func flattenNetworkConfig(ctx context.Context, nc *tpu.NetworkConfig, prior types.Object, diags *diag.Diagnostics) types.Object {
+func flattenNetworkConfig(nc *tpu.NetworkConfig, prior types.Object, diags *diag.Diagnostics) types.Object {
 	if nc == nil {
 		nc = &tpu.NetworkConfig{}
 	}
 	return objectValue(networkConfigAttrTypes, map[string]attr.Value{
-		"network":             keepSpelling(nc.Network, priorString(ctx, prior, "network")),
-		"subnetwork":          keepSpelling(nc.Subnetwork, priorString(ctx, prior, "subnetwork")),
+		"network":             keepSpelling(nc.Network, priorString(prior, "network")),
+		"subnetwork":          keepSpelling(nc.Subnetwork, priorString(prior, "subnetwork")),
 		"enable_external_ips": types.BoolValue(nc.EnableExternalIps),
 		"can_ip_forward":      types.BoolValue(nc.CanIpForward),
 	}, diags)

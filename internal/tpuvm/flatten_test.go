@@ -71,6 +71,19 @@ func apiNode() *tpu.Node {
 	}
 }
 
+// elemAttr returns attribute name of element i of a list of objects.
+func elemAttr(t *testing.T, l types.List, i int, name string) attr.Value {
+	t.Helper()
+	if i >= len(l.Elements()) {
+		t.Fatalf("list has %d elements, want at least %d", len(l.Elements()), i+1)
+	}
+	o, ok := l.Elements()[i].(types.Object)
+	if !ok {
+		t.Fatalf("element %d is a %T, not an object", i, l.Elements()[i])
+	}
+	return o.Attributes()[name]
+}
+
 func TestFlattenNode(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -92,10 +105,10 @@ func TestFlattenNode(t *testing.T) {
 		"tags null":        {m.Tags.IsNull(), true},
 		"network spelling": {m.NetworkConfig.Attributes()["network"], types.StringValue("default")},
 		"subnetwork":       {m.NetworkConfig.Attributes()["subnetwork"], types.StringValue("projects/p/regions/us-central1/subnetworks/default")},
-		"pubsub dropped":   {m.ServiceAccount.Attributes()["scopes"].(types.Set).Elements(), []attr.Value{types.StringValue("https://www.googleapis.com/auth/cloud-platform")}},
-		"disk mode":        {m.DataDisks.Elements()[0].(types.Object).Attributes()["mode"], types.StringValue("READ_WRITE")},
+		"pubsub dropped":   {m.ServiceAccount.Attributes()["scopes"], types.SetValueMust(types.StringType, []attr.Value{types.StringValue("https://www.googleapis.com/auth/cloud-platform")})},
+		"disk mode":        {elemAttr(t, m.DataDisks, 0, "mode"), types.StringValue("READ_WRITE")},
 		"endpoints":        {len(m.NetworkEndpoints.Elements()), 2},
-		"no external ip":   {m.NetworkEndpoints.Elements()[1].(types.Object).Attributes()["external_ip"].IsNull(), true},
+		"no external ip":   {elemAttr(t, m.NetworkEndpoints, 1, "external_ip").IsNull(), true},
 		"generation":       {m.Generation.ValueString(), "v5e"},
 		"chips":            {m.Chips.ValueInt64(), int64(16)},
 		"hosts":            {m.Hosts.ValueInt64(), int64(4)},

@@ -30,7 +30,10 @@ var miniSchema = schema.Schema{Attributes: map[string]schema.Attribute{
 
 // miniValue builds an object of miniSchema; absent keys are null.
 func miniValue(vals map[string]tftypes.Value) tftypes.Value {
-	typ := miniSchema.Type().TerraformType(context.Background()).(tftypes.Object)
+	typ, ok := miniSchema.Type().TerraformType(context.Background()).(tftypes.Object)
+	if !ok {
+		panic("the schema's type is not an object")
+	}
 	all := map[string]tftypes.Value{}
 	for name, at := range typ.AttributeTypes {
 		if v, ok := vals[name]; ok {

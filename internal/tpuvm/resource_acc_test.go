@@ -30,15 +30,16 @@ const address = "accel_tpu_vm.test"
 
 // smallType is a small single-host TPU offered in the target's default zone:
 // v5e in the emulator's us-central1-a, v6e in the sandbox default us-east5-b.
-func smallType(tg *acctest.Target) (acceleratorType, runtime string) {
+func smallType(tg *acctest.Target) (acceleratorType, runtime string, chips int64) {
 	if tg.Emulator != nil {
-		return "v5litepod-4", "v2-alpha-tpuv5-lite"
+		return "v5litepod-4", "v2-alpha-tpuv5-lite", 4
 	}
-	return "v6e-1", "v2-alpha-tpuv6e"
+	return "v6e-1", "v2-alpha-tpuv6e", 1
 }
 
-// nodesNamed returns the nodes of the target named name, in any zone.
-func nodesNamed(tg *acctest.Target, name string, zones ...string) ([]*tpu.Node, error) {
+// nodesNamed returns the nodes of the target named name: in any zone of the
+// emulator, in the target's zone of a sandbox project.
+func nodesNamed(tg *acctest.Target, name string) ([]*tpu.Node, error) {
 	if tg.Emulator != nil {
 		var out []*tpu.Node
 		for _, n := range tg.Emulator.Nodes() {
@@ -53,24 +54,20 @@ func nodesNamed(tg *acctest.Target, name string, zones ...string) ([]*tpu.Node, 
 	if err != nil {
 		return nil, err
 	}
-	var out []*tpu.Node
-	for _, z := range append(zones, tg.Zone) {
-		n, err := svc.Projects.Locations.Nodes.Get(gcp.NodeID(tg.Project, z, name)).Context(ctx).Do()
-		if gcp.Classify(err) == gcp.ClassNotFound {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
+	n, err := svc.Projects.Locations.Nodes.Get(gcp.NodeID(tg.Project, tg.Zone, name)).Context(ctx).Do()
+	if gcp.Classify(err) == gcp.ClassNotFound {
+		return nil, nil
 	}
-	return out, nil
+	if err != nil {
+		return nil, err
+	}
+	return []*tpu.Node{n}, nil
 }
 
 // checkGone asserts that no node named name is left.
-func checkGone(tg *acctest.Target, name string, zones ...string) resource.TestCheckFunc {
+func checkGone(tg *acctest.Target, name string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		nodes, err := nodesNamed(tg, name, zones...)
+		nodes, err := nodesNamed(tg, name)
 		if err != nil {
 			return err
 		}
@@ -124,7 +121,7 @@ func (e expectCalls) CheckState(_ context.Context, _ statecheck.CheckStateReques
 func TestAccTPUVM_basic(t *testing.T) {
 	tg := acctest.New(t)
 	name := acctest.RandomName("basic")
-	accel, runtime := smallType(tg)
+	accel, runtime, chips := smallType(tg)
 	config := tg.Config(fmt.Sprintf(`
 resource "accel_tpu_vm" "test" {
   name             = %[1]q
@@ -149,7 +146,7 @@ resource "accel_tpu_vm" "test" {
 						plancheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact(runtime)),
 						plancheck.ExpectKnownValue(address, tfjsonpath.New("zone"), knownvalue.StringExact(tg.Zone)),
 						plancheck.ExpectKnownValue(address, tfjsonpath.New("project"), knownvalue.StringExact(tg.Project)),
-						plancheck.ExpectKnownValue(address, tfjsonpath.New("chips"), knownvalue.Int64Exact(4)),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("chips"), knownvalue.Int64Exact(chips)),
 						plancheck.ExpectKnownValue(address, tfjsonpath.New("hosts"), knownvalue.Int64Exact(1)),
 						plancheck.ExpectUnknownValue(address, tfjsonpath.New("id")),
 					},
@@ -192,7 +189,7 @@ resource "accel_tpu_vm" "test" {
 func TestAccTPUVM_updateInPlace(t *testing.T) {
 	tg := acctest.New(t)
 	name := acctest.RandomName("update")
-	accel, _ := smallType(tg)
+	accel, _, _ := smallType(tg)
 	config := func(description, label, script string, external bool) string {
 		return tg.Config(fmt.Sprintf(`
 resource "accel_tpu_vm" "test" {
@@ -255,7 +252,7 @@ func TestAccTPUVM_updateKeepsForeignKeys(t *testing.T) {
 	tg := acctest.New(t)
 	tg.RequireEmulator(t)
 	name := acctest.RandomName("foreign")
-	accel, _ := smallType(tg)
+	accel, _, _ := smallType(tg)
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	config := func(v string) string {
 		return tg.Config(fmt.Sprintf(`
@@ -391,7 +388,7 @@ resource "accel_tpu_vm" "test" {
 func TestAccTPUVM_import(t *testing.T) {
 	tg := acctest.New(t)
 	name := acctest.RandomName("import")
-	accel, _ := smallType(tg)
+	accel, _, _ := smallType(tg)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             checkGone(tg, name),
