@@ -91,11 +91,7 @@ type noCapacityError struct {
 }
 
 func (e *noCapacityError) Error() string {
-	lines := make([]string, len(e.attempts))
-	for i, a := range e.attempts {
-		lines[i] = "  - " + a.String()
-	}
-	return "no zone could create the TPU VM:\n" + strings.Join(lines, "\n")
+	return "no zone could create the TPU VM:\n" + attemptLines(e.attempts)
 }
 
 // createNode creates spec.node in the first zone of spec.zones that has

@@ -179,6 +179,7 @@ func (r *vmResource) createError(spec createSpec, out createOutcome, tried strin
 	}
 }
 
+// attemptLines lists attempts one per line, for diagnostics.
 func attemptLines(attempts []attempt) string {
 	lines := make([]string, len(attempts))
 	for i, a := range attempts {
