@@ -232,11 +232,10 @@ func (o *poolOps) clusterVersion(ctx context.Context) (string, error) {
 // did not create.
 var errPoolExists = errors.New("a node pool of this name already exists in the cluster")
 
-// create creates one pool and waits for GKE to finish. It returns the pool
-// as GKE reports it afterwards (nil when it does not exist) and the error of
-// the creation, if any: a pool left in ERROR after a stockout is returned
-// together with the stockout error.
-func (o *poolOps) create(ctx context.Context, np *container.NodePool) (*container.NodePool, error) {
+// create creates one pool and waits for GKE to finish. A pool left in
+// ERROR after a stockout exists, and its creation still fails: the caller
+// reads the pools afterwards to record what exists.
+func (o *poolOps) create(ctx context.Context, np *container.NodePool) error {
 	var op *container.Operation
 	attempt := 0
 	err := o.call(ctx, "create", np.Name, func(ctx context.Context) error {
@@ -254,24 +253,13 @@ func (o *poolOps) create(ctx context.Context, np *container.NodePool) (*containe
 	})
 	switch {
 	case err != nil && gcp.Classify(err) == gcp.ClassAlreadyExists:
-		return nil, fmt.Errorf("%w: %w", errPoolExists, err)
+		return fmt.Errorf("%w: %w", errPoolExists, err)
 	case err != nil:
-		got, gerr := o.get(ctx, np.Name)
-		if gerr != nil {
-			return nil, errors.Join(err, gerr)
-		}
-		return got, err
+		return err
+	case op == nil:
+		return o.awaitResting(ctx, np.Name)
 	}
-	if op != nil {
-		err = o.wait(ctx, op)
-	} else {
-		err = o.awaitResting(ctx, np.Name)
-	}
-	got, gerr := o.get(ctx, np.Name)
-	if gerr != nil {
-		return nil, errors.Join(err, gerr)
-	}
-	return got, err
+	return o.wait(ctx, op)
 }
 
 // awaitResting polls a pool until it leaves PROVISIONING and RECONCILING.

@@ -82,16 +82,14 @@ func (o *poolOps) run(ctx context.Context, st *step) error {
 	case actionDelete:
 		return o.delete(ctx, st.was.Name)
 	case actionCreate:
-		_, err := o.create(ctx, st.want.nodePool())
-		return err
+		return o.create(ctx, st.want.nodePool())
 	case actionReplace:
 		tflog.Info(ctx, "re-creating node pool for a change GKE cannot make in place", map[string]any{"cluster": o.cluster, "node_pool": st.want.Name})
 		if err := o.delete(ctx, st.was.Name); err != nil {
 			st.oldRemains = true
 			return err
 		}
-		_, err := o.create(ctx, st.want.nodePool())
-		return err
+		return o.create(ctx, st.want.nodePool())
 	case actionUpdate:
 		return o.update(ctx, st.was, st.want)
 	}

@@ -429,7 +429,8 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 func flattenReservation(ctx context.Context, t *tierModel, prior tierModel, cfg *container.NodeConfig, importing bool) {
 	ra := cfg.ReservationAffinity
 	declared := inputOf(ctx, prior).Reservation != nil
-	if ra == nil || (!declared && !(importing && ra.ConsumeReservationType == "SPECIFIC_RESERVATION")) {
+	specific := importing && ra != nil && ra.ConsumeReservationType == "SPECIFIC_RESERVATION"
+	if ra == nil || (!declared && !specific) {
 		if !declared {
 			t.ReservationAffinity = reservationObject(nil)
 		}

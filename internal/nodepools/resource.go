@@ -201,7 +201,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 	}
 	plan.Tiers = tierList(ctx, planTiers)
 	if allKnown {
-		r.setOutputs(&plan, planTiers)
+		r.setOutputs(ctx, &plan, planTiers)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
@@ -241,12 +241,12 @@ func (r *fallbackNodePoolsResource) planClusterVersion(ctx context.Context, plan
 
 // setOutputs sets id, the ComputeClass manifest, and the resource-level
 // node selector and tolerations from the tiers.
-func (r *fallbackNodePoolsResource) setOutputs(m *resourceModel, tiers []tierModel) {
+func (r *fallbackNodePoolsResource) setOutputs(ctx context.Context, m *resourceModel, tiers []tierModel) {
 	names := make([]string, len(tiers))
 	var tols []toleration
 	for i, t := range tiers {
 		names[i] = t.Name.ValueString()
-		tols = unionTolerations(tols, tolerationsOfModel(t))
+		tols = unionTolerations(tols, tolerationsOfModel(ctx, t))
 	}
 	class := m.ComputeClass.ValueString()
 	m.ID = types.StringValue(resourceID(m.Cluster.ValueString(), names))
@@ -260,24 +260,15 @@ func (r *fallbackNodePoolsResource) setOutputs(m *resourceModel, tiers []tierMod
 	m.Tolerations = tolerationList(tols)
 }
 
-func tolerationsOfModel(t tierModel) []toleration {
-	var out []toleration
+func tolerationsOfModel(ctx context.Context, t tierModel) []toleration {
 	if t.Tolerations.IsNull() || t.Tolerations.IsUnknown() {
 		return nil
 	}
-	for _, e := range t.Tolerations.Elements() {
-		o, ok := e.(types.Object)
-		if !ok {
-			continue
-		}
-		a := o.Attributes()
-		get := func(k string) string {
-			if s, ok := a[k].(types.String); ok {
-				return s.ValueString()
-			}
-			return ""
-		}
-		out = append(out, toleration{Key: get("key"), Operator: get("operator"), Value: get("value"), Effect: get("effect")})
+	var ms []tolerationModel
+	t.Tolerations.ElementsAs(ctx, &ms, false)
+	out := make([]toleration, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, toleration{Key: m.Key.ValueString(), Operator: m.Operator.ValueString(), Value: m.Value.ValueString(), Effect: m.Effect.ValueString()})
 	}
 	return out
 }
@@ -315,7 +306,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 		return // nothing exists: no state
 	}
 	plan.Tiers = tierList(ctx, tiers)
-	r.setOutputs(&plan, tiers)
+	r.setOutputs(ctx, &plan, tiers)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -341,7 +332,7 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 	}
 	tiers, _ := r.apply(ctx, ops, plan, tiersOf(ctx, state.Tiers), &resp.Diagnostics)
 	plan.Tiers = tierList(ctx, tiers)
-	r.setOutputs(&plan, tiers)
+	r.setOutputs(ctx, &plan, tiers)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -400,7 +391,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		return
 	}
 	state.Tiers = tierList(ctx, tiers)
-	r.setOutputs(&state, tiers)
+	r.setOutputs(ctx, &state, tiers)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

@@ -45,6 +45,26 @@ func newTarget(t *testing.T, opts ...func(*emulator.Scenario)) *acctest.Target {
 	return tg
 }
 
+// forEachMode runs test once per GKE behaviour the emulator models: pool
+// creates serialized (each refused while another pool operation runs) and
+// concurrent. Against a sandbox, GKE decides: test runs once.
+func forEachMode(t *testing.T, test func(t *testing.T, mode func(*emulator.Scenario))) {
+	t.Helper()
+	if acctest.Sandbox() {
+		test(t, func(*emulator.Scenario) {})
+		return
+	}
+	for _, serialize := range []bool{true, false} {
+		name := "concurrent creates"
+		if serialize {
+			name = "serialized creates"
+		}
+		t.Run(name, func(t *testing.T) {
+			test(t, func(sc *emulator.Scenario) { sc.SerializePoolCreates = serialize })
+		})
+	}
+}
+
 // pools returns the node pools of the target's cluster by short name.
 func pools(tg *acctest.Target) (map[string]*container.NodePool, error) {
 	out := map[string]*container.NodePool{}
@@ -166,8 +186,8 @@ func tpuTier(name, zone, accel string, more ...string) tier {
 	return tier{name: name, attrs: fmt.Sprintf("      accelerator_type = %q\n      node_locations   = [%q]\n%s", accel, zone, strings.Join(more, ""))}
 }
 
-func gpuTier(name, zone, machine, gpu string, more ...string) tier {
-	return tier{name: name, attrs: fmt.Sprintf("      machine_type   = %q\n      gpu_type       = %q\n      node_locations = [%q]\n%s", machine, gpu, zone, strings.Join(more, ""))}
+func gpuTier(name, zone, machine string, more ...string) tier {
+	return tier{name: name, attrs: fmt.Sprintf("      machine_type   = %q\n      gpu_type       = \"nvidia-l4\"\n      node_locations = [%q]\n%s", machine, zone, strings.Join(more, ""))}
 }
 
 func line(attr, value string) string { return fmt.Sprintf("      %s = %s\n", attr, value) }
@@ -177,83 +197,99 @@ func tierPath(i int, attr string) tfjsonpath.Path {
 }
 
 func TestAccFallbackNodePools_tpuAndGPU(t *testing.T) {
-	tg := newTarget(t)
-	tpuZone, gpuZone := zones(tg)
-	prefix := acctest.RandomName("tg")
-	class := prefix + "-class"
-	tpuName, gpuName := prefix+"-v6e", prefix+"-l4"
-	cfg := config(tg, class, "",
-		tpuTier(tpuName, tpuZone, "v6e-4", line("min_node_count", "0"), line("max_node_count", "2")),
-		gpuTier(gpuName, gpuZone, "g2-standard-4", "nvidia-l4", line("gpu_driver_version", `"LATEST"`)))
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(tg, tpuName, gpuName),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
-					plancheck.ExpectKnownValue(address, tierPath(0, "machine_type"), knownvalue.StringExact("ct6e-standard-4t")),
-					plancheck.ExpectKnownValue(address, tierPath(0, "topology"), knownvalue.StringExact("2x2")),
-					plancheck.ExpectKnownValue(address, tierPath(1, "gpu_count"), knownvalue.Int64Exact(1)),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					expectPools{tg: tg, prefix: prefix, names: []string{tpuName, gpuName}},
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"),
-						knownvalue.StringExact(tg.Cluster+"/nodePools/"+tpuName+","+gpuName)),
-					statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
-					statecheck.ExpectKnownValue(address, tierPath(0, "placement_policy"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(address, tierPath(0, "node_count"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(address, tierPath(0, "accelerator_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"cloud.google.com/gke-tpu-accelerator": knownvalue.StringExact("tpu-v6e-slice"),
-						"cloud.google.com/gke-tpu-topology":    knownvalue.StringExact("2x2"),
-					})),
-					statecheck.ExpectKnownValue(address, tierPath(0, "node_taints"), knownvalue.ListExact([]knownvalue.Check{
-						taintCheck("google.com/tpu", "present", "NO_SCHEDULE"),
-						taintCheck("cloud.google.com/compute-class", class, "NO_SCHEDULE"),
-					})),
-					statecheck.ExpectKnownValue(address, tierPath(1, "accelerator_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"cloud.google.com/gke-accelerator": knownvalue.StringExact("nvidia-l4"),
-					})),
-					statecheck.ExpectKnownValue(address, tierPath(1, "node_count"), knownvalue.Int64Exact(1)),
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("node_selector"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"cloud.google.com/compute-class": knownvalue.StringExact(class),
-					})),
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("tolerations"), knownvalue.ListExact([]knownvalue.Check{
-						tolerationCheck("google.com/tpu", "Exists", "", "NoSchedule"),
-						tolerationCheck("cloud.google.com/compute-class", "Equal", class, "NoSchedule"),
-						tolerationCheck("nvidia.com/gpu", "Exists", "", "NoSchedule"),
-					})),
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), knownvalue.StringExact(fmt.Sprintf(
-						"apiVersion: cloud.google.com/v1\nkind: ComputeClass\nmetadata:\n  name: %q\nspec:\n  priorities:\n"+
-							"  - nodepools:\n    - %q\n  - nodepools:\n    - %q\n  whenUnsatisfiable: DoNotScaleUp\n", class, tpuName, gpuName))),
-					poolCheck{tg: tg, name: gpuName, check: func(p *container.NodePool) error {
-						if p.Config.Labels["cloud.google.com/compute-class"] != class ||
-							!hasTaint(p, "cloud.google.com/compute-class", class, "NO_SCHEDULE") ||
-							!hasTaint(p, "nvidia.com/gpu", "present", "NO_SCHEDULE") {
-							return fmt.Errorf("GPU pool lacks the ComputeClass label or taints: labels %v", p.Config.Labels)
-						}
-						if len(p.Config.Accelerators) != 1 || p.Config.Accelerators[0].GpuDriverInstallationConfig.GpuDriverVersion != "LATEST" {
-							return fmt.Errorf("GPU pool accelerators: %+v", p.Config.Accelerators)
-						}
-						return nil
+	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+		tg := newTarget(t, mode)
+		tpuZone, gpuZone := zones(tg)
+		prefix := acctest.RandomName("tg")
+		class := prefix + "-class"
+		tpuName, gpuName := prefix+"-v6e", prefix+"-l4"
+		cfg := config(tg, class, "",
+			tpuTier(tpuName, tpuZone, "v6e-4", line("min_node_count", "0"), line("max_node_count", "2")),
+			gpuTier(gpuName, gpuZone, "g2-standard-4", line("gpu_driver_version", `"LATEST"`)))
+		// Terraform's own YAML parser reads the manifest back, as kubernetes_manifest would.
+		cfg += "output \"compute_class\" {\n  value = yamldecode(accel_fallback_nodepools.test.compute_class_manifest)\n}\n"
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			CheckDestroy:             checkDestroyed(tg, tpuName, gpuName),
+			Steps: []resource.TestStep{
+				{
+					Config: cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
+						plancheck.ExpectKnownValue(address, tierPath(0, "machine_type"), knownvalue.StringExact("ct6e-standard-4t")),
+						plancheck.ExpectKnownValue(address, tierPath(0, "topology"), knownvalue.StringExact("2x2")),
+						plancheck.ExpectKnownValue(address, tierPath(1, "gpu_count"), knownvalue.Int64Exact(1)),
+					}},
+					ConfigStateChecks: []statecheck.StateCheck{
+						expectPools{tg: tg, prefix: prefix, names: []string{tpuName, gpuName}},
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("id"),
+							knownvalue.StringExact(tg.Cluster+"/nodePools/"+tpuName+","+gpuName)),
+						statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
+						statecheck.ExpectKnownValue(address, tierPath(0, "placement_policy"), knownvalue.Null()),
+						statecheck.ExpectKnownValue(address, tierPath(0, "node_count"), knownvalue.Null()),
+						statecheck.ExpectKnownValue(address, tierPath(0, "accelerator_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+							"cloud.google.com/gke-tpu-accelerator": knownvalue.StringExact("tpu-v6e-slice"),
+							"cloud.google.com/gke-tpu-topology":    knownvalue.StringExact("2x2"),
+						})),
+						statecheck.ExpectKnownValue(address, tierPath(0, "node_taints"), knownvalue.ListExact([]knownvalue.Check{
+							taintCheck("google.com/tpu", "present", "NO_SCHEDULE"),
+							taintCheck("cloud.google.com/compute-class", class, "NO_SCHEDULE"),
+						})),
+						statecheck.ExpectKnownValue(address, tierPath(1, "accelerator_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+							"cloud.google.com/gke-accelerator": knownvalue.StringExact("nvidia-l4"),
+						})),
+						statecheck.ExpectKnownValue(address, tierPath(1, "node_count"), knownvalue.Int64Exact(1)),
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("node_selector"), knownvalue.MapExact(map[string]knownvalue.Check{
+							"cloud.google.com/compute-class": knownvalue.StringExact(class),
+						})),
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("tolerations"), knownvalue.ListExact([]knownvalue.Check{
+							tolerationCheck("google.com/tpu", "Exists", "", "NoSchedule"),
+							tolerationCheck("cloud.google.com/compute-class", "Equal", class, "NoSchedule"),
+							tolerationCheck("nvidia.com/gpu", "Exists", "", "NoSchedule"),
+						})),
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), knownvalue.StringExact(fmt.Sprintf(
+							"apiVersion: cloud.google.com/v1\nkind: ComputeClass\nmetadata:\n  name: %q\nspec:\n  priorities:\n"+
+								"  - nodepools:\n    - %q\n  - nodepools:\n    - %q\n  whenUnsatisfiable: DoNotScaleUp\n", class, tpuName, gpuName))),
+						statecheck.ExpectKnownOutputValue("compute_class", knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"apiVersion": knownvalue.StringExact("cloud.google.com/v1"),
+							"kind":       knownvalue.StringExact("ComputeClass"),
+							"metadata":   knownvalue.ObjectExact(map[string]knownvalue.Check{"name": knownvalue.StringExact(class)}),
+							"spec": knownvalue.ObjectExact(map[string]knownvalue.Check{
+								"priorities": knownvalue.ListExact([]knownvalue.Check{
+									knownvalue.ObjectExact(map[string]knownvalue.Check{"nodepools": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(tpuName)})}),
+									knownvalue.ObjectExact(map[string]knownvalue.Check{"nodepools": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(gpuName)})}),
+								}),
+								"whenUnsatisfiable": knownvalue.StringExact("DoNotScaleUp"),
+							}),
+						})),
+						poolCheck{tg: tg, name: gpuName, check: func(p *container.NodePool) error {
+							if p.Config.Labels["cloud.google.com/compute-class"] != class ||
+								!hasTaint(p, "cloud.google.com/compute-class", class, "NO_SCHEDULE") ||
+								!hasTaint(p, "nvidia.com/gpu", "present", "NO_SCHEDULE") {
+								return fmt.Errorf("GPU pool lacks the ComputeClass label or taints: labels %v", p.Config.Labels)
+							}
+							if len(p.Config.Accelerators) != 1 || p.Config.Accelerators[0].GpuDriverInstallationConfig.GpuDriverVersion != "LATEST" {
+								return fmt.Errorf("GPU pool accelerators: %+v", p.Config.Accelerators)
+							}
+							return nil
+						}},
+					},
+				},
+				{
+					Config: cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectEmptyPlan(),
 					}},
 				},
+				{
+					ResourceName:            address,
+					ImportState:             true,
+					ImportStateVerify:       true,
+					ImportStateId:           tg.Cluster + "/nodePools/" + tpuName + "," + gpuName,
+					ImportStateVerifyIgnore: []string{"timeouts"},
+				},
 			},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
-			},
-			{
-				ResourceName:            address,
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateId:           tg.Cluster + "/nodePools/" + tpuName + "," + gpuName,
-				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
-		},
+		})
 	})
 }
 

@@ -33,292 +33,304 @@ var noPoolCalls = map[string]int64{
 }
 
 func TestAccFallbackNodePools_threeTiers(t *testing.T) {
-	tg := newTarget(t)
-	tpuZone, gpuZone := zones(tg)
-	bigZone := gpuZone
-	prefix := acctest.RandomName("tt")
-	class := prefix
-	names := []string{prefix + "-v6e", prefix + "-h100", prefix + "-l4"}
-	cfg := config(tg, class, "  active_migration = true\n",
-		tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
-		tier{name: names[1], attrs: fmt.Sprintf("      machine_type   = \"a3-highgpu-8g\"\n      node_locations = [%q]\n      node_count     = 1\n", bigZone)},
-		gpuTier(names[2], gpuZone, "g2-standard-4", "nvidia-l4", line("spot", "true"), line("min_node_count", "0"), line("max_node_count", "4")),
-	)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(tg, names...),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(address, tierPath(1, "gpu_type"), knownvalue.StringExact("nvidia-h100-80gb")),
-					plancheck.ExpectKnownValue(address, tierPath(1, "gpu_count"), knownvalue.Int64Exact(8)),
-					plancheck.ExpectKnownValue(address, tierPath(1, "gpu_driver_version"), knownvalue.StringExact("DEFAULT")),
-					plancheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), knownvalue.StringRegexp(
-						regexp.MustCompile(`(?s)- nodepools:\n    - "`+names[0]+`"\n  - nodepools:\n    - "`+names[1]+`"\n  - nodepools:\n    - "`+names[2]+`"\n  activeMigration:\n    optimizeRulePriority: true\n`))),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					expectPools{tg: tg, prefix: prefix, names: names},
-					statecheck.ExpectKnownValue(address, tierPath(2, "tolerations"), knownvalue.ListExact([]knownvalue.Check{
-						tolerationCheck("nvidia.com/gpu", "Exists", "", "NoSchedule"),
-						tolerationCheck("cloud.google.com/compute-class", "Equal", class, "NoSchedule"),
-						tolerationCheck("cloud.google.com/gke-spot", "Equal", "true", "NoSchedule"),
-					})),
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("tolerations"), knownvalue.ListSizeExact(4)),
-					poolCheck{tg: tg, name: names[2], check: func(p *container.NodePool) error {
-						if !p.Config.Spot || p.Autoscaling == nil || !p.Autoscaling.Enabled || p.Autoscaling.MaxNodeCount != 4 {
-							return fmt.Errorf("small GPU pool: spot %v, autoscaling %+v", p.Config.Spot, p.Autoscaling)
-						}
-						return nil
+	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+		tg := newTarget(t, mode)
+		tpuZone, gpuZone := zones(tg)
+		bigZone := gpuZone
+		prefix := acctest.RandomName("tt")
+		class := prefix
+		names := []string{prefix + "-v6e", prefix + "-h100", prefix + "-l4"}
+		cfg := config(tg, class, "  active_migration = true\n",
+			tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
+			tier{name: names[1], attrs: fmt.Sprintf("      machine_type   = \"a3-highgpu-8g\"\n      node_locations = [%q]\n      node_count     = 1\n", bigZone)},
+			gpuTier(names[2], gpuZone, "g2-standard-4", line("spot", "true"), line("min_node_count", "0"), line("max_node_count", "4")),
+		)
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			CheckDestroy:             checkDestroyed(tg, names...),
+			Steps: []resource.TestStep{
+				{
+					Config: cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue(address, tierPath(1, "gpu_type"), knownvalue.StringExact("nvidia-h100-80gb")),
+						plancheck.ExpectKnownValue(address, tierPath(1, "gpu_count"), knownvalue.Int64Exact(8)),
+						plancheck.ExpectKnownValue(address, tierPath(1, "gpu_driver_version"), knownvalue.StringExact("DEFAULT")),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), knownvalue.StringRegexp(
+							regexp.MustCompile(`(?s)- nodepools:\n    - "`+names[0]+`"\n  - nodepools:\n    - "`+names[1]+`"\n  - nodepools:\n    - "`+names[2]+`"\n  activeMigration:\n    optimizeRulePriority: true\n`))),
 					}},
+					ConfigStateChecks: []statecheck.StateCheck{
+						expectPools{tg: tg, prefix: prefix, names: names},
+						statecheck.ExpectKnownValue(address, tierPath(2, "tolerations"), knownvalue.ListExact([]knownvalue.Check{
+							tolerationCheck("nvidia.com/gpu", "Exists", "", "NoSchedule"),
+							tolerationCheck("cloud.google.com/compute-class", "Equal", class, "NoSchedule"),
+							tolerationCheck("cloud.google.com/gke-spot", "Equal", "true", "NoSchedule"),
+						})),
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("tolerations"), knownvalue.ListSizeExact(4)),
+						poolCheck{tg: tg, name: names[2], check: func(p *container.NodePool) error {
+							if !p.Config.Spot || p.Autoscaling == nil || !p.Autoscaling.Enabled || p.Autoscaling.MaxNodeCount != 4 {
+								return fmt.Errorf("small GPU pool: spot %v, autoscaling %+v", p.Config.Spot, p.Autoscaling)
+							}
+							return nil
+						}},
+					},
 				},
+				{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 			},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-		},
+		})
 	})
 }
 
 func TestAccFallbackNodePools_multiHost(t *testing.T) {
-	tg := newTarget(t)
-	tpuZone, _ := zones(tg)
-	prefix := acctest.RandomName("mh")
-	names := []string{prefix + "-v6e16", prefix + "-v6e8x2"}
-	cfg := config(tg, prefix, "",
-		tpuTier(names[0], tpuZone, "v6e-16"),
-		tpuTier(names[1], tpuZone, "v6e-8", line("machine_type", `"ct6e-standard-4t"`), line("min_node_count", "0"), line("max_node_count", "2")),
-	)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(tg, names...),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(address, tierPath(0, "machine_type"), knownvalue.StringExact("ct6e-standard-4t")),
-					plancheck.ExpectKnownValue(address, tierPath(0, "topology"), knownvalue.StringExact("4x4")),
-					plancheck.ExpectKnownValue(address, tierPath(0, "node_count"), knownvalue.Int64Exact(4)),
-					plancheck.ExpectKnownValue(address, tierPath(0, "placement_policy"), knownvalue.StringExact("COMPACT")),
-					plancheck.ExpectKnownValue(address, tierPath(1, "topology"), knownvalue.StringExact("2x4")),
-					plancheck.ExpectKnownValue(address, tierPath(1, "placement_policy"), knownvalue.StringExact("COMPACT")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					expectPools{tg: tg, prefix: prefix, names: names},
-					poolCheck{tg: tg, name: names[0], check: func(p *container.NodePool) error {
-						if p.InitialNodeCount != 4 || p.PlacementPolicy == nil || p.PlacementPolicy.TpuTopology != "4x4" || p.PlacementPolicy.Type != "COMPACT" {
-							return fmt.Errorf("v6e-16 pool: %d nodes, placement %+v", p.InitialNodeCount, p.PlacementPolicy)
-						}
-						return nil
+	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+		tg := newTarget(t, mode)
+		tpuZone, _ := zones(tg)
+		prefix := acctest.RandomName("mh")
+		names := []string{prefix + "-v6e16", prefix + "-v6e8x2"}
+		cfg := config(tg, prefix, "",
+			tpuTier(names[0], tpuZone, "v6e-16"),
+			tpuTier(names[1], tpuZone, "v6e-8", line("machine_type", `"ct6e-standard-4t"`), line("min_node_count", "0"), line("max_node_count", "2")),
+		)
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			CheckDestroy:             checkDestroyed(tg, names...),
+			Steps: []resource.TestStep{
+				{
+					Config: cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue(address, tierPath(0, "machine_type"), knownvalue.StringExact("ct6e-standard-4t")),
+						plancheck.ExpectKnownValue(address, tierPath(0, "topology"), knownvalue.StringExact("4x4")),
+						plancheck.ExpectKnownValue(address, tierPath(0, "node_count"), knownvalue.Int64Exact(4)),
+						plancheck.ExpectKnownValue(address, tierPath(0, "placement_policy"), knownvalue.StringExact("COMPACT")),
+						plancheck.ExpectKnownValue(address, tierPath(1, "topology"), knownvalue.StringExact("2x4")),
+						plancheck.ExpectKnownValue(address, tierPath(1, "placement_policy"), knownvalue.StringExact("COMPACT")),
 					}},
-					poolCheck{tg: tg, name: names[1], check: func(p *container.NodePool) error {
-						if p.Autoscaling == nil || p.Autoscaling.MaxNodeCount != 2 || p.Autoscaling.LocationPolicy != "ANY" {
-							return fmt.Errorf("v6e-8 pool autoscaling: %+v", p.Autoscaling)
-						}
-						return nil
-					}},
+					ConfigStateChecks: []statecheck.StateCheck{
+						expectPools{tg: tg, prefix: prefix, names: names},
+						poolCheck{tg: tg, name: names[0], check: func(p *container.NodePool) error {
+							if p.InitialNodeCount != 4 || p.PlacementPolicy == nil || p.PlacementPolicy.TpuTopology != "4x4" || p.PlacementPolicy.Type != "COMPACT" {
+								return fmt.Errorf("v6e-16 pool: %d nodes, placement %+v", p.InitialNodeCount, p.PlacementPolicy)
+							}
+							return nil
+						}},
+						poolCheck{tg: tg, name: names[1], check: func(p *container.NodePool) error {
+							if p.Autoscaling == nil || p.Autoscaling.MaxNodeCount != 2 || p.Autoscaling.LocationPolicy != "ANY" {
+								return fmt.Errorf("v6e-8 pool autoscaling: %+v", p.Autoscaling)
+							}
+							return nil
+						}},
+					},
+				},
+				{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+				{
+					ResourceName:            address,
+					ImportState:             true,
+					ImportStateVerify:       true,
+					ImportStateId:           poolID(tg, names[0]) + "," + names[1],
+					ImportStateVerifyIgnore: []string{"timeouts"},
 				},
 			},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-			{
-				ResourceName:            address,
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateId:           poolID(tg, names[0]) + "," + names[1],
-				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
-		},
+		})
 	})
 }
 
 func TestAccFallbackNodePools_updateInPlace(t *testing.T) {
-	tg := newTarget(t)
-	tpuZone, gpuZone := zones(tg)
-	prefix := acctest.RandomName("up")
-	names := []string{prefix + "-v6e", prefix + "-l4"}
-	calls := &callCounter{srv: tg.Emulator}
-	before := config(tg, prefix, "",
-		tpuTier(names[0], tpuZone, "v6e-4", line("min_node_count", "0"), line("max_node_count", "2")),
-		gpuTier(names[1], gpuZone, "g2-standard-4", "nvidia-l4", line("node_count", "1")),
-	)
-	after := config(tg, prefix+"-new", "",
-		tpuTier(names[0], tpuZone, "v6e-4", line("min_node_count", "1"), line("max_node_count", "3"),
-			line("labels", `{ team = "serving" }`),
-			line("taints", `[{ key = "dedicated", value = "llm", effect = "NO_EXECUTE" }]`)),
-		gpuTier(names[1], gpuZone, "g2-standard-4", "nvidia-l4", line("node_count", "2"), line("auto_upgrade", "false")),
-	)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(tg, names...),
-		Steps: []resource.TestStep{
-			{Config: before},
-			{
-				PreConfig: calls.snapshot,
-				Config:    after,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(address, tierPath(0, "node_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"team": knownvalue.StringExact("serving"), "cloud.google.com/compute-class": knownvalue.StringExact(prefix + "-new"),
-					})),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					calls.expect(map[string]int64{
-						createCalls: 0, deleteCalls: 0, updateCalls: 2,
-						emulator.MethodNodePoolsSetAutoscaling: 1, emulator.MethodNodePoolsSetSize: 1, emulator.MethodNodePoolsSetManagement: 1,
-					}),
-					statecheck.ExpectKnownValue(address, tierPath(0, "tolerations"), knownvalue.ListExact([]knownvalue.Check{
-						tolerationCheck("google.com/tpu", "Exists", "", "NoSchedule"),
-						tolerationCheck("cloud.google.com/compute-class", "Equal", prefix+"-new", "NoSchedule"),
-						tolerationCheck("dedicated", "Equal", "llm", "NoExecute"),
-					})),
-					poolCheck{tg: tg, name: names[0], check: func(p *container.NodePool) error {
-						if p.Config.Labels["team"] != "serving" || !hasTaint(p, "dedicated", "llm", "NO_EXECUTE") ||
-							!hasTaint(p, "cloud.google.com/compute-class", prefix+"-new", "NO_SCHEDULE") || p.Autoscaling.MinNodeCount != 1 {
-							return fmt.Errorf("TPU pool not updated: labels %v, autoscaling %+v", p.Config.Labels, p.Autoscaling)
-						}
-						return nil
+	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+		tg := newTarget(t, mode)
+		tpuZone, gpuZone := zones(tg)
+		prefix := acctest.RandomName("up")
+		names := []string{prefix + "-v6e", prefix + "-l4"}
+		calls := &callCounter{srv: tg.Emulator}
+		before := config(tg, prefix, "",
+			tpuTier(names[0], tpuZone, "v6e-4", line("min_node_count", "0"), line("max_node_count", "2")),
+			gpuTier(names[1], gpuZone, "g2-standard-4", line("node_count", "1")),
+		)
+		after := config(tg, prefix+"-new", "",
+			tpuTier(names[0], tpuZone, "v6e-4", line("min_node_count", "1"), line("max_node_count", "3"),
+				line("labels", `{ team = "serving" }`),
+				line("taints", `[{ key = "dedicated", value = "llm", effect = "NO_EXECUTE" }]`)),
+			gpuTier(names[1], gpuZone, "g2-standard-4", line("node_count", "2"), line("auto_upgrade", "false")),
+		)
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			CheckDestroy:             checkDestroyed(tg, names...),
+			Steps: []resource.TestStep{
+				{Config: before},
+				{
+					PreConfig: calls.snapshot,
+					Config:    after,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(address, tierPath(0, "node_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+							"team": knownvalue.StringExact("serving"), "cloud.google.com/compute-class": knownvalue.StringExact(prefix + "-new"),
+						})),
 					}},
-					poolCheck{tg: tg, name: names[1], check: func(p *container.NodePool) error {
-						if p.Management.AutoUpgrade {
-							return fmt.Errorf("GPU pool still auto-upgrades")
-						}
-						return nil
-					}},
+					ConfigStateChecks: []statecheck.StateCheck{
+						calls.expect(map[string]int64{
+							createCalls: 0, deleteCalls: 0, updateCalls: 2,
+							emulator.MethodNodePoolsSetAutoscaling: 1, emulator.MethodNodePoolsSetSize: 1, emulator.MethodNodePoolsSetManagement: 1,
+						}),
+						statecheck.ExpectKnownValue(address, tierPath(0, "tolerations"), knownvalue.ListExact([]knownvalue.Check{
+							tolerationCheck("google.com/tpu", "Exists", "", "NoSchedule"),
+							tolerationCheck("cloud.google.com/compute-class", "Equal", prefix+"-new", "NoSchedule"),
+							tolerationCheck("dedicated", "Equal", "llm", "NoExecute"),
+						})),
+						poolCheck{tg: tg, name: names[0], check: func(p *container.NodePool) error {
+							if p.Config.Labels["team"] != "serving" || !hasTaint(p, "dedicated", "llm", "NO_EXECUTE") ||
+								!hasTaint(p, "cloud.google.com/compute-class", prefix+"-new", "NO_SCHEDULE") || p.Autoscaling.MinNodeCount != 1 {
+								return fmt.Errorf("TPU pool not updated: labels %v, autoscaling %+v", p.Config.Labels, p.Autoscaling)
+							}
+							return nil
+						}},
+						poolCheck{tg: tg, name: names[1], check: func(p *container.NodePool) error {
+							if p.Management.AutoUpgrade {
+								return fmt.Errorf("GPU pool still auto-upgrades")
+							}
+							return nil
+						}},
+					},
 				},
+				{Config: after, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 			},
-			{Config: after, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-		},
+		})
 	})
 }
 
 func TestAccFallbackNodePools_reorderAddRemove(t *testing.T) {
-	tg := newTarget(t)
-	tpuZone, gpuZone := zones(tg)
-	prefix := acctest.RandomName("ro")
-	a := tpuTier(prefix+"-a", tpuZone, "v6e-4", line("node_count", "1"))
-	b := gpuTier(prefix+"-b", gpuZone, "g2-standard-4", "nvidia-l4")
-	c := gpuTier(prefix+"-c", gpuZone, "g2-standard-8", "nvidia-l4")
-	calls := &callCounter{srv: tg.Emulator}
-	manifestOrder := func(names ...string) knownvalue.Check {
-		pattern := "(?s)priorities:\n"
-		for _, n := range names {
-			pattern += `  - nodepools:\n    - "` + n + `"\n`
+	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+		tg := newTarget(t, mode)
+		tpuZone, gpuZone := zones(tg)
+		prefix := acctest.RandomName("ro")
+		a := tpuTier(prefix+"-a", tpuZone, "v6e-4", line("node_count", "1"))
+		b := gpuTier(prefix+"-b", gpuZone, "g2-standard-4")
+		c := gpuTier(prefix+"-c", gpuZone, "g2-standard-8")
+		calls := &callCounter{srv: tg.Emulator}
+		manifestOrder := func(names ...string) knownvalue.Check {
+			pattern := "(?s)priorities:\n"
+			for _, n := range names {
+				pattern += `  - nodepools:\n    - "` + n + `"\n`
+			}
+			return knownvalue.StringRegexp(regexp.MustCompile(pattern + "  whenUnsatisfiable"))
 		}
-		return knownvalue.StringRegexp(regexp.MustCompile(pattern + "  whenUnsatisfiable"))
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(tg, a.name, b.name, c.name),
-		Steps: []resource.TestStep{
-			{Config: config(tg, prefix, "", a, b)},
-			{
-				// Reorder: only the ComputeClass changes.
-				PreConfig: calls.snapshot,
-				Config:    config(tg, prefix, "", b, a),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					calls.expect(noPoolCalls),
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), manifestOrder(b.name, a.name)),
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(poolID(tg, b.name)+","+a.name)),
-				},
-			},
-			{
-				// Add a tier in the middle: one create.
-				PreConfig: calls.snapshot,
-				Config:    config(tg, prefix, "", b, c, a),
-				ConfigStateChecks: []statecheck.StateCheck{
-					calls.expect(map[string]int64{createCalls: 1, deleteCalls: 0, updateCalls: 0}),
-					expectPools{tg: tg, prefix: prefix, names: []string{a.name, b.name, c.name}},
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), manifestOrder(b.name, c.name, a.name)),
-				},
-			},
-			{
-				// Remove the first tier: one delete.
-				PreConfig: calls.snapshot,
-				Config:    config(tg, prefix, "", c, a),
-				ConfigStateChecks: []statecheck.StateCheck{
-					calls.expect(map[string]int64{createCalls: 0, deleteCalls: 1, updateCalls: 0}),
-					expectPools{tg: tg, prefix: prefix, names: []string{a.name, c.name}},
-					statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
-				},
-			},
-			{
-				// An immutable change re-creates that pool only.
-				PreConfig: calls.snapshot,
-				Config:    config(tg, prefix, "", gpuTier(c.name, gpuZone, "g2-standard-12", "nvidia-l4"), a),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					calls.expect(map[string]int64{createCalls: 1, deleteCalls: 1, updateCalls: 0}),
-					poolCheck{tg: tg, name: c.name, check: func(p *container.NodePool) error {
-						if p.Config.MachineType != "g2-standard-12" {
-							return fmt.Errorf("pool %s has machine type %s", c.name, p.Config.MachineType)
-						}
-						return nil
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			CheckDestroy:             checkDestroyed(tg, a.name, b.name, c.name),
+			Steps: []resource.TestStep{
+				{Config: config(tg, prefix, "", a, b)},
+				{
+					// Reorder: only the ComputeClass changes.
+					PreConfig: calls.snapshot,
+					Config:    config(tg, prefix, "", b, a),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
 					}},
+					ConfigStateChecks: []statecheck.StateCheck{
+						calls.expect(noPoolCalls),
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), manifestOrder(b.name, a.name)),
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(poolID(tg, b.name)+","+a.name)),
+					},
+				},
+				{
+					// Add a tier in the middle: one create.
+					PreConfig: calls.snapshot,
+					Config:    config(tg, prefix, "", b, c, a),
+					ConfigStateChecks: []statecheck.StateCheck{
+						calls.expect(map[string]int64{createCalls: 1, deleteCalls: 0, updateCalls: 0}),
+						expectPools{tg: tg, prefix: prefix, names: []string{a.name, b.name, c.name}},
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), manifestOrder(b.name, c.name, a.name)),
+					},
+				},
+				{
+					// Remove the first tier: one delete.
+					PreConfig: calls.snapshot,
+					Config:    config(tg, prefix, "", c, a),
+					ConfigStateChecks: []statecheck.StateCheck{
+						calls.expect(map[string]int64{createCalls: 0, deleteCalls: 1, updateCalls: 0}),
+						expectPools{tg: tg, prefix: prefix, names: []string{a.name, c.name}},
+						statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
+					},
+				},
+				{
+					// An immutable change re-creates that pool only.
+					PreConfig: calls.snapshot,
+					Config:    config(tg, prefix, "", gpuTier(c.name, gpuZone, "g2-standard-12"), a),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+					}},
+					ConfigStateChecks: []statecheck.StateCheck{
+						calls.expect(map[string]int64{createCalls: 1, deleteCalls: 1, updateCalls: 0}),
+						poolCheck{tg: tg, name: c.name, check: func(p *container.NodePool) error {
+							if p.Config.MachineType != "g2-standard-12" {
+								return fmt.Errorf("pool %s has machine type %s", c.name, p.Config.MachineType)
+							}
+							return nil
+						}},
+					},
 				},
 			},
-		},
+		})
 	})
 }
 
 func TestAccFallbackNodePools_stockoutFail(t *testing.T) {
-	tg := newTarget(t)
-	tg.RequireEmulator(t)
-	tpuZone, gpuZone := zones(tg)
-	prefix := acctest.RandomName("sf")
-	names := []string{prefix + "-v6e", prefix + "-l4"}
-	tg.Emulator.SetCapacity(tpuZone, "ct6e-standard-4t", 0)
-	cfg := config(tg, prefix, "",
-		tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
-		gpuTier(names[1], gpuZone, "g2-standard-4", "nvidia-l4"),
-	)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		// Destroying what state holds leaves nothing behind: no orphans.
-		CheckDestroy: checkDestroyed(tg, names...),
-		Steps: []resource.TestStep{
-			{Config: cfg, ExpectError: regexp.MustCompile(`Node Pool Out of Capacity`)},
-			{
-				RefreshState:       true,
-				ExpectNonEmptyPlan: true, // the failed create left the resource tainted
-				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(address, "tiers.0.status", "ERROR"),
-					resource.TestCheckResourceAttr(address, "tiers.1.status", "RUNNING"),
-					resource.TestCheckResourceAttr(address, "tiers.#", "2"),
-				),
+	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+		tg := newTarget(t, mode)
+		tg.RequireEmulator(t)
+		tpuZone, gpuZone := zones(tg)
+		prefix := acctest.RandomName("sf")
+		names := []string{prefix + "-v6e", prefix + "-l4"}
+		tg.Emulator.SetCapacity(tpuZone, "ct6e-standard-4t", 0)
+		cfg := config(tg, prefix, "",
+			tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
+			gpuTier(names[1], gpuZone, "g2-standard-4"),
+		)
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			// Destroying what state holds leaves nothing behind: no orphans.
+			CheckDestroy: checkDestroyed(tg, names...),
+			Steps: []resource.TestStep{
+				{Config: cfg, ExpectError: regexp.MustCompile(`Node Pool Out of Capacity`)},
+				{
+					RefreshState:       true,
+					ExpectNonEmptyPlan: true, // the failed create left the resource tainted
+					Check: resource.ComposeAggregateTestCheckFunc(
+						resource.TestCheckResourceAttr(address, "tiers.0.status", "ERROR"),
+						resource.TestCheckResourceAttr(address, "tiers.1.status", "RUNNING"),
+						resource.TestCheckResourceAttr(address, "tiers.#", "2"),
+					),
+				},
 			},
-		},
+		})
 	})
 }
 
 func TestAccFallbackNodePools_stockoutContinue(t *testing.T) {
-	tg := newTarget(t)
-	tg.RequireEmulator(t)
-	tpuZone, gpuZone := zones(tg)
-	prefix := acctest.RandomName("sc")
-	names := []string{prefix + "-v6e", prefix + "-l4"}
-	tg.Emulator.SetCapacity(tpuZone, "ct6e-standard-4t", 0)
-	cfg := config(tg, prefix, "  on_stockout = \"continue\"\n",
-		tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
-		gpuTier(names[1], gpuZone, "g2-standard-4", "nvidia-l4"),
-	)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(tg, names...),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("ERROR")),
-					statecheck.ExpectKnownValue(address, tierPath(0, "status_message"), knownvalue.StringRegexp(regexp.MustCompile(`GCE_STOCKOUT`))),
-					statecheck.ExpectKnownValue(address, tierPath(1, "status"), knownvalue.StringExact("RUNNING")),
-					expectPools{tg: tg, prefix: prefix, names: names},
+	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+		tg := newTarget(t, mode)
+		tg.RequireEmulator(t)
+		tpuZone, gpuZone := zones(tg)
+		prefix := acctest.RandomName("sc")
+		names := []string{prefix + "-v6e", prefix + "-l4"}
+		tg.Emulator.SetCapacity(tpuZone, "ct6e-standard-4t", 0)
+		cfg := config(tg, prefix, "  on_stockout = \"continue\"\n",
+			tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
+			gpuTier(names[1], gpuZone, "g2-standard-4"),
+		)
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			CheckDestroy:             checkDestroyed(tg, names...),
+			Steps: []resource.TestStep{
+				{
+					Config: cfg,
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("ERROR")),
+						statecheck.ExpectKnownValue(address, tierPath(0, "status_message"), knownvalue.StringRegexp(regexp.MustCompile(`GCE_STOCKOUT`))),
+						statecheck.ExpectKnownValue(address, tierPath(1, "status"), knownvalue.StringExact("RUNNING")),
+						expectPools{tg: tg, prefix: prefix, names: names},
+					},
 				},
+				{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 			},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-		},
+		})
 	})
 }
 
@@ -353,9 +365,9 @@ func TestAccFallbackNodePools_concurrency(t *testing.T) {
 			prefix := acctest.RandomName("cc")
 			tiers := []tier{
 				tpuTier(prefix+"-a", tpuZone, "v6e-4", line("node_count", "1")),
-				gpuTier(prefix+"-b", gpuZone, "g2-standard-4", "nvidia-l4"),
-				gpuTier(prefix+"-c", gpuZone, "g2-standard-8", "nvidia-l4"),
-				gpuTier(prefix+"-d", gpuZone, "g2-standard-12", "nvidia-l4"),
+				gpuTier(prefix+"-b", gpuZone, "g2-standard-4"),
+				gpuTier(prefix+"-c", gpuZone, "g2-standard-8"),
+				gpuTier(prefix+"-d", gpuZone, "g2-standard-12"),
 			}
 			var names []string
 			for _, x := range tiers {
@@ -387,46 +399,48 @@ func TestAccFallbackNodePools_concurrency(t *testing.T) {
 // Terraform right before the apply: every pool operation is refused until it
 // ends, and the apply still succeeds.
 func TestAccFallbackNodePools_externalOperation(t *testing.T) {
-	tg := newTarget(t)
-	tg.RequireEmulator(t)
-	tpuZone, gpuZone := zones(tg)
-	prefix := acctest.RandomName("ex")
-	names := []string{prefix + "-v6e", prefix + "-l4"}
-	calls := &callCounter{srv: tg.Emulator}
-	hold := func() {
-		calls.snapshot()
-		if _, err := tg.Emulator.HoldCluster(acctest.EmulatorProject, "us-central1", "serving", 3*time.Second); err != nil {
-			t.Fatal(err)
+	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+		tg := newTarget(t, mode)
+		tg.RequireEmulator(t)
+		tpuZone, gpuZone := zones(tg)
+		prefix := acctest.RandomName("ex")
+		names := []string{prefix + "-v6e", prefix + "-l4"}
+		calls := &callCounter{srv: tg.Emulator}
+		hold := func() {
+			calls.snapshot()
+			if _, err := tg.Emulator.HoldCluster(acctest.EmulatorProject, "us-central1", "serving", 3*time.Second); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	cfg := config(tg, prefix, "",
-		tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
-		gpuTier(names[1], gpuZone, "g2-standard-4", "nvidia-l4"),
-	)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(tg, names...),
-		Steps: []resource.TestStep{
-			{
-				PreConfig: hold,
-				Config:    cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					expectPools{tg: tg, prefix: prefix, names: names},
-					calls.atLeast(createCalls, 3),
-					calls.atLeast(emulator.MethodContainerOperationsList, 1),
+		cfg := config(tg, prefix, "",
+			tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
+			gpuTier(names[1], gpuZone, "g2-standard-4"),
+		)
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			CheckDestroy:             checkDestroyed(tg, names...),
+			Steps: []resource.TestStep{
+				{
+					PreConfig: hold,
+					Config:    cfg,
+					ConfigStateChecks: []statecheck.StateCheck{
+						expectPools{tg: tg, prefix: prefix, names: names},
+						calls.atLeast(createCalls, 3),
+						calls.atLeast(emulator.MethodContainerOperationsList, 1),
+					},
+				},
+				{
+					// Deletes and updates wait for an external operation too.
+					PreConfig: hold,
+					Config: config(tg, prefix, "",
+						tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1"), line("labels", `{ tier = "first" }`))),
+					ConfigStateChecks: []statecheck.StateCheck{
+						expectPools{tg: tg, prefix: prefix, names: names[:1]},
+						calls.atLeast(deleteCalls, 2),
+					},
 				},
 			},
-			{
-				// Deletes and updates wait for an external operation too.
-				PreConfig: hold,
-				Config: config(tg, prefix, "",
-					tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1"), line("labels", `{ tier = "first" }`))),
-				ConfigStateChecks: []statecheck.StateCheck{
-					expectPools{tg: tg, prefix: prefix, names: names[:1]},
-					calls.atLeast(deleteCalls, 2),
-				},
-			},
-		},
+		})
 	})
 }
 
@@ -445,7 +459,7 @@ func TestAccFallbackNodePools_gkeAdditions(t *testing.T) {
 			names := []string{prefix + "-v6e", prefix + "-l4"}
 			cfg := config(tg, prefix, "",
 				tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1"), line("labels", `{ app = "vllm" }`)),
-				gpuTier(names[1], gpuZone, "g2-standard-4", "nvidia-l4", line("taints", `[{ key = "team", value = "a", effect = "NO_SCHEDULE" }]`)),
+				gpuTier(names[1], gpuZone, "g2-standard-4", line("taints", `[{ key = "team", value = "a", effect = "NO_SCHEDULE" }]`)),
 			)
 			addOutOfBand := func() {
 				if tg.Emulator == nil {
@@ -483,52 +497,99 @@ func TestAccFallbackNodePools_gkeAdditions(t *testing.T) {
 }
 
 func TestAccFallbackNodePools_disappears(t *testing.T) {
-	tg := newTarget(t)
-	tg.RequireEmulator(t)
-	tpuZone, gpuZone := zones(tg)
-	prefix := acctest.RandomName("ds")
-	names := []string{prefix + "-v6e", prefix + "-l4"}
-	cfg := config(tg, prefix, "",
-		tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
-		gpuTier(names[1], gpuZone, "g2-standard-4", "nvidia-l4"),
-	)
-	deletePools := func(which ...string) func() {
-		return func() {
-			for _, n := range which {
-				if err := tg.Emulator.DeleteNodePool(poolID(tg, n)); err != nil {
-					t.Fatal(err)
+	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+		tg := newTarget(t, mode)
+		tg.RequireEmulator(t)
+		tpuZone, gpuZone := zones(tg)
+		prefix := acctest.RandomName("ds")
+		names := []string{prefix + "-v6e", prefix + "-l4"}
+		cfg := config(tg, prefix, "",
+			tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
+			gpuTier(names[1], gpuZone, "g2-standard-4"),
+		)
+		deletePools := func(which ...string) func() {
+			return func() {
+				for _, n := range which {
+					if err := tg.Emulator.DeleteNodePool(poolID(tg, n)); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 		}
-	}
-	calls := &callCounter{srv: tg.Emulator}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(tg, names...),
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{
-				// One pool deleted out of band: re-created, the other untouched.
-				PreConfig: func() { deletePools(names[0])(); calls.snapshot() },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
-					plancheck.ExpectUnknownValue(address, tierPath(0, "status")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					calls.expect(map[string]int64{createCalls: 1, deleteCalls: 0}),
-					expectPools{tg: tg, prefix: prefix, names: names},
-					statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
+		calls := &callCounter{srv: tg.Emulator}
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			CheckDestroy:             checkDestroyed(tg, names...),
+			Steps: []resource.TestStep{
+				{Config: cfg},
+				{
+					// One pool deleted out of band: re-created, the other untouched.
+					PreConfig: func() { deletePools(names[0])(); calls.snapshot() },
+					Config:    cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+						plancheck.ExpectUnknownValue(address, tierPath(0, "status")),
+					}},
+					ConfigStateChecks: []statecheck.StateCheck{
+						calls.expect(map[string]int64{createCalls: 1, deleteCalls: 0}),
+						expectPools{tg: tg, prefix: prefix, names: names},
+						statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
+					},
+				},
+				{
+					// Every pool deleted out of band: the resource is gone and planned again.
+					PreConfig: deletePools(names...),
+					Config:    cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
+					}},
+					ConfigStateChecks: []statecheck.StateCheck{expectPools{tg: tg, prefix: prefix, names: names}},
+				},
+				{
+					// Importing pools of a cluster that does not exist finds nothing.
+					ResourceName:  address,
+					ImportState:   true,
+					ImportStateId: "projects/" + acctest.EmulatorProject + "/locations/us-central1/clusters/gone/nodePools/" + names[0],
+					ExpectError:   regexp.MustCompile(`Cannot import non-existent remote object`),
 				},
 			},
+		})
+	})
+}
+
+// TestAccFallbackNodePools_timeout: a create that outlasts its timeout fails
+// the apply with the pool recorded as GKE reports it; once GKE finishes, a
+// refresh shows it running, and destroy removes it.
+func TestAccFallbackNodePools_timeout(t *testing.T) {
+	tg := newTarget(t)
+	tg.RequireEmulator(t)
+	_, gpuZone := zones(tg)
+	prefix := acctest.RandomName("to")
+	name := prefix + "-l4"
+	hang := func(on bool) func() {
+		return func() {
+			if err := tg.Emulator.HangOperations(createCalls, on); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(tg, name),
+		Steps: []resource.TestStep{
 			{
-				// Every pool deleted out of band: the resource is gone and planned again.
-				PreConfig: deletePools(names...),
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{expectPools{tg: tg, prefix: prefix, names: names}},
+				PreConfig:   hang(true),
+				Config:      config(tg, prefix, "  timeouts = {\n    create = \"1s\"\n  }\n", gpuTier(name, gpuZone, "g2-standard-4")),
+				ExpectError: regexp.MustCompile(`Timeout Waiting for Node Pool`),
+			},
+			{
+				PreConfig:          hang(false),
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true, // the failed create left the resource tainted
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(address, "tiers.0.status", "RUNNING"),
+					resource.TestCheckResourceAttr(address, "tiers.0.pool_name", name),
+				),
 			},
 		},
 	})
