@@ -1,15 +1,8 @@
-# A deliberate mistake: "tpu-ubuntu2204-base" is the runtime for v4 and older
-# TPUs, not for v6e. `terraform plan` stops here, offline, before any API call.
-
 terraform {
   required_providers {
-    accel = {
-      source = "accel-dev/accel"
-    }
+    accel = { source = "accel-dev/accel" }
   }
 }
-
-provider "accel" {}
 
 resource "accel_tpu_vm" "serve" {
   name             = "serve"
@@ -17,3 +10,6 @@ resource "accel_tpu_vm" "serve" {
   accelerator_type = "v6e-8"
   runtime_version  = "tpu-ubuntu2204-base"
 }
+
+# A deliberate mistake: "tpu-ubuntu2204-base" is the runtime of v4 and older
+# TPUs, not of v6e. `terraform plan` stops at it, offline, before any API call.
