@@ -110,6 +110,7 @@ export TF_DATA_DIR=$tmp/.terraform
 # demo module keeps its relative path to the serving module.
 mkdir -p "$tmp/work/demo" "$tmp/work/serving"
 cp "$root"/examples/demo/*.tf "$tmp/work/demo/"
+cp -R "$root/examples/demo/tests" "$tmp/work/demo/tests"
 cp -R "$root/examples/demo/misconfig" "$tmp/work/misconfig"
 cp -R "$root/examples/serving/accel" "$tmp/work/serving/accel"
 
@@ -161,8 +162,13 @@ work=$tmp/work/demo
 	fail "terraform plan failed"
 }
 grep -E '^  # |^Plan: ' "$tmp/plan.out" | indent
-note "the runtime version is chosen at plan time, offline:"
+note "the runtime version is chosen at plan time, from the catalog:"
 grep -E '^  \+ runtime_(version|reason) ' "$tmp/plan.out" | indent
+(cd "$work" && "$tf" test -no-color) >"$tmp/test.out" 2>&1 || {
+	quiet_overrides <"$tmp/test.out" >&2
+	fail "terraform test failed"
+}
+ok "terraform test: examples/demo/tests/plan.tftest.hcl asserts the same plan ($(grep -Eo '[0-9]+ passed' "$tmp/test.out"))"
 
 # --- 5. stockout ------------------------------------------------------------------
 
