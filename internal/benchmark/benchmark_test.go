@@ -1,0 +1,341 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package benchmark
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+func TestMedian(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   []time.Duration
+		want time.Duration
+	}{
+		{"none", nil, 0},
+		{"one", []time.Duration{3}, 3},
+		{"odd, unsorted", []time.Duration{9, 1, 5}, 5},
+		{"even: mean of the middle two", []time.Duration{4, 1, 10, 2}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := append([]time.Duration(nil), tt.in...)
+			if got := Median(tt.in); got != tt.want {
+				t.Errorf("Median(%v) = %v, want %v", tt.in, got, tt.want)
+			}
+			if !cmp.Equal(in, tt.in) {
+				t.Errorf("Median changed its input: %v, was %v", tt.in, in)
+			}
+		})
+	}
+}
+
+func TestSeries(t *testing.T) {
+	t.Parallel()
+	s := Series[int64]{7, 3, 5}
+	if s.Min() != 3 || s.Max() != 7 || s.Median() != 5 {
+		t.Errorf("min/median/max = %d/%d/%d, want 3/5/7", s.Min(), s.Median(), s.Max())
+	}
+	var empty Series[float64]
+	if empty.Min() != 0 || empty.Max() != 0 {
+		t.Errorf("empty series min/max = %v/%v, want 0/0", empty.Min(), empty.Max())
+	}
+}
+
+func TestFitLine(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		xs, ys []float64
+		want   LinearFit
+	}{
+		{"exact line", []float64{1, 10, 100}, []float64{2.5, 7, 52}, LinearFit{Intercept: 2, Slope: 0.5}},
+		{"one point", []float64{1}, []float64{1}, LinearFit{}},
+		{"same x", []float64{2, 2}, []float64{1, 3}, LinearFit{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := FitLine(tt.xs, tt.ys)
+			if diff := cmp.Diff(tt.want, got, cmp.Comparer(func(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 })); diff != "" {
+				t.Errorf("FitLine (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRatio(t *testing.T) {
+	t.Parallel()
+	if got := Ratio(3*time.Second, 2*time.Second); got != 1.5 {
+		t.Errorf("Ratio = %v, want 1.5", got)
+	}
+	if got := Ratio(time.Second, 0); got != 0 {
+		t.Errorf("Ratio by zero = %v, want 0", got)
+	}
+}
+
+// TestConfigsParse checks that every generated configuration is valid HCL
+// with the expected number of blocks.
+func TestConfigsParse(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		config string
+		blocks map[string]int
+	}{
+		{"floor", FloorConfig, map[string]int{"locals": 1}},
+		{"baseline", BaselineConfig, map[string]int{"terraform": 1, "resource": 1}},
+		{"resources", PlanConfig(KindResources, 7), map[string]int{"terraform": 1, "provider": 1, "resource": 7}},
+		{"data sources", PlanConfig(KindDataSources, 3), map[string]int{"terraform": 1, "provider": 1, "data": 3}},
+		{"no blocks", PlanConfig(KindResources, 0), map[string]int{"terraform": 1, "provider": 1}},
+		{"node pools", NodePoolsConfig(EmulatorProvider("p", "z", "http://127.0.0.1:1", "100ms"), "projects/p/locations/l/clusters/c", 3),
+			map[string]int{"terraform": 1, "provider": 1, "resource": 1}},
+		{"tpu vm", TPUVMConfig(EmulatorProvider("p", "z", "http://127.0.0.1:1", "100ms"), "a", "b"),
+			map[string]int{"terraform": 1, "provider": 1, "resource": 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f, diags := hclsyntax.ParseConfig([]byte(tt.config), "main.tf", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatalf("invalid HCL: %s\n%s", diags, tt.config)
+			}
+			got := map[string]int{}
+			for _, b := range f.Body.(*hclsyntax.Body).Blocks {
+				got[b.Type]++
+			}
+			if diff := cmp.Diff(tt.blocks, got); diff != "" {
+				t.Errorf("blocks (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestNodePoolsConfigTiers(t *testing.T) {
+	t.Parallel()
+	for n := 1; n <= MaxPools; n++ {
+		cfg := NodePoolsConfig("", "c", n)
+		if got := strings.Count(cfg, "{ name = "); got != n {
+			t.Errorf("NodePoolsConfig(%d) has %d tiers", n, got)
+		}
+	}
+	if got := strings.Count(NodePoolsConfig("", "c", MaxPools+3), "{ name = "); got != MaxPools {
+		t.Errorf("NodePoolsConfig(MaxPools+3) has %d tiers, want %d", got, MaxPools)
+	}
+}
+
+func TestApplySpan(t *testing.T) {
+	t.Parallel()
+	const addr = "accel_tpu_vm.bench"
+	ev := func(typ, ts, a string) string {
+		return `{"@level":"info","@timestamp":"` + ts + `","type":"` + typ + `","hook":{"resource":{"addr":"` + a + `"}}}` + "\n"
+	}
+	tests := []struct {
+		name    string
+		out     string
+		want    time.Duration
+		wantErr string
+	}{
+		{
+			name: "start to complete",
+			out: `{"type":"version"}` + "\n" + "not json\n" +
+				ev("apply_start", "2026-01-02T03:04:05.100000Z", addr) +
+				ev("apply_progress", "2026-01-02T03:04:06.000000Z", addr) +
+				ev("apply_complete", "2026-01-02T03:04:05.100000Z", "other.thing") +
+				ev("apply_complete", "2026-01-02T03:04:07.350000Z", addr),
+			want: 2250 * time.Millisecond,
+		},
+		{
+			name:    "errored",
+			out:     ev("apply_start", "2026-01-02T03:04:05Z", addr) + ev("apply_errored", "2026-01-02T03:04:06Z", addr),
+			wantErr: "failed",
+		},
+		{
+			name:    "never completed",
+			out:     ev("apply_start", "2026-01-02T03:04:05Z", addr),
+			wantErr: "no apply_start and apply_complete",
+		},
+		{
+			name:    "bad timestamp",
+			out:     ev("apply_start", "yesterday", addr),
+			wantErr: "bad @timestamp",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := ApplySpan([]byte(tt.out), addr)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("ApplySpan = %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseSuiteLog(t *testing.T) {
+	t.Parallel()
+	log := `=== RUN   TestAccFaults
+    suite_acc_test.go:217: faultsuite: scenario=tpu_vm/503_burst result=pass applies=1 orphans_seen=0 last_check="managed=0 orphans=0 ghosts=0 duplicates=0 (state matches the API)"
+    suite_acc_test.go:217: faultsuite: scenario=node_pools/sigkill_mid_apply result=fail applies=2 orphans_seen=2 last_check="managed=0 orphans=2 ghosts=0 duplicates=0 (orphans: a, b)"
+--- FAIL: TestAccFaults (7.86s)
+    secrets_acc_test.go:323: security: credential=access_token secrets_checked=1 places=5 trace_log_bytes=22 api_calls_with_credential=38
+    secrets_acc_test.go:323: security: credential=credentials_json secrets_checked=9 places=5 trace_log_bytes=22 api_calls_with_credential=37
+--- FAIL: TestAccSecrets_notLeaked (2.00s)
+    --- FAIL: TestAccSecrets_notLeaked/credentials_json (1.00s)
+    --- PASS: TestAccSecrets_notLeaked/access_token (1.00s)
+`
+	got := ParseSuiteLog([]byte(log))
+	want := SuiteSummary{
+		Scenarios: []ScenarioResult{
+			{Name: "tpu_vm/503_burst", Passed: true, Applies: 1, LastCheck: "managed=0 orphans=0 ghosts=0 duplicates=0 (state matches the API)"},
+			{Name: "node_pools/sigkill_mid_apply", Applies: 2, OrphansSeen: 2, LastCheck: "managed=0 orphans=2 ghosts=0 duplicates=0 (orphans: a, b)"},
+		},
+		Security: []SecurityResult{
+			{Credential: "access_token", Secrets: 1, Places: 5, APICalls: 38, Passed: true},
+			{Credential: "credentials_json", Secrets: 9, Places: 5, APICalls: 37, Passed: false},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ParseSuiteLog (-want +got):\n%s", diff)
+	}
+
+	early := ParseSuiteLog([]byte("--- FAIL: TestAccSecrets_notLeaked (0.10s)\n"))
+	if diff := cmp.Diff([]string{"TestAccSecrets_notLeaked"}, early.SecurityFailed); diff != "" {
+		t.Errorf("a security test failing before any result (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseStat(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		line      string
+		pid, ppid int
+		rss       int64
+		ok        bool
+	}{
+		{"plain", "42 (terraform) S 7 42 42 0 -1 4194304 1 0 0 0 0 0 0 0 20 0 12 0 100 200 300 18446744073709551615 1 1 0 0", 42, 7, 300, true},
+		{"comm with spaces and parens", "43 (a (b) c) R 42 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 6 77 0", 43, 42, 77, true},
+		{"truncated", "44 (x) S 1 2 3", 0, 0, 0, false},
+		{"garbage", "nothing here", 0, 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			pid, ppid, rss, ok := parseStat([]byte(tt.line))
+			if pid != tt.pid || ppid != tt.ppid || rss != tt.rss || ok != tt.ok {
+				t.Errorf("parseStat = %d, %d, %d, %v; want %d, %d, %d, %v", pid, ppid, rss, ok, tt.pid, tt.ppid, tt.rss, tt.ok)
+			}
+		})
+	}
+}
+
+func TestMemTotalGiB(t *testing.T) {
+	t.Parallel()
+	if got := memTotalGiB("MemFree: 1 kB\nMemTotal:       2097152 kB\n"); got != 2 {
+		t.Errorf("memTotalGiB = %v, want 2", got)
+	}
+	if got := memTotalGiB("nothing"); got != 0 {
+		t.Errorf("memTotalGiB of nothing = %v, want 0", got)
+	}
+}
+
+// report is a small, made-up report.
+func report(onePlan, floor, applySpan time.Duration) *Report {
+	series := func(d time.Duration) Series[time.Duration] { return Series[time.Duration]{d, d, d} }
+	r := &Report{
+		Date: "2026-01-02", Command: "make bench-plan", Runs: 3,
+		Machine:           Machine{Cores: 2, CPU: "cpu", MemoryGiB: 4, OS: "linux", Arch: "amd64", Go: "go1.26", Terraform: "1.11.4"},
+		Floor:             Sample{Wall: series(floor)},
+		Baseline:          Sample{Wall: series(2 * floor)},
+		OperationDuration: 2 * time.Second, PollInterval: "100ms",
+		Suites: &SuiteSummary{Command: "go test", Scenarios: []ScenarioResult{{Name: "a|b", Passed: true, LastCheck: "x|y"}}},
+	}
+	for _, n := range []int{1, 10, 100, 500} {
+		r.Plans = append(r.Plans, PlanResult{Kind: KindResources, N: n, Sample: Sample{Wall: series(onePlan + time.Duration(n-1)*10*time.Millisecond)}})
+	}
+	r.Applies = []ApplyResult{{ApplyCase: ApplyCase{Name: "pools", Ideal: 2 * time.Second, Note: "a note"}, Span: series(applySpan), Wall: series(applySpan + time.Second),
+		Calls: Series[float64]{5}, Creates: Series[float64]{1}}}
+	return r
+}
+
+func TestTargets(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name                  string
+		onePlan, floor, apply time.Duration
+		want                  []bool
+	}{
+		{"all met", 300 * time.Millisecond, 100 * time.Millisecond, 2050 * time.Millisecond, []bool{true, true, true}},
+		{"slow plan and apply", 301 * time.Millisecond, 100 * time.Millisecond, 2200 * time.Millisecond, []bool{false, true, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []bool
+			for _, tr := range report(tt.onePlan, tt.floor, tt.apply).Targets() {
+				got = append(got, tr.Met)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("targets met (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestScalingDetectsSuperlinear(t *testing.T) {
+	t.Parallel()
+	r := report(time.Second, time.Second, time.Second)
+	s, ok := r.Scaling(KindResources)
+	if !ok || !s.Linear || s.PerBlockSmall != 10*time.Millisecond {
+		t.Fatalf("linear plans: got %+v, %v", s, ok)
+	}
+	r.Plans[3].Wall = Series[time.Duration]{r.Plans[2].Wall.Median() + 400*20*time.Millisecond}
+	if s, _ := r.Scaling(KindResources); s.Linear {
+		t.Errorf("20 ms per block after 10 ms per block was reported linear: %+v", s)
+	}
+	if _, ok := r.Scaling(KindDataSources); ok {
+		t.Error("a kind with no plans has a scaling")
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	t.Parallel()
+	md := report(300*time.Millisecond, 100*time.Millisecond, 2050*time.Millisecond).Markdown()
+	for _, want := range []string{
+		"---\npage_title: \"Benchmarks\"\nsubcategory: \"\"\n",
+		"`make bench-plan`",
+		"**Machine:** 2 cores (cpu)",
+		"| floor (no provider) | 0 | 100 ms |",
+		"| `accel_tpu_vm` | 500 |",
+		"`accel_tpu_vm`: linear",
+		"| pools | 2.00 s | 2.05 s (2.05 s – 2.05 s) | 1.02 | pass |",
+		"- a note\n",
+		"| `a\\|b` | pass |", // pipes are escaped in table cells,
+		"x\\|y",              // code spans included
+		"1 scenarios, 1 passed",
+		"not from this run",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "{{") {
+		t.Error("the report contains {{, which tfplugindocs would read as a template action")
+	}
+}

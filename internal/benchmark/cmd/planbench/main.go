@@ -1,0 +1,239 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Command planbench builds the provider, measures `terraform plan` and
+// `terraform apply` with it (see package benchmark), optionally runs the
+// fault suite and the secret-leak tests, and writes the results as the
+// Benchmarks guide. Run it from the module root: `make bench-plan`.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/benchmark"
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
+	"github.com/accel-dev/terraform-provider-accel/internal/provider"
+)
+
+// suitePackages are the packages of the fault suite and the secret-leak tests.
+var suitePackages = []string{"./internal/faultsuite/", "./internal/security/"}
+
+type options struct {
+	out       string
+	runs      int
+	sizes     []int
+	pools     []int
+	opTime    time.Duration
+	poll      string
+	suites    bool
+	terraform string
+}
+
+func main() {
+	var o options
+	var sizes, pools string
+	flag.StringVar(&o.out, "o", "templates/guides/benchmarks.md.tmpl", "file to write the results to (\"-\" for stdout)")
+	flag.IntVar(&o.runs, "runs", 5, "measured runs per figure (after one warm-up run)")
+	flag.StringVar(&sizes, "sizes", "1,10,100,500", "numbers of resources and data sources to plan")
+	flag.StringVar(&pools, "pools", "1,3,6", fmt.Sprintf("numbers of node pools to apply (at most %d)", benchmark.MaxPools))
+	flag.DurationVar(&o.opTime, "operation-duration", 2*time.Second, "duration of every emulated operation")
+	flag.StringVar(&o.poll, "poll-interval", "100ms", "the provider's poll_interval in the applies")
+	flag.BoolVar(&o.suites, "suites", true, "also run the fault suite and the secret-leak tests and report them")
+	flag.StringVar(&o.terraform, "terraform", "", "terraform binary (default: terraform on PATH)")
+	flag.Parse()
+	var err error
+	if o.sizes, err = parseInts(sizes); err == nil {
+		o.pools, err = parseInts(pools)
+	}
+	if err == nil {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		err = run(ctx, o)
+		stop()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "planbench:", err)
+		os.Exit(1)
+	}
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a list of positive numbers", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "planbench: "+format+"\n", args...)
+}
+
+func run(ctx context.Context, o options) error {
+	if _, err := os.Stat("go.mod"); err != nil {
+		return errors.New("run from the module root (make bench-plan)")
+	}
+	tf := o.terraform
+	if tf == "" {
+		p, err := exec.LookPath("terraform")
+		if err != nil {
+			return errors.New("terraform is not on PATH; pass -terraform")
+		}
+		tf = p
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "planbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	logf("building the provider")
+	env, err := benchmark.Install(ctx, root, tmp)
+	if err != nil {
+		return err
+	}
+	r := &benchmark.Runner{Terraform: tf, Env: env, WorkDir: tmp, Runs: o.runs, Logf: logf}
+	rep := &benchmark.Report{
+		Date:              time.Now().UTC().Format(time.DateOnly),
+		Command:           "make bench-plan",
+		Machine:           benchmark.DetectMachine(ctx, tf),
+		Runs:              o.runs,
+		OperationDuration: o.opTime,
+		PollInterval:      o.poll,
+	}
+	if err := measurePlans(ctx, r, rep, o); err != nil {
+		return err
+	}
+	if err := measureApplies(ctx, r, rep, o); err != nil {
+		return err
+	}
+	if o.suites {
+		s, err := runSuites(ctx, tf)
+		if err != nil {
+			return err
+		}
+		rep.Suites = s
+	}
+	md := rep.Markdown()
+	if o.out == "-" {
+		_, err = os.Stdout.WriteString(md)
+		return err
+	}
+	if err := os.WriteFile(o.out, []byte(md), 0o644); err != nil { //nolint:gosec // a documentation file
+		return err
+	}
+	logf("wrote %s", o.out)
+	return nil
+}
+
+func measurePlans(ctx context.Context, r *benchmark.Runner, rep *benchmark.Report, o options) error {
+	var err error
+	logf("plan: floor")
+	if rep.Floor, err = r.Repeat(ctx, benchmark.FloorConfig, benchmark.PlanArgs...); err != nil {
+		return err
+	}
+	logf("plan: baseline provider")
+	if rep.Baseline, err = r.Repeat(ctx, benchmark.BaselineConfig, benchmark.PlanArgs...); err != nil {
+		return err
+	}
+	for _, kind := range []benchmark.Kind{benchmark.KindResources, benchmark.KindDataSources} {
+		for _, n := range o.sizes {
+			p, err := r.Plan(ctx, kind, n)
+			if err != nil {
+				return err
+			}
+			rep.Plans = append(rep.Plans, p)
+		}
+	}
+	logf("providers schema")
+	schemaArgs := []string{"providers", "schema", "-json"}
+	if rep.SchemaCLI, err = r.Repeat(ctx, benchmark.PlanConfig(benchmark.KindResources, 0), schemaArgs...); err != nil {
+		return err
+	}
+	if rep.SchemaFloor, err = r.Repeat(ctx, benchmark.FloorConfig, schemaArgs...); err != nil {
+		return err
+	}
+	newServer := func() (tfprotov6.ProviderServer, error) {
+		return providerserver.NewProtocol6WithError(provider.New("bench")())()
+	}
+	rep.SchemaInProcess, err = benchmark.SchemaInProcess(ctx, newServer, max(o.runs, 5))
+	return err
+}
+
+func measureApplies(ctx context.Context, r *benchmark.Runner, rep *benchmark.Report, o options) error {
+	for _, serialized := range []bool{true, false} {
+		srv, err := benchmark.StartEmulator(o.opTime, serialized)
+		if err != nil {
+			return err
+		}
+		for _, n := range o.pools {
+			if n > benchmark.MaxPools {
+				_ = srv.Close()
+				return fmt.Errorf("at most %d pools", benchmark.MaxPools)
+			}
+			a, err := r.Apply(ctx, benchmark.NodePoolsCase(srv, serialized, n, o.opTime, o.poll))
+			if err != nil {
+				_ = srv.Close()
+				return err
+			}
+			rep.Applies = append(rep.Applies, a)
+		}
+		_ = srv.Close()
+	}
+	for _, stockout := range []bool{false, true} {
+		var capacity []emulator.Capacity
+		if stockout {
+			capacity = append(capacity, benchmark.TPUStockoutCapacity())
+		}
+		srv, err := benchmark.StartEmulator(o.opTime, false, capacity...)
+		if err != nil {
+			return err
+		}
+		a, err := r.Apply(ctx, benchmark.TPUVMCase(srv, stockout, o.opTime, o.poll))
+		_ = srv.Close()
+		if err != nil {
+			return err
+		}
+		rep.Applies = append(rep.Applies, a)
+	}
+	return nil
+}
+
+// runSuites runs the fault suite and the secret-leak tests and parses their
+// logs. Failing tests are reported, not fatal.
+func runSuites(ctx context.Context, tf string) (*benchmark.SuiteSummary, error) {
+	args := append([]string{"test", "-count=1", "-v", "-run", "^TestAcc"}, suitePackages...)
+	logf("go %s", strings.Join(args, " "))
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Env = append(os.Environ(), "TF_ACC=1", "TF_ACC_TERRAFORM_PATH="+tf, "CHECKPOINT_DISABLE=1")
+	out, err := cmd.CombinedOutput()
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		return nil, fmt.Errorf("running the fault suite: %w", err)
+	}
+	s := benchmark.ParseSuiteLog(out)
+	if len(s.Scenarios) == 0 {
+		return nil, fmt.Errorf("the fault suite reported no scenario:\n%s", out)
+	}
+	s.Command = "TF_ACC=1 go test -count=1 -v -run '^TestAcc' " + strings.Join(suitePackages, " ")
+	return &s, nil
+}

@@ -1,0 +1,109 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package benchmark
+
+import (
+	"fmt"
+	"strings"
+)
+
+// requiredProviders selects the provider by its dev_overrides address.
+const requiredProviders = "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n\n"
+
+// FloorConfig is Terraform's floor: a configuration with no provider.
+const FloorConfig = "locals {\n  floor = 1\n}\n"
+
+// BaselineConfig is one resource of the baseline provider, the smallest
+// plugin-framework provider: what any provider costs Terraform.
+const BaselineConfig = "terraform {\n  required_providers {\n    baseline = { source = \"accel-dev/baseline\" }\n  }\n}\n\n" +
+	"resource \"baseline_thing\" \"t0\" {\n  name = \"t0\"\n}\n"
+
+// Kind is what a plan configuration is made of.
+type Kind string
+
+// Plan configuration kinds.
+const (
+	// KindResources is N accel_tpu_vm resources, planned for create.
+	KindResources Kind = "accel_tpu_vm"
+	// KindDataSources is N accel_runtime_version data sources, read at plan time.
+	KindDataSources Kind = "accel_runtime_version"
+)
+
+// offlineProvider has no credential and no endpoint: nothing the plan does
+// may need the network. The project and zone are names, not calls.
+const offlineProvider = "provider \"accel\" {\n  project = \"bench-project\"\n  zone    = \"us-central1-a\"\n}\n"
+
+// planShapes are the accelerator types the blocks cycle through, so that the
+// catalog answers more than one question.
+var planShapes = []struct{ accelerator, zone string }{
+	{"v5litepod-4", "us-central1-a"},
+	{"v6e-8", "us-east5-a"},
+	{"v5p-8", "us-east5-a"},
+	{"v4-8", "us-central2-b"},
+}
+
+// PlanConfig returns a configuration of n blocks of kind for an offline plan.
+func PlanConfig(kind Kind, n int) string {
+	var b strings.Builder
+	b.WriteString(requiredProviders)
+	b.WriteString(offlineProvider)
+	for i := range n {
+		s := planShapes[i%len(planShapes)]
+		switch kind {
+		case KindResources:
+			fmt.Fprintf(&b, "\nresource \"accel_tpu_vm\" \"vm%d\" {\n  name             = \"bench-vm-%d\"\n  accelerator_type = %q\n  zones            = [%q]\n}\n",
+				i, i, s.accelerator, s.zone)
+		case KindDataSources:
+			fmt.Fprintf(&b, "\ndata \"accel_runtime_version\" \"rv%d\" {\n  accelerator_type = %q\n  zone             = %q\n}\n",
+				i, s.accelerator, s.zone)
+		}
+	}
+	return b.String()
+}
+
+// EmulatorProvider is the provider block for an emulator at baseURL, polling
+// at most every poll.
+func EmulatorProvider(project, zone, baseURL, poll string) string {
+	return fmt.Sprintf("provider \"accel\" {\n  project            = %q\n  zone               = %q\n  tpu_endpoint       = \"%s/\"\n  container_endpoint = \"%s/\"\n  poll_interval      = %q\n}\n",
+		project, zone, baseURL, baseURL, poll)
+}
+
+// poolTiers are the tiers of NodePoolsConfig, in order: each fits the
+// emulator's us-central1 cluster.
+var poolTiers = []string{
+	`accelerator_type = "v6e-4", node_locations = ["us-central1-b"]`,
+	`machine_type = "g2-standard-4", gpu_type = "nvidia-l4", node_locations = ["us-central1-a"]`,
+	`accelerator_type = "v5litepod-4", node_locations = ["us-central1-a"]`,
+	`machine_type = "g2-standard-8", gpu_type = "nvidia-l4", node_locations = ["us-central1-b"]`,
+	`machine_type = "g2-standard-4", gpu_type = "nvidia-l4", node_locations = ["us-central1-c"]`,
+	`machine_type = "a2-highgpu-1g", gpu_type = "nvidia-tesla-a100", node_locations = ["us-central1-a"]`,
+}
+
+// MaxPools is the largest n NodePoolsConfig accepts.
+var MaxPools = len(poolTiers)
+
+// NodePoolsConfig is one accel_fallback_nodepools with n tiers (n <=
+// MaxPools) on cluster, after provider.
+func NodePoolsConfig(provider, cluster string, n int) string {
+	var b strings.Builder
+	b.WriteString(requiredProviders)
+	b.WriteString(provider)
+	fmt.Fprintf(&b, "\nresource \"accel_fallback_nodepools\" \"bench\" {\n  cluster       = %q\n  compute_class = \"bench\"\n  tiers = [\n", cluster)
+	for i := range min(n, len(poolTiers)) {
+		fmt.Fprintf(&b, "    { name = \"bench-%d\", %s },\n", i, poolTiers[i])
+	}
+	b.WriteString("  ]\n}\n")
+	return b.String()
+}
+
+// TPUVMConfig is one accel_tpu_vm of type v5litepod-4 in zones, after provider.
+func TPUVMConfig(provider string, zones ...string) string {
+	q := make([]string, len(zones))
+	for i, z := range zones {
+		q[i] = fmt.Sprintf("%q", z)
+	}
+	return requiredProviders + provider + fmt.Sprintf(
+		"\nresource \"accel_tpu_vm\" \"bench\" {\n  name             = \"bench-vm\"\n  accelerator_type = \"v5litepod-4\"\n  zones            = [%s]\n}\n",
+		strings.Join(q, ", "))
+}

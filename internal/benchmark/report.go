@@ -1,0 +1,324 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package benchmark
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Target thresholds.
+const (
+	// PlanFloorFactor: the plan of one accel_tpu_vm takes at most this many
+	// times Terraform's floor.
+	PlanFloorFactor = 3.0
+	// LinearTolerance: plans scale linearly when the time per block from 100
+	// to 500 blocks is at most this many times the time per block from 1 to
+	// 100 blocks.
+	LinearTolerance = 1.5
+	// ApplyIdealFactor: an apply takes at most this many times its ideal.
+	ApplyIdealFactor = 1.05
+)
+
+// GoogleBetaReference is the plan time of one google_tpu_v2_vm with the
+// google-beta provider, measured separately on the same kind of machine.
+const GoogleBetaReference = 1850 * time.Millisecond
+
+// Report is everything one run of the benchmarks measured.
+type Report struct {
+	// Date is the day of the run, YYYY-MM-DD.
+	Date string
+	// Command reproduces the run.
+	Command string
+	Machine Machine
+	// Runs is the number of measured runs per figure.
+	Runs int
+	// Floor is `terraform plan` of a configuration with no provider.
+	Floor Sample
+	// Baseline is `terraform plan` of one resource of the smallest
+	// plugin-framework provider (cmd/baselineprovider).
+	Baseline Sample
+	Plans    []PlanResult
+	// SchemaCLI is `terraform providers schema -json`; SchemaFloor is the
+	// same command in a configuration with no provider.
+	SchemaCLI, SchemaFloor Sample
+	// SchemaInProcess is a fresh provider server's first GetProviderSchema.
+	SchemaInProcess Series[time.Duration]
+	// OperationDuration is the emulator's duration of every operation.
+	OperationDuration time.Duration
+	// PollInterval is the provider's poll_interval in the applies.
+	PollInterval string
+	Applies      []ApplyResult
+	// Suites is nil when the fault suite and security tests were not run.
+	Suites *SuiteSummary
+}
+
+// TargetResult is one target and whether it was met.
+type TargetResult struct {
+	Target   string
+	Measured string
+	Met      bool
+}
+
+// plan returns the plan of n blocks of kind, if measured.
+func (r *Report) plan(kind Kind, n int) (PlanResult, bool) {
+	for _, p := range r.Plans {
+		if p.Kind == kind && p.N == n {
+			return p, true
+		}
+	}
+	return PlanResult{}, false
+}
+
+// Scaling describes how plan time grows with the number of blocks of kind.
+type Scaling struct {
+	Kind Kind
+	// PerBlockSmall is the time per block from the smallest to 100 blocks,
+	// PerBlockLarge from 100 to the largest.
+	PerBlockSmall, PerBlockLarge time.Duration
+	// Fit is the least-squares line through every size, in seconds.
+	Fit    LinearFit
+	Linear bool
+}
+
+// Scaling computes the scaling of kind, if sizes around 100 were measured.
+func (r *Report) Scaling(kind Kind) (Scaling, bool) {
+	var ps []PlanResult
+	for _, p := range r.Plans {
+		if p.Kind == kind {
+			ps = append(ps, p)
+		}
+	}
+	slices.SortFunc(ps, func(a, b PlanResult) int { return a.N - b.N })
+	mid, ok := r.plan(kind, 100)
+	if len(ps) < 3 || !ok || ps[0].N >= 100 || ps[len(ps)-1].N <= 100 {
+		return Scaling{}, false
+	}
+	first, last := ps[0], ps[len(ps)-1]
+	small := (mid.Wall.Median() - first.Wall.Median()) / time.Duration(mid.N-first.N)
+	large := (last.Wall.Median() - mid.Wall.Median()) / time.Duration(last.N-mid.N)
+	var xs, ys []float64
+	for _, p := range ps {
+		xs = append(xs, float64(p.N))
+		ys = append(ys, p.Wall.Median().Seconds())
+	}
+	return Scaling{
+		Kind: kind, PerBlockSmall: small, PerBlockLarge: large, Fit: FitLine(xs, ys),
+		Linear: float64(large) <= LinearTolerance*float64(max(small, time.Millisecond/10)),
+	}, true
+}
+
+// Targets evaluates the targets that were measured.
+func (r *Report) Targets() []TargetResult {
+	var out []TargetResult
+	if one, ok := r.plan(KindResources, 1); ok && len(r.Floor.Wall) > 0 {
+		ratio := Ratio(one.Wall.Median(), r.Floor.Wall.Median())
+		measured := fmt.Sprintf("%s = %.1fx the floor (%s)", fmtDur(one.Wall.Median()), ratio, fmtDur(r.Floor.Wall.Median()))
+		if len(r.Baseline.Wall) > 0 {
+			measured += fmt.Sprintf("; the smallest framework provider takes %s = %.1fx the floor, so this provider adds %.1fx its cost",
+				fmtDur(r.Baseline.Wall.Median()), Ratio(r.Baseline.Wall.Median(), r.Floor.Wall.Median()),
+				Ratio(one.Wall.Median(), r.Baseline.Wall.Median()))
+		}
+		out = append(out, TargetResult{
+			Target:   fmt.Sprintf("Plan of one `accel_tpu_vm` at most %gx Terraform's floor", PlanFloorFactor),
+			Measured: measured,
+			Met:      ratio <= PlanFloorFactor,
+		})
+	}
+	if s, ok := r.Scaling(KindResources); ok {
+		out = append(out, TargetResult{
+			Target: "Plan of 100 `accel_tpu_vm`: linear, with a small constant per resource",
+			Measured: fmt.Sprintf("%s per resource from 1 to 100, %s per resource from 100 to 500",
+				fmtDur(s.PerBlockSmall), fmtDur(s.PerBlockLarge)),
+			Met: s.Linear,
+		})
+	}
+	if len(r.Applies) > 0 {
+		worst := r.Applies[0]
+		for _, a := range r.Applies[1:] {
+			if Ratio(a.Span.Median(), a.Ideal) > Ratio(worst.Span.Median(), worst.Ideal) {
+				worst = a
+			}
+		}
+		ratio := Ratio(worst.Span.Median(), worst.Ideal)
+		out = append(out, TargetResult{
+			Target:   fmt.Sprintf("Apply at most %gx its ideal", ApplyIdealFactor),
+			Measured: fmt.Sprintf("worst case %.2fx (%s: %s for an ideal of %s)", ratio, worst.Name, fmtDur(worst.Span.Median()), fmtDur(worst.Ideal)),
+			Met:      ratio <= ApplyIdealFactor,
+		})
+	}
+	return out
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= time.Second || d <= -time.Second:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	case d >= 10*time.Millisecond || d <= -10*time.Millisecond:
+		return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond))
+	default:
+		return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+	}
+}
+
+func fmtRange(s Series[time.Duration]) string {
+	return fmtDur(s.Min()) + " – " + fmtDur(s.Max())
+}
+
+func fmtMiB(b int64) string {
+	if b == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.0f MiB", float64(b)/(1024*1024))
+}
+
+// cell escapes the pipes of a table cell (code spans included, as GitHub
+// Flavored Markdown requires).
+func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+func passFail(ok bool) string {
+	if ok {
+		return "pass"
+	}
+	return "**fail**"
+}
+
+// Markdown renders the report as the body of a documentation guide, with
+// tfplugindocs front matter.
+func (r *Report) Markdown() string {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	w("---\npage_title: \"Benchmarks\"\nsubcategory: \"\"\ndescription: |-\n  Measured plan and apply performance of the provider, its fault suite and its secret-leak checks.\n---\n\n")
+	w("# Benchmarks\n\n")
+	w("Measured on %s with `%s`; regenerate this page with the same command, then `make docs`. ", r.Date, r.Command)
+	w("Every time is the median of %d runs after one warm-up run, with the fastest and slowest run next to it.\n\n", r.Runs)
+	m := r.Machine
+	w("**Machine:** %d cores (%s), %.1f GiB of memory, %s/%s; %s; Terraform %s. ", m.Cores, m.CPU, m.MemoryGiB, m.OS, m.Arch, m.Go, m.Terraform)
+	w("The machine was shared with other work, so absolute times vary between runs; the ratios to Terraform's floor, measured in the same run, are the comparable figures.\n\n")
+
+	w("## Targets\n\n| Target | Measured | Result |\n|---|---|---|\n")
+	for _, t := range r.Targets() {
+		w("| %s | %s | %s |\n", t.Target, t.Measured, passFail(t.Met))
+	}
+	w("\n")
+
+	r.writePlans(w)
+	r.writeStartup(w)
+	r.writeApplies(w)
+	r.writeSuites(w)
+
+	w("## Reference: the Google provider\n\n")
+	w("The plan of one `google_tpu_v2_vm` with the google-beta provider took about %s on this kind of machine. ", fmtDur(GoogleBetaReference))
+	w("That figure comes from a separate, earlier measurement, not from this run: the google-beta provider cannot be installed where these benchmarks ran.\n")
+	return b.String()
+}
+
+func (r *Report) writePlans(w func(string, ...any)) {
+	w("## Plan\n\n")
+	w("`terraform plan` of configurations of N `accel_tpu_vm` resources (planned for create) or N `accel_runtime_version` data sources (read at plan time), ")
+	w("offline: the provider comes from a local build through `dev_overrides`, and has no credentials and no endpoint, so no API is called. ")
+	w("The blocks cycle through four accelerator types and zones. The floor is Terraform's own cost: the same command on a configuration with no provider. ")
+	w("The baseline is the smallest terraform-plugin-framework provider (one resource with two attributes, built from `internal/benchmark/cmd/baselineprovider`): what any framework provider costs.\n\n")
+	w("| Configuration | N | Wall time | Fastest – slowest | × floor | Peak memory, largest process | Peak memory, process tree |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	floor := r.Floor.Wall.Median()
+	w("| floor (no provider) | 0 | %s | %s | 1.0 | %s | %s |\n", fmtDur(floor), fmtRange(r.Floor.Wall), fmtMiB(r.Floor.MaxRSS.Median()), fmtMiB(r.Floor.TreeRSS.Median()))
+	if len(r.Baseline.Wall) > 0 {
+		w("| baseline: smallest framework provider, one resource | 1 | %s | %s | %.1f | %s | %s |\n", fmtDur(r.Baseline.Wall.Median()), fmtRange(r.Baseline.Wall),
+			Ratio(r.Baseline.Wall.Median(), floor), fmtMiB(r.Baseline.MaxRSS.Median()), fmtMiB(r.Baseline.TreeRSS.Median()))
+	}
+	for _, p := range r.Plans {
+		w("| `%s` | %d | %s | %s | %.1f | %s | %s |\n", p.Kind, p.N, fmtDur(p.Wall.Median()), fmtRange(p.Wall),
+			Ratio(p.Wall.Median(), floor), fmtMiB(p.MaxRSS.Median()), fmtMiB(p.TreeRSS.Median()))
+	}
+	w("\nPeak memory of the largest process is the kernel's maximum resident set size of the Terraform process and the provider processes it waited for ")
+	w("(what `/usr/bin/time -v` reports); the process tree figure is the peak of their sum, sampled every %s, since Terraform and the provider run side by side.\n\n", sampleEvery)
+	w("**Scaling.** ")
+	for _, kind := range []Kind{KindResources, KindDataSources} {
+		s, ok := r.Scaling(kind)
+		if !ok {
+			continue
+		}
+		shape := "linear"
+		if !s.Linear {
+			shape = "faster than linear"
+		}
+		w("`%s`: %s; %s per block from 1 to 100 blocks and %s per block from 100 to 500 (least-squares fit: %.2f s + %.2f ms × N). ",
+			kind, shape, fmtDur(s.PerBlockSmall), fmtDur(s.PerBlockLarge), s.Fit.Intercept, s.Fit.Slope*1000)
+	}
+	w("A constant part of every plan is process start-up: Terraform starts the provider several times per command (for its schema, to validate and to plan).\n\n")
+}
+
+func (r *Report) writeStartup(w func(string, ...any)) {
+	w("## Provider start-up\n\n| Measure | Median | Fastest – slowest |\n|---|---:|---:|\n")
+	w("| `terraform providers schema -json`, with the provider | %s | %s |\n", fmtDur(r.SchemaCLI.Wall.Median()), fmtRange(r.SchemaCLI.Wall))
+	w("| the same command, no provider | %s | %s |\n", fmtDur(r.SchemaFloor.Wall.Median()), fmtRange(r.SchemaFloor.Wall))
+	w("| difference: starting the provider and serving its schema | %s | |\n", fmtDur(r.SchemaCLI.Wall.Median()-r.SchemaFloor.Wall.Median()))
+	w("| GetProviderSchema in process (new provider server, first call) | %s | %s |\n\n", fmtDur(r.SchemaInProcess.Median()), fmtRange(r.SchemaInProcess))
+}
+
+func (r *Report) writeApplies(w func(string, ...any)) {
+	w("## Apply against the emulator\n\n")
+	w("`terraform apply` against the provider's in-process emulator of the Cloud TPU and GKE APIs, where every operation takes %s, with `poll_interval = %q` ", fmtDur(r.OperationDuration), r.PollInterval)
+	w("(the same ratio of polling cap to operation time as the default 10 s cap against operations of a few minutes). ")
+	w("The provider's apply is the time between Terraform's `apply_start` and `apply_complete` events for the resource (`terraform apply -json`); the command's wall time adds Terraform's start-up, refresh and plan. ")
+	w("The ideal is what the operation durations allow: the sum of the durations when GKE serializes pool creates, the longest one when it does not.\n\n")
+	w("| Case | Ideal | Provider's apply | × ideal | Result | `terraform apply` wall time | API calls per unit | Create calls per unit |\n|---|---:|---:|---:|---|---:|---:|---:|\n")
+	for _, a := range r.Applies {
+		ratio := Ratio(a.Span.Median(), a.Ideal)
+		w("| %s | %s | %s (%s) | %.2f | %s | %s | %.1f | %.1f |\n", a.Name, fmtDur(a.Ideal), fmtDur(a.Span.Median()), fmtRange(a.Span),
+			ratio, passFail(ratio <= ApplyIdealFactor), fmtDur(a.Wall.Median()), a.Calls.Median(), a.Creates.Median())
+	}
+	w("\n")
+	var notes []string
+	for _, a := range r.Applies {
+		if a.Note != "" && !slices.Contains(notes, a.Note) {
+			notes = append(notes, a.Note)
+		}
+	}
+	for _, n := range notes {
+		w("- %s\n", n)
+	}
+	if len(notes) > 0 {
+		w("\n")
+	}
+}
+
+func (r *Report) writeSuites(w func(string, ...any)) {
+	s := r.Suites
+	if s == nil {
+		return
+	}
+	w("## Fault suite\n\n")
+	w("Acceptance tests with the real Terraform CLI as a separate process against the emulator (`%s`). ", s.Command)
+	w("Each scenario injects a fault, applies (and, where the fault leaves the apply failed or interrupted, applies again once the fault is gone), ")
+	w("then compares `terraform show -json` with the TPU VMs and node pools the emulator holds: nothing may exist outside state (orphans), ")
+	w("nothing in state may be missing (ghosts) and nothing may exist twice. A plan must then show no change, and a destroy must leave nothing behind.\n\n")
+	passed, orphans := 0, 0
+	w("| Scenario | Result | Applies | Orphans right after the interruption | Last check |\n|---|---|---:|---:|---|\n")
+	for _, sc := range s.Scenarios {
+		if sc.Passed {
+			passed++
+		}
+		orphans += sc.OrphansSeen
+		w("| `%s` | %s | %d | %d | %s |\n", cell(sc.Name), passFail(sc.Passed), sc.Applies, sc.OrphansSeen, cell(sc.LastCheck))
+	}
+	w("\n%d scenarios, %d passed; %d orphans were found right after interruptions, before the re-apply that must adopt them.\n\n", len(s.Scenarios), passed, orphans)
+
+	w("## Secret-leak checks\n\n")
+	w("The provider is configured with an access token, or with a service account key whose token endpoint is a local fake, read from files; ")
+	w("Terraform runs plan, apply, a refresh-only plan and destroy with `TF_LOG=trace`, against a proxy in front of the emulator that records the `Authorization` header of every API call. ")
+	w("The secrets (the token, the private key and its id, and the signed token requests) are then searched for in the trace log, the CLI's output, ")
+	w("`terraform show -json` of the plan and the state, and the state file.\n\n")
+	w("| Credential | Secrets searched | Places searched | API calls that carried the credential | Result |\n|---|---:|---:|---:|---|\n")
+	for _, sec := range s.Security {
+		w("| `%s` | %d | %d | %d | %s |\n", sec.Credential, sec.Secrets, sec.Places, sec.APICalls, passFail(sec.Passed))
+	}
+	for _, f := range s.SecurityFailed {
+		w("| `%s` (no result logged) | | | | %s |\n", f, passFail(false))
+	}
+	w("\nA secret written literally in a `.tf` file is part of the configuration, which Terraform itself copies into saved plans and their JSON form; ")
+	w("pass credentials through the environment (`GOOGLE_OAUTH_ACCESS_TOKEN`, `GOOGLE_APPLICATION_CREDENTIALS`) or Application Default Credentials instead.\n\n")
+}

@@ -1,0 +1,163 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package benchmark_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/provider"
+)
+
+// rpcServer is a configured provider server, served in process, and the
+// schemas it announced.
+type rpcServer struct {
+	srv    tfprotov6.ProviderServer
+	schema *tfprotov6.GetProviderSchemaResponse
+}
+
+func newRPCServer(tb testing.TB) *rpcServer {
+	tb.Helper()
+	ctx := context.Background()
+	srv, err := providerserver.NewProtocol6WithError(provider.New("bench")())()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	schema, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := &rpcServer{srv: srv, schema: schema}
+	cfg := s.value(tb, schema.Provider, map[string]tftypes.Value{
+		"project": tftypes.NewValue(tftypes.String, "bench-project"),
+		"zone":    tftypes.NewValue(tftypes.String, "us-central1-a"),
+	})
+	resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: cfg})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	failOnDiagnostics(tb, "ConfigureProvider", resp.Diagnostics)
+	return s
+}
+
+// value is a DynamicValue of schema with the given attributes set and every
+// other attribute null.
+func (s *rpcServer) value(tb testing.TB, schema *tfprotov6.Schema, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
+	tb.Helper()
+	typ, ok := schema.ValueType().(tftypes.Object)
+	if !ok {
+		tb.Fatalf("schema type is %T, not an object", schema.ValueType())
+	}
+	vals := map[string]tftypes.Value{}
+	for name, at := range typ.AttributeTypes {
+		if v, ok := set[name]; ok {
+			vals[name] = v
+		} else {
+			vals[name] = tftypes.NewValue(at, nil)
+		}
+	}
+	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, vals))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &dv
+}
+
+func failOnDiagnostics(tb testing.TB, rpc string, diags []*tfprotov6.Diagnostic) {
+	tb.Helper()
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			tb.Fatalf("%s: %s: %s", rpc, d.Summary, d.Detail)
+		}
+	}
+}
+
+// tpuVMConfig is one accel_tpu_vm as a plan would send it.
+func (s *rpcServer) tpuVMConfig(tb testing.TB) *tfprotov6.DynamicValue {
+	return s.value(tb, s.schema.ResourceSchemas["accel_tpu_vm"], map[string]tftypes.Value{
+		"name":             tftypes.NewValue(tftypes.String, "bench-vm"),
+		"accelerator_type": tftypes.NewValue(tftypes.String, "v5litepod-4"),
+		"zones": tftypes.NewValue(tftypes.List{ElementType: tftypes.String},
+			[]tftypes.Value{tftypes.NewValue(tftypes.String, "us-central1-a")}),
+	})
+}
+
+// BenchmarkGetProviderSchema is a fresh provider server's first schema
+// answer: what every Terraform command waits for after starting the provider.
+func BenchmarkGetProviderSchema(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		srv, err := providerserver.NewProtocol6WithError(provider.New("bench")())()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidateResourceConfig_tpuVM is one accel_tpu_vm's validation,
+// run twice per resource by terraform plan.
+func BenchmarkValidateResourceConfig_tpuVM(b *testing.B) {
+	s := newRPCServer(b)
+	ctx := context.Background()
+	req := &tfprotov6.ValidateResourceConfigRequest{TypeName: "accel_tpu_vm", Config: s.tpuVMConfig(b)}
+	for b.Loop() {
+		resp, err := s.srv.ValidateResourceConfig(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		failOnDiagnostics(b, "ValidateResourceConfig", resp.Diagnostics)
+	}
+}
+
+// BenchmarkPlanResourceChange_tpuVM is one accel_tpu_vm planned for create.
+func BenchmarkPlanResourceChange_tpuVM(b *testing.B) {
+	s := newRPCServer(b)
+	ctx := context.Background()
+	cfg := s.tpuVMConfig(b)
+	prior := s.value(b, s.schema.ResourceSchemas["accel_tpu_vm"], nil)
+	nullState, err := prior.Unmarshal(s.schema.ResourceSchemas["accel_tpu_vm"].ValueType())
+	if err != nil {
+		b.Fatal(err)
+	}
+	priorNull, err := tfprotov6.NewDynamicValue(nullState.Type(), tftypes.NewValue(nullState.Type(), nil))
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := &tfprotov6.PlanResourceChangeRequest{
+		TypeName: "accel_tpu_vm", Config: cfg, ProposedNewState: cfg, PriorState: &priorNull,
+	}
+	for b.Loop() {
+		resp, err := s.srv.PlanResourceChange(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		failOnDiagnostics(b, "PlanResourceChange", resp.Diagnostics)
+	}
+}
+
+// BenchmarkReadDataSource_runtimeVersion is one accel_runtime_version read
+// offline (from the catalog alone).
+func BenchmarkReadDataSource_runtimeVersion(b *testing.B) {
+	s := newRPCServer(b)
+	ctx := context.Background()
+	cfg := s.value(b, s.schema.DataSourceSchemas["accel_runtime_version"], map[string]tftypes.Value{
+		"accelerator_type": tftypes.NewValue(tftypes.String, "v5litepod-4"),
+		"zone":             tftypes.NewValue(tftypes.String, "us-central1-a"),
+	})
+	req := &tfprotov6.ReadDataSourceRequest{TypeName: "accel_runtime_version", Config: cfg}
+	for b.Loop() {
+		resp, err := s.srv.ReadDataSource(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		failOnDiagnostics(b, "ReadDataSource", resp.Diagnostics)
+	}
+}

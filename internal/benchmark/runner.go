@@ -1,0 +1,245 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package benchmark
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+)
+
+// Install builds the provider of the module at root, and the baseline
+// provider (cmd/baselineprovider), into dir and writes a Terraform CLI
+// configuration whose dev_overrides point at them. It returns
+// the environment to run terraform with: only PATH, HOME and TMPDIR are kept
+// from this process, Google credential variables are not, and gcloud's
+// configuration directory is an empty one, so no credential can be found.
+func Install(ctx context.Context, root, dir string) ([]string, error) {
+	for binary, pkg := range map[string]string{
+		"terraform-provider-accel":    ".",
+		"terraform-provider-baseline": "./internal/benchmark/cmd/baselineprovider",
+	} {
+		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", filepath.Join(dir, binary), pkg)
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
+		}
+	}
+	rc := filepath.Join(dir, "terraform.rc")
+	cfg := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"accel-dev/accel\"    = %q\n    \"accel-dev/baseline\" = %q\n  }\n  direct {}\n}\n", dir, dir)
+	if err := os.WriteFile(rc, []byte(cfg), 0o600); err != nil {
+		return nil, fmt.Errorf("writing the CLI configuration: %w", err)
+	}
+	gcloud := filepath.Join(dir, "gcloud")
+	if err := os.MkdirAll(gcloud, 0o700); err != nil {
+		return nil, fmt.Errorf("creating an empty gcloud configuration: %w", err)
+	}
+	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "CLOUDSDK_CONFIG=" + gcloud}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "PATH" || k == "HOME" || k == "TMPDIR" {
+			env = append(env, kv)
+		}
+	}
+	return env, nil
+}
+
+// Runner runs the Terraform CLI repeatedly in fresh working directories.
+type Runner struct {
+	// Terraform is the path of the terraform binary.
+	Terraform string
+	// Env is the CLI's whole environment (see Install).
+	Env []string
+	// WorkDir holds the working directories.
+	WorkDir string
+	// Runs is the number of measured runs of each command, after one
+	// unmeasured warm-up run.
+	Runs int
+	// Logf, when set, reports progress.
+	Logf func(format string, args ...any)
+
+	seq int
+}
+
+func (r *Runner) logf(format string, args ...any) {
+	if r.Logf != nil {
+		r.Logf(format, args...)
+	}
+}
+
+// workspace creates a fresh working directory holding config as main.tf.
+func (r *Runner) workspace(config string) (string, error) {
+	r.seq++
+	dir := filepath.Join(r.WorkDir, fmt.Sprintf("ws-%03d", r.seq))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("creating a workspace: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
+		return "", fmt.Errorf("writing the configuration: %w", err)
+	}
+	return dir, nil
+}
+
+func (r *Runner) command(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, r.Terraform, args...)
+	cmd.Dir = dir
+	cmd.Env = r.Env
+	return cmd
+}
+
+// Sample is a command measured over several runs.
+type Sample struct {
+	Wall    Series[time.Duration]
+	MaxRSS  Series[int64]
+	TreeRSS Series[int64]
+}
+
+func (s *Sample) add(m Measurement) {
+	s.Wall = append(s.Wall, m.Wall)
+	s.MaxRSS = append(s.MaxRSS, m.MaxRSS)
+	s.TreeRSS = append(s.TreeRSS, m.TreeRSS)
+}
+
+// Repeat writes config to a fresh working directory and runs terraform with
+// args there once to warm up, then Runs times measured.
+func (r *Runner) Repeat(ctx context.Context, config string, args ...string) (Sample, error) {
+	dir, err := r.workspace(config)
+	if err != nil {
+		return Sample{}, err
+	}
+	var s Sample
+	for i := range r.Runs + 1 {
+		m, err := Measure(ctx, r.command(ctx, dir, args...))
+		if err != nil {
+			return s, err
+		}
+		if i > 0 {
+			s.add(m)
+		}
+	}
+	return s, nil
+}
+
+// PlanArgs are the arguments of a measured plan.
+var PlanArgs = []string{"plan", "-input=false", "-no-color"}
+
+// PlanResult is the plan of one configuration.
+type PlanResult struct {
+	Kind Kind
+	N    int
+	Sample
+}
+
+// Plan measures `terraform plan` of n blocks of kind.
+func (r *Runner) Plan(ctx context.Context, kind Kind, n int) (PlanResult, error) {
+	r.logf("plan: %d x %s", n, kind)
+	s, err := r.Repeat(ctx, PlanConfig(kind, n), PlanArgs...)
+	return PlanResult{Kind: kind, N: n, Sample: s}, err
+}
+
+// SchemaInProcess measures a fresh provider server's first GetProviderSchema
+// answer, runs times, in this process: the work the provider does for every
+// Terraform command before anything else, without process start-up.
+func SchemaInProcess(ctx context.Context, newServer func() (tfprotov6.ProviderServer, error), runs int) (Series[time.Duration], error) {
+	var out Series[time.Duration]
+	for range runs {
+		start := time.Now()
+		srv, err := newServer()
+		if err != nil {
+			return nil, fmt.Errorf("starting the provider server: %w", err)
+		}
+		resp, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+		if err != nil {
+			return nil, fmt.Errorf("GetProviderSchema: %w", err)
+		}
+		out = append(out, time.Since(start))
+		for _, d := range resp.Diagnostics {
+			if d.Severity == tfprotov6.DiagnosticSeverityError {
+				return nil, fmt.Errorf("GetProviderSchema: %s: %s", d.Summary, d.Detail)
+			}
+		}
+		if len(resp.ResourceSchemas) == 0 {
+			return nil, fmt.Errorf("GetProviderSchema returned no resource schema")
+		}
+	}
+	return out, nil
+}
+
+// ApplyCase is one apply against the emulator.
+type ApplyCase struct {
+	// Name labels the case in the report.
+	Name string
+	// Config is the whole configuration.
+	Config string
+	// Addr is the resource whose apply is timed.
+	Addr string
+	// Units is what API calls are counted per (pools, VMs).
+	Units int
+	// Ideal is the shortest apply the emulator's operation durations allow.
+	Ideal time.Duration
+	// Note explains Ideal.
+	Note string
+	// Reset returns the emulator to its starting point before each run.
+	Reset func()
+	// Calls returns the emulator's call counters since the last Reset.
+	Calls func() map[string]int64
+	// CreateMethod is the create call counted in Creates.
+	CreateMethod string
+}
+
+// ApplyResult is an ApplyCase measured over several runs.
+type ApplyResult struct {
+	ApplyCase
+	// Wall is the whole `terraform apply` command.
+	Wall Series[time.Duration]
+	// Span is the provider's apply of Addr (see ApplySpan).
+	Span Series[time.Duration]
+	// Calls is the number of API calls per unit.
+	Calls Series[float64]
+	// Creates is the number of create calls per unit (more than one means
+	// refused and retried creates).
+	Creates Series[float64]
+}
+
+// Apply runs c Runs times (after a warm-up run), each in a fresh working
+// directory against a freshly reset emulator.
+func (r *Runner) Apply(ctx context.Context, c ApplyCase) (ApplyResult, error) {
+	r.logf("apply: %s", c.Name)
+	res := ApplyResult{ApplyCase: c}
+	units := float64(max(c.Units, 1))
+	for i := range r.Runs + 1 {
+		c.Reset()
+		dir, err := r.workspace(c.Config)
+		if err != nil {
+			return res, err
+		}
+		m, err := Measure(ctx, r.command(ctx, dir, "apply", "-auto-approve", "-input=false", "-json"))
+		if err != nil {
+			return res, err
+		}
+		span, err := ApplySpan(m.Stdout, c.Addr)
+		if err != nil {
+			return res, err
+		}
+		if i == 0 {
+			continue
+		}
+		var total int64
+		calls := c.Calls()
+		for _, n := range calls {
+			total += n
+		}
+		res.Wall = append(res.Wall, m.Wall)
+		res.Span = append(res.Span, span)
+		res.Calls = append(res.Calls, float64(total)/units)
+		res.Creates = append(res.Creates, float64(calls[c.CreateMethod])/units)
+	}
+	return res, nil
+}
