@@ -297,6 +297,10 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 			t.GPUCount = int64OrNull(gpu.AcceleratorCount, gpu.AcceleratorCount > 0)
 			if d := gpu.GpuDriverInstallationConfig; d != nil && d.GpuDriverVersion != "" {
 				t.GPUDriverVersion = types.StringValue(d.GpuDriverVersion)
+			} else if importing {
+				// A pool created without a driver setting gets GKE's default
+				// driver (GKE 1.30.1-gke.1156000 and later).
+				t.GPUDriverVersion = types.StringValue(defaultGPUDriverVersion)
 			}
 		}
 	}
