@@ -3,8 +3,8 @@
 # emulator, then plans, applies and destroys the accelerator half of the
 # serving example (examples/serving/accel) against the emulator.
 #
-# It needs Go and the Terraform CLI (or OpenTofu) on PATH, and nothing else:
-# no `terraform init`, no registry, no credentials. Everything it creates
+# It needs Go, curl and the Terraform CLI (or OpenTofu) on PATH, and nothing
+# else: no `terraform init`, no registry, no credentials. Everything it creates
 # lives in a temporary directory that is removed at exit, and the emulator it
 # starts is stopped at exit, so it can be run again at once.
 #
