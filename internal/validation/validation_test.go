@@ -1,0 +1,104 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package validation
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+)
+
+type shown struct {
+	Path     string
+	Severity diag.Severity
+	Summary  string
+}
+
+func summarize(diags diag.Diagnostics) []shown {
+	var out []shown
+	for _, d := range diags {
+		s := shown{Severity: d.Severity(), Summary: d.Summary()}
+		if wp, ok := d.(diag.DiagnosticWithPath); ok {
+			s.Path = wp.Path().String()
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestAppend(t *testing.T) {
+	t.Parallel()
+	findings := catalog.Findings{
+		{Attribute: "runtime_version", Index: -1, Value: "x", Summary: "Invalid Runtime Version", Detail: "d1", Severity: catalog.SeverityError, Source: "https://example.com/a"},
+		{Attribute: "zones", Index: 2, Value: "z", Summary: "Zone Not Listed", Detail: "d2", Severity: catalog.SeverityWarning},
+	}
+	cases := map[string]struct {
+		base path.Path
+		mode catalog.Mode
+		want []shown
+	}{
+		"root attributes, strict": {
+			base: path.Empty(), mode: catalog.ModeStrict,
+			want: []shown{
+				{Path: "runtime_version", Severity: diag.SeverityError, Summary: "Invalid Runtime Version"},
+				{Path: "zones[2]", Severity: diag.SeverityWarning, Summary: "Zone Not Listed"},
+			},
+		},
+		"nested list element, warn mode downgrades errors": {
+			base: path.Root("tiers").AtListIndex(1), mode: catalog.ModeWarn,
+			want: []shown{
+				{Path: "tiers[1].runtime_version", Severity: diag.SeverityWarning, Summary: "Invalid Runtime Version"},
+				{Path: "tiers[1].zones[2]", Severity: diag.SeverityWarning, Summary: "Zone Not Listed"},
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var diags diag.Diagnostics
+			Append(&diags, tc.base, findings, tc.mode)
+			if diff := cmp.Diff(tc.want, summarize(diags)); diff != "" {
+				t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
+			}
+			if !strings.Contains(diags[0].Detail(), "Source: https://example.com/a") {
+				t.Errorf("detail %q does not cite the source", diags[0].Detail())
+			}
+			escape := strings.Contains(diags[0].Detail(), `validation = "warn"`)
+			if escape != (tc.mode == catalog.ModeStrict) {
+				t.Errorf("escape hatch hint shown=%v in mode %v: %q", escape, tc.mode, diags[0].Detail())
+			}
+		})
+	}
+}
+
+func TestModes(t *testing.T) {
+	var m Modes
+	t.Setenv(EnvMode, "")
+	if got := m.Provider(); got != catalog.ModeStrict {
+		t.Errorf("unset provider mode = %v, want strict", got)
+	}
+	t.Setenv(EnvMode, "warn")
+	if got := m.Provider(); got != catalog.ModeWarn {
+		t.Errorf("environment mode = %v, want warn", got)
+	}
+	m.Set(catalog.ModeStrict)
+	if got := m.Provider(); got != catalog.ModeStrict {
+		t.Errorf("recorded mode = %v, want strict over the environment", got)
+	}
+	if got := m.For(types.StringValue("warn")); got != catalog.ModeWarn {
+		t.Errorf("resource override = %v, want warn", got)
+	}
+	if got := m.For(types.StringNull()); got != catalog.ModeStrict {
+		t.Errorf("no override = %v, want the provider's strict", got)
+	}
+	if got := m.For(types.StringUnknown()); got != catalog.ModeStrict {
+		t.Errorf("unknown override = %v, want the provider's strict", got)
+	}
+}
