@@ -353,6 +353,13 @@ func (c *callCounter) atLeast(method string, n int64) statecheck.StateCheck {
 	})
 }
 
+// planCheckFunc runs f between plan and apply.
+type planCheckFunc func() error
+
+func (f planCheckFunc) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	resp.Error = f()
+}
+
 type stateCheckFunc func() error
 
 func (f stateCheckFunc) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {

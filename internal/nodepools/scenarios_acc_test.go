@@ -406,12 +406,13 @@ func TestAccFallbackNodePools_externalOperation(t *testing.T) {
 		prefix := acctest.RandomName("ex")
 		names := []string{prefix + "-v6e", prefix + "-l4"}
 		calls := &callCounter{srv: tg.Emulator}
-		hold := func() {
+		// The upgrade starts between plan and apply, so that the apply's
+		// first operations are refused whatever the machine's speed.
+		hold := planCheckFunc(func() error {
 			calls.snapshot()
-			if _, err := tg.Emulator.HoldCluster(acctest.EmulatorProject, "us-central1", "serving", 3*time.Second); err != nil {
-				t.Fatal(err)
-			}
-		}
+			_, err := tg.Emulator.HoldCluster(acctest.EmulatorProject, "us-central1", "serving", time.Second)
+			return err
+		})
 		cfg := config(tg, prefix, "",
 			tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
 			gpuTier(names[1], gpuZone, "g2-standard-4"),
@@ -421,8 +422,8 @@ func TestAccFallbackNodePools_externalOperation(t *testing.T) {
 			CheckDestroy:             checkDestroyed(tg, names...),
 			Steps: []resource.TestStep{
 				{
-					PreConfig: hold,
-					Config:    cfg,
+					Config:           cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{hold}},
 					ConfigStateChecks: []statecheck.StateCheck{
 						expectPools{tg: tg, prefix: prefix, names: names},
 						calls.atLeast(createCalls, 3),
@@ -431,7 +432,7 @@ func TestAccFallbackNodePools_externalOperation(t *testing.T) {
 				},
 				{
 					// Deletes and updates wait for an external operation too.
-					PreConfig: hold,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{hold}},
 					Config: config(tg, prefix, "",
 						tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1"), line("labels", `{ tier = "first" }`))),
 					ConfigStateChecks: []statecheck.StateCheck{
