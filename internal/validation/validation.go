@@ -6,7 +6,11 @@
 //
 // Catalog checks run twice per resource: in ValidateConfig, so that
 // `terraform validate` catches what the configuration already fixes, and in
-// ModifyPlan, for values only known at plan time. Terraform validates a
+// ModifyPlan (Read for data sources), for values only known at plan time.
+// Terraform validates a configuration in its validate walk and again in its
+// plan walk, so ValidateConfig reports errors only (AppendErrors) and the
+// plan reports every finding (Append): a warning is shown once, and an error
+// found at validation stops Terraform before the plan could repeat it. Terraform validates a
 // resource before it configures the provider, so the provider-level
 // `validation` setting is recorded here by the provider's own ValidateConfig
 // (which Terraform runs first, on the same provider instance) and by
@@ -87,4 +91,10 @@ func Append(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, 
 			diags.AddAttributeWarning(p, f.Summary, detail)
 		}
 	}
+}
+
+// AppendErrors adds only the findings that are errors under mode; it is what
+// ValidateConfig reports (see the package documentation).
+func AppendErrors(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, mode catalog.Mode) {
+	Append(diags, base, findings.WithMode(mode).Errors(), mode)
 }
