@@ -52,10 +52,8 @@ func (d *runtimeVersionDataSource) Configure(_ context.Context, req datasource.C
 // ValidateConfig reports the catalog's errors as soon as the inputs are
 // known, so that `terraform validate` and `terraform plan` fail on them.
 //
-// Terraform validates a data source twice per plan (in its validation walk,
-// and again, with every value known, right before it reads the data source),
-// so warnings are left to Read, which runs once: every finding is reported
-// exactly once.
+// ValidateConfig reports the catalog's errors and Read every finding, the
+// project-wide rule of package validation, so each finding is shown once.
 func (d *runtimeVersionDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var cfg runtimeVersionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -68,11 +66,10 @@ func (d *runtimeVersionDataSource) ValidateConfig(ctx context.Context, req datas
 	}
 	mode := d.modes.For(cfg.Validation)
 	res := resolve(d.cat, q)
-	validation.Append(&resp.Diagnostics, path.Empty(), res.Findings.WithMode(mode).Errors(), mode)
+	validation.AppendErrors(&resp.Diagnostics, path.Empty(), res.Findings, mode)
 }
 
-// Read reports the catalog's warnings (ValidateConfig reported its errors),
-// sets the outputs from the catalog's answer, and then checks the answer
+// Read reports the catalog's findings, sets the outputs from the catalog's answer, and then checks the answer
 // against the zone's live offer when it can.
 func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg runtimeVersionModel
@@ -83,15 +80,10 @@ func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.Read
 	q, _ := queryFrom(cfg)
 	mode := d.modes.For(cfg.Validation)
 	res := resolve(d.cat, q)
-	findings := res.Findings.WithMode(mode)
-	if findings.HasErrors() {
-		// Unreachable through the Terraform CLI, whose validation of the
-		// same values stops first; kept so that Read never succeeds on a
-		// configuration the catalog rejects.
-		validation.Append(&resp.Diagnostics, path.Empty(), findings.Errors(), mode)
+	validation.Append(&resp.Diagnostics, path.Empty(), res.Findings, mode)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	validation.Append(&resp.Diagnostics, path.Empty(), findings.Warnings(), mode)
 	tflog.Debug(ctx, "resolved TPU runtime version", map[string]any{
 		"accelerator_type": q.AcceleratorType,
 		"framework":        q.Framework,

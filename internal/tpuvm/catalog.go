@@ -108,23 +108,6 @@ func resolve(in catalogInputs) (catalog.RuntimeResult, bool) {
 	return catalog.Default().ResolveRuntime(q), true
 }
 
-// newFindings returns the findings of got that are not in seen: what
-// ModifyPlan reports beyond what ValidateConfig already reported.
-func newFindings(got, seen catalog.Findings) catalog.Findings {
-	var out catalog.Findings
-	for _, f := range got {
-		if !slices.ContainsFunc(seen, func(s catalog.Finding) bool { return sameFinding(f, s) }) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-func sameFinding(a, b catalog.Finding) bool {
-	return a.Attribute == b.Attribute && a.Index == b.Index && a.Value == b.Value &&
-		a.Summary == b.Summary && a.Detail == b.Detail && a.Severity == b.Severity
-}
-
 // diskZoneFindings checks that every zonal data disk is in every zone of
 // zones: the Cloud TPU API attaches a zonal persistent disk only in its own
 // zone (AttachedDisk.sourceDisk is "projects/{p}/zones/{zone}/disks/{d}").

@@ -224,18 +224,6 @@ func TestPatchFor(t *testing.T) {
 	})
 }
 
-func TestNewFindings(t *testing.T) {
-	t.Parallel()
-	a := catalog.Finding{Attribute: "zones", Index: 0, Value: "z", Summary: "S", Detail: "D"}
-	b := catalog.Finding{Attribute: "runtime_version", Index: -1, Value: "r", Summary: "S", Detail: "D"}
-	c := a
-	c.Index = 1
-	got := newFindings(catalog.Findings{a, b, c}, catalog.Findings{a})
-	if diff := cmp.Diff(catalog.Findings{b, c}, got); diff != "" {
-		t.Errorf("new findings (-want +got):\n%s", diff)
-	}
-}
-
 func TestDiskZoneFindings(t *testing.T) {
 	t.Parallel()
 	disks := func(paths ...string) types.List {

@@ -20,15 +20,16 @@ import (
 )
 
 // ValidateConfig checks the configuration against the catalog with the
-// values the configuration itself fixes. ModifyPlan checks again with the
-// values known at plan time and reports only what is new.
+// values the configuration itself fixes and reports the errors. ModifyPlan
+// checks again with the values known at plan time and reports every finding
+// (see package validation for why each is then shown once).
 func (r *vmResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg vmModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	validation.Append(&resp.Diagnostics, path.Empty(), configFindings(ctx, cfg), r.modes.For(cfg.Validation))
+	validation.AppendErrors(&resp.Diagnostics, path.Empty(), configFindings(ctx, cfg), r.modes.For(cfg.Validation))
 }
 
 // configFindings are the findings ValidateConfig reports.
@@ -71,8 +72,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	}
 	res, ok := resolve(in)
 	if ok {
-		seen := configFindings(ctx, cfg)
-		fs := newFindings(append(slices.Clone(res.Findings), diskZoneFindings(ctx, plan)...), seen)
+		fs := append(slices.Clone(res.Findings), diskZoneFindings(ctx, plan)...)
 		validation.Append(&resp.Diagnostics, path.Empty(), fs, r.modes.For(plan.Validation))
 	}
 	if choose && ok {
