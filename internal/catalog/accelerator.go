@@ -199,7 +199,7 @@ func (c *Catalog) closestTypes(g *Generation, n int) []string {
 		}
 	}
 	var out []string
-	for _, v := range closestInts(n, sizes, maxSuggestions) {
+	for _, v := range closestInts(n, sizes) {
 		out = append(out, typeName(g, v))
 	}
 	return out

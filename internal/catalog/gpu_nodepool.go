@@ -161,7 +161,7 @@ func (c *Catalog) checkAttachedGPU(a *GPUAttachment, q GPUPoolQuery, gpuTypeOK b
 			fmt.Sprintf("%q has no built-in GPUs; set gpu_count to %s.", q.MachineType, joinOr(intStrings(a.Counts)))))
 	case q.GPUCount > 0 && !slices.Contains(a.Counts, q.GPUCount):
 		fs = append(fs, newFinding(SeverityWarning, AttrGPUCount, itoa(q.GPUCount), "Unverified GPU Count", a.Source,
-			intStrings(closestInts(q.GPUCount, a.Counts, maxSuggestions)),
+			intStrings(closestInts(q.GPUCount, a.Counts)),
 			fmt.Sprintf("%d is not a GPU count the catalog knows for %s machine types (%s). %s",
 				q.GPUCount, family, joinOr(intStrings(a.Counts)), a.Decision)))
 	}

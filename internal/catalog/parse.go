@@ -190,7 +190,7 @@ func parseVersion(s string) (version, bool) {
 	}
 	for k := 0; k < len(rest); k++ {
 		c := rest[k]
-		if !isLower(c) && !(c >= 'A' && c <= 'Z') && !isDigit(c) && c != '.' && c != '+' && c != '-' {
+		if !isLower(c) && (c < 'A' || c > 'Z') && !isDigit(c) && c != '.' && c != '+' && c != '-' {
 			return version{}, false
 		}
 	}

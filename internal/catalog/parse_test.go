@@ -205,10 +205,10 @@ func TestDistanceAndNearest(t *testing.T) {
 	if got := nearest(strings.Repeat("x", 300), cands); got != nil {
 		t.Errorf("nearest for a huge value = %v, want none", got)
 	}
-	if got, want := closestInts(3, []int{1, 4, 8, 16}, 3), []int{4, 1, 8}; !cmp.Equal(got, want) {
+	if got, want := closestInts(3, []int{1, 4, 8, 16}), []int{4, 1, 8}; !cmp.Equal(got, want) {
 		t.Errorf("closestInts = %v, want %v", got, want)
 	}
-	if got, want := closestInts(6, []int{8, 4}, 3), []int{4, 8}; !cmp.Equal(got, want) {
+	if got, want := closestInts(6, []int{8, 4}), []int{4, 8}; !cmp.Equal(got, want) {
 		t.Errorf("closestInts tie = %v, want %v", got, want)
 	}
 	if !utf8.ValidString(didYouMean([]string{"a"})) || didYouMean(nil) != "" {

@@ -369,7 +369,7 @@ func (c *Catalog) resolveTFVersion(s string) (*TFVersion, Findings) {
 		return nil, Findings{c.invalidFrameworkVersion(FrameworkTensorFlow, s)}
 	}
 	if pv.parts == 2 && pv.suffix == "" {
-		var any *TFVersion
+		var unlisted *TFVersion
 		for i := range tfr.Versions {
 			v := &tfr.Versions[i]
 			x, _ := parseVersion(v.Version)
@@ -377,13 +377,13 @@ func (c *Catalog) resolveTFVersion(s string) (*TFVersion, Findings) {
 				if v.RuntimeListed {
 					return v, nil
 				}
-				if any == nil {
-					any = v
+				if unlisted == nil {
+					unlisted = v
 				}
 			}
 		}
-		if any != nil {
-			return any, nil
+		if unlisted != nil {
+			return unlisted, nil
 		}
 	}
 	newest, _ := parseVersion(tfr.Versions[0].Version)

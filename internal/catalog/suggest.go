@@ -84,9 +84,9 @@ func caseMatch(input string, candidates []string) (string, bool) {
 	return "", false
 }
 
-// closestInts returns up to n values of vals closest to x, best first
-// (ties prefer the smaller value).
-func closestInts(x int, vals []int, n int) []int {
+// closestInts returns up to maxSuggestions values of vals closest to x,
+// best first (ties prefer the smaller value).
+func closestInts(x int, vals []int) []int {
 	s := slices.Clone(vals)
 	slices.SortStableFunc(s, func(a, b int) int {
 		da, db := absInt(a-x), absInt(b-x)
@@ -95,8 +95,8 @@ func closestInts(x int, vals []int, n int) []int {
 		}
 		return a - b
 	})
-	if len(s) > n {
-		s = s[:n]
+	if len(s) > maxSuggestions {
+		s = s[:maxSuggestions]
 	}
 	return s
 }

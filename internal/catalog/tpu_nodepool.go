@@ -151,7 +151,7 @@ func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
 	} else {
 		i := slices.IndexFunc(layouts, func(l layout) bool { return l.mt == mt })
 		if i < 0 {
-			fs = append(fs, c.machineTopologyMismatch(g, mt, topo, chips, layouts))
+			fs = append(fs, c.machineTopologyMismatch(mt, topo, chips, layouts))
 			return shape, fs
 		}
 		nodes = layouts[i].nodes
@@ -289,7 +289,7 @@ func (c *Catalog) unknownTPUMachine(g *Generation, s string) Finding {
 	return newFinding(SeverityError, AttrMachineType, s, "Invalid GKE TPU Machine Type", c.data.Sources["gke_tpu"], sugg, detail)
 }
 
-func (c *Catalog) machineTopologyMismatch(g *Generation, mt *TPUMachineType, topo string, chips int, layouts []layout) Finding {
+func (c *Catalog) machineTopologyMismatch(mt *TPUMachineType, topo string, chips int, layouts []layout) Finding {
 	var sugg []string
 	var uses []string
 	for _, l := range layouts {

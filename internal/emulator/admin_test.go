@@ -24,7 +24,7 @@ func admin(t *testing.T, e *env, method, path, body string, wantCode int, out an
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != wantCode {
 		t.Fatalf("%s /admin/%s = %d %s, want %d", method, path, resp.StatusCode, b, wantCode)
@@ -161,7 +161,7 @@ func TestAdminAPI(t *testing.T) {
 	// errors
 	var errOut map[string]any
 	admin(t, e, "POST", "fail-next", `{"method":"nope","n":1,"httpCode":500}`, 400, &errOut)
-	if !strings.Contains(errOut["error"].(string), "unknown method") {
+	if msg, ok := errOut["error"].(string); !ok || !strings.Contains(msg, "unknown method") {
 		t.Errorf("bad method answer = %v", errOut)
 	}
 	admin(t, e, "POST", "capacity", `{"zone":"z"}`, 400, nil)

@@ -17,7 +17,7 @@ func BenchmarkTPUNodesGet(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer srv.Close()
+	defer func() { _ = srv.Close() }()
 	ctx := context.Background()
 	svc, err := tpu.NewService(ctx, option.WithEndpoint(srv.TPUEndpoint()), option.WithoutAuthentication())
 	if err != nil {
@@ -49,7 +49,7 @@ func BenchmarkNodePoolCreateDelete(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer srv.Close()
+	defer func() { _ = srv.Close() }()
 	svc, err := container.NewService(context.Background(), option.WithEndpoint(srv.ContainerEndpoint()), option.WithoutAuthentication())
 	if err != nil {
 		b.Fatal(err)

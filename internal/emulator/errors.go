@@ -122,14 +122,6 @@ func (e *apiError) httpCode() int {
 	return http.StatusInternalServerError
 }
 
-// rpcCode is the google.rpc.Code number of the error.
-func (e *apiError) rpcCode() int {
-	if c, ok := rpcCodes[e.status]; ok {
-		return c.rpc
-	}
-	return 2
-}
-
 func newError(status, format string, args ...any) *apiError {
 	return &apiError{status: status, message: fmt.Sprintf(format, args...)}
 }
@@ -193,11 +185,6 @@ type rpcStatus struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
 	Details []any  `json:"details,omitempty"`
-}
-
-// asStatus converts an HTTP error into the operation-error form.
-func (e *apiError) asStatus() *rpcStatus {
-	return &rpcStatus{Code: e.rpcCode(), Message: e.message, Details: e.details}
 }
 
 // rawDetails marshals details for the generated Status structs.

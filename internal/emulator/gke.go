@@ -525,7 +525,7 @@ func (s *Server) checkTPUShape(np *container.NodePool, topology string) (int, *a
 			topology, mt, wantDims, canonicalTopology(perVM, wantDims))
 	}
 	chips := product(dims)
-	validShape := true
+	var validShape bool
 	if wantDims == 2 {
 		validShape = topology == canonicalTopology(chips, 2)
 	} else {
@@ -549,7 +549,7 @@ func (s *Server) checkTPUShape(np *container.NodePool, topology string) (int, *a
 	}
 	as := np.Autoscaling
 	autoscaled := as != nil && as.Enabled
-	if np.InitialNodeCount != int64(hosts) && !(autoscaled && np.InitialNodeCount == 0) {
+	if np.InitialNodeCount != int64(hosts) && (!autoscaled || np.InitialNodeCount != 0) {
 		return 0, s.gkeInvalid("Initial node count %d is not a valid size of TPU pod slice with topology %s; a slice of %s needs %d nodes.",
 			np.InitialNodeCount, topology, mt, hosts)
 	}
@@ -606,10 +606,10 @@ func (s *Server) checkVersion(c *gkeCluster, version, machineType string) *apiEr
 	}
 	sort.Strings(prefixes)
 	for _, p := range prefixes {
-		min := s.sc.MinNodeVersions[p]
-		if strings.HasPrefix(machineType, p) && compareVersions(version, min) < 0 {
+		minVersion := s.sc.MinNodeVersions[p]
+		if strings.HasPrefix(machineType, p) && compareVersions(version, minVersion) < 0 {
 			// Assumption: wording of GKE's minimum-version refusal.
-			return s.gkeInvalid("Machine type %q requires GKE version %s or later; node version is %s.", machineType, min, version)
+			return s.gkeInvalid("Machine type %q requires GKE version %s or later; node version is %s.", machineType, minVersion, version)
 		}
 	}
 	return nil
@@ -680,9 +680,9 @@ func (s *Server) admit(c *gkeCluster, pool, opType string) *apiError {
 			}
 		}
 	}
-	if max := s.sc.MaxConcurrentOperationsPerCluster; max > 0 && len(running) >= max {
+	if quota := s.sc.MaxConcurrentOperationsPerCluster; quota > 0 && len(running) >= quota {
 		return newError(statusResourceExhausted,
-			"Too many operations: cluster %q hits the concurrent operations quota %d, please try again later.", c.c.Name, max).
+			"Too many operations: cluster %q hits the concurrent operations quota %d, please try again later.", c.c.Name, quota).
 			with(requestInfo(s.requestID()))
 	}
 	return nil

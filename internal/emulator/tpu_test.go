@@ -90,7 +90,7 @@ func TestTPUNodeLifecycle(t *testing.T) {
 	}
 
 	// Patch: allowed fields apply when the operation ends.
-	op, err = e.tpu.Projects.Locations.Nodes.Patch(name, &tpu.Node{
+	_, err = e.tpu.Projects.Locations.Nodes.Patch(name, &tpu.Node{
 		Description: "nightly", Labels: map[string]string{"team": "infra"},
 	}).UpdateMask("description,labels").Do()
 	if err != nil {
@@ -194,7 +194,11 @@ func TestTPUCreateValidation(t *testing.T) {
 				found := false
 				for _, d := range details {
 					m, _ := d.(map[string]any)
-					if v, _ := m["fieldViolations"].([]any); len(v) == 1 && v[0].(map[string]any)["field"] == tt.detail {
+					v, _ := m["fieldViolations"].([]any)
+					if len(v) != 1 {
+						continue
+					}
+					if fv, ok := v[0].(map[string]any); ok && fv["field"] == tt.detail {
 						found = true
 					}
 				}
@@ -384,7 +388,7 @@ func TestTPUCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	var at tpu.AcceleratorType
 	if err := json.NewDecoder(resp.Body).Decode(&at); err != nil || resp.StatusCode != 200 || at.Type != "v4-8" {
 		t.Errorf("v2alpha1 get = %d %+v %v", resp.StatusCode, at, err)
@@ -458,7 +462,7 @@ func TestTPUOperationsListAndRealClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
+	defer func() { _ = srv.Close() }()
 	ts, err := tpu.NewService(context.Background(), option.WithEndpoint(srv.TPUEndpoint()), option.WithoutAuthentication())
 	if err != nil {
 		t.Fatal(err)

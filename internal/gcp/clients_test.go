@@ -38,7 +38,9 @@ func (s *seen) server(t *testing.T) *httptest.Server {
 		s.ua = append(s.ua, r.Header.Get("User-Agent"))
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"name":"x"}`)
+		if _, err := fmt.Fprint(w, `{"name":"x"}`); err != nil {
+			t.Errorf("writing the fake answer: %v", err)
+		}
 	}))
 	t.Cleanup(srv.Close)
 	return srv

@@ -24,7 +24,9 @@ func apiCallError(t *testing.T, api string, status int, body string) error {
 			w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 		}
 		w.WriteHeader(status)
-		fmt.Fprint(w, body)
+		if _, err := fmt.Fprint(w, body); err != nil {
+			t.Errorf("writing the fake answer: %v", err)
+		}
 	}))
 	t.Cleanup(srv.Close)
 	c := NewClients(Config{TPUEndpoint: srv.URL, ContainerEndpoint: srv.URL + "/"})

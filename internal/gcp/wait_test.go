@@ -45,7 +45,9 @@ func (s *opServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(rep.status)
-	fmt.Fprint(w, rep.body)
+	if _, err := fmt.Fprint(w, rep.body); err != nil {
+		s.t.Errorf("writing the fake answer: %v", err)
+	}
 }
 
 func (s *opServer) count() int {

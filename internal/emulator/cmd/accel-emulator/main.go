@@ -55,6 +55,12 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	if *serialize {
 		sc.SerializePoolCreates = true
 	}
+	// notef writes a progress note to stderr. stderr only carries
+	// diagnostics and a failed write there has nowhere to be reported, so
+	// its error is dropped on purpose.
+	notef := func(format string, args ...any) {
+		_, _ = fmt.Fprintf(stderr, "accel-emulator: "+format+"\n", args...)
+	}
 	var logger *log.Logger
 	if !*quiet {
 		logger = log.New(stderr, "accel-emulator: ", log.LstdFlags|log.Lmicroseconds)
@@ -66,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	if *snapshotPath != "" {
 		switch err := srv.LoadSnapshot(*snapshotPath); {
 		case err == nil:
-			fmt.Fprintf(stderr, "accel-emulator: loaded state from %s\n", *snapshotPath)
+			notef("loaded state from %s", *snapshotPath)
 			if *serialize {
 				srv.SetSerializePoolCreates(true)
 			}
@@ -76,9 +82,14 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "export ACCEL_TPU_ENDPOINT=%s\n", srv.TPUEndpoint())
-	fmt.Fprintf(stdout, "export ACCEL_CONTAINER_ENDPOINT=%s\n", srv.ContainerEndpoint())
-	fmt.Fprintf(stderr, "accel-emulator: serving on %s; admin API: curl %s/admin/help\n", srv.URL(), srv.URL())
+	// The exports on stdout are how callers find the emulator: when they
+	// cannot be written, nobody can use it, so stop and report why.
+	if _, err := fmt.Fprintf(stdout, "export ACCEL_TPU_ENDPOINT=%s\nexport ACCEL_CONTAINER_ENDPOINT=%s\n",
+		srv.TPUEndpoint(), srv.ContainerEndpoint()); err != nil {
+		_ = srv.Close()
+		return fmt.Errorf("writing the endpoints to stdout: %w", err)
+	}
+	notef("serving on %s; admin API: curl %s/admin/help", srv.URL(), srv.URL())
 
 	<-stop
 	if *snapshotPath != "" {
@@ -86,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 			_ = srv.Close()
 			return err
 		}
-		fmt.Fprintf(stderr, "accel-emulator: saved state to %s\n", *snapshotPath)
+		notef("saved state to %s", *snapshotPath)
 	}
 	return srv.Close()
 }
