@@ -7,12 +7,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	container "google.golang.org/api/container/v1"
+	rpccode "google.golang.org/genproto/googleapis/rpc/code"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
@@ -20,9 +22,9 @@ import (
 // poolConcurrency is how many node-pool operations the provider starts at
 // once on one cluster: GKE's documented per-cluster quota of concurrent
 // operations is 5 (answered with 429 "hits the concurrent operations quota",
-// terraform-provider-google issue 15205). After the first refusal for a
-// conflicting operation or the quota, the cluster is served one operation at
-// a time, in tier order.
+// terraform-provider-google issue 15205). After the first refusal for the
+// quota or for another node pool's operation (GKE serializing node-pool
+// operations), the cluster is served one operation at a time, in tier order.
 const poolConcurrency = 5
 
 // clusterLimiter bounds concurrent node-pool operations per cluster across
@@ -38,6 +40,7 @@ const (
 	statusRunningWithError = "RUNNING_WITH_ERROR"
 	statusReconciling      = "RECONCILING"
 	statusError            = "ERROR"
+	statusStopping         = "STOPPING"
 	statusMissing          = "MISSING"
 )
 
@@ -108,26 +111,54 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 func (o *poolOps) poolName(pool string) string { return o.cluster + poolsSegment + pool }
 
 // call runs one mutating API call with retries on conflicts, rate limits and
-// transient errors. On the first conflict or quota refusal the cluster is
-// switched to one operation at a time, and the operations that block the
-// call are named in the log.
+// transient errors. When GKE refuses the call because another operation
+// runs on the cluster (FAILED_PRECONDITION), call finds that operation and
+// waits for it, then tries again at once; when no such operation can be
+// found, and for rate limits and transient errors, it backs off instead. A
+// refusal for another pool's operation (GKE serializing node-pool
+// operations), for the quota, or for an operation it cannot find switches
+// the cluster to one operation at a time; an operation on the cluster itself
+// (such as a control plane upgrade) or on the same pool does not.
 func (o *poolOps) call(ctx context.Context, what, pool string, fn func(context.Context) error) error {
 	attempts := 0
+	waited := map[string]bool{}
 	err := gcp.Retry(ctx, o.backoff, func(err error, class gcp.Class, attempt int, wait time.Duration) {
 		if class == gcp.ClassConflict || class == gcp.ClassRateLimited {
 			o.limiter.SetLimit(o.key, 1)
 		}
-		fields := map[string]any{
+		tflog.Info(ctx, "GKE refused a node pool operation for now; retrying after a backoff", map[string]any{
 			"cluster": o.cluster, "node_pool": pool, "call": what, "attempt": attempt,
 			"class": class.String(), "wait": wait.String(), "error": err.Error(),
-		}
-		if class == gcp.ClassConflict && attempt == 1 {
-			fields["blocking_operations"] = o.blockingOperations(ctx)
-		}
-		tflog.Info(ctx, "GKE refused a node pool operation for now; retrying", fields)
+		})
 	}, func(ctx context.Context) error {
-		attempts++
-		return fn(ctx)
+		for {
+			attempts++
+			err := fn(ctx)
+			if gcp.Classify(err) != gcp.ClassConflict {
+				return err
+			}
+			blocker := o.blockingOperation(ctx, pool)
+			if blocker == nil || waited[blocker.Name] {
+				return err // nothing new to wait for: back off
+			}
+			waited[blocker.Name] = true
+			if target := poolOfLink(blocker.TargetLink); target != "" && target != pool {
+				o.limiter.SetLimit(o.key, 1)
+			}
+			tflog.Info(ctx, "GKE refused a node pool operation while another operation runs; waiting for it", map[string]any{
+				"cluster": o.cluster, "node_pool": pool, "call": what, "attempt": attempts,
+				"blocking_operation": blocker.OperationType + " " + blocker.Name, "error": err.Error(),
+			})
+			if _, werr := o.clients.WaitContainerOperation(ctx, o.project, o.location, blocker); werr != nil {
+				var failed *gcp.OperationError
+				if !errors.As(werr, &failed) {
+					// Polling the blocking operation failed; its own failure
+					// would have been fine (it is over either way).
+					tflog.Debug(ctx, "waiting for the blocking operation failed; backing off instead", map[string]any{"error": werr.Error()})
+					return err
+				}
+			}
+		}
 	})
 	if err != nil && attempts > 1 {
 		return &retriedError{attempts: attempts, err: err}
@@ -149,27 +180,100 @@ func (e *retriedError) Error() string {
 }
 func (e *retriedError) Unwrap() error { return e.err }
 
-// blockingOperations lists the operations running on the cluster, as
-// "TYPE name" strings, for the log. Errors are logged, not returned.
-func (o *poolOps) blockingOperations(ctx context.Context) []string {
+// runningOperations lists the unfinished GKE operations on the cluster: the
+// operations of its location (GKE's list has no filter) whose target is the
+// cluster or one of its node pools.
+func (o *poolOps) runningOperations(ctx context.Context) ([]*container.Operation, error) {
 	parent := "projects/" + o.project + "/locations/" + o.location
-	resp, err := o.svc.Projects.Locations.Operations.List(parent).Context(ctx).Do()
+	var resp *container.ListOperationsResponse
+	err := gcp.Retry(ctx, o.backoff, nil, func(ctx context.Context) error {
+		var err error
+		resp, err = o.svc.Projects.Locations.Operations.List(parent).Context(ctx).Do()
+		return err
+	})
 	if err != nil {
-		tflog.Debug(ctx, "listing GKE operations failed", map[string]any{"error": err.Error()})
-		return nil
+		return nil, err
 	}
 	_, _, cluster, _ := gcp.ParseClusterID(o.cluster)
-	var out []string
+	var out []*container.Operation
 	for _, op := range resp.Operations {
-		if op == nil || op.Status == "DONE" {
+		if op == nil || op.Status == operationDone || op.Name == "" {
 			continue
 		}
-		if !strings.Contains(op.TargetLink, "/clusters/"+cluster) && op.TargetLink != "" {
-			continue
+		if c, ok := clusterOfLink(op.TargetLink); ok && c == cluster {
+			out = append(out, op)
 		}
-		out = append(out, op.OperationType+" "+op.Name)
 	}
-	return out
+	return out, nil
+}
+
+// operationDone is the Status of a finished GKE operation.
+const operationDone = "DONE"
+
+// clusterOfLink returns the cluster a GKE target link names
+// (".../clusters/C" or ".../clusters/C/nodePools/P").
+func clusterOfLink(link string) (string, bool) {
+	_, rest, ok := strings.Cut(link, "/clusters/")
+	if !ok {
+		return "", false
+	}
+	cluster, _, _ := strings.Cut(rest, "/")
+	return cluster, cluster != ""
+}
+
+// poolOfLink returns the node pool a GKE target link names, "" for the
+// cluster itself.
+func poolOfLink(link string) string {
+	_, pool, ok := strings.Cut(link, "/nodePools/")
+	if !ok {
+		return ""
+	}
+	pool, _, _ = strings.Cut(pool, "/")
+	return pool
+}
+
+// blockingOperation returns the running operation most likely to block an
+// operation on pool: one on the cluster itself, else one on the same pool,
+// else the oldest. It returns nil when there is none or listing fails (the
+// caller backs off then); the refusal's message names the operation too,
+// but messages are not parsed.
+func (o *poolOps) blockingOperation(ctx context.Context, pool string) *container.Operation {
+	ops, err := o.runningOperations(ctx)
+	if err != nil {
+		tflog.Debug(ctx, "listing GKE operations failed", map[string]any{"cluster": o.cluster, "error": err.Error()})
+		return nil
+	}
+	rank := func(op *container.Operation) int {
+		switch poolOfLink(op.TargetLink) {
+		case "":
+			return 0
+		case pool:
+			return 1
+		}
+		return 2
+	}
+	var best *container.Operation
+	for _, op := range ops {
+		if best == nil || rank(op) < rank(best) || (rank(op) == rank(best) && op.StartTime < best.StartTime) {
+			best = op
+		}
+	}
+	return best
+}
+
+// poolOperation returns the running operation on pool, or nil.
+func (o *poolOps) poolOperation(ctx context.Context, pool string) *container.Operation {
+	ops, err := o.runningOperations(ctx)
+	if err != nil {
+		tflog.Debug(ctx, "listing GKE operations failed", map[string]any{"cluster": o.cluster, "error": err.Error()})
+		return nil
+	}
+	for _, op := range ops {
+		if poolOfLink(op.TargetLink) == pool {
+			return op
+		}
+	}
+	return nil
 }
 
 // wait waits for a GKE operation started on the cluster.
@@ -228,56 +332,135 @@ func (o *poolOps) clusterVersion(ctx context.Context) (string, error) {
 	return c.CurrentMasterVersion, nil
 }
 
-// errPoolExists means a create found a pool of that name that this resource
-// did not create.
-var errPoolExists = errors.New("a node pool of this name already exists in the cluster")
-
-// create creates one pool and waits for GKE to finish. A pool left in
-// ERROR after a stockout exists, and its creation still fails: the caller
-// reads the pools afterwards to record what exists.
-func (o *poolOps) create(ctx context.Context, np *container.NodePool) error {
-	var op *container.Operation
-	attempt := 0
-	err := o.call(ctx, "create", np.Name, func(ctx context.Context) error {
-		attempt++
-		var err error
-		op, err = o.svc.Projects.Locations.Clusters.NodePools.Create(o.cluster,
-			&container.CreateNodePoolRequest{NodePool: np}).Context(ctx).Do()
-		if err != nil && attempt > 1 && gcp.Classify(err) == gcp.ClassAlreadyExists {
-			// An earlier attempt created it after all (for example the answer
-			// was lost): adopt it.
-			op = nil
-			return nil
-		}
-		return err
-	})
-	switch {
-	case err != nil && gcp.Classify(err) == gcp.ClassAlreadyExists:
-		return fmt.Errorf("%w: %w", errPoolExists, err)
-	case err != nil:
-		return err
-	case op == nil:
-		return o.awaitResting(ctx, np.Name)
-	}
-	return o.wait(ctx, op)
+// poolExistsError means a create found a pool of that name that it may not
+// adopt.
+type poolExistsError struct {
+	reason string // why the pool is not adopted
+	err    error  // GKE's ALREADY_EXISTS answer
 }
 
-// awaitResting polls a pool until it leaves PROVISIONING and RECONCILING.
-func (o *poolOps) awaitResting(ctx context.Context, pool string) error {
+func (e *poolExistsError) Error() string {
+	return fmt.Sprintf("a node pool of this name already exists and %s (%v)", e.reason, e.err)
+}
+
+func (e *poolExistsError) Unwrap() error { return e.err }
+
+// maxCreateRounds bounds how often create starts over when the pool it
+// found is deleted meanwhile.
+const maxCreateRounds = 3
+
+// create creates the pool of want and waits for GKE to finish. A pool left
+// in ERROR after a stockout exists, and its creation still fails: the
+// caller reads the pools afterwards to record what exists.
+//
+// When a pool of that name exists already (an apply that was killed after
+// its create request, or a create whose answer was lost), it is adopted if
+// this resource created it for this tier (see adoptionMismatch): create
+// waits for it to finish what it is doing, brings its size, labels, taints
+// and management to want, and reports adopted. Any other pool is an error.
+func (o *poolOps) create(ctx context.Context, want tierSpec) (adopted bool, err error) {
+	np := want.nodePool()
+	for round := 1; ; round++ {
+		var op *container.Operation
+		err := o.call(ctx, "create", np.Name, func(ctx context.Context) error {
+			var err error
+			op, err = o.svc.Projects.Locations.Clusters.NodePools.Create(o.cluster,
+				&container.CreateNodePoolRequest{NodePool: np}).Context(ctx).Do()
+			return err
+		})
+		if gcp.Classify(err) != gcp.ClassAlreadyExists {
+			if err != nil {
+				return false, err
+			}
+			return false, o.wait(ctx, op)
+		}
+		existing, gerr := o.get(ctx, np.Name)
+		if gerr != nil {
+			return false, fmt.Errorf("%w; reading the existing pool failed: %w", err, gerr)
+		}
+		if existing != nil {
+			if reason := adoptionMismatch(existing, want); reason != "" {
+				return false, &poolExistsError{reason: reason, err: err}
+			}
+			tflog.Info(ctx, "found a node pool this resource created in an apply that did not finish; adopting it",
+				map[string]any{"cluster": o.cluster, "node_pool": np.Name, "status": existing.Status})
+			markAccepted(ctx)
+			existing, gerr = o.awaitResting(ctx, existing)
+			if gerr != nil {
+				return false, fmt.Errorf("waiting for the existing node pool %s: %w", o.poolName(np.Name), gerr)
+			}
+		}
+		if existing == nil {
+			if round < maxCreateRounds {
+				continue // deleted meanwhile: create it
+			}
+			return false, fmt.Errorf("node pool %s kept disappearing while it was being created: %w", o.poolName(np.Name), err)
+		}
+		return true, o.finishAdoption(ctx, existing, want)
+	}
+}
+
+// awaitResting waits until a pool is neither being created, changed nor
+// deleted: it waits for the pool's running operation, then polls the pool.
+// It returns the pool, or nil once it is gone.
+func (o *poolOps) awaitResting(ctx context.Context, np *container.NodePool) (*container.NodePool, error) {
+	busy := func(np *container.NodePool) bool {
+		return np != nil && (np.Status == statusProvisioning || np.Status == statusReconciling || np.Status == statusStopping)
+	}
+	if !busy(np) {
+		return np, nil
+	}
+	if op := o.poolOperation(ctx, np.Name); op != nil {
+		// The operation's own failure shows in the pool's status.
+		if _, err := o.clients.WaitContainerOperation(ctx, o.project, o.location, op); err != nil && ctx.Err() != nil {
+			return nil, err
+		}
+	}
 	wait := o.poll.Initial
 	for {
-		np, err := o.get(ctx, pool)
-		if err != nil {
-			return err
-		}
-		if np == nil || (np.Status != statusProvisioning && np.Status != statusReconciling) {
-			return nil
+		cur, err := o.get(ctx, np.Name)
+		if err != nil || !busy(cur) {
+			return cur, err
 		}
 		if err := o.sleep(ctx, wait); err != nil {
-			return err
+			return nil, err
 		}
 		wait = min(time.Duration(float64(wait)*1.5), o.poll.Max)
 	}
+}
+
+// finishAdoption brings an adopted pool at rest to want. A pool GKE left in
+// ERROR or RUNNING_WITH_ERROR fails like the create that left it.
+func (o *poolOps) finishAdoption(ctx context.Context, np *container.NodePool, want tierSpec) error {
+	if np.Status == statusError || np.Status == statusRunningWithError {
+		return fmt.Errorf("node pool %s, left by an earlier apply, is %s: %w", o.poolName(np.Name), np.Status, poolStatusError(np))
+	}
+	return o.update(ctx, adoptedSpec(np, want), want)
+}
+
+// poolStatusError describes why GKE left a pool in error, classified like
+// the operation that did (its conditions carry codes such as GCE_STOCKOUT).
+func poolStatusError(np *container.NodePool) *gcp.OperationError {
+	oe := &gcp.OperationError{Message: np.StatusMessage}
+	for _, c := range np.Conditions {
+		if c == nil {
+			continue
+		}
+		if c.Code != "" && c.Code != "UNKNOWN" && !slices.Contains(oe.Reasons, c.Code) {
+			oe.Reasons = append(oe.Reasons, c.Code)
+		}
+		if oe.Status == "" && c.CanonicalCode != "" {
+			oe.Status = c.CanonicalCode
+		}
+		if oe.Message == "" {
+			oe.Message = c.Message
+		}
+	}
+	if oe.Status == "" {
+		oe.Status = rpccode.Code_UNKNOWN.String()
+	}
+	oe.Code = int(rpccode.Code_value[oe.Status])
+	return oe
 }
 
 // delete deletes one pool and waits; a pool that does not exist is deleted.

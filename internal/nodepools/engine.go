@@ -41,6 +41,9 @@ type step struct {
 	was    tierSpec // the spec in state (not for actionCreate)
 	// oldRemains is set by a replacement whose delete did not finish.
 	oldRemains bool
+	// adopted is set when the create found the pool, left by an apply that
+	// did not record it, and adopted it.
+	adopted bool
 }
 
 // planSteps compares planned specs with the specs in state, by tier name.
@@ -82,14 +85,18 @@ func (o *poolOps) run(ctx context.Context, st *step) error {
 	case actionDelete:
 		return o.delete(ctx, st.was.Name)
 	case actionCreate:
-		return o.create(ctx, st.want.nodePool())
+		var err error
+		st.adopted, err = o.create(ctx, st.want)
+		return err
 	case actionReplace:
 		tflog.Info(ctx, "re-creating node pool for a change GKE cannot make in place", map[string]any{"cluster": o.cluster, "node_pool": st.want.Name})
 		if err := o.delete(ctx, st.was.Name); err != nil {
 			st.oldRemains = true
 			return err
 		}
-		return o.create(ctx, st.want.nodePool())
+		var err error
+		st.adopted, err = o.create(ctx, st.want)
+		return err
 	case actionUpdate:
 		return o.update(ctx, st.was, st.want)
 	}
@@ -170,6 +177,12 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 	steps := planSteps(want, state, stateSpecs, stateOrder)
 
 	failed := ops.execute(ctx, steps)
+	adopted := map[string]bool{}
+	for _, st := range steps {
+		if st.adopted {
+			adopted[st.want.Name] = true
+		}
+	}
 
 	pools, err := ops.list(context.WithoutCancel(ctx))
 	if err != nil {
@@ -202,6 +215,12 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		default:
 			anyPool = true
 			out = append(out, flattenPool(ctx, cat, prior, np, class, false))
+		}
+		if adopted[name] {
+			diags.AddAttributeWarning(base, "Existing Node Pool Adopted",
+				fmt.Sprintf("Node pool %s was created by an earlier apply that did not finish (it carries the resource label %s=%s and "+
+					"the label %s=%s, and its machine type, accelerators and zones match the tier), so it was adopted instead of "+
+					"created again.", ops.poolName(name), ownerLabelKey, ownerLabelValue, catalog.LabelComputeClass, class))
 		}
 		if err != nil {
 			reportTierError(diags, base, ops.poolName(name), onStockout, err)
@@ -257,6 +276,7 @@ func (o *poolOps) execute(ctx context.Context, steps []*step) map[string]error {
 
 // reportTierError turns one tier's failure into a diagnostic on its path.
 func reportTierError(diags *diag.Diagnostics, base path.Path, pool, onStockout string, err error) {
+	var exists *poolExistsError
 	switch {
 	case gcp.Classify(err) == gcp.ClassCapacity:
 		if onStockout == onStockoutContinue {
@@ -264,10 +284,10 @@ func reportTierError(diags *diag.Diagnostics, base path.Path, pool, onStockout s
 			return
 		}
 		diags.AddAttributeError(base, "Node Pool Out of Capacity", stockoutDetail(pool, onStockout, err))
-	case errors.Is(err, errPoolExists):
+	case errors.As(err, &exists):
 		diags.AddAttributeError(base.AtName("name"), "Node Pool Already Exists",
-			fmt.Sprintf("Node pool %s already exists and is not managed by this resource: %s\n\nRename the tier, delete the pool, "+
-				"or import the existing pools with the identifier %q.", pool, err, pool))
+			fmt.Sprintf("Node pool %s already exists and %s, so it is not adopted: %s\n\nRename the tier, delete the pool, "+
+				"or import the existing pools with the identifier %q.", pool, exists.reason, exists.err, pool))
 	case gcp.Classify(err) == gcp.ClassDeadline:
 		diags.AddAttributeError(base, "Timeout Waiting for Node Pool",
 			fmt.Sprintf("Node pool %s did not finish in time: %s\n\nRaise timeouts, then apply again; the pool is recorded as GKE reports it.", pool, err))

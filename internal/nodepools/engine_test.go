@@ -5,6 +5,7 @@ package nodepools
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -160,5 +161,199 @@ func TestExecuteFailures(t *testing.T) {
 		if !strings.HasPrefix(k, "-") || gcp.Classify(err) == gcp.ClassNotFound {
 			t.Errorf("failure %s: %v", k, err)
 		}
+	}
+}
+
+// containerService is a GKE client for the emulator, for changes made
+// behind the resource's back.
+func containerService(t *testing.T, srv *emulator.Server) *container.Service {
+	t.Helper()
+	svc, err := container.NewService(context.Background(), option.WithEndpoint(srv.ContainerEndpoint()), option.WithoutAuthentication())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+// TestCreateAdopts: a pool this resource created in an apply that never
+// recorded it (Terraform killed mid-apply) is adopted by the next create,
+// whatever state it is in, and brought to the tier's settings; a pool of
+// the same name that another party created, or that has another shape, is
+// refused.
+func TestCreateAdopts(t *testing.T) {
+	t.Parallel()
+	mine, fs := derive(catalog.Default(), tierInput{Name: "pool", MachineType: "g2-standard-4", GPUType: "nvidia-l4",
+		Locations: []string{"us-central1-a"}, AutoRepair: true, AutoUpgrade: true, Labels: map[string]string{"team": "new"}}, "cc", "")
+	if fs.HasErrors() {
+		t.Fatal(fs)
+	}
+	other := func(mutate func(np *container.NodePool)) func() *container.NodePool {
+		return func() *container.NodePool {
+			np := mine.nodePool()
+			mutate(np)
+			return np
+		}
+	}
+	tests := map[string]struct {
+		existing    func() *container.NodePool
+		capacity    int // L4 capacity in the zone, -1 for unlimited
+		wantAdopted bool
+		wantClass   gcp.Class // of the create's error; ClassUnknown for none
+		wantRefusal string    // in the poolExistsError's reason
+		wantUpdates int64
+	}{
+		"still provisioning": {existing: mine.nodePool, capacity: -1, wantAdopted: true},
+		"with other labels and size": {existing: other(func(np *container.NodePool) {
+			np.Config.Labels["team"] = "old"
+			np.InitialNodeCount = 2
+		}), capacity: -1, wantAdopted: true, wantUpdates: 2},
+		"left in ERROR by a stockout": {existing: mine.nodePool, capacity: 0, wantAdopted: true, wantClass: gcp.ClassCapacity},
+		"created by someone else": {existing: other(func(np *container.NodePool) { np.Config.ResourceLabels = nil }),
+			capacity: -1, wantRefusal: "was not created by this provider"},
+		"of another ComputeClass": {existing: other(func(np *container.NodePool) { np.Config.Labels[catalog.LabelComputeClass] = "other" }),
+			capacity: -1, wantRefusal: `belongs to ComputeClass "other"`},
+		"of another machine type": {existing: other(func(np *container.NodePool) { np.Config.MachineType = "g2-standard-8" }),
+			capacity: -1, wantRefusal: `has machine type "g2-standard-8"`},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sc := emulator.Default()
+			sc.Durations.PoolCreate = 200 * time.Millisecond
+			srv, clients := startEmulator(t, sc)
+			srv.SetCapacity("us-central1-a", "nvidia-l4", tt.capacity)
+			const project = "adopt"
+			cluster := gcp.ClusterID(project, "us-central1", "serving")
+			// The apply that was killed: its create was accepted, nothing recorded.
+			op, err := containerService(t, srv).Projects.Locations.Clusters.NodePools.Create(cluster,
+				&container.CreateNodePoolRequest{NodePool: tt.existing()}).Do()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantClass == gcp.ClassCapacity {
+				// The stockout has happened before the next apply.
+				if _, err := clients.WaitContainerOperation(t.Context(), project, "us-central1", op); gcp.Classify(err) != gcp.ClassCapacity {
+					t.Fatalf("setting up the stockout: %v", err)
+				}
+			}
+			before := srv.Counters()
+			ops, err := newPoolOps(t.Context(), clients, gcp.NewLimiter(poolConcurrency), cluster)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps := planSteps([]tierSpec{mine}, nil, nil, nil)
+			failed := ops.execute(t.Context(), steps)
+			err = failed["pool"]
+
+			var refused *poolExistsError
+			switch {
+			case tt.wantRefusal != "":
+				if !errors.As(err, &refused) || !strings.Contains(refused.reason, tt.wantRefusal) {
+					t.Fatalf("error = %v, want a refusal that %s", err, tt.wantRefusal)
+				}
+			case tt.wantClass != gcp.ClassUnknown:
+				if gcp.Classify(err) != tt.wantClass {
+					t.Fatalf("error = %v (class %v), want class %v", err, gcp.Classify(err), tt.wantClass)
+				}
+			case err != nil:
+				t.Fatalf("create failed: %v", err)
+			}
+			if steps[0].adopted != tt.wantAdopted {
+				t.Errorf("adopted = %v, want %v", steps[0].adopted, tt.wantAdopted)
+			}
+			after := srv.Counters()
+			if got := after[emulator.MethodNodePoolsCreate] - before[emulator.MethodNodePoolsCreate]; got != 1 {
+				t.Errorf("%d create calls, want 1 (answered ALREADY_EXISTS)", got)
+			}
+			if got := after[emulator.MethodNodePoolsUpdate] + after[emulator.MethodNodePoolsSetSize] -
+				before[emulator.MethodNodePoolsUpdate] - before[emulator.MethodNodePoolsSetSize]; got != tt.wantUpdates {
+				t.Errorf("%d update calls, want %d", got, tt.wantUpdates)
+			}
+			pools, err := ops.list(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			np := pools["pool"]
+			if np == nil {
+				t.Fatal("the pool is gone")
+			}
+			if tt.wantAdopted && tt.wantClass == gcp.ClassUnknown {
+				nodes := 0
+				for _, p := range srv.NodePools() {
+					if strings.HasSuffix(p.Name, "/nodePools/pool") {
+						nodes = p.NodesPerZone["us-central1-a"]
+					}
+				}
+				if np.Status != statusRunning || np.Config.Labels["team"] != "new" || int64(nodes) != mine.NodeCount {
+					t.Errorf("adopted pool: status %s, labels %v, %d nodes; want RUNNING with the tier's labels and %d nodes",
+						np.Status, np.Config.Labels, nodes, mine.NodeCount)
+				}
+			}
+		})
+	}
+}
+
+// TestCallWaitsForBlockingOperation: a create refused because another
+// operation runs on the cluster (GKE serializing pool creates, or an
+// operation started outside Terraform) waits for that operation and is
+// retried once, instead of polling GKE with blind retries; rate limits are
+// still retried with backoff.
+func TestCallWaitsForBlockingOperation(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		serialize bool
+		hold      time.Duration
+		rateEvery int
+		// wantCreates is the exact number of create calls, 0 to skip.
+		wantCreates int64
+	}{
+		"serialized creates":             {serialize: true, wantCreates: 4},
+		"cluster held outside Terraform": {hold: 300 * time.Millisecond, wantCreates: 4},
+		"serialized, cluster held":       {serialize: true, hold: 300 * time.Millisecond, wantCreates: 5},
+		"every other create is 429":      {rateEvery: 2},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sc := emulator.Default()
+			sc.SerializePoolCreates = tt.serialize
+			sc.Durations.PoolCreate = 200 * time.Millisecond
+			srv, clients := startEmulator(t, sc)
+			const project = "block"
+			if tt.hold > 0 {
+				if _, err := srv.HoldCluster(project, "us-central1", "serving", tt.hold); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.rateEvery > 0 {
+				if err := srv.SetRateLimit(emulator.MethodNodePoolsCreate, tt.rateEvery); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ops, err := newPoolOps(t.Context(), clients, gcp.NewLimiter(poolConcurrency), gcp.ClusterID(project, "us-central1", "serving"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			names := []string{"a", "b", "c"}
+			if failed := ops.execute(t.Context(), planSteps(gpuSpecs(t, names...), nil, nil, nil)); len(failed) > 0 {
+				t.Fatalf("execute failed: %v", failed)
+			}
+			counters := srv.Counters()
+			if got := counters[emulator.MethodNodePoolsCreate]; tt.wantCreates > 0 && got != tt.wantCreates {
+				t.Errorf("%d create calls, want %d: each refused create waits for the operation that blocks it", got, tt.wantCreates)
+			}
+			if tt.wantCreates > 0 && counters[emulator.MethodContainerOperationsList] == 0 {
+				t.Error("the blocking operation was never looked up")
+			}
+			pools, err := ops.list(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range names {
+				if p := pools[n]; p == nil || p.Status != statusRunning {
+					t.Errorf("pool %s: %+v", n, p)
+				}
+			}
+		})
 	}
 }

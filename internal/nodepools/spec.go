@@ -4,10 +4,13 @@
 package nodepools
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
 	container "google.golang.org/api/container/v1"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 )
 
 // taint is a node taint with GKE's effect spelling (NO_SCHEDULE...).
@@ -128,9 +131,10 @@ func (s tierSpec) initialNodeCount() int64 {
 // nodePool builds the GKE create request's node pool.
 func (s tierSpec) nodePool() *container.NodePool {
 	cfg := &container.NodeConfig{
-		MachineType: s.MachineType,
-		Labels:      maps.Clone(s.NodeLabels),
-		Spot:        s.Spot,
+		MachineType:    s.MachineType,
+		Labels:         maps.Clone(s.NodeLabels),
+		ResourceLabels: map[string]string{ownerLabelKey: ownerLabelValue},
+		Spot:           s.Spot,
 	}
 	for _, t := range s.NodeTaints {
 		cfg.Taints = append(cfg.Taints, &container.NodeTaint{Key: t.Key, Value: t.Value, Effect: t.Effect})
@@ -166,6 +170,118 @@ func (s tierSpec) nodePool() *container.NodePool {
 		np.PlacementPolicy = &container.PlacementPolicy{Type: s.Placement, TpuTopology: s.Topology}
 	}
 	return np
+}
+
+// Ownership label: every pool this resource creates carries it as a GKE
+// resource label (NodeConfig.resourceLabels, which GKE also puts on the
+// pool's Compute Engine VMs), so that a later apply can tell a pool it
+// created in an apply that never recorded it from a pool created by anyone
+// else. accel_tpu_vm marks its VMs with the same label. No attribute shows
+// resource labels, so the label never causes a diff.
+const (
+	ownerLabelKey   = "accel-managed"
+	ownerLabelValue = "terraform"
+)
+
+// adoptionMismatch returns why an existing pool of want's name is not one
+// this resource created for want, or "" when it is: it carries the
+// ownership label and want's ComputeClass label, and GKE reports the
+// settings it cannot change in place as want would create them (machine
+// type, GPUs, TPU placement and topology, zones, Spot, reservation).
+// Size, labels, taints and management may differ; they are updated.
+func adoptionMismatch(np *container.NodePool, want tierSpec) string {
+	cfg := np.Config
+	if cfg == nil || cfg.ResourceLabels[ownerLabelKey] != ownerLabelValue {
+		return fmt.Sprintf("was not created by this provider (it has no resource label %s=%s)", ownerLabelKey, ownerLabelValue)
+	}
+	sent := want.nodePool()
+	class := want.NodeLabels[catalog.LabelComputeClass]
+	if got := cfg.Labels[catalog.LabelComputeClass]; got != class {
+		return fmt.Sprintf("belongs to ComputeClass %q, not %q", got, class)
+	}
+	if cfg.MachineType != sent.Config.MachineType {
+		return fmt.Sprintf("has machine type %q, not %q", cfg.MachineType, sent.Config.MachineType)
+	}
+	gotGPU, wantGPU := gpuOf(cfg), gpuOf(sent.Config)
+	if gotGPU.AcceleratorType != wantGPU.AcceleratorType || gotGPU.AcceleratorCount != wantGPU.AcceleratorCount {
+		return fmt.Sprintf("has %d GPUs of type %q, not %d of type %q",
+			gotGPU.AcceleratorCount, gotGPU.AcceleratorType, wantGPU.AcceleratorCount, wantGPU.AcceleratorType)
+	}
+	gotPP, wantPP := placementOf(np), placementOf(sent)
+	if gotPP != wantPP {
+		return fmt.Sprintf("has placement %q with TPU topology %q, not %q with %q", gotPP[0], gotPP[1], wantPP[0], wantPP[1])
+	}
+	if len(sent.Locations) > 0 && !slices.Equal(sortedCopy(np.Locations), sortedCopy(sent.Locations)) {
+		return fmt.Sprintf("is in zones %v, not %v", np.Locations, sent.Locations)
+	}
+	if cfg.Spot != sent.Config.Spot {
+		return fmt.Sprintf("has spot = %t, not %t", cfg.Spot, sent.Config.Spot)
+	}
+	if w := sent.Config.ReservationAffinity; w != nil {
+		g := cfg.ReservationAffinity
+		if g == nil || g.ConsumeReservationType != w.ConsumeReservationType || g.Key != w.Key || !slices.Equal(g.Values, w.Values) {
+			return "has another reservation affinity"
+		}
+	}
+	return ""
+}
+
+// gpuOf returns the first GPU attachment of cfg, or an empty one.
+func gpuOf(cfg *container.NodeConfig) container.AcceleratorConfig {
+	for _, a := range cfg.Accelerators {
+		if a != nil && a.AcceleratorType != "" {
+			return *a
+		}
+	}
+	return container.AcceleratorConfig{}
+}
+
+// placementOf returns the placement type and TPU topology of np, empty when
+// it has none (GKE may report TYPE_UNSPECIFIED for none).
+func placementOf(np *container.NodePool) [2]string {
+	pp := np.PlacementPolicy
+	if pp == nil || pp.Type == "TYPE_UNSPECIFIED" {
+		return [2]string{}
+	}
+	return [2]string{pp.Type, pp.TpuTopology}
+}
+
+// adoptedSpec is want with the size, management, and values of want's
+// labels and taints that an adopted pool has, so that update changes only
+// what differs. Labels and taints the tier does not set are ignored, as in
+// state.
+func adoptedSpec(np *container.NodePool, want tierSpec) tierSpec {
+	was := want
+	if as := np.Autoscaling; as != nil && as.Enabled {
+		was.Autoscaling, was.MinNodes, was.MaxNodes = true, as.MinNodeCount, as.MaxNodeCount
+	} else {
+		was.Autoscaling, was.MinNodes, was.MaxNodes, was.NodeCount = false, 0, 0, np.InitialNodeCount
+	}
+	was.AutoRepair, was.AutoUpgrade = false, false
+	if m := np.Management; m != nil {
+		was.AutoRepair, was.AutoUpgrade = m.AutoRepair, m.AutoUpgrade
+	}
+	cfg := np.Config
+	if cfg == nil {
+		cfg = &container.NodeConfig{}
+	}
+	was.NodeLabels = map[string]string{}
+	for k := range want.NodeLabels {
+		if v, ok := cfg.Labels[k]; ok {
+			was.NodeLabels[k] = v
+		}
+	}
+	api := apiTaints(cfg.Taints)
+	was.NodeTaints = []taint{}
+	for _, t := range want.NodeTaints {
+		for _, got := range api {
+			if got.Key == t.Key && got.Effect == t.Effect {
+				was.NodeTaints = append(was.NodeTaints, got)
+				break
+			}
+		}
+	}
+	return was
 }
 
 // autoscaling is the NodePoolAutoscaling for the spec. Multi-host slices use
