@@ -93,7 +93,7 @@ func TestConfigsParse(t *testing.T) {
 		blocks map[string]int
 	}{
 		{"floor", FloorConfig, map[string]int{"locals": 1}},
-		{"baseline", BaselineConfig, map[string]int{"terraform": 1, "resource": 1}},
+		{"baseline", PlanConfig(KindBaseline, 2), map[string]int{"terraform": 1, "resource": 2}},
 		{"resources", PlanConfig(KindResources, 7), map[string]int{"terraform": 1, "provider": 1, "resource": 7}},
 		{"data sources", PlanConfig(KindDataSources, 3), map[string]int{"terraform": 1, "provider": 1, "data": 3}},
 		{"no blocks", PlanConfig(KindResources, 0), map[string]int{"terraform": 1, "provider": 1}},
@@ -190,8 +190,8 @@ func TestApplySpan(t *testing.T) {
 func TestParseSuiteLog(t *testing.T) {
 	t.Parallel()
 	log := `=== RUN   TestAccFaults
-    suite_acc_test.go:217: faultsuite: scenario=tpu_vm/503_burst result=pass applies=1 orphans_seen=0 last_check="managed=0 orphans=0 ghosts=0 duplicates=0 (state matches the API)"
-    suite_acc_test.go:217: faultsuite: scenario=node_pools/sigkill_mid_apply result=fail applies=2 orphans_seen=2 last_check="managed=0 orphans=2 ghosts=0 duplicates=0 (orphans: a, b)"
+    suite_acc_test.go:217: faultsuite: scenario=tpu_vm/503_burst result=pass applies=1 orphans_seen=0 after_apply="managed=1 orphans=0 ghosts=0 duplicates=0 (state matches the API)" after_destroy="managed=0 orphans=0 ghosts=0 duplicates=0 (state matches the API)"
+    suite_acc_test.go:217: faultsuite: scenario=node_pools/sigkill_mid_apply result=fail applies=2 orphans_seen=2 after_apply="not reached; left: managed=0 orphans=2 ghosts=0 duplicates=0 (orphans: \"a\", b)" after_destroy="not reached"
 --- FAIL: TestAccFaults (7.86s)
     secrets_acc_test.go:323: security: credential=access_token secrets_checked=1 places=5 trace_log_bytes=22 api_calls_with_credential=38
     secrets_acc_test.go:323: security: credential=credentials_json secrets_checked=9 places=5 trace_log_bytes=22 api_calls_with_credential=37
@@ -201,9 +201,12 @@ func TestParseSuiteLog(t *testing.T) {
 `
 	got := ParseSuiteLog([]byte(log))
 	want := SuiteSummary{
-		Scenarios: []ScenarioResult{
-			{Name: "tpu_vm/503_burst", Passed: true, Applies: 1, LastCheck: "managed=0 orphans=0 ghosts=0 duplicates=0 (state matches the API)"},
-			{Name: "node_pools/sigkill_mid_apply", Applies: 2, OrphansSeen: 2, LastCheck: "managed=0 orphans=2 ghosts=0 duplicates=0 (orphans: a, b)"},
+		Scenarios: []ScenarioResult{ // sorted by name
+			{Name: "node_pools/sigkill_mid_apply", Applies: 2, OrphansSeen: 2,
+				AfterApply: `not reached; left: managed=0 orphans=2 ghosts=0 duplicates=0 (orphans: "a", b)`, AfterDestroy: "not reached"},
+			{Name: "tpu_vm/503_burst", Passed: true, Applies: 1,
+				AfterApply:   "managed=1 orphans=0 ghosts=0 duplicates=0 (state matches the API)",
+				AfterDestroy: "managed=0 orphans=0 ghosts=0 duplicates=0 (state matches the API)"},
 		},
 		Security: []SecurityResult{
 			{Credential: "access_token", Secrets: 1, Places: 5, APICalls: 38, Passed: true},
@@ -262,15 +265,15 @@ func report(onePlan, floor, applySpan time.Duration) *Report {
 		Date: "2026-01-02", Command: "make bench-plan", Runs: 3,
 		Machine:           Machine{Cores: 2, CPU: "cpu", MemoryGiB: 4, OS: "linux", Arch: "amd64", Go: "go1.26", Terraform: "1.11.4"},
 		Floor:             Sample{Wall: series(floor)},
-		Baseline:          Sample{Wall: series(2 * floor)},
 		OperationDuration: 2 * time.Second, PollInterval: "100ms",
-		Suites: &SuiteSummary{Command: "go test", Scenarios: []ScenarioResult{{Name: "a|b", Passed: true, LastCheck: "x|y"}}},
+		Suites: &SuiteSummary{Command: "go test", Scenarios: []ScenarioResult{{Name: "a|b", Passed: true, AfterApply: "x|y", AfterDestroy: "clean"}}},
 	}
+	r.Plans = append(r.Plans, PlanResult{Kind: KindBaseline, N: 1, Sample: Sample{Wall: series(2 * floor)}})
 	for _, n := range []int{1, 10, 100, 500} {
 		r.Plans = append(r.Plans, PlanResult{Kind: KindResources, N: n, Sample: Sample{Wall: series(onePlan + time.Duration(n-1)*10*time.Millisecond)}})
 	}
-	r.Applies = []ApplyResult{{ApplyCase: ApplyCase{Name: "pools", Ideal: 2 * time.Second, Note: "a note"}, Span: series(applySpan), Wall: series(applySpan + time.Second),
-		Calls: Series[float64]{5}, Creates: Series[float64]{1}}}
+	r.Applies = []ApplyResult{{ApplyCase: ApplyCase{Name: "pools", Ideal: 2 * time.Second, LimitIdeal: 2 * time.Second, Note: "a note"},
+		Span: series(applySpan), Wall: series(applySpan + time.Second), Calls: Series[float64]{5}, Polls: Series[float64]{3}, Creates: Series[float64]{1}}}
 	return r
 }
 
@@ -305,7 +308,7 @@ func TestScalingDetectsSuperlinear(t *testing.T) {
 	if !ok || !s.Linear || s.PerBlockSmall != 10*time.Millisecond {
 		t.Fatalf("linear plans: got %+v, %v", s, ok)
 	}
-	r.Plans[3].Wall = Series[time.Duration]{r.Plans[2].Wall.Median() + 400*20*time.Millisecond}
+	r.Plans[4].Wall = Series[time.Duration]{r.Plans[3].Wall.Median() + 400*20*time.Millisecond}
 	if s, _ := r.Scaling(KindResources); s.Linear {
 		t.Errorf("20 ms per block after 10 ms per block was reported linear: %+v", s)
 	}
@@ -324,7 +327,8 @@ func TestMarkdown(t *testing.T) {
 		"| floor (no provider) | 0 | 100 ms |",
 		"| `accel_tpu_vm` | 500 |",
 		"`accel_tpu_vm`: linear",
-		"| pools | 2.00 s | 2.05 s (2.05 s – 2.05 s) | 1.02 | pass |",
+		"| pools | 2.00 s | 2.05 s (2.05 s – 2.05 s) | 1.025 | pass | 2.00 s | 1.025 | 3.05 s | 5.0 | 3.0 | 1.0 |",
+		"| baseline: `baseline_thing` | 1 | 200 ms |",
 		"- a note\n",
 		"| `a\\|b` | pass |", // pipes are escaped in table cells,
 		"x\\|y",              // code spans included

@@ -45,12 +45,13 @@ func StartEmulator(d time.Duration, serialize bool, capacity ...emulator.Capacit
 // NodePoolsCase is the create of one accel_fallback_nodepools with n tiers
 // on srv, whose operations take d and which serializes pool creates or not.
 func NodePoolsCase(srv *emulator.Server, serialized bool, n int, d time.Duration, poll string) ApplyCase {
-	mode, ideal := "concurrent creates", d
+	mode, ideal, limitIdeal := "concurrent creates", d, time.Duration((n+poolConcurrency-1)/poolConcurrency)*d
 	note := "Concurrent creates: the ideal is one operation duration, whatever the number of pools. " +
 		fmt.Sprintf("The provider starts at most %d node-pool operations at once on a cluster (GKE's quota of concurrent operations per cluster), ", poolConcurrency) +
-		fmt.Sprintf("so more than %d pools take at least two operation durations.", poolConcurrency)
+		fmt.Sprintf("so more than %d pools take at least two operation durations: the ideal within that limit is one duration per started group of %d.", poolConcurrency, poolConcurrency)
 	if serialized {
 		mode, ideal = "serialized creates", time.Duration(n)*d
+		limitIdeal = ideal
 		note = "Serialized creates: GKE refuses a pool create while another runs on the cluster (`CLUSTER_ALREADY_HAS_OPERATION`); " +
 			"the ideal is the sum of the durations, and the extra create calls per pool are the refused attempts."
 	}
@@ -60,10 +61,12 @@ func NodePoolsCase(srv *emulator.Server, serialized bool, n int, d time.Duration
 		Addr:         "accel_fallback_nodepools.bench",
 		Units:        n,
 		Ideal:        ideal,
+		LimitIdeal:   limitIdeal,
 		Note:         note,
 		Reset:        srv.Reset,
 		Calls:        srv.Counters,
 		CreateMethod: emulator.MethodNodePoolsCreate,
+		PollMethod:   emulator.MethodContainerOperationsGet,
 	}
 }
 
@@ -83,13 +86,15 @@ func TPUVMCase(srv *emulator.Server, stockout bool, d time.Duration, poll string
 		Addr:         "accel_tpu_vm.bench",
 		Units:        1,
 		Ideal:        d,
+		LimitIdeal:   d,
 		Reset:        srv.Reset,
 		Calls:        srv.Counters,
 		CreateMethod: emulator.MethodTPUNodesCreate,
+		PollMethod:   emulator.MethodTPUOperationsGet,
 	}
 	if stockout {
 		c.Name = "`accel_tpu_vm`, stockout in the first zone"
-		c.Ideal = 2 * d
+		c.Ideal, c.LimitIdeal = 2*d, 2*d
 		c.Note = "TPU VM stockout: the emulator ends the create in the first zone with `RESOURCE_EXHAUSTED` after a full operation duration, " +
 			"then the VM is created in the second zone; the ideal is both operations."
 	}

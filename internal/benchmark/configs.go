@@ -14,16 +14,15 @@ const requiredProviders = "terraform {\n  required_providers {\n    accel = { so
 // FloorConfig is Terraform's floor: a configuration with no provider.
 const FloorConfig = "locals {\n  floor = 1\n}\n"
 
-// BaselineConfig is one resource of the baseline provider, the smallest
-// plugin-framework provider: what any provider costs Terraform.
-const BaselineConfig = "terraform {\n  required_providers {\n    baseline = { source = \"accel-dev/baseline\" }\n  }\n}\n\n" +
-	"resource \"baseline_thing\" \"t0\" {\n  name = \"t0\"\n}\n"
-
 // Kind is what a plan configuration is made of.
 type Kind string
 
 // Plan configuration kinds.
 const (
+	// KindBaseline is N resources of the baseline provider
+	// (cmd/baselineprovider), the smallest plugin-framework provider: what
+	// any provider costs Terraform.
+	KindBaseline Kind = "baseline_thing"
 	// KindResources is N accel_tpu_vm resources, planned for create.
 	KindResources Kind = "accel_tpu_vm"
 	// KindDataSources is N accel_runtime_version data sources, read at plan time.
@@ -43,14 +42,23 @@ var planShapes = []struct{ accelerator, zone string }{
 	{"v4-8", "us-central2-b"},
 }
 
+// baselineProvider selects the baseline provider.
+const baselineProvider = "terraform {\n  required_providers {\n    baseline = { source = \"accel-dev/baseline\" }\n  }\n}\n"
+
 // PlanConfig returns a configuration of n blocks of kind for an offline plan.
 func PlanConfig(kind Kind, n int) string {
 	var b strings.Builder
-	b.WriteString(requiredProviders)
-	b.WriteString(offlineProvider)
+	if kind == KindBaseline {
+		b.WriteString(baselineProvider)
+	} else {
+		b.WriteString(requiredProviders)
+		b.WriteString(offlineProvider)
+	}
 	for i := range n {
 		s := planShapes[i%len(planShapes)]
 		switch kind {
+		case KindBaseline:
+			fmt.Fprintf(&b, "\nresource \"baseline_thing\" \"t%d\" {\n  name = \"t%d\"\n}\n", i, i)
 		case KindResources:
 			fmt.Fprintf(&b, "\nresource \"accel_tpu_vm\" \"vm%d\" {\n  name             = \"bench-vm-%d\"\n  accelerator_type = %q\n  zones            = [%q]\n}\n",
 				i, i, s.accelerator, s.zone)

@@ -38,10 +38,9 @@ type Report struct {
 	Runs int
 	// Floor is `terraform plan` of a configuration with no provider.
 	Floor Sample
-	// Baseline is `terraform plan` of one resource of the smallest
-	// plugin-framework provider (cmd/baselineprovider).
-	Baseline Sample
-	Plans    []PlanResult
+	// Plans are the plans measured, of every kind and size (KindBaseline
+	// included).
+	Plans []PlanResult
 	// SchemaCLI is `terraform providers schema -json`; SchemaFloor is the
 	// same command in a configuration with no provider.
 	SchemaCLI, SchemaFloor Sample
@@ -117,10 +116,9 @@ func (r *Report) Targets() []TargetResult {
 	if one, ok := r.plan(KindResources, 1); ok && len(r.Floor.Wall) > 0 {
 		ratio := Ratio(one.Wall.Median(), r.Floor.Wall.Median())
 		measured := fmt.Sprintf("%s = %.1fx the floor (%s)", fmtDur(one.Wall.Median()), ratio, fmtDur(r.Floor.Wall.Median()))
-		if len(r.Baseline.Wall) > 0 {
-			measured += fmt.Sprintf("; the smallest framework provider takes %s = %.1fx the floor, so this provider adds %.1fx its cost",
-				fmtDur(r.Baseline.Wall.Median()), Ratio(r.Baseline.Wall.Median(), r.Floor.Wall.Median()),
-				Ratio(one.Wall.Median(), r.Baseline.Wall.Median()))
+		if base, ok := r.plan(KindBaseline, 1); ok {
+			measured += fmt.Sprintf("; the smallest framework provider takes %s = %.1fx the floor, and this provider %.1fx as long as that",
+				fmtDur(base.Wall.Median()), Ratio(base.Wall.Median(), r.Floor.Wall.Median()), Ratio(one.Wall.Median(), base.Wall.Median()))
 		}
 		out = append(out, TargetResult{
 			Target:   fmt.Sprintf("Plan of one `accel_tpu_vm` at most %gx Terraform's floor", PlanFloorFactor),
@@ -137,17 +135,22 @@ func (r *Report) Targets() []TargetResult {
 		})
 	}
 	if len(r.Applies) > 0 {
-		worst := r.Applies[0]
-		for _, a := range r.Applies[1:] {
-			if Ratio(a.Span.Median(), a.Ideal) > Ratio(worst.Span.Median(), worst.Ideal) {
-				worst = a
+		worst := func(ideal func(ApplyResult) time.Duration) (ApplyResult, float64) {
+			w := r.Applies[0]
+			for _, a := range r.Applies[1:] {
+				if Ratio(a.Span.Median(), ideal(a)) > Ratio(w.Span.Median(), ideal(w)) {
+					w = a
+				}
 			}
+			return w, Ratio(w.Span.Median(), ideal(w))
 		}
-		ratio := Ratio(worst.Span.Median(), worst.Ideal)
+		strict, ratio := worst(func(a ApplyResult) time.Duration { return a.Ideal })
+		limited, limitRatio := worst(func(a ApplyResult) time.Duration { return a.LimitIdeal })
 		out = append(out, TargetResult{
-			Target:   fmt.Sprintf("Apply at most %gx its ideal", ApplyIdealFactor),
-			Measured: fmt.Sprintf("worst case %.2fx (%s: %s for an ideal of %s)", ratio, worst.Name, fmtDur(worst.Span.Median()), fmtDur(worst.Ideal)),
-			Met:      ratio <= ApplyIdealFactor,
+			Target: fmt.Sprintf("Apply at most %gx its ideal", ApplyIdealFactor),
+			Measured: fmt.Sprintf("worst case %.3fx (%s: %s for an ideal of %s); within the provider's limit of %d concurrent operations per cluster, worst case %.3fx (%s)",
+				ratio, strict.Name, fmtDur(strict.Span.Median()), fmtDur(strict.Ideal), poolConcurrency, limitRatio, limited.Name),
+			Met: ratio <= ApplyIdealFactor,
 		})
 	}
 	return out
@@ -225,18 +228,19 @@ func (r *Report) writePlans(w func(string, ...any)) {
 	w("| Configuration | N | Wall time | Fastest – slowest | × floor | Peak memory, largest process | Peak memory, process tree |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	floor := r.Floor.Wall.Median()
 	w("| floor (no provider) | 0 | %s | %s | 1.0 | %s | %s |\n", fmtDur(floor), fmtRange(r.Floor.Wall), fmtMiB(r.Floor.MaxRSS.Median()), fmtMiB(r.Floor.TreeRSS.Median()))
-	if len(r.Baseline.Wall) > 0 {
-		w("| baseline: smallest framework provider, one resource | 1 | %s | %s | %.1f | %s | %s |\n", fmtDur(r.Baseline.Wall.Median()), fmtRange(r.Baseline.Wall),
-			Ratio(r.Baseline.Wall.Median(), floor), fmtMiB(r.Baseline.MaxRSS.Median()), fmtMiB(r.Baseline.TreeRSS.Median()))
-	}
 	for _, p := range r.Plans {
-		w("| `%s` | %d | %s | %s | %.1f | %s | %s |\n", p.Kind, p.N, fmtDur(p.Wall.Median()), fmtRange(p.Wall),
+		label := "`" + string(p.Kind) + "`"
+		if p.Kind == KindBaseline {
+			label = "baseline: `baseline_thing`"
+		}
+		w("| %s | %d | %s | %s | %.1f | %s | %s |\n", label, p.N, fmtDur(p.Wall.Median()), fmtRange(p.Wall),
 			Ratio(p.Wall.Median(), floor), fmtMiB(p.MaxRSS.Median()), fmtMiB(p.TreeRSS.Median()))
 	}
 	w("\nPeak memory of the largest process is the kernel's maximum resident set size of the Terraform process and the provider processes it waited for ")
-	w("(what `/usr/bin/time -v` reports); the process tree figure is the peak of their sum, sampled every %s, since Terraform and the provider run side by side.\n\n", sampleEvery)
+	w("(what `/usr/bin/time -v` reports); the process tree figure is the peak of their sum, sampled every %s, since Terraform and the provider run side by side ", sampleEvery)
+	w("(sampling can miss the peak of a short run, so the two figures are not comparable for the floor).\n\n")
 	w("**Scaling.** ")
-	for _, kind := range []Kind{KindResources, KindDataSources} {
+	for _, kind := range []Kind{KindBaseline, KindResources, KindDataSources} {
 		s, ok := r.Scaling(kind)
 		if !ok {
 			continue
@@ -248,6 +252,7 @@ func (r *Report) writePlans(w func(string, ...any)) {
 		w("`%s`: %s; %s per block from 1 to 100 blocks and %s per block from 100 to 500 (least-squares fit: %.2f s + %.2f ms × N). ",
 			kind, shape, fmtDur(s.PerBlockSmall), fmtDur(s.PerBlockLarge), s.Fit.Intercept, s.Fit.Slope*1000)
 	}
+	w("The baseline's own time per resource is Terraform's and the framework's share of every resource; the rest is this provider's validation and plan-time derivation. ")
 	w("A constant part of every plan is process start-up: Terraform starts the provider several times per command (for its schema, to validate and to plan).\n\n")
 }
 
@@ -264,12 +269,15 @@ func (r *Report) writeApplies(w func(string, ...any)) {
 	w("`terraform apply` against the provider's in-process emulator of the Cloud TPU and GKE APIs, where every operation takes %s, with `poll_interval = %q` ", fmtDur(r.OperationDuration), r.PollInterval)
 	w("(the same ratio of polling cap to operation time as the default 10 s cap against operations of a few minutes). ")
 	w("The provider's apply is the time between Terraform's `apply_start` and `apply_complete` events for the resource (`terraform apply -json`); the command's wall time adds Terraform's start-up, refresh and plan. ")
-	w("The ideal is what the operation durations allow: the sum of the durations when GKE serializes pool creates, the longest one when it does not.\n\n")
-	w("| Case | Ideal | Provider's apply | × ideal | Result | `terraform apply` wall time | API calls per unit | Create calls per unit |\n|---|---:|---:|---:|---|---:|---:|---:|\n")
+	w("The ideal is what the operation durations allow: the sum of the durations when GKE serializes pool creates, the longest one when it does not. ")
+	w("Operations are polled adaptively: the first read after a twentieth of `poll_interval`, then 1.5 times longer each time, up to `poll_interval`.\n\n")
+	w("| Case | Ideal | Provider's apply | × ideal | Result | Ideal within the limit | × that ideal | `terraform apply` wall time | API calls per unit | Operation polls per unit | Create calls per unit |\n")
+	w("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, a := range r.Applies {
 		ratio := Ratio(a.Span.Median(), a.Ideal)
-		w("| %s | %s | %s (%s) | %.2f | %s | %s | %.1f | %.1f |\n", a.Name, fmtDur(a.Ideal), fmtDur(a.Span.Median()), fmtRange(a.Span),
-			ratio, passFail(ratio <= ApplyIdealFactor), fmtDur(a.Wall.Median()), a.Calls.Median(), a.Creates.Median())
+		w("| %s | %s | %s (%s) | %.3f | %s | %s | %.3f | %s | %.1f | %.1f | %.1f |\n", a.Name, fmtDur(a.Ideal), fmtDur(a.Span.Median()), fmtRange(a.Span),
+			ratio, passFail(ratio <= ApplyIdealFactor), fmtDur(a.LimitIdeal), Ratio(a.Span.Median(), a.LimitIdeal),
+			fmtDur(a.Wall.Median()), a.Calls.Median(), a.Polls.Median(), a.Creates.Median())
 	}
 	w("\n")
 	var notes []string
@@ -297,13 +305,13 @@ func (r *Report) writeSuites(w func(string, ...any)) {
 	w("then compares `terraform show -json` with the TPU VMs and node pools the emulator holds: nothing may exist outside state (orphans), ")
 	w("nothing in state may be missing (ghosts) and nothing may exist twice. A plan must then show no change, and a destroy must leave nothing behind.\n\n")
 	passed, orphans := 0, 0
-	w("| Scenario | Result | Applies | Orphans right after the interruption | Last check |\n|---|---|---:|---:|---|\n")
+	w("| Scenario | Result | Applies | Orphans right after the interruption | State against the emulator after the last apply | After destroy |\n|---|---|---:|---:|---|---|\n")
 	for _, sc := range s.Scenarios {
 		if sc.Passed {
 			passed++
 		}
 		orphans += sc.OrphansSeen
-		w("| `%s` | %s | %d | %d | %s |\n", cell(sc.Name), passFail(sc.Passed), sc.Applies, sc.OrphansSeen, cell(sc.LastCheck))
+		w("| `%s` | %s | %d | %d | %s | %s |\n", cell(sc.Name), passFail(sc.Passed), sc.Applies, sc.OrphansSeen, cell(sc.AfterApply), cell(sc.AfterDestroy))
 	}
 	w("\n%d scenarios, %d passed; %d orphans were found right after interruptions, before the re-apply that must adopt them.\n\n", len(s.Scenarios), passed, orphans)
 

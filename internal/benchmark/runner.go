@@ -184,6 +184,9 @@ type ApplyCase struct {
 	Units int
 	// Ideal is the shortest apply the emulator's operation durations allow.
 	Ideal time.Duration
+	// LimitIdeal is the shortest apply within the provider's limit of
+	// concurrent operations; Ideal when the limit does not bind.
+	LimitIdeal time.Duration
 	// Note explains Ideal.
 	Note string
 	// Reset returns the emulator to its starting point before each run.
@@ -192,6 +195,8 @@ type ApplyCase struct {
 	Calls func() map[string]int64
 	// CreateMethod is the create call counted in Creates.
 	CreateMethod string
+	// PollMethod is the operation read counted in Polls.
+	PollMethod string
 }
 
 // ApplyResult is an ApplyCase measured over several runs.
@@ -206,6 +211,8 @@ type ApplyResult struct {
 	// Creates is the number of create calls per unit (more than one means
 	// refused and retried creates).
 	Creates Series[float64]
+	// Polls is the number of operation reads per unit.
+	Polls Series[float64]
 }
 
 // Apply runs c Runs times (after a warm-up run), each in a fresh working
@@ -240,6 +247,7 @@ func (r *Runner) Apply(ctx context.Context, c ApplyCase) (ApplyResult, error) {
 		res.Span = append(res.Span, span)
 		res.Calls = append(res.Calls, float64(total)/units)
 		res.Creates = append(res.Creates, float64(calls[c.CreateMethod])/units)
+		res.Polls = append(res.Polls, float64(calls[c.PollMethod])/units)
 	}
 	return res, nil
 }

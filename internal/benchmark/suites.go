@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // ScenarioResult is one fault-suite scenario, as the suite logs it.
@@ -15,7 +16,10 @@ type ScenarioResult struct {
 	Passed      bool
 	Applies     int
 	OrphansSeen int
-	LastCheck   string
+	// AfterApply and AfterDestroy are the reconciliations of state with
+	// the emulator after the last apply and after destroy.
+	AfterApply   string
+	AfterDestroy string
 }
 
 // SecurityResult is one secret-leak check, as the security tests log it.
@@ -38,7 +42,9 @@ type SuiteSummary struct {
 }
 
 var (
-	scenarioLine = regexp.MustCompile(`faultsuite: scenario=(\S+) result=(pass|fail) applies=(\d+) orphans_seen=(\d+) last_check="((?:[^"\\]|\\.)*)"`)
+	quoted       = `"((?:[^"\\]|\\.)*)"`
+	scenarioLine = regexp.MustCompile(`faultsuite: scenario=(\S+) result=(pass|fail) applies=(\d+) orphans_seen=(\d+) after_apply=` +
+		quoted + ` after_destroy=` + quoted)
 	securityLine = regexp.MustCompile(`security: credential=(\S+) secrets_checked=(\d+) places=(\d+) trace_log_bytes=\d+ api_calls_with_credential=(\d+)`)
 	securityFail = regexp.MustCompile(`--- FAIL: (TestAccSecrets\S*)`)
 )
@@ -54,12 +60,9 @@ func ParseSuiteLog(out []byte) SuiteSummary {
 	for _, m := range scenarioLine.FindAllSubmatch(out, -1) {
 		applies, _ := strconv.Atoi(string(m[3]))
 		orphans, _ := strconv.Atoi(string(m[4]))
-		last, err := strconv.Unquote(`"` + string(m[5]) + `"`)
-		if err != nil {
-			last = string(m[5])
-		}
 		s.Scenarios = append(s.Scenarios, ScenarioResult{
-			Name: string(m[1]), Passed: string(m[2]) == "pass", Applies: applies, OrphansSeen: orphans, LastCheck: last,
+			Name: string(m[1]), Passed: string(m[2]) == "pass", Applies: applies, OrphansSeen: orphans,
+			AfterApply: unquote(m[5]), AfterDestroy: unquote(m[6]),
 		})
 	}
 	failed := map[string]bool{}
@@ -84,5 +87,15 @@ func ParseSuiteLog(out []byte) SuiteSummary {
 		s.SecurityFailed = append(s.SecurityFailed, name)
 	}
 	slices.Sort(s.SecurityFailed)
+	slices.SortFunc(s.Scenarios, func(a, b ScenarioResult) int { return strings.Compare(a.Name, b.Name) })
 	return s
+}
+
+// unquote reads the body of a Go-quoted string, or returns it as it is.
+func unquote(b []byte) string {
+	u, err := strconv.Unquote(`"` + string(b) + `"`)
+	if err != nil {
+		return string(b)
+	}
+	return u
 }

@@ -53,8 +53,9 @@ type harness struct {
 	// re-apply that must adopt or remove them.
 	orphansSeen int
 	applies     int
-	// last is the last reconciliation.
-	last faultsuite.Report
+	// afterApply and afterDestroy are the reconciliations after the last
+	// apply and after the destroy, when they ran.
+	afterApply, afterDestroy *faultsuite.Report
 }
 
 func (h *harness) ctx() context.Context {
@@ -91,24 +92,33 @@ func (h *harness) apply(wantErr *regexp.Regexp) {
 // reconcile compares the workspace's state with the emulator.
 func (h *harness) reconcile() faultsuite.Report {
 	h.t.Helper()
-	st, err := h.ws.State(h.ctx())
+	r, err := h.check()
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if h.kind == faultsuite.TypeTPUVM {
-		return faultsuite.ReconcileTPUVMs(st, h.tg.Emulator.Nodes(), h.prefix)
-	}
-	return faultsuite.ReconcileNodePools(st, h.tg.Emulator.NodePools(), h.prefix)
+	return r
 }
 
-// expectClean fails unless state and emulator agree with want objects managed.
-func (h *harness) expectClean(when string, want int) {
+func (h *harness) check() (faultsuite.Report, error) {
+	st, err := h.ws.State(h.ctx())
+	if err != nil {
+		return faultsuite.Report{}, err
+	}
+	if h.kind == faultsuite.TypeTPUVM {
+		return faultsuite.ReconcileTPUVMs(st, h.tg.Emulator.Nodes(), h.prefix), nil
+	}
+	return faultsuite.ReconcileNodePools(st, h.tg.Emulator.NodePools(), h.prefix), nil
+}
+
+// expectClean fails unless state and emulator agree with want objects
+// managed, and returns the reconciliation.
+func (h *harness) expectClean(when string, want int) *faultsuite.Report {
 	h.t.Helper()
 	r := h.reconcile()
-	h.last = r
 	if !r.Clean() || r.Managed != want {
 		h.t.Fatalf("%s: want %d managed objects and a clean state, got %s", when, want, r)
 	}
+	return &r
 }
 
 // interruptedApply starts an apply, waits until the emulator has received
@@ -154,14 +164,38 @@ func (h *harness) waitFor(cond func() bool) error {
 // destroy leaves nothing behind.
 func (h *harness) finish(want int) {
 	h.t.Helper()
-	h.expectClean("after the last apply", want)
+	h.afterApply = h.expectClean("after the last apply", want)
 	if out, err := h.ws.Run(h.ctx(), "plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
 		h.t.Fatalf("plan after the last apply is not empty: %v\n%s", err, out.Stdout)
 	}
 	if _, err := h.ws.Run(h.ctx(), "destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
 		h.t.Fatalf("destroy: %v", err)
 	}
-	h.expectClean("after destroy", 0)
+	h.afterDestroy = h.expectClean("after destroy", 0)
+}
+
+// outcome is the scenario's log line: the reconciliations after the last
+// apply and after destroy, or, when the scenario stopped before them, the
+// state and emulator as they were left.
+func (h *harness) outcome(name string) string {
+	result := "pass"
+	if h.t.Failed() {
+		result = "fail"
+	}
+	show := func(r *faultsuite.Report) string {
+		if r == nil {
+			return "not reached"
+		}
+		return r.String()
+	}
+	afterApply := show(h.afterApply)
+	if h.afterApply == nil {
+		if r, err := h.check(); err == nil {
+			afterApply = "not reached; left: " + r.String()
+		}
+	}
+	return fmt.Sprintf("faultsuite: scenario=%s result=%s applies=%d orphans_seen=%d after_apply=%q after_destroy=%q",
+		name, result, h.applies, h.orphansSeen, afterApply, show(h.afterDestroy))
 }
 
 // scenario is one fault and the recovery expected from it.
@@ -211,14 +245,8 @@ func TestAccFaults(t *testing.T) {
 				kind:   sc.kind,
 			}
 			t.Cleanup(func() {
-				passed := !t.Failed()
-				sum.record(passed, h.orphansSeen)
-				result := "pass"
-				if !passed {
-					result = "fail"
-				}
-				t.Logf("faultsuite: scenario=%s result=%s applies=%d orphans_seen=%d last_check=%q",
-					sc.name, result, h.applies, h.orphansSeen, h.last.String())
+				sum.record(!t.Failed(), h.orphansSeen)
+				t.Log(h.outcome(sc.name))
 			})
 			sc.run(h)
 			h.finish(sc.want)

@@ -151,11 +151,7 @@ func measurePlans(ctx context.Context, r *benchmark.Runner, rep *benchmark.Repor
 	if rep.Floor, err = r.Repeat(ctx, benchmark.FloorConfig, benchmark.PlanArgs...); err != nil {
 		return err
 	}
-	logf("plan: baseline provider")
-	if rep.Baseline, err = r.Repeat(ctx, benchmark.BaselineConfig, benchmark.PlanArgs...); err != nil {
-		return err
-	}
-	for _, kind := range []benchmark.Kind{benchmark.KindResources, benchmark.KindDataSources} {
+	for _, kind := range []benchmark.Kind{benchmark.KindBaseline, benchmark.KindResources, benchmark.KindDataSources} {
 		for _, n := range o.sizes {
 			p, err := r.Plan(ctx, kind, n)
 			if err != nil {
