@@ -56,6 +56,9 @@ type poolOps struct {
 	backoff  gcp.Backoff
 	poll     gcp.Polling
 	sleep    func(context.Context, time.Duration) error
+
+	watchMu sync.Mutex
+	watches map[string]*operationWatch // by operation id
 }
 
 // newPoolOps prepares operations on cluster through clients, bounded by limiter.
@@ -87,6 +90,7 @@ func newPoolOps(ctx context.Context, clients *gcp.Clients, limiter *gcp.Limiter,
 		backoff:  backoffFor(poll),
 		poll:     poll,
 		sleep:    sleepContext,
+		watches:  map[string]*operationWatch{},
 	}, nil
 }
 
@@ -149,7 +153,7 @@ func (o *poolOps) call(ctx context.Context, what, pool string, fn func(context.C
 				"cluster": o.cluster, "node_pool": pool, "call": what, "attempt": attempts,
 				"blocking_operation": blocker.OperationType + " " + blocker.Name, "error": err.Error(),
 			})
-			if _, werr := o.clients.WaitContainerOperation(ctx, o.project, o.location, blocker); werr != nil {
+			if werr := o.waitOperation(ctx, blocker); werr != nil {
 				var failed *gcp.OperationError
 				if !errors.As(werr, &failed) {
 					// Polling the blocking operation failed; its own failure
@@ -278,8 +282,43 @@ func (o *poolOps) poolOperation(ctx context.Context, pool string) *container.Ope
 
 // wait waits for a GKE operation started on the cluster.
 func (o *poolOps) wait(ctx context.Context, op *container.Operation) error {
-	_, err := o.clients.WaitContainerOperation(ctx, o.project, o.location, op)
-	return err
+	return o.waitOperation(ctx, op)
+}
+
+// operationWatch is one poller of a GKE operation, shared by every job of
+// the apply that waits for it.
+type operationWatch struct {
+	done chan struct{}
+	err  error
+}
+
+// waitOperation waits for a GKE operation with WaitContainerOperation. A
+// job that waits for an operation another job already polls (the job that
+// started it, or another job it blocks) shares that poller, so each
+// operation is polled once and every waiter learns its end at once.
+func (o *poolOps) waitOperation(ctx context.Context, op *container.Operation) error {
+	if op == nil {
+		return errors.New("waiting for a GKE operation: no operation")
+	}
+	key := op.Name[strings.LastIndex(op.Name, "/")+1:]
+	o.watchMu.Lock()
+	w, polled := o.watches[key]
+	if !polled {
+		w = &operationWatch{done: make(chan struct{})}
+		o.watches[key] = w
+	}
+	o.watchMu.Unlock()
+	if polled {
+		select {
+		case <-w.done:
+			return w.err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	_, w.err = o.clients.WaitContainerOperation(ctx, o.project, o.location, op)
+	close(w.done)
+	return w.err
 }
 
 // get reads one pool; a nil pool and nil error mean it does not exist.
@@ -412,7 +451,7 @@ func (o *poolOps) awaitResting(ctx context.Context, np *container.NodePool) (*co
 	}
 	if op := o.poolOperation(ctx, np.Name); op != nil {
 		// The operation's own failure shows in the pool's status.
-		if _, err := o.clients.WaitContainerOperation(ctx, o.project, o.location, op); err != nil && ctx.Err() != nil {
+		if err := o.waitOperation(ctx, op); err != nil && ctx.Err() != nil {
 			return nil, err
 		}
 	}
