@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -101,8 +102,67 @@ func (r *fallbackNodePoolsResource) ValidateConfig(ctx context.Context, req reso
 			continue
 		}
 		_, fs := derive(cat, in, "", "")
-		validation.Append(&resp.Diagnostics, base, fs, mode)
+		// Errors only: ModifyPlan reports every finding (validation package doc).
+		appendTierFindings(&resp.Diagnostics, i, in.Name, fs, mode, true)
 	}
+}
+
+// tierFindingAttribute maps the attribute a finding about a tier names to
+// the tier attribute that holds the offending value, and says whether the
+// finding's list index still applies. It is the one place where the
+// catalog's attribute names meet this schema: the catalog calls a pool's
+// zones node_locations (or zones, as for TPU VMs), and names the cluster's
+// GKE version, which is no tier setting; the TPU generation that needs a
+// newer GKE is. Any other name that is not a tier attribute lands on the
+// tier's name.
+func tierFindingAttribute(attr string) (string, bool) {
+	switch attr {
+	case catalog.AttrZones:
+		return catalog.AttrNodeLocations, true
+	case catalog.AttrGKEVersion:
+		return catalog.AttrAcceleratorType, false
+	}
+	if _, ok := tierAttributes()[attr]; ok {
+		return attr, true
+	}
+	return "name", false
+}
+
+// tierAttributes is the set of a tier's attribute names.
+var tierAttributes = sync.OnceValue(func() map[string]struct{} {
+	out := map[string]struct{}{}
+	for name := range tierNestedObject(catalog.Default()).Attributes {
+		out[name] = struct{}{}
+	}
+	return out
+})
+
+// appendTierFindings reports findings about tier i, named name, on the
+// tier's attribute paths under mode: only the errors (ValidateConfig) or
+// every finding (ModifyPlan). Terraform shows a diagnostic on a nested
+// attribute at the resource block, so the detail names the tier and the
+// attribute too.
+func appendTierFindings(diags *diag.Diagnostics, i int, name string, fs catalog.Findings, mode catalog.Mode, errorsOnly bool) {
+	out := make(catalog.Findings, 0, len(fs))
+	for _, f := range fs {
+		attr, keepIndex := tierFindingAttribute(f.Attribute)
+		if !keepIndex {
+			f.Index = -1
+		}
+		f.Attribute = attr
+		where := attr
+		if f.Index >= 0 {
+			where += fmt.Sprintf("[%d]", f.Index)
+		}
+		f.Detail = fmt.Sprintf("Tier %q, %s: %s", name, where, f.Detail)
+		out = append(out, f)
+	}
+	base := path.Root("tiers").AtListIndex(i)
+	if errorsOnly {
+		validation.AppendErrors(diags, base, out, mode)
+		return
+	}
+	validation.Append(diags, base, out, mode)
 }
 
 // ModifyPlan derives every tier's machine type, topology, placement, node
@@ -155,23 +215,21 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			continue
 		}
 		in := inputOf(ctx, ct)
-		if !in.known || !classKnown {
+		if !in.known {
 			markUnknown(pt)
 			allKnown = false
 			continue
 		}
 		spec, fs := derive(cat, in, class, version)
-		// ValidateConfig reported everything else already.
-		var versionFindings catalog.Findings
-		for _, f := range fs {
+		for j, f := range fs {
 			if f.Attribute == catalog.AttrGKEVersion {
-				f.Attribute = catalog.AttrAcceleratorType
-				f.Detail = fmt.Sprintf("The cluster %s runs GKE %s. %s", plan.Cluster.ValueString(), f.Value, f.Detail)
-				versionFindings = append(versionFindings, f)
+				fs[j].Detail = fmt.Sprintf("The cluster %s runs GKE %s. %s", plan.Cluster.ValueString(), f.Value, f.Detail)
 			}
 		}
-		validation.Append(&resp.Diagnostics, path.Root("tiers").AtListIndex(i), versionFindings, mode)
-		if fs.HasErrors() || spec.MachineType == "" {
+		// Every finding, warnings included: ValidateConfig reported only
+		// errors, and had it found one, the plan would have stopped.
+		appendTierFindings(&resp.Diagnostics, i, in.Name, fs, mode, false)
+		if !classKnown || fs.HasErrors() || spec.MachineType == "" {
 			markUnknown(pt)
 			allKnown = false
 			continue
