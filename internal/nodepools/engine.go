@@ -203,6 +203,10 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 			prior = old // a failed change: keep the old settings, so the next plan retries it
 		}
 		np := pools[name]
+		var refused *poolExistsError
+		if errors.As(err, &refused) {
+			np = nil // someone else's pool: never recorded, so never deleted by this resource
+		}
 		switch {
 		case pools == nil:
 			if old, ok := state[name]; ok {
