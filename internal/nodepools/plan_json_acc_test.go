@@ -6,12 +6,16 @@ package nodepools_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 )
@@ -25,6 +29,45 @@ type planDiagnostic struct {
 		Detail   string `json:"detail"`
 	} `json:"diagnostic"`
 }
+
+// cliWorkspace is a directory in which the real Terraform CLI runs against a
+// build of the provider (acctest.DevInstall).
+type cliWorkspace struct {
+	t   *testing.T
+	dir string
+	tf  string
+	env []string
+}
+
+func newCLIWorkspace(t *testing.T, env []string, tf string, tg *acctest.Target, body string) *cliWorkspace {
+	t.Helper()
+	w := &cliWorkspace{t: t, dir: t.TempDir(), tf: tf, env: env}
+	hcl := "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n\n" + tg.Config(body)
+	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(hcl), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// run runs terraform with args and returns its stdout and exit error,
+// which carries stderr (where the CLI writes errors). It works in cleanups.
+func (w *cliWorkspace) run(args ...string) (string, error) {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, w.tf, args...)
+	cmd.Dir, cmd.Env = w.dir, w.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err != nil {
+		err = fmt.Errorf("terraform %v: %w\nstderr:\n%s", args, err, stderr.String())
+	}
+	return stdout.String(), err
+}
+
+// cliTimeout bounds one CLI run; reaching it is a failure, not a measurement.
+const cliTimeout = 2 * time.Minute
 
 // TestAccFallbackNodePools_diagnosticsOnce runs `terraform plan -json` with
 // the real CLI against a build of the provider and counts the diagnostics:
@@ -51,27 +94,18 @@ func TestAccFallbackNodePools_diagnosticsOnce(t *testing.T) {
 			t.Parallel()
 			tg := acctest.New(t)
 			tg.RequireEmulator(t)
-			dir := t.TempDir()
-			hcl := "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n\n" +
-				tg.Config(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
+			w := newCLIWorkspace(t, env, tf, tg, fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
   cluster       = %q
   compute_class = "once"
 %s  tiers = [{ name = "tpu", accelerator_type = "v6e-4", node_locations = [%s] }]
 }
 `, tg.Cluster, tc.extra, tc.zones))
-			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(hcl), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			cmd := exec.CommandContext(t.Context(), tf, "plan", "-json", "-input=false", "-no-color")
-			cmd.Dir, cmd.Env = dir, env
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
+			stdout, err := w.run("plan", "-json", "-input=false", "-no-color")
 			if failed := err != nil; failed != tc.wantFail {
-				t.Fatalf("plan error = %v, want failure %v\nstdout:\n%s\nstderr:\n%s", err, tc.wantFail, stdout.String(), stderr.String())
+				t.Fatalf("plan error = %v, want failure %v\nstdout:\n%s", err, tc.wantFail, stdout)
 			}
 			count := 0
-			sc := bufio.NewScanner(&stdout)
+			sc := bufio.NewScanner(strings.NewReader(stdout))
 			sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 			for sc.Scan() {
 				var d planDiagnostic
@@ -89,8 +123,62 @@ func TestAccFallbackNodePools_diagnosticsOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			if count != 1 {
-				t.Errorf("%q shown %d times, want once\nstdout:\n%s", tc.summary, count, stdout.String())
+				t.Errorf("%q shown %d times, want once\nstdout:\n%s", tc.summary, count, stdout)
 			}
 		})
+	}
+}
+
+// exitCode is the CLI's exit code in err from run, 0 for none.
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+// TestAccFallbackNodePools_stockoutTaint shows what the on_stockout
+// documentation says: with on_stockout = "fail", a stockout in the first
+// apply fails it and Terraform taints the resource (the next plan replaces
+// every pool); `terraform untaint` keeps the pools, and the plan is then
+// empty.
+func TestAccFallbackNodePools_stockoutTaint(t *testing.T) {
+	env := acctest.DevInstall(t)
+	tf := acctest.TerraformPath(t)
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", 0)
+	prefix := acctest.RandomName("st")
+	w := newCLIWorkspace(t, env, tf, tg, fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
+  cluster       = %q
+  compute_class = %q
+  tiers = [
+    { name = "%[2]s-v6e", accelerator_type = "v6e-4", node_count = 1, node_locations = ["us-central1-b"] },
+    { name = "%[2]s-l4", machine_type = "g2-standard-4", gpu_type = "nvidia-l4", node_locations = ["us-central1-a"] },
+  ]
+}
+`, tg.Cluster, prefix))
+	t.Cleanup(func() {
+		if _, err := w.run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+			t.Error(err)
+		}
+	})
+	out, err := w.run("apply", "-auto-approve", "-input=false", "-no-color")
+	if err == nil || !strings.Contains(err.Error(), "Node Pool Out of Capacity") {
+		t.Fatalf("apply: want a failure for lack of capacity, got %v\n%s", err, out)
+	}
+	out, err = w.run("plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if exitCode(err) != 2 || !strings.Contains(out, "tainted") || !strings.Contains(out, "must be replaced") {
+		t.Fatalf("plan after the stockout: want the tainted resource replaced, got %v\n%s", err, out)
+	}
+	if _, err := w.run("untaint", "accel_fallback_nodepools.test"); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := w.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("plan after untaint: want no changes, got %v\n%s", err, out)
 	}
 }

@@ -41,6 +41,15 @@ const (
 	onStockoutContinue = "continue"
 )
 
+// onStockoutTaintNote explains what a stockout does to the state in the
+// resource's first apply with on_stockout = "fail": Terraform taints any
+// resource whose create returns an error, and a create cannot fail the
+// apply without returning one.
+const onStockoutTaintNote = "tainted, as Terraform does for every create that fails, so the next apply deletes and " +
+	"re-creates every pool, the healthy ones included. To keep them, run `terraform untaint` on the resource before the " +
+	"next apply, which then keeps every pool as it is (as with `continue`), or use `continue`. A stockout in a later " +
+	"apply (a tier added or re-created) fails that apply but taints nothing."
+
 // onStockoutValues lists the accepted values, default first.
 var onStockoutValues = []string{onStockoutFail, onStockoutContinue}
 
@@ -141,9 +150,13 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 			"(machine type, topology, node count, GPU attachment, zones, minimum GKE version), the accelerator and ComputeClass " +
 			"taints and labels are set explicitly, and the resource outputs the ComputeClass manifest and the `nodeSelector` and " +
 			"`tolerations` a Deployment needs to run on any tier.\n\n" +
-			"Pools are created concurrently where GKE allows it and one at a time, in priority order, where it does not; " +
-			"operations rejected because another operation runs on the cluster (including operations started outside Terraform) " +
-			"or because of the per-cluster operation quota are retried with backoff until the timeout.",
+			"Pools are created concurrently where GKE allows it and one at a time, in priority order, where it does not. An " +
+			"operation GKE refuses because another operation runs on the cluster (including operations started outside " +
+			"Terraform) waits for that operation and is retried as soon as it ends; one refused for the per-cluster operation " +
+			"quota is retried with backoff, until the timeout.\n\n" +
+			"Every pool this resource creates carries the GKE resource label `" + ownerLabelKey + " = \"" + ownerLabelValue + "\"` " +
+			"(not shown in any attribute), so that when an apply is killed after GKE accepted a create, the next apply adopts " +
+			"the pool instead of creating a second one; a pool of the same name that this resource did not create is an error.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true,
@@ -179,7 +192,8 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 				Default:  stringdefault.StaticString(onStockoutFail),
 				MarkdownDescription: "What a tier that GKE cannot provision for lack of capacity does to the apply: `fail` (default) " +
 					"fails the apply after every other tier was attempted (pools that exist are kept in state); `continue` records " +
-					"the tier with the status GKE reports and a warning, and the apply succeeds. One of " + codeList(onStockoutValues) + ".",
+					"the tier with the status GKE reports and a warning, and the apply succeeds. One of " + codeList(onStockoutValues) + ". " +
+					"With `fail`, a stockout in the resource's first apply leaves the resource " + onStockoutTaintNote,
 				Validators: []validator.String{stringvalidator.OneOf(onStockoutValues...)},
 			},
 			"when_unsatisfiable": schema.StringAttribute{

@@ -383,3 +383,17 @@ func TestSchemaModelParity(t *testing.T) {
 		}
 	}
 }
+
+// TestOnStockoutDescription: the on_stockout description states that a
+// stockout in the first apply taints the resource, and the way out.
+func TestOnStockoutDescription(t *testing.T) {
+	t.Parallel()
+	var resp resource.SchemaResponse
+	(&fallbackNodePoolsResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	desc := resp.Schema.Attributes["on_stockout"].GetMarkdownDescription()
+	for _, want := range []string{"tainted", "re-creates every pool", "terraform untaint"} {
+		if !strings.Contains(desc, want) {
+			t.Errorf("on_stockout description does not say %q: %s", want, desc)
+		}
+	}
+}
