@@ -109,8 +109,12 @@ func TestConfigsParse(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatalf("invalid HCL: %s\n%s", diags, tt.config)
 			}
+			body, ok := f.Body.(*hclsyntax.Body)
+			if !ok {
+				t.Fatalf("body is %T", f.Body)
+			}
 			got := map[string]int{}
-			for _, b := range f.Body.(*hclsyntax.Body).Blocks {
+			for _, b := range body.Blocks {
 				got[b.Type]++
 			}
 			if diff := cmp.Diff(tt.blocks, got); diff != "" {

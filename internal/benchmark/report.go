@@ -197,7 +197,8 @@ func (r *Report) Markdown() string {
 	w("---\npage_title: \"Benchmarks\"\nsubcategory: \"\"\ndescription: |-\n  Measured plan and apply performance of the provider, its fault suite and its secret-leak checks.\n---\n\n")
 	w("# Benchmarks\n\n")
 	w("Measured on %s with `%s`; regenerate this page with the same command, then `make docs`. ", r.Date, r.Command)
-	w("Every time is the median of %d runs after one warm-up run, with the fastest and slowest run next to it.\n\n", r.Runs)
+	w("Every time is the median of %d runs after one warm-up run, with the fastest and slowest run next to it; ", r.Runs)
+	w("the plan and schema commands run in rounds, one run of every configuration per round, so that changes in the machine's load fall on all of them alike.\n\n")
 	m := r.Machine
 	w("**Machine:** %d cores (%s), %.1f GiB of memory, %s/%s; %s; Terraform %s. ", m.Cores, m.CPU, m.MemoryGiB, m.OS, m.Arch, m.Go, m.Terraform)
 	w("The machine was shared with other work, so absolute times vary between runs; the ratios to Terraform's floor, measured in the same run, are the comparable figures.\n\n")
@@ -270,7 +271,12 @@ func (r *Report) writeApplies(w func(string, ...any)) {
 	w("(the same ratio of polling cap to operation time as the default 10 s cap against operations of a few minutes). ")
 	w("The provider's apply is the time between Terraform's `apply_start` and `apply_complete` events for the resource (`terraform apply -json`); the command's wall time adds Terraform's start-up, refresh and plan. ")
 	w("The ideal is what the operation durations allow: the sum of the durations when GKE serializes pool creates, the longest one when it does not. ")
-	w("Operations are polled adaptively: the first read after a twentieth of `poll_interval`, then 1.5 times longer each time, up to `poll_interval`.\n\n")
+	w("Operations are polled adaptively: the first read after a twentieth of `poll_interval`, then 1.5 times longer each time, up to `poll_interval`; ")
+	if poll, err := time.ParseDuration(r.PollInterval); err == nil && r.OperationDuration > 0 {
+		w("an operation's end is therefore seen up to one `poll_interval` late: up to %.1f%% of an operation here.\n\n", 100*Ratio(poll, r.OperationDuration))
+	} else {
+		w("an operation's end is therefore seen up to one `poll_interval` late.\n\n")
+	}
 	w("| Case | Ideal | Provider's apply | × ideal | Result | Ideal within the limit | × that ideal | `terraform apply` wall time | API calls per unit | Operation polls per unit | Create calls per unit |\n")
 	w("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, a := range r.Applies {

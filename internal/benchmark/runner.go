@@ -107,24 +107,41 @@ func (s *Sample) add(m Measurement) {
 	s.TreeRSS = append(s.TreeRSS, m.TreeRSS)
 }
 
-// Repeat writes config to a fresh working directory and runs terraform with
-// args there once to warm up, then Runs times measured.
-func (r *Runner) Repeat(ctx context.Context, config string, args ...string) (Sample, error) {
-	dir, err := r.workspace(config)
-	if err != nil {
-		return Sample{}, err
-	}
-	var s Sample
-	for i := range r.Runs + 1 {
-		m, err := Measure(ctx, r.command(ctx, dir, args...))
+// Job is one command to measure: terraform with Args in a working
+// directory holding Config.
+type Job struct {
+	Label  string
+	Config string
+	Args   []string
+}
+
+// RepeatAll measures every job Runs times, after one warm-up run each. The
+// runs are interleaved, one run of every job per round, so that a change of
+// background load on the machine affects every job alike instead of the few
+// measured while it lasts.
+func (r *Runner) RepeatAll(ctx context.Context, jobs []Job) ([]Sample, error) {
+	dirs := make([]string, len(jobs))
+	for i, j := range jobs {
+		dir, err := r.workspace(j.Config)
 		if err != nil {
-			return s, err
+			return nil, err
 		}
-		if i > 0 {
-			s.add(m)
+		dirs[i] = dir
+	}
+	out := make([]Sample, len(jobs))
+	for round := range r.Runs + 1 {
+		r.logf("round %d of %d (the first is a warm-up)", round+1, r.Runs+1)
+		for i, j := range jobs {
+			m, err := Measure(ctx, r.command(ctx, dirs[i], j.Args...))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", j.Label, err)
+			}
+			if round > 0 {
+				out[i].add(m)
+			}
 		}
 	}
-	return s, nil
+	return out, nil
 }
 
 // PlanArgs are the arguments of a measured plan.
@@ -137,11 +154,9 @@ type PlanResult struct {
 	Sample
 }
 
-// Plan measures `terraform plan` of n blocks of kind.
-func (r *Runner) Plan(ctx context.Context, kind Kind, n int) (PlanResult, error) {
-	r.logf("plan: %d x %s", n, kind)
-	s, err := r.Repeat(ctx, PlanConfig(kind, n), PlanArgs...)
-	return PlanResult{Kind: kind, N: n, Sample: s}, err
+// PlanJob is the plan of n blocks of kind.
+func PlanJob(kind Kind, n int) Job {
+	return Job{Label: fmt.Sprintf("plan of %d %s", n, kind), Config: PlanConfig(kind, n), Args: PlanArgs}
 }
 
 // SchemaInProcess measures a fresh provider server's first GetProviderSchema

@@ -123,8 +123,9 @@ func (h *harness) expectClean(when string, want int) *faultsuite.Report {
 
 // interruptedApply starts an apply, waits until the emulator has received
 // the create call of method, sends sig to Terraform's process group and
-// waits for it to exit. It returns the CLI's output.
-func (h *harness) interruptedApply(method string, sig syscall.Signal) faultsuite.Output {
+// waits for it to exit with an error. After SIGINT, Terraform must say it
+// was interrupted.
+func (h *harness) interruptedApply(method string, sig syscall.Signal) {
 	h.t.Helper()
 	h.applies++
 	p, err := h.ws.Start(applyArgs...)
@@ -144,7 +145,9 @@ func (h *harness) interruptedApply(method string, sig syscall.Signal) faultsuite
 	if err == nil || !errors.As(err, &exitErr) {
 		h.t.Fatalf("apply interrupted by %v: want a failed exit, got %v\nstdout:\n%s", sig, err, out.Stdout)
 	}
-	return out
+	if sig == syscall.SIGINT && !strings.Contains(out.Stdout+out.Stderr, "Interrupt received") {
+		h.t.Fatalf("terraform did not report the interrupt:\nstdout:\n%s\nstderr:\n%s", out.Stdout, out.Stderr)
+	}
 }
 
 // waitFor polls cond until it holds or waitLimit passes.

@@ -104,7 +104,11 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() {
+		if err := os.RemoveAll(tmp); err != nil {
+			logf("removing %s: %v", tmp, err)
+		}
+	}()
 
 	logf("building the provider")
 	env, err := benchmark.Install(ctx, root, tmp)
@@ -146,28 +150,29 @@ func run(ctx context.Context, o options) error {
 }
 
 func measurePlans(ctx context.Context, r *benchmark.Runner, rep *benchmark.Report, o options) error {
-	var err error
-	logf("plan: floor")
-	if rep.Floor, err = r.Repeat(ctx, benchmark.FloorConfig, benchmark.PlanArgs...); err != nil {
-		return err
+	schemaArgs := []string{"providers", "schema", "-json"}
+	jobs := []benchmark.Job{
+		{Label: "plan, no provider", Config: benchmark.FloorConfig, Args: benchmark.PlanArgs},
+		{Label: "providers schema", Config: benchmark.PlanConfig(benchmark.KindResources, 0), Args: schemaArgs},
+		{Label: "providers schema, no provider", Config: benchmark.FloorConfig, Args: schemaArgs},
 	}
+	var plans []benchmark.PlanResult
 	for _, kind := range []benchmark.Kind{benchmark.KindBaseline, benchmark.KindResources, benchmark.KindDataSources} {
 		for _, n := range o.sizes {
-			p, err := r.Plan(ctx, kind, n)
-			if err != nil {
-				return err
-			}
-			rep.Plans = append(rep.Plans, p)
+			jobs = append(jobs, benchmark.PlanJob(kind, n))
+			plans = append(plans, benchmark.PlanResult{Kind: kind, N: n})
 		}
 	}
-	logf("providers schema")
-	schemaArgs := []string{"providers", "schema", "-json"}
-	if rep.SchemaCLI, err = r.Repeat(ctx, benchmark.PlanConfig(benchmark.KindResources, 0), schemaArgs...); err != nil {
+	logf("plan and providers schema: %d configurations, interleaved", len(jobs))
+	samples, err := r.RepeatAll(ctx, jobs)
+	if err != nil {
 		return err
 	}
-	if rep.SchemaFloor, err = r.Repeat(ctx, benchmark.FloorConfig, schemaArgs...); err != nil {
-		return err
+	rep.Floor, rep.SchemaCLI, rep.SchemaFloor = samples[0], samples[1], samples[2]
+	for i := range plans {
+		plans[i].Sample = samples[3+i]
 	}
+	rep.Plans = plans
 	newServer := func() (tfprotov6.ProviderServer, error) {
 		return providerserver.NewProtocol6WithError(provider.New("bench")())()
 	}

@@ -1,0 +1,81 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+//go:build unix
+
+package benchmark
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// fakeTerraform writes a script that logs the working directory's base name
+// and its first argument, and fails when the configuration says so.
+func fakeTerraform(t *testing.T) (script, log string) {
+	t.Helper()
+	dir := t.TempDir()
+	log = filepath.Join(dir, "calls.log")
+	script = filepath.Join(dir, "terraform")
+	body := "#!/bin/sh\nif grep -q fail main.tf; then echo boom >&2; exit 3; fi\necho \"$(basename \"$PWD\") $1\" >> " + log + "\n"
+	if err := os.WriteFile(script, []byte(body), 0o700); err != nil { //nolint:gosec // an executable test script
+		t.Fatal(err)
+	}
+	return script, log
+}
+
+func TestRepeatAllInterleaves(t *testing.T) {
+	t.Parallel()
+	script, log := fakeTerraform(t)
+	r := &Runner{Terraform: script, Env: []string{"PATH=" + os.Getenv("PATH")}, WorkDir: t.TempDir(), Runs: 2}
+	samples, err := r.RepeatAll(context.Background(), []Job{
+		{Label: "a", Config: "# a", Args: []string{"plan"}},
+		{Label: "b", Config: "# b", Args: []string{"show"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{ // the warm-up round, then two measured rounds
+		"ws-001 plan", "ws-002 show",
+		"ws-001 plan", "ws-002 show",
+		"ws-001 plan", "ws-002 show",
+	}
+	got := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	for i, s := range samples {
+		if len(s.Wall) != 2 || len(s.MaxRSS) != 2 || len(s.TreeRSS) != 2 {
+			t.Errorf("job %d: %d/%d/%d measured runs, want 2 each", i, len(s.Wall), len(s.MaxRSS), len(s.TreeRSS))
+		}
+		if s.Wall.Min() <= 0 {
+			t.Errorf("job %d: wall time %v", i, s.Wall)
+		}
+	}
+}
+
+func TestRepeatAllFails(t *testing.T) {
+	t.Parallel()
+	script, _ := fakeTerraform(t)
+	r := &Runner{Terraform: script, Env: []string{"PATH=" + os.Getenv("PATH")}, WorkDir: t.TempDir(), Runs: 1}
+	_, err := r.RepeatAll(context.Background(), []Job{{Label: "broken", Config: "fail", Args: []string{"plan"}}})
+	var runErr *RunError
+	if !errors.As(err, &runErr) {
+		t.Fatalf("err = %v, want a *RunError", err)
+	}
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 3 || !strings.Contains(runErr.Stderr, "boom") || !strings.Contains(err.Error(), "broken") {
+		t.Errorf("err = %v, want the job's label, exit code 3 and its stderr", err)
+	}
+}
