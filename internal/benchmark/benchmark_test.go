@@ -331,7 +331,7 @@ func TestMarkdown(t *testing.T) {
 		"| floor (no provider) | 0 | 100 ms |",
 		"| `accel_tpu_vm` | 500 |",
 		"`accel_tpu_vm`: linear",
-		"| pools | 2.00 s | 2.05 s (2.05 s – 2.05 s) | 1.025 | pass | 2.00 s | 1.025 | 3.05 s | 5.0 | 3.0 | 1.0 |",
+		"| pools | 2.00 s | 2.05 s (2.05 s – 2.05 s) | 1.025 | pass | 2.00 s | 1.025 | 50 ms | 3.05 s | 5.0 | 3.0 | 1.0 |",
 		"| baseline: `baseline_thing` | 1 | 200 ms |",
 		"- a note\n",
 		"| `a\\|b` | pass |", // pipes are escaped in table cells,
