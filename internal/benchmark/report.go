@@ -285,7 +285,9 @@ func (r *Report) writeApplies(w func(string, ...any)) {
 			ratio, passFail(ratio <= ApplyIdealFactor), fmtDur(a.LimitIdeal), Ratio(a.Span.Median(), a.LimitIdeal),
 			fmtDur(a.Span.Median()-a.LimitIdeal), fmtDur(a.Wall.Median()), a.Calls.Median(), a.Polls.Median(), a.Creates.Median())
 	}
-	w("\nThe time beyond the ideal is the provider's own cost: mostly the polling delay, at most one `poll_interval` for each operation that must end before the next one starts, and a few reads after the last one.\n")
+	w("\nThe time beyond the ideal is the provider's own cost: mostly the polling delay, at most one `poll_interval` for each operation that must end before the next one starts, and a few reads after the last one. ")
+	w("With every operation lasting exactly the same time, the polls fall at the same moments in every run, and a poll landing just before an operation ends makes that delay close to a whole `poll_interval`; ")
+	w("operations of varied length see half of it on average.\n")
 	w("\n")
 	var notes []string
 	for _, a := range r.Applies {
