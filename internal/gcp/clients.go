@@ -38,6 +38,7 @@ type Clients struct {
 	// Replaced in tests.
 	findDefault func(ctx context.Context, scopes ...string) (*google.Credentials, error)
 	sleep       func(ctx context.Context, d time.Duration) error
+	jitter      func(d time.Duration) time.Duration
 
 	tsMu sync.Mutex
 	ts   oauth2.TokenSource
@@ -62,6 +63,7 @@ func NewClients(cfg Config) *Clients {
 		log:         log,
 		findDefault: google.FindDefaultCredentials,
 		sleep:       sleepCtx,
+		jitter:      pollJitter,
 	}
 }
 

@@ -119,7 +119,7 @@ func poll[Op any](ctx context.Context, c *Clients, name string, op Op,
 	notFound := 0
 	var lastErr error
 	for n := 1; !done(op); n++ {
-		if err := c.sleep(ctx, wait); err != nil {
+		if err := c.sleep(ctx, c.jitter(wait)); err != nil {
 			if lastErr != nil {
 				return op, fmt.Errorf("waiting for operation %s: %w (last poll error: %w)", name, err, lastErr)
 			}

@@ -63,6 +63,7 @@ var testPolling = Polling{Initial: 100 * time.Millisecond, Max: 300 * time.Milli
 func newWaitClients(t *testing.T, srv *httptest.Server) (*Clients, *[]time.Duration) {
 	t.Helper()
 	c := NewClients(Config{TPUEndpoint: srv.URL, ContainerEndpoint: srv.URL, Polling: testPolling})
+	c.jitter = func(d time.Duration) time.Duration { return d }
 	var mu sync.Mutex
 	waits := &[]time.Duration{}
 	c.sleep = func(ctx context.Context, d time.Duration) error {
@@ -323,5 +324,28 @@ func TestWaitDeadline(t *testing.T) {
 				t.Errorf("want the last unfinished operation, got %+v", op)
 			}
 		})
+	}
+}
+
+func TestPollJitter(t *testing.T) {
+	t.Parallel()
+	for _, d := range []time.Duration{0, 1, 2, 3 * time.Millisecond, 10 * time.Second} {
+		lo := d / 2
+		if d <= 1 {
+			lo = d
+		}
+		for range 1000 {
+			if got := pollJitter(d); got < lo || got > d {
+				t.Fatalf("pollJitter(%v) = %v, want within [%v, %v]", d, got, lo, d)
+			}
+		}
+	}
+	// The jitter really spreads the waits.
+	seen := map[time.Duration]bool{}
+	for range 100 {
+		seen[pollJitter(time.Second)] = true
+	}
+	if len(seen) < 50 {
+		t.Errorf("pollJitter(1s) gave only %d distinct waits in 100 draws", len(seen))
 	}
 }
