@@ -26,7 +26,8 @@ func Install(ctx context.Context, root, dir string) ([]string, error) {
 		"terraform-provider-accel":    ".",
 		"terraform-provider-baseline": "./internal/benchmark/cmd/baselineprovider",
 	} {
-		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", filepath.Join(dir, binary), pkg)
+		// The release build flags (.goreleaser.yml), so the figures are those of what users run.
+		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, binary), pkg)
 		build.Dir = root
 		if out, err := build.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
