@@ -18,7 +18,7 @@ import (
 // resources lists every resource the provider serves.
 func resources(modes *validation.Modes) []func() resource.Resource {
 	return []func() resource.Resource{
-		tpuvm.NewResource(modes),
+		func() resource.Resource { return tpuvm.NewResource(modes) },
 		func() resource.Resource { return nodepools.NewResource(modes) },
 	}
 }

@@ -44,7 +44,7 @@ func nullModel() vmModel {
 }
 
 func testResource(project, zone string) *vmResource {
-	r, _ := NewResource(&validation.Modes{})().(*vmResource)
+	r, _ := NewResource(&validation.Modes{}).(*vmResource)
 	r.data = &providerdata.Data{Clients: gcp.NewClients(gcp.Config{Project: project, Zone: zone})}
 	return r
 }

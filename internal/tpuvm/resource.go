@@ -37,10 +37,10 @@ var (
 // takes every label and metadata key, not only those the configuration manages.
 const privateImported = "imported"
 
-// NewResource returns the accel_tpu_vm resource constructor. modes carries
-// the provider-level validation mode.
-func NewResource(modes *validation.Modes) func() resource.Resource {
-	return func() resource.Resource { return &vmResource{modes: modes} }
+// NewResource returns the accel_tpu_vm resource. modes carries the
+// provider-level validation mode.
+func NewResource(modes *validation.Modes) resource.Resource {
+	return &vmResource{modes: modes}
 }
 
 type vmResource struct {

@@ -23,7 +23,7 @@ import (
 func testSchema(t *testing.T) schema.Schema {
 	t.Helper()
 	var resp resource.SchemaResponse
-	NewResource(&validation.Modes{})().Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	NewResource(&validation.Modes{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
 	if resp.Diagnostics.HasError() {
 		t.Fatalf("schema: %v", resp.Diagnostics)
 	}
