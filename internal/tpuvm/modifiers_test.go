@@ -5,6 +5,7 @@ package tpuvm
 
 import (
 	"context"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -251,4 +252,18 @@ func TestSameResourcePlanModifier(t *testing.T) {
 			}
 		})
 	}
+}
+
+func FuzzCheckCIDR29(f *testing.F) {
+	for _, s := range []string{"10.0.0.8/29", "10.0.0.9/29", "10.0.0.0/28", "::1/128", "x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		msg := checkCIDR29(s)
+		p, err := netip.ParsePrefix(s)
+		valid := err == nil && p.Addr().Is4() && p.Bits() == 29 && p.Masked() == p
+		if (msg == "") != valid {
+			t.Errorf("checkCIDR29(%q) = %q, want valid=%v", s, msg, valid)
+		}
+	})
 }
