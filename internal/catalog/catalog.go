@@ -502,6 +502,16 @@ func (c *Catalog) GenerationNames() []string {
 	return out
 }
 
+// APIPrefixes returns each generation's accelerator-type prefix (`v6e`,
+// `v5litepod`, ...), in catalog order.
+func (c *Catalog) APIPrefixes() []string {
+	out := make([]string, 0, len(c.data.Generations))
+	for _, g := range c.data.Generations {
+		out = append(out, g.APIPrefix)
+	}
+	return out
+}
+
 // Runtimes returns the non-TensorFlow runtime versions.
 func (c *Catalog) Runtimes() []Runtime {
 	out := make([]Runtime, 0, len(c.data.Runtimes))

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 )
 
 var _ function.Function = &acceleratorFunction{}
@@ -48,7 +49,7 @@ func (f *acceleratorFunction) Definition(_ context.Context, _ function.Definitio
 	resp.Definition = function.Definition{
 		Summary: "Shape of a Cloud TPU accelerator type",
 		MarkdownDescription: "Returns the shape of a Cloud TPU accelerator type from the provider's compatibility catalog, as an object with:\n\n" +
-			"- `generation` (string): one of " + codeList(f.cat.GenerationNames(), "or") + ".\n" +
+			"- `generation` (string): one of " + schemadoc.CodeList(f.cat.GenerationNames(), "or") + ".\n" +
 			"- `tensor_cores`, `chips` (number): TensorCores and chips in the slice.\n" +
 			"- `hosts` (number): TPU VMs in the slice; `chips_per_host` (number): chips per TPU VM.\n" +
 			"- `topology` (string): chip topology, such as `2x2` or `2x2x1`.\n" +
@@ -61,7 +62,7 @@ func (f *acceleratorFunction) Definition(_ context.Context, _ function.Definitio
 			function.StringParameter{
 				Name: "accelerator_type",
 				MarkdownDescription: "Cloud TPU accelerator type, `<generation>-<size>`, such as `v6e-4`, `v5litepod-16` or `tpu7x-8`. Generation prefixes: " +
-					codeList(apiPrefixes(f.cat), "and") + ".",
+					schemadoc.CodeList(f.cat.APIPrefixes(), "and") + ".",
 			},
 		},
 		Return: function.ObjectReturn{AttributeTypes: acceleratorAttributes},

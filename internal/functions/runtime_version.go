@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 )
 
 var _ function.Function = &runtimeVersionFunction{}
@@ -48,11 +49,11 @@ func (f *runtimeVersionFunction) Definition(_ context.Context, _ function.Defini
 			function.StringParameter{
 				Name: "accelerator_type",
 				MarkdownDescription: "Cloud TPU accelerator type, `<generation>-<size>`, such as `v6e-4`, `v5litepod-16` or `tpu7x-8`. Generation prefixes: " +
-					codeList(apiPrefixes(f.cat), "and") + ".",
+					schemadoc.CodeList(f.cat.APIPrefixes(), "and") + ".",
 			},
 			function.StringParameter{
 				Name: "framework",
-				MarkdownDescription: "Framework: " + codeList(f.cat.Frameworks(), "or") + "; `\"\"` for the generation's base image. " +
+				MarkdownDescription: "Framework: " + schemadoc.CodeList(f.cat.Frameworks(), "or") + "; `\"\"` for the generation's base image. " +
 					"Only TensorFlow changes the answer (its runtimes embed the framework); the others are checked against the generation.",
 			},
 		},
@@ -112,28 +113,4 @@ func logWarnings(ctx context.Context, name string, fs catalog.Findings) {
 			"function": name, "attribute": f.Attribute, "summary": f.Summary, "detail": f.Detail,
 		})
 	}
-}
-
-// codeList formats values as a Markdown list of code spans joined by conj:
-// `a`, `b` and `c`, or `a`, `b` or `c`.
-func codeList(vals []string, conj string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = "`" + v + "`"
-	}
-	switch len(q) {
-	case 0:
-		return ""
-	case 1:
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " " + conj + " " + q[len(q)-1]
-}
-
-func apiPrefixes(cat *catalog.Catalog) []string {
-	var out []string
-	for _, g := range cat.Generations() {
-		out = append(out, g.APIPrefix)
-	}
-	return out
 }

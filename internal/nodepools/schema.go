@@ -6,7 +6,6 @@ package nodepools
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -24,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 )
 
 // Operation timeouts. GKE accelerator pools can take long to provision; the
@@ -88,14 +88,6 @@ var reservationTypes = []string{"NO_RESERVATION", "ANY_RESERVATION", "SPECIFIC_R
 // is not set: GKE's default driver for the node version.
 const defaultGPUDriverVersion = "DEFAULT"
 
-func codeList(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = "`" + v + "`"
-	}
-	return strings.Join(q, ", ")
-}
-
 func gpuTypeNames() []string {
 	var out []string
 	for _, a := range catalog.Default().GPUAccelerators() {
@@ -109,7 +101,7 @@ func taintNestedObject(computed bool) schema.NestedAttributeObject {
 		return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"key":    schema.StringAttribute{Computed: true, MarkdownDescription: "Taint key."},
 			"value":  schema.StringAttribute{Computed: true, MarkdownDescription: "Taint value."},
-			"effect": schema.StringAttribute{Computed: true, MarkdownDescription: "GKE taint effect: " + codeList(taintEffects) + "."},
+			"effect": schema.StringAttribute{Computed: true, MarkdownDescription: "GKE taint effect: " + schemadoc.Codes(taintEffects) + "."},
 		}}
 	}
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -125,7 +117,7 @@ func taintNestedObject(computed bool) schema.NestedAttributeObject {
 		},
 		"effect": schema.StringAttribute{
 			Required:            true,
-			MarkdownDescription: "Taint effect, as GKE spells it: " + codeList(taintEffects) + ".",
+			MarkdownDescription: "Taint effect, as GKE spells it: " + schemadoc.Codes(taintEffects) + ".",
 			Validators:          []validator.String{stringvalidator.OneOf(taintEffects...)},
 		},
 	}}
@@ -192,7 +184,7 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 				Default:  stringdefault.StaticString(onStockoutFail),
 				MarkdownDescription: "What a tier that GKE cannot provision for lack of capacity does to the apply: `fail` (default) " +
 					"fails the apply after every other tier was attempted (pools that exist are kept in state); `continue` records " +
-					"the tier with the status GKE reports and a warning, and the apply succeeds. One of " + codeList(onStockoutValues) + ". " +
+					"the tier with the status GKE reports and a warning, and the apply succeeds. One of " + schemadoc.Codes(onStockoutValues) + ". " +
 					"With `fail`, a stockout in the resource's first apply leaves the resource " + onStockoutTaintNote,
 				Validators: []validator.String{stringvalidator.OneOf(onStockoutValues...)},
 			},
@@ -202,7 +194,7 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 				Default:  stringdefault.StaticString(whenUnsatisfiableDoNotScaleUp),
 				MarkdownDescription: "The ComputeClass `spec.whenUnsatisfiable`: `DoNotScaleUp` (default) leaves pods Pending when no " +
 					"tier has capacity; `ScaleUpAnyway` lets GKE create general-purpose nodes without accelerators. One of " +
-					codeList(whenUnsatisfiableValues) + ".",
+					schemadoc.Codes(whenUnsatisfiableValues) + ".",
 				Validators: []validator.String{stringvalidator.OneOf(whenUnsatisfiableValues...)},
 			},
 			"active_migration": schema.BoolAttribute{
@@ -215,7 +207,7 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 			"validation": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Overrides the provider's `validation` for this resource: `strict` keeps catalog errors as errors, " +
-					"`warn` reports them as warnings. One of " + codeList(catalog.ModeNames) + ".",
+					"`warn` reports them as warnings. One of " + schemadoc.Codes(catalog.ModeNames) + ".",
 				Validators: []validator.String{stringvalidator.OneOf(catalog.ModeNames...)},
 			},
 			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true, CreateDescription: fmt.Sprintf(
@@ -261,7 +253,7 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 		"accelerator_type": schema.StringAttribute{
 			Optional: true,
 			MarkdownDescription: "TPU tiers: the TPU slice as a Cloud TPU accelerator type, such as `v6e-4` or `v6e-16` (generations: " +
-				codeList(cat.GenerationNames()) + "). The machine type, topology, placement and node count follow from it. Changing it re-creates the pool.",
+				schemadoc.Codes(cat.GenerationNames()) + "). The machine type, topology, placement and node count follow from it. Changing it re-creates the pool.",
 		},
 		"machine_type": schema.StringAttribute{
 			Optional: true,
@@ -280,7 +272,7 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 		"gpu_type": schema.StringAttribute{
 			Optional: true,
 			Computed: true,
-			MarkdownDescription: "GPU tiers: the GPU accelerator type, one of " + codeList(gpuTypeNames()) + ". Derived from a " +
+			MarkdownDescription: "GPU tiers: the GPU accelerator type, one of " + schemadoc.Codes(gpuTypeNames()) + ". Derived from a " +
 				"machine type with built-in GPUs (which it must match when set); required with N1 machine types. Changing it re-creates the pool.",
 		},
 		"gpu_count": schema.Int64Attribute{
@@ -293,7 +285,7 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 			Optional: true,
 			Computed: true,
 			MarkdownDescription: fmt.Sprintf("GPU tiers: how GKE installs the NVIDIA driver, one of %s (default `%s`). Changing it "+
-				"re-creates the pool.", codeList(cat.GPUDriverVersionValues()), defaultGPUDriverVersion),
+				"re-creates the pool.", schemadoc.Codes(cat.GPUDriverVersionValues()), defaultGPUDriverVersion),
 			Validators: []validator.String{stringvalidator.OneOf(cat.GPUDriverVersionValues()...)},
 		},
 		"node_locations": schema.ListAttribute{
@@ -371,7 +363,7 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 			Attributes: map[string]schema.Attribute{
 				"consume_reservation_type": schema.StringAttribute{
 					Required:            true,
-					MarkdownDescription: "One of " + codeList(reservationTypes) + ".",
+					MarkdownDescription: "One of " + schemadoc.Codes(reservationTypes) + ".",
 					Validators:          []validator.String{stringvalidator.OneOf(reservationTypes...)},
 				},
 				"key": schema.StringAttribute{

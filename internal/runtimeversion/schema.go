@@ -5,7 +5,6 @@ package runtimeversion
 
 import (
 	"context"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -15,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 )
 
 // attrZone is this data source's zone attribute; the catalog names the
@@ -47,30 +47,6 @@ type runtimeVersionModel struct {
 	ID              types.String `tfsdk:"id"`
 }
 
-// codeList formats values as a Markdown list of code spans joined by conj:
-// `a`, `b` and `c`, or `a`, `b` or `c`.
-func codeList(vals []string, conj string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = "`" + v + "`"
-	}
-	switch len(q) {
-	case 0:
-		return ""
-	case 1:
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " " + conj + " " + q[len(q)-1]
-}
-
-func apiPrefixes(cat *catalog.Catalog) []string {
-	var out []string
-	for _, g := range cat.Generations() {
-		out = append(out, g.APIPrefix)
-	}
-	return out
-}
-
 func (d *runtimeVersionDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = dataSourceSchema(d.cat)
 }
@@ -94,12 +70,12 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 			"accelerator_type": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "Cloud TPU accelerator type, `<generation>-<size>` as the TPU API names it, such as `v6e-4`, `v5litepod-16`, `v5p-8` or `tpu7x-8`. " +
-					"Generation prefixes: " + codeList(apiPrefixes(cat), "and") + ". " +
+					"Generation prefixes: " + schemadoc.CodeList(cat.APIPrefixes(), "and") + ". " +
 					"The size counts chips for v5e and v6e, and TensorCores for the others. Case matters.",
 			},
 			"framework": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Framework the VM will run: " + codeList(cat.Frameworks(), "or") + ". " +
+				MarkdownDescription: "Framework the VM will run: " + schemadoc.CodeList(cat.Frameworks(), "or") + ". " +
 					"Checked against the generation (for example TensorFlow is not supported on TPU7x). " +
 					"For TensorFlow the runtime embeds the framework; for the others the runtime is a base image and you install the framework on the VM. " +
 					"Unset: the generation's base image.",
@@ -122,7 +98,7 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 			},
 			"validation": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Overrides the provider's `validation` for this data source: " + codeList(catalog.ModeNames, "or") + ". " +
+				MarkdownDescription: "Overrides the provider's `validation` for this data source: " + schemadoc.CodeList(catalog.ModeNames, "or") + ". " +
 					"`warn` reports catalog errors (and a zone whose live offer lacks the accelerator type) as warnings. Unset: the provider's setting.",
 				Validators: []validator.String{stringvalidator.OneOf(catalog.ModeNames...)},
 			},
@@ -133,7 +109,7 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 			},
 			"generation": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "TPU generation: one of " + codeList(cat.GenerationNames(), "or") + ".",
+				MarkdownDescription: "TPU generation: one of " + schemadoc.CodeList(cat.GenerationNames(), "or") + ".",
 			},
 			"tensor_cores": schema.Int64Attribute{
 				Computed:            true,

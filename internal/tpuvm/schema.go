@@ -26,6 +26,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 )
 
 // Default timeouts. Creation covers every zone of the fallback list, so it
@@ -69,14 +71,6 @@ var (
 // its own; it is ignored when comparing scopes (the Google provider's
 // tpuServiceAccountAddedScopesSuppress does the same).
 const pubSubScope = "https://www.googleapis.com/auth/pubsub"
-
-func backticks(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = "`" + v + "`"
-	}
-	return strings.Join(q, ", ")
-}
 
 func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -138,7 +132,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				Required: true,
 				MarkdownDescription: "TPU type as the Cloud TPU API names it, `<generation>-<size>`, for example " +
 					"`v5litepod-4`, `v6e-8` or `v5p-16`. There is no default. Documented types: " +
-					backticks(tpuAPIAcceleratorTypes()) + ". Changing it replaces the VM.",
+					schemadoc.Codes(tpuAPIAcceleratorTypes()) + ". Changing it replaces the VM.",
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
@@ -155,7 +149,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"framework": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "ML framework the VM will run, used to choose and check `runtime_version`. One of " +
-					backticks(frameworkNames()) + ". Not sent to the API; changing it replaces the VM only if the " +
+					schemadoc.Codes(frameworkNames()) + ". Not sent to the API; changing it replaces the VM only if the " +
 					"chosen runtime version changes.",
 				Validators: []validator.String{stringvalidator.OneOf(frameworkNames()...)},
 			},
@@ -338,7 +332,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 							Optional:            true,
 							Computed:            true,
 							Default:             stringdefault.StaticString(diskModes[0]),
-							MarkdownDescription: "Attach mode, one of " + backticks(diskModes) + ". Default: `" + diskModes[0] + "`.",
+							MarkdownDescription: "Attach mode, one of " + schemadoc.Codes(diskModes) + ". Default: `" + diskModes[0] + "`.",
 							Validators:          []validator.String{stringvalidator.OneOf(diskModes...)},
 						},
 					},
@@ -346,7 +340,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			},
 			"validation": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "How catalog findings for this VM are reported, one of " + backticks(modeNames()) +
+				MarkdownDescription: "How catalog findings for this VM are reported, one of " + schemadoc.Codes(modeNames()) +
 					": `strict` makes known-incompatible settings errors, `warn` reports them as warnings. " +
 					"Default: the provider's `validation`.",
 				Validators: []validator.String{stringvalidator.OneOf(modeNames()...)},
@@ -354,7 +348,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"timeouts": timeoutsAttribute(ctx),
 			"state": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "TPU node state, for example `READY`, `CREATING`, `STOPPED` or `PREEMPTED`. A VM in a failed state (" + backticks(replaceStates) + ") is replaced by the next apply.",
+				MarkdownDescription: "TPU node state, for example `READY`, `CREATING`, `STOPPED` or `PREEMPTED`. A VM in a failed state (" + schemadoc.Codes(replaceStates) + ") is replaced by the next apply.",
 			},
 			"health": schema.StringAttribute{
 				Computed:            true,
@@ -377,7 +371,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			},
 			"generation": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "TPU generation of `accelerator_type` from the catalog, one of " + backticks(generationNames()) + ". Known at plan time.",
+				MarkdownDescription: "TPU generation of `accelerator_type` from the catalog, one of " + schemadoc.Codes(generationNames()) + ". Known at plan time.",
 			},
 			"chips": schema.Int64Attribute{
 				Computed:            true,

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 )
 
 // errStale is returned by -check when the file differs from the catalog.
@@ -128,21 +129,6 @@ func link(url string) string {
 	return "[source](" + url + ")"
 }
 
-func code(s string) string {
-	if s == "" {
-		return ""
-	}
-	return "`" + s + "`"
-}
-
-func codes(vals []string) string {
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		out[i] = code(v)
-	}
-	return strings.Join(out, ", ")
-}
-
 func yesNo(b bool) string {
 	if b {
 		return "yes"
@@ -193,13 +179,13 @@ func (w *writer) generations(c *catalog.Catalog) {
 	for _, g := range c.Generations() {
 		api := "no"
 		if g.TPUAPI.Supported {
-			api = "yes (" + code(g.TPUAPI.Type) + ")"
+			api = "yes (" + schemadoc.Code(g.TPUAPI.Type) + ")"
 		}
 		label := ""
 		if g.GKE != nil {
-			label = code(g.GKE.AcceleratorLabel)
+			label = schemadoc.Code(g.GKE.AcceleratorLabel)
 		}
-		w.row(g.DisplayName, code(g.APIPrefix+"-N"), g.SizeUnit, fmt.Sprint(g.TensorCoresPerChip), api, code(g.DefaultRuntime), label, link(g.Source))
+		w.row(g.DisplayName, schemadoc.Code(g.APIPrefix+"-N"), g.SizeUnit, fmt.Sprint(g.TensorCoresPerChip), api, schemadoc.Code(g.DefaultRuntime), label, link(g.Source))
 	}
 	w.p("")
 	for _, g := range c.Generations() {
@@ -223,15 +209,15 @@ func (w *writer) acceleratorTypes(c *catalog.Catalog) {
 			name := fmt.Sprintf("%s-%d", g.APIPrefix, s.Size)
 			var layouts []string
 			for _, l := range c.GKELayouts(name) {
-				layouts = append(layouts, fmt.Sprintf("%d × %s", l.Nodes, code(l.MachineType)))
+				layouts = append(layouts, fmt.Sprintf("%d × %s", l.Nodes, schemadoc.Code(l.MachineType)))
 			}
-			w.row(code(name), code(s.Topology), fmt.Sprint(s.Chips), fmt.Sprint(s.VMs), fmt.Sprint(s.ChipsPerVM),
+			w.row(schemadoc.Code(name), schemadoc.Code(s.Topology), fmt.Sprint(s.Chips), fmt.Sprint(s.VMs), fmt.Sprint(s.ChipsPerVM),
 				yesNo(s.VMs > 1), strings.Join(layouts, " or "), sizeStatus(s), link(s.Source))
 		}
 		w.p("")
 		if cr := g.CubeRule; cr != nil {
 			w.p("Other sizes: whole %dx%dx%d cubes up to %d cubes (topologies %s and multiples of %d in every dimension). %s %s",
-				cr.CubeEdge, cr.CubeEdge, cr.CubeEdge, cr.MaxCubes, codes(cr.SmallTopologies), cr.CubeEdge, text(cr.Decision), link(cr.Source))
+				cr.CubeEdge, cr.CubeEdge, cr.CubeEdge, cr.MaxCubes, schemadoc.Codes(cr.SmallTopologies), cr.CubeEdge, text(cr.Decision), link(cr.Source))
 			w.p("")
 		}
 		seen := map[string]bool{}
@@ -259,9 +245,9 @@ func (w *writer) runtimes(c *catalog.Catalog) {
 	for _, r := range c.Runtimes() {
 		note := text(r.Decision)
 		if r.Replacement != "" {
-			note = strings.TrimSpace("Use " + code(r.Replacement) + " instead. " + note)
+			note = strings.TrimSpace("Use " + schemadoc.Code(r.Replacement) + " instead. " + note)
 		}
-		w.row(code(r.Name), strings.Join(r.Generations, ", "), strings.Join(r.Frameworks, ", "), status(r.Status), note, link(r.Source))
+		w.row(schemadoc.Code(r.Name), strings.Join(r.Generations, ", "), strings.Join(r.Frameworks, ", "), status(r.Status), note, link(r.Source))
 	}
 	w.p("")
 }
@@ -282,7 +268,7 @@ func (w *writer) tensorflow(c *catalog.Catalog) {
 	}
 	w.p("- Default: TensorFlow %s. %s %s", tf.DefaultVersion, text(tf.DefaultDecision), link(defaultSrc))
 	for _, u := range tf.UnverifiedSuffixes {
-		w.p("- Suffix %s: %s %s", code(u.Suffix), text(u.Decision), link(u.Source))
+		w.p("- Suffix %s: %s %s", schemadoc.Code(u.Suffix), text(u.Decision), link(u.Source))
 	}
 	w.p("")
 	w.header("TensorFlow", "libtpu", "Listed as a runtime name", "Source")
@@ -290,7 +276,7 @@ func (w *writer) tensorflow(c *catalog.Catalog) {
 		w.row(v.Version, v.Libtpu, yesNo(v.RuntimeListed), link(v.Source))
 	}
 	w.p("")
-	w.p("Runtime names quoted by the docs: %s.", codes(exampleNames(tf.Examples)))
+	w.p("Runtime names quoted by the docs: %s.", schemadoc.Codes(exampleNames(tf.Examples)))
 	w.p("")
 }
 
@@ -306,7 +292,7 @@ func (w *writer) frameworks(c *catalog.Catalog) {
 	gens := c.GenerationNames()
 	w.p("## Frameworks")
 	w.p("")
-	w.p("Values of `framework`: %s. Experimental support gives a warning, unsupported an error.", codes(c.Frameworks()))
+	w.p("Values of `framework`: %s. Experimental support gives a warning, unsupported an error.", schemadoc.Codes(c.Frameworks()))
 	w.p("")
 	w.header(append([]string{"Framework"}, gens...)...)
 	for _, name := range c.Frameworks() {
@@ -354,7 +340,7 @@ func (w *writer) zones(c *catalog.Catalog) {
 	w.header("Generation", "Zone", "Kind", "Only for", "Status", "Source")
 	for _, g := range c.Generations() {
 		for _, z := range g.Zones {
-			w.row(g.Name, code(z.Zone), z.Kind, codes(z.AcceleratorTypes), status(z.Status), link(z.Source))
+			w.row(g.Name, schemadoc.Code(z.Zone), z.Kind, schemadoc.Codes(z.AcceleratorTypes), status(z.Status), link(z.Source))
 		}
 	}
 	w.p("")
@@ -377,7 +363,7 @@ func (w *writer) gke(c *catalog.Catalog) {
 			continue
 		}
 		for _, m := range g.GKE.MachineTypes {
-			w.row(g.Name, code(m.Name), fmt.Sprint(m.Chips), yesNo(m.MultiHost), status(m.Status), link(m.Source))
+			w.row(g.Name, schemadoc.Code(m.Name), fmt.Sprint(m.Chips), yesNo(m.MultiHost), status(m.Status), link(m.Source))
 		}
 	}
 	w.p("")
@@ -391,7 +377,7 @@ func (w *writer) gke(c *catalog.Catalog) {
 		if src == "" {
 			src = g.GKE.LabelSource
 		}
-		w.row(g.Name, code(g.GKE.AcceleratorLabel), g.GKE.MinVersion, note, link(src))
+		w.row(g.Name, schemadoc.Code(g.GKE.AcceleratorLabel), g.GKE.MinVersion, note, link(src))
 	}
 	w.p("")
 	for _, g := range c.Generations() {
@@ -413,7 +399,7 @@ func (w *writer) gpus(c *catalog.Catalog) {
 		if m.Arch != "" {
 			note = strings.TrimSpace(m.Arch + ". " + note)
 		}
-		w.row(code(m.Name), code(m.GPUType), fmt.Sprint(m.GPUCount), status(m.Status), note, link(m.Source))
+		w.row(schemadoc.Code(m.Name), schemadoc.Code(m.GPUType), fmt.Sprint(m.GPUCount), status(m.Status), note, link(m.Source))
 	}
 	w.p("")
 	for _, a := range c.GPUAttachments() {
@@ -421,18 +407,18 @@ func (w *writer) gpus(c *catalog.Catalog) {
 		for i, n := range a.Counts {
 			counts[i] = fmt.Sprint(n)
 		}
-		w.p("- `%s*` machine types take attached %s, %s per node. %s %s", a.MachinePrefix, codes(a.GPUTypes), strings.Join(counts, ", "), text(a.Decision), link(a.Source))
+		w.p("- `%s*` machine types take attached %s, %s per node. %s %s", a.MachinePrefix, schemadoc.Codes(a.GPUTypes), strings.Join(counts, ", "), text(a.Decision), link(a.Source))
 	}
 	w.p("")
 	var accs []string
 	for _, a := range c.GPUAccelerators() {
 		accs = append(accs, a.Name)
 	}
-	w.p("GPU types (also the `cloud.google.com/gke-accelerator` label value): %s.", codes(accs))
+	w.p("GPU types (also the `cloud.google.com/gke-accelerator` label value): %s.", schemadoc.Codes(accs))
 	w.p("")
 	w.header("`gpu_driver_version`", "Meaning", "Source")
 	for _, d := range c.GPUDriverVersions() {
-		w.row(code(d.Value), text(d.Description), link(d.Source))
+		w.row(schemadoc.Code(d.Value), text(d.Description), link(d.Source))
 	}
 	w.p("")
 }
@@ -442,17 +428,17 @@ func (w *writer) labels(c *catalog.Catalog) {
 	w.p("")
 	w.header("Label", "Meaning", "Source")
 	for _, l := range c.Labels() {
-		w.row(code(l.Key), text(l.Description), link(l.Source))
+		w.row(schemadoc.Code(l.Key), text(l.Description), link(l.Source))
 	}
 	w.p("")
 	w.header("Taint", "Meaning", "Source")
 	for _, t := range c.Taints() {
-		w.row(code(t.Key+"="+t.Value+":"+t.Effect), text(t.Description), link(t.Source))
+		w.row(schemadoc.Code(t.Key+"="+t.Value+":"+t.Effect), text(t.Description), link(t.Source))
 	}
 	w.p("")
 	w.header("Resource", "Meaning", "Source")
 	for _, r := range c.Resources() {
-		w.row(code(r.Name), text(r.Description), link(r.Source))
+		w.row(schemadoc.Code(r.Name), text(r.Description), link(r.Source))
 	}
 	w.p("")
 }
