@@ -116,16 +116,24 @@ func poll[Op any](ctx context.Context, c *Clients, name string, op Op,
 		return op, errors.New("waiting for an operation: the operation has no name")
 	}
 	wait := c.poll.Initial
+	group := pollGroupOf(ctx)
+	var wake <-chan struct{}
+	if group != nil {
+		wake = group.channel()
+	}
 	notFound := 0
 	var lastErr error
 	for n := 1; !done(op); n++ {
-		if err := c.sleep(ctx, c.jitter(wait)); err != nil {
+		if err := c.pause(ctx, wake, c.jitter(wait)); err != nil {
 			if lastErr != nil {
 				return op, fmt.Errorf("waiting for operation %s: %w (last poll error: %w)", name, err, lastErr)
 			}
 			return op, fmt.Errorf("waiting for operation %s: %w", name, err)
 		}
 		wait = c.poll.next(wait)
+		if group != nil {
+			wake = group.channel() // a wake from now on cuts the next wait short
+		}
 		got, err := get(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -144,6 +152,9 @@ func poll[Op any](ctx context.Context, c *Clients, name string, op Op,
 		}
 		notFound, lastErr, op = 0, nil, got
 		c.log.DebugContext(ctx, "polled operation", "operation", name, "poll", n, "state", state(op), "next_wait", wait)
+	}
+	if group != nil {
+		group.Wake()
 	}
 	return op, nil
 }

@@ -59,6 +59,7 @@ type poolOps struct {
 
 	watchMu sync.Mutex
 	watches map[string]*operationWatch // by operation id
+	polls   *gcp.PollGroup             // links the waits of this apply's operations
 }
 
 // newPoolOps prepares operations on cluster through clients, bounded by limiter.
@@ -90,6 +91,7 @@ func newPoolOps(ctx context.Context, clients *gcp.Clients, limiter *gcp.Limiter,
 		backoff:  backoffFor(poll),
 		poll:     poll,
 		sleep:    sleepContext,
+		polls:    gcp.NewPollGroup(),
 		watches:  map[string]*operationWatch{},
 	}, nil
 }
@@ -316,7 +318,9 @@ func (o *poolOps) waitOperation(ctx context.Context, op *container.Operation) er
 			return ctx.Err()
 		}
 	}
-	_, w.err = o.clients.WaitContainerOperation(ctx, o.project, o.location, op)
+	// Operations started together on a cluster tend to end together: when
+	// one ends, the waiters of the others poll at once.
+	_, w.err = o.clients.WaitContainerOperation(gcp.WithPollGroup(ctx, o.polls), o.project, o.location, op)
 	close(w.done)
 	return w.err
 }
