@@ -271,7 +271,7 @@ func (r *Report) writeApplies(w func(string, ...any)) {
 	w("(the same ratio of polling cap to operation time as the default 10 s cap against operations of a few minutes). ")
 	w("The provider's apply is the time between Terraform's `apply_start` and `apply_complete` events for the resource (`terraform apply -json`); the command's wall time adds Terraform's start-up, refresh and plan. ")
 	w("The ideal is what the operation durations allow: the sum of the durations when GKE serializes pool creates, the longest one when it does not. ")
-	w("Operations are polled adaptively: the first read after a twentieth of `poll_interval`, then 1.5 times longer each time, up to `poll_interval`; ")
+	w("Operations are polled adaptively: the first read after a twentieth of `poll_interval`, then 1.5 times longer each time, up to `poll_interval`, each wait jittered to between half and all of its length, and the waiters of node pools created together poll at once when one of them sees its operation end; ")
 	if poll, err := time.ParseDuration(r.PollInterval); err == nil && r.OperationDuration > 0 {
 		w("an operation's end is therefore seen up to one `poll_interval` late: up to %.1f%% of an operation here.\n\n", 100*Ratio(poll, r.OperationDuration))
 	} else {
@@ -286,8 +286,7 @@ func (r *Report) writeApplies(w func(string, ...any)) {
 			fmtDur(a.Span.Median()-a.LimitIdeal), fmtDur(a.Wall.Median()), a.Calls.Median(), a.Polls.Median(), a.Creates.Median())
 	}
 	w("\nThe time beyond the ideal is the provider's own cost: mostly the polling delay, at most one `poll_interval` for each operation that must end before the next one starts, and a few reads after the last one. ")
-	w("With every operation lasting exactly the same time, the polls fall at the same moments in every run, and a poll landing just before an operation ends makes that delay close to a whole `poll_interval`; ")
-	w("operations of varied length see half of it on average.\n")
+	w("The jitter keeps equal-length operations from always ending just after a poll, so an end is seen on average about 0.4 `poll_interval` late.\n")
 	w("\n")
 	var notes []string
 	for _, a := range r.Applies {
