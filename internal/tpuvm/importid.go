@@ -50,8 +50,10 @@ func parseImportID(id, defaultProject string) (string, error) {
 	return nodeID, nil
 }
 
+// truncate shortens s for an error message. The limit is in bytes: %q may
+// show each byte of a malformed id as four characters.
 func truncate(s string) string {
-	const maxShown = 200
+	const maxShown = 64
 	if len(s) > maxShown {
 		return s[:maxShown] + "..."
 	}
