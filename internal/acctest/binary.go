@@ -9,40 +9,26 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/devbuild"
 )
 
-// DevInstall builds the provider binary into a temporary directory and
-// writes a Terraform CLI configuration whose dev_overrides point
-// accel-dev/accel at it, as a user testing a local build would. It returns
-// the environment for running the terraform binary against that build.
+// DevInstall builds the provider into a temporary directory and returns the
+// environment for running the terraform binary against that build through
+// dev_overrides (see devbuild.Install).
 func DevInstall(t *testing.T) []string {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("set TF_ACC=1 to build the provider and run the Terraform CLI")
 	}
-	dir := t.TempDir()
 	root, err := moduleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-accel"), ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	rc := filepath.Join(dir, "terraform.rc")
-	cfg := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"accel-dev/accel\" = %q\n  }\n  direct {}\n}\n", dir)
-	if err := os.WriteFile(rc, []byte(cfg), 0o600); err != nil {
+	env, err := devbuild.Install(t.Context(), root, t.TempDir(), devbuild.Accel)
+	if err != nil {
 		t.Fatal(err)
-	}
-	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if k == "PATH" || k == "HOME" || k == "TMPDIR" {
-			env = append(env, kv)
-		}
 	}
 	return env
 }

@@ -9,47 +9,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/devbuild"
 )
 
-// Install builds the provider of the module at root, and the baseline
-// provider (cmd/baselineprovider), into dir and writes a Terraform CLI
-// configuration whose dev_overrides point at them. It returns
-// the environment to run terraform with: only PATH, HOME and TMPDIR are kept
-// from this process, Google credential variables are not, and gcloud's
-// configuration directory is an empty one, so no credential can be found.
+// Install builds this module's provider and the baseline provider
+// (cmd/baselineprovider) into dir; see devbuild.Install.
 func Install(ctx context.Context, root, dir string) ([]string, error) {
-	for binary, pkg := range map[string]string{
-		"terraform-provider-accel":    ".",
-		"terraform-provider-baseline": "./internal/benchmark/cmd/baselineprovider",
-	} {
-		// The release build flags (.goreleaser.yml), so the figures are those of what users run.
-		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, binary), pkg)
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
-		}
-	}
-	rc := filepath.Join(dir, "terraform.rc")
-	cfg := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"accel-dev/accel\"    = %q\n    \"accel-dev/baseline\" = %q\n  }\n  direct {}\n}\n", dir, dir)
-	if err := os.WriteFile(rc, []byte(cfg), 0o600); err != nil {
-		return nil, fmt.Errorf("writing the CLI configuration: %w", err)
-	}
-	gcloud := filepath.Join(dir, "gcloud")
-	if err := os.MkdirAll(gcloud, 0o700); err != nil {
-		return nil, fmt.Errorf("creating an empty gcloud configuration: %w", err)
-	}
-	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "CLOUDSDK_CONFIG=" + gcloud}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if k == "PATH" || k == "HOME" || k == "TMPDIR" {
-			env = append(env, kv)
-		}
-	}
-	return env, nil
+	return devbuild.Install(ctx, root, dir, devbuild.Accel,
+		devbuild.Provider{Source: "accel-dev/baseline", Package: "./internal/benchmark/cmd/baselineprovider"})
 }
 
 // Runner runs the Terraform CLI repeatedly in fresh working directories.
