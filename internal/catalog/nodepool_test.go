@@ -144,6 +144,14 @@ func TestTPUNodePoolFindings(t *testing.T) {
 				errAt(AttrMaxNodeCount, "6", "Autoscaling Bounds Do Not Hold Whole Slices",
 					`GKE scales a multi-host TPU pool a whole slice (4 nodes of ct6e-standard-4t for 4x4) at a time, so max_node_count 6 is not a multiple of 4; use 0 or 4.`, srcGKETPUs, "4", "8"),
 			}},
+		{"multi-host slice in two zones",
+			TPUPoolQuery{AcceleratorType: "v6e-16", NodeLocations: []string{"us-east5-a", "us-east5-b"}},
+			Findings{func() Finding {
+				f := errAt(AttrNodeLocations, "us-east5-b", "Multi-Host Slice Needs One Zone",
+					`A multi-host TPU slice (4x4, 4 nodes of ct6e-standard-4t) is placed compactly in one zone; set node_locations to exactly one zone, and add a node pool per extra zone.`, srcGKETPUs, "us-east5-a")
+				f.Index = 1
+				return f
+			}()}},
 		{"autoscaling above one slice",
 			TPUPoolQuery{AcceleratorType: "v6e-16", MaxNodeCount: 8},
 			Findings{warnAt(AttrMaxNodeCount, "8", "Autoscaling Bound Above One Slice",

@@ -193,6 +193,13 @@ func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
 	// Node locations and GKE version.
 	a := c.accForChips(g, chips, topo)
 	fs = append(fs, c.checkZones(g, a.Type, q.NodeLocations, AttrNodeLocations)...)
+	if multi && len(q.NodeLocations) > 1 {
+		f := newFinding(SeverityError, AttrNodeLocations, q.NodeLocations[1], "Multi-Host Slice Needs One Zone", src, []string{q.NodeLocations[0]},
+			fmt.Sprintf("A multi-host TPU slice (%s, %d nodes of %s) is placed compactly in one zone; set node_locations to exactly one zone, and add a node pool per extra zone.",
+				topo, nodes, mt.Name))
+		f.Index = 1
+		fs = append(fs, f)
+	}
 	fs = append(fs, c.checkGKEVersion(g, q.GKEVersion)...)
 
 	shape = TPUPoolShape{

@@ -261,13 +261,6 @@ func deriveTPU(cat *catalog.Catalog, in tierInput, gkeVersion string, s *tierSpe
 				"placement with a TPU topology; this resource does not create workload policies. Use a single-host slice, or create "+
 				"this pool with a workload policy outside this resource.", in.AcceleratorType, shape.Accelerator.Generation), cat.Source("gke_tpu")))
 	}
-	if shape.MultiHost && len(in.Locations) > 1 {
-		f := tierFinding(catalog.AttrNodeLocations, in.Locations[1], "Multi-Host Slice Needs One Zone",
-			fmt.Sprintf("A multi-host TPU slice (%s, %d nodes of %s) is placed compactly in one zone; set node_locations to exactly one zone, and add a tier per extra zone.",
-				shape.Topology, shape.NodeCount, shape.MachineType), cat.Source("gke_tpu"))
-		f.Index = 1
-		fs = append(fs, f)
-	}
 	return fs
 }
 
