@@ -9,11 +9,15 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	container "google.golang.org/api/container/v1"
+	"google.golang.org/api/option"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
@@ -121,18 +125,19 @@ func (h *harness) expectClean(when string, want int) *faultsuite.Report {
 	return &r
 }
 
-// interruptedApply starts an apply, waits until the emulator has received
-// the create call of method, sends sig to Terraform's process group and
+// interruptedApply starts an apply, waits until the emulator has received one
+// more call of method than before, sends sig to Terraform's process group and
 // waits for it to exit with an error. After SIGINT, Terraform must say it
 // was interrupted.
 func (h *harness) interruptedApply(method string, sig syscall.Signal) {
 	h.t.Helper()
 	h.applies++
+	before := h.tg.Emulator.Counters()[method]
 	p, err := h.ws.Start(applyArgs...)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if err := h.waitFor(func() bool { return h.tg.Emulator.Counters()[method] > 0 }); err != nil {
+	if err := h.waitFor(func() bool { return h.tg.Emulator.Counters()[method] > before }); err != nil {
 		_ = p.Signal(syscall.SIGKILL)
 		out, _ := p.Wait()
 		h.t.Fatalf("waiting for %s: %v\nstdout:\n%s\nstderr:\n%s", method, err, out.Stdout, out.Stderr)
@@ -281,7 +286,40 @@ func mustFault(t *testing.T, err error) {
 	}
 }
 
+// importInto runs terraform import of id into address, as the error after
+// a killed apply tells the user to.
+func (h *harness) importInto(address, id string) {
+	h.t.Helper()
+	if out, err := h.ws.Run(h.ctx(), "import", "-input=false", "-no-color", address, id); err != nil {
+		h.t.Fatalf("import %s %s: %v\n%s", address, id, err, out.Stdout)
+	}
+}
+
+// secondState is another working directory (another state) with the same
+// configuration body: its apply must fail with wantErr and change nothing
+// the first state manages.
+func (h *harness) secondState(body string, wantErr *regexp.Regexp) {
+	h.t.Helper()
+	other := &faultsuite.Workspace{Dir: h.t.TempDir(), Terraform: h.ws.Terraform, Env: h.ws.Env}
+	if err := other.WriteConfig(h.tg.Config(body)); err != nil {
+		h.t.Fatal(err)
+	}
+	out, err := other.Run(h.ctx(), applyArgs...)
+	if err == nil || !wantErr.MatchString(out.Stdout+out.Stderr) {
+		h.t.Fatalf("apply in a second state: %v, want an error matching %q\nstdout:\n%s\nstderr:\n%s", err, wantErr, out.Stdout, out.Stderr)
+	}
+	st, err := other.State(h.ctx())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if n := len(st.Resources()); n != 0 {
+		h.t.Fatalf("the second state recorded %d resources, want none", n)
+	}
+}
+
 var (
+	nameTaken     = regexp.MustCompile(`(?s)Name Already in Use.*import it with the id`)
+	poolExists    = regexp.MustCompile(`(?s)Node Pools? Already Exists?.*(import them|import it with the\s+identifier)`)
 	anyError      = regexp.MustCompile(`Error`)
 	timeoutError  = regexp.MustCompile(`(?i)(timeout|deadline|did not finish)`)
 	capacityError = regexp.MustCompile(`(?i)capacity`)
@@ -352,16 +390,33 @@ func tpuScenarios() []scenario {
 			h.interruptedApply(emulator.MethodTPUNodesCreate, syscall.SIGKILL)
 			h.orphansSeen += len(h.reconcile().Orphans)
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, false))
+			// Nothing recorded which instance created the VM: the next apply
+			// refuses it and names the import, which takes it over.
+			h.apply(nameTaken)
+			h.importInto("accel_tpu_vm.test", "projects/"+acctest.EmulatorProject+"/locations/"+zoneA+"/nodes/"+h.prefix+"-vm")
 			h.apply(nil)
+		}},
+		{name: "tpu_vm/second_state", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			h.tpuConfig([]string{zoneA}, "")
+			h.apply(nil)
+			h.secondState(fmt.Sprintf(`resource "accel_tpu_vm" "test" {
+  name             = %q
+  accelerator_type = "v5litepod-4"
+  zones            = [%q]
+}
+`, h.prefix+"-vm", zoneA), nameTaken)
 		}},
 	}
 }
 
 // --- accel_fallback_nodepools --------------------------------------------
 
-// poolsConfig is one accel_fallback_nodepools with n tiers on the emulator's
-// us-central1 cluster: a v6e tier, an L4 GPU tier, a v5e tier.
-func (h *harness) poolsConfig(n int, extra string) {
+// poolsConfig writes one accel_fallback_nodepools with n tiers on the
+// emulator's us-central1 cluster: a v6e tier, an L4 GPU tier, a v5e tier.
+func (h *harness) poolsConfig(n int, extra string) { h.write(h.poolsBody(n, extra)) }
+
+// poolsBody is the configuration poolsConfig writes.
+func (h *harness) poolsBody(n int, extra string) string {
 	tiers := []string{
 		`{ name = %q, accelerator_type = "v6e-4", node_locations = ["us-central1-b"] }`,
 		`{ name = %q, machine_type = "g2-standard-4", gpu_type = "nvidia-l4", node_locations = ["us-central1-a"] }`,
@@ -371,13 +426,13 @@ func (h *harness) poolsConfig(n int, extra string) {
 	for i := range n {
 		fmt.Fprintf(&b, "    "+tiers[i]+",\n", fmt.Sprintf("%s-%d", h.prefix, i))
 	}
-	h.write(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
+	return fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
   cluster       = %q
   compute_class = %q
   tiers = [
 %s  ]
 %s}
-`, h.tg.Cluster, h.prefix+"-class", b.String(), extra))
+`, h.tg.Cluster, h.prefix+"-class", b.String(), extra)
 }
 
 func poolScenarios() []scenario {
@@ -436,7 +491,16 @@ func poolScenarios() []scenario {
 			h.interruptedApply(emulator.MethodNodePoolsCreate, syscall.SIGINT)
 			h.orphansSeen += len(h.reconcile().Orphans)
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
+			// Interrupted, not failed: the resource is not tainted, and the
+			// next apply deletes no pool.
+			if st, err := h.ws.State(h.ctx()); err != nil || len(st.Resources()) != 1 || st.Resources()[0].Tainted {
+				h.t.Fatalf("state after the interrupt: %v, want one resource, not tainted", err)
+			}
+			before := h.tg.Emulator.Counters()[emulator.MethodNodePoolsDelete]
 			h.apply(nil)
+			if n := h.tg.Emulator.Counters()[emulator.MethodNodePoolsDelete] - before; n != 0 {
+				h.t.Fatalf("the apply after the interrupt deleted %d pools, want none", n)
+			}
 		}},
 		{name: "node_pools/sigkill_mid_apply", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, true))
@@ -444,7 +508,72 @@ func poolScenarios() []scenario {
 			h.interruptedApply(emulator.MethodNodePoolsCreate, syscall.SIGKILL)
 			h.orphansSeen += len(h.reconcile().Orphans)
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
+			// Killed in its first apply, the resource recorded nothing: the
+			// next apply refuses the pools and names the import.
+			h.apply(poolExists)
+			// Import the pools that exist (those whose create GKE accepted);
+			// the apply creates the rest.
+			var existing []string
+			for _, p := range h.tg.Emulator.NodePools() {
+				if short := p.Name[strings.LastIndex(p.Name, "/")+1:]; strings.HasPrefix(short, h.prefix) {
+					existing = append(existing, short)
+				}
+			}
+			slices.Sort(existing)
+			h.importInto("accel_fallback_nodepools.test", h.tg.Cluster+"/nodePools/"+strings.Join(existing, ","))
 			h.apply(nil)
+		}},
+		{name: "node_pools/sigkill_then_rename", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			h.poolsConfig(1, "")
+			h.apply(nil)
+			// An apply adding a tier is killed after GKE accepted the create;
+			// then the configuration renames the tier.
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, true))
+			h.poolsConfig(2, "")
+			h.interruptedApply(emulator.MethodNodePoolsCreate, syscall.SIGKILL)
+			h.orphansSeen += len(h.reconcile().Orphans)
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
+			h.write(strings.Replace(h.poolsBody(2, ""), fmt.Sprintf("%q", h.prefix+"-1"), fmt.Sprintf("%q", h.prefix+"-1r"), 1))
+			// The refresh finds the killed apply's pool by its owner id; the
+			// plan deletes it, as no tier names it any more.
+			out, err := h.ws.Run(h.ctx(), "plan", "-input=false", "-no-color")
+			if err != nil || !strings.Contains(out.Stdout+out.Stderr, "Node Pool Left by an Interrupted Apply Found") {
+				h.t.Fatalf("plan after the rename: %v, want the left pool found\n%s\n%s", err, out.Stdout, out.Stderr)
+			}
+			h.apply(nil)
+		}},
+		{name: "node_pools/second_state", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			h.poolsConfig(2, "")
+			h.apply(nil)
+			h.secondState(h.poolsBody(2, ""), regexp.MustCompile(`(?s)Node Pool Already Exists.*owner id of another resource instance`))
+		}},
+		{name: "node_pools/foreign_pool", kind: faultsuite.TypeNodePools, want: 1, run: func(h *harness) {
+			// A pool this provider did not create (like a cluster's
+			// default-pool), named by a tier.
+			foreign := "default-" + h.prefix
+			svc, err := container.NewService(h.ctx(), option.WithEndpoint(h.tg.Emulator.ContainerEndpoint()), option.WithoutAuthentication())
+			if err != nil {
+				h.t.Fatal(err)
+			}
+			if _, err := svc.Projects.Locations.Clusters.NodePools.Create(h.tg.Cluster, &container.CreateNodePoolRequest{NodePool: &container.NodePool{
+				Name: foreign, InitialNodeCount: 1, Config: &container.NodeConfig{MachineType: "e2-standard-4"},
+			}}).Do(); err != nil {
+				h.t.Fatal(err)
+			}
+			body := h.poolsBody(1, "")
+			h.write(strings.Replace(body, "  ]\n", fmt.Sprintf(
+				"    { name = %q, machine_type = \"g2-standard-4\", gpu_type = \"nvidia-l4\", node_locations = [\"us-central1-a\"] },\n  ]\n", foreign), 1))
+			h.apply(poolExists)
+			h.write(body)
+			h.apply(nil)
+			h.t.Cleanup(func() {
+				for _, p := range h.tg.Emulator.NodePools() {
+					if strings.HasSuffix(p.Name, "/nodePools/"+foreign) {
+						return
+					}
+				}
+				h.t.Errorf("node pool %s, not created by Terraform, was deleted", foreign)
+			})
 		}},
 	}
 }

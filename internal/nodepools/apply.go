@@ -17,6 +17,7 @@ import (
 	rpccode "google.golang.org/genproto/googleapis/rpc/code"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 )
 
 // poolConcurrency is how many node-pool operations the provider starts at
@@ -56,6 +57,10 @@ type poolOps struct {
 	backoff  gcp.Backoff
 	poll     gcp.Polling
 	sleep    func(context.Context, time.Duration) error
+
+	// owner decides which existing pools are this resource's to adopt,
+	// change or delete.
+	owner poolOwner
 
 	watchMu sync.Mutex
 	watches map[string]*operationWatch // by operation id
@@ -366,13 +371,9 @@ func (o *poolOps) list(ctx context.Context) (map[string]*container.NodePool, err
 // errClusterNotFound means the cluster itself is gone.
 var errClusterNotFound = errors.New("cluster not found")
 
-// clusterVersion reads the cluster's control plane version.
-func (o *poolOps) clusterVersion(ctx context.Context) (string, error) {
-	c, err := o.svc.Projects.Locations.Clusters.Get(o.cluster).Context(ctx).Do()
-	if err != nil {
-		return "", err
-	}
-	return c.CurrentMasterVersion, nil
+// getCluster reads the cluster, with its node pools and control plane version.
+func (o *poolOps) getCluster(ctx context.Context) (*container.Cluster, error) {
+	return o.svc.Projects.Locations.Clusters.Get(o.cluster).Context(ctx).Do()
 }
 
 // poolExistsError means a create found a pool of that name that it may not
@@ -396,13 +397,15 @@ const maxCreateRounds = 3
 // in ERROR after a stockout exists, and its creation still fails: the
 // caller reads the pools afterwards to record what exists.
 //
-// When a pool of that name exists already (an apply that was killed after
-// its create request, or a create whose answer was lost), it is adopted if
-// this resource created it for this tier (see adoptionMismatch): create
+// When a pool of that name exists already (an apply of this resource that
+// was killed after its create request, or a create whose answer was lost),
+// it is adopted if this resource instance created it for this tier (see
+// adoptionMismatch): create
 // waits for it to finish what it is doing, brings its size, labels, taints
 // and management to want, and reports adopted. Any other pool is an error.
 func (o *poolOps) create(ctx context.Context, want tierSpec) (adopted bool, err error) {
 	np := want.nodePool()
+	np.Config.ResourceLabels = map[string]string{ownership.LabelKey: o.owner.id}
 	for round := 1; ; round++ {
 		var op *container.Operation
 		err := o.call(ctx, "create", np.Name, func(ctx context.Context) error {
@@ -422,7 +425,7 @@ func (o *poolOps) create(ctx context.Context, want tierSpec) (adopted bool, err 
 			return false, fmt.Errorf("%w; reading the existing pool failed: %w", err, gerr)
 		}
 		if existing != nil {
-			if reason := adoptionMismatch(existing, want); reason != "" {
+			if reason := adoptionMismatch(existing, want, o.owner.id); reason != "" {
 				return false, &poolExistsError{reason: reason, err: err}
 			}
 			tflog.Info(ctx, "found a node pool this resource created in an apply that did not finish; adopting it",
@@ -525,6 +528,68 @@ func (o *poolOps) delete(ctx context.Context, pool string) error {
 		return err
 	}
 	return nil
+}
+
+// takenNames returns, in tier order, the names of tiers whose pool exists
+// already, before a resource's first create (a pool a new resource instance
+// finds cannot be its own), each with who created it (ownership.Describe).
+// When the pools cannot be read it returns none, and each create still
+// refuses a pool that is not its own.
+func (o *poolOps) takenNames(ctx context.Context, tiers []tierModel) (names, why []string) {
+	pools, err := o.list(ctx)
+	if err != nil {
+		tflog.Debug(ctx, "listing node pools before creating them failed", map[string]any{"cluster": o.cluster, "error": err.Error()})
+		return nil, nil
+	}
+	for _, t := range tiers {
+		if np := pools[t.Name.ValueString()]; np != nil {
+			names = append(names, np.Name)
+			why = append(why, ownership.Describe(resourceLabels(np)))
+		}
+	}
+	return names, why
+}
+
+// deleteResult is what deleteOwned did, by index of the names it was given.
+type deleteResult struct {
+	notOwned map[int]string // pools left alone, with why (ownership.Describe)
+	errs     map[int]error  // pools whose deletion failed
+}
+
+// deleteOwned deletes the named pools that are this resource's (o.owner),
+// at most the limiter's number at once, and waits. The pools are read once
+// first: a pool that does not exist is deleted, and a pool of one of the
+// names that someone else created is left alone. err is set, and nothing
+// deleted, when the pools cannot be read.
+func (o *poolOps) deleteOwned(ctx context.Context, names []string) (deleteResult, error) {
+	res := deleteResult{notOwned: map[int]string{}, errs: map[int]error{}}
+	pools, err := o.list(ctx)
+	if errors.Is(err, errClusterNotFound) {
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	var jobs []job
+	var index []int
+	for i, name := range names {
+		np := pools[name]
+		switch {
+		case np == nil:
+			continue
+		case !o.owner.owns(np):
+			res.notOwned[i] = ownership.Describe(resourceLabels(np))
+			continue
+		}
+		jobs = append(jobs, job{pool: name, run: func(ctx context.Context) error { return o.delete(ctx, name) }})
+		index = append(index, i)
+	}
+	for j, err := range o.runJobs(ctx, jobs) {
+		if err != nil && !errors.Is(err, errClusterNotFound) && gcp.Classify(err) != gcp.ClassNotFound {
+			res.errs[index[j]] = err
+		}
+	}
+	return res, nil
 }
 
 // mutate starts one update-like operation on a pool and waits for it.

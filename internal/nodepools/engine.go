@@ -17,6 +17,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 )
 
 func timeoutsAttrTypes(context.Context) map[string]attr.Type {
@@ -44,6 +45,9 @@ type step struct {
 	// adopted is set when the create found the pool, left by an apply that
 	// did not record it, and adopted it.
 	adopted bool
+	// refused is set, before anything runs, when the pool the step would
+	// change or delete is not this resource's (see guard).
+	refused error
 }
 
 // planSteps compares planned specs with the specs in state, by tier name.
@@ -175,8 +179,10 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		stateOrder = append(stateOrder, name)
 	}
 	steps := planSteps(want, state, stateSpecs, stateOrder)
+	ops.guard(ctx, steps)
 
 	failed := ops.execute(ctx, steps)
+	interrupted := errors.Is(ctx.Err(), context.Canceled)
 	adopted := map[string]bool{}
 	for _, st := range steps {
 		if st.adopted {
@@ -203,16 +209,22 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 			prior = old // a failed change: keep the old settings, so the next plan retries it
 		}
 		np := pools[name]
-		var refused *poolExistsError
-		if errors.As(err, &refused) {
-			np = nil // someone else's pool: never recorded, so never deleted by this resource
-		}
 		switch {
 		case pools == nil:
 			if old, ok := state[name]; ok {
 				out = append(out, old)
 				anyPool = true
 			}
+			if err != nil {
+				reportTierError(diags, base, ops.poolName(name), onStockout, interrupted, err)
+			}
+			continue
+		case isForeign(err) || (np != nil && !ops.owner.owns(np)):
+			// Someone else's pool: never recorded, so no later plan acts on it.
+			if err == nil {
+				err = &notOwnedError{reason: ownership.Describe(resourceLabels(np))}
+			}
+			reportTierError(diags, base, ops.poolName(name), onStockout, interrupted, err)
 			continue
 		case np == nil:
 			out = append(out, missingTier(prior))
@@ -222,12 +234,13 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		}
 		if adopted[name] {
 			diags.AddAttributeWarning(base, "Existing Node Pool Adopted",
-				fmt.Sprintf("Node pool %s was created by an earlier apply that did not finish (it carries the resource label %s=%s and "+
-					"the label %s=%s, and its machine type, accelerators and zones match the tier), so it was adopted instead of "+
-					"created again.", ops.poolName(name), ownerLabelKey, ownerLabelValue, catalog.LabelComputeClass, class))
+				fmt.Sprintf("Node pool %s was created by an earlier apply of this resource that did not finish (it carries this "+
+					"resource's owner id, the resource label %s = %q, and the label %s=%s, and its machine type, accelerators and "+
+					"zones match the tier), so it was adopted instead of created again.",
+					ops.poolName(name), ownership.LabelKey, ops.owner.id, catalog.LabelComputeClass, class))
 		}
 		if err != nil {
-			reportTierError(diags, base, ops.poolName(name), onStockout, err)
+			reportTierError(diags, base, ops.poolName(name), onStockout, interrupted, err)
 		}
 	}
 	for _, name := range stateOrder {
@@ -235,15 +248,84 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		if err == nil {
 			continue
 		}
-		diags.AddAttributeError(path.Root("tiers"), "Error Deleting Node Pool",
-			fmt.Sprintf("Tier %q was removed, but its node pool %s could not be deleted: %s\n\nIt stays in state; the next apply deletes it again.",
-				name, ops.poolName(name), err))
-		if np := pools[name]; np != nil {
+		np := pools[name]
+		if isForeign(err) || (np != nil && !ops.owner.owns(np)) {
+			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Not Deleted",
+				fmt.Sprintf("Tier %q was removed. Node pool %s was not deleted: it %s. It is dropped from the state and left as it is.",
+					name, ops.poolName(name), notOwnedReason(err, np)))
+			continue
+		}
+		if interrupted {
+			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Deletion Interrupted",
+				fmt.Sprintf("Terraform was interrupted before node pool %s of the removed tier %q was deleted. It stays in state; the next apply deletes it.",
+					ops.poolName(name), name))
+		} else {
+			diags.AddAttributeError(path.Root("tiers"), "Error Deleting Node Pool",
+				fmt.Sprintf("Tier %q was removed, but its node pool %s could not be deleted: %s\n\nIt stays in state; the next apply deletes it again.",
+					name, ops.poolName(name), err))
+		}
+		if np != nil {
 			anyPool = true
 			out = append(out, flattenPool(ctx, cat, state[name], np, class, false))
 		}
 	}
 	return out, anyPool
+}
+
+// guard refuses, before anything runs, every step that would delete,
+// re-create or change a pool this resource does not own: one that carries
+// another instance's owner id or none, whatever the state says (the pool
+// this resource created was deleted, and someone else created one of the
+// same name). Without the pools (the list fails), no such step runs. Creates
+// need no guard: a create never replaces a pool, and adopts only its own.
+func (o *poolOps) guard(ctx context.Context, steps []*step) {
+	var pools map[string]*container.NodePool
+	var listErr error
+	listed := false
+	for _, st := range steps {
+		if st.action != actionDelete && st.action != actionReplace && st.action != actionUpdate {
+			continue
+		}
+		if !listed {
+			pools, listErr = o.list(ctx)
+			listed = true
+		}
+		name := st.was.Name
+		switch np := pools[name]; {
+		case listErr != nil:
+			st.refused = fmt.Errorf("could not check that the pool is this resource's before changing it: %w", listErr)
+		case np != nil && !o.owner.owns(np):
+			st.refused = &notOwnedError{reason: ownership.Describe(resourceLabels(np))}
+		}
+	}
+}
+
+// notOwnedError means a pool recorded in state is no longer this
+// resource's: it was deleted and a pool of the same name created by
+// someone else.
+type notOwnedError struct {
+	reason string // ownership.Describe of its labels
+}
+
+func (e *notOwnedError) Error() string {
+	return "the node pool of this name " + e.reason
+}
+
+// isForeign reports whether err says a pool is someone else's.
+func isForeign(err error) bool {
+	var exists *poolExistsError
+	var notOwned *notOwnedError
+	return errors.As(err, &exists) || errors.As(err, &notOwned)
+}
+
+// notOwnedReason says why a pool is not this resource's, from a step's
+// error or from the pool's labels.
+func notOwnedReason(err error, np *container.NodePool) string {
+	var notOwned *notOwnedError
+	if errors.As(err, &notOwned) {
+		return notOwned.reason
+	}
+	return ownership.Describe(resourceLabels(np))
 }
 
 // execute runs the steps on the cluster, at most the limiter's number at
@@ -252,6 +334,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 func (o *poolOps) execute(ctx context.Context, steps []*step) map[string]error {
 	var jobs []job
 	var jobSteps []*step
+	failed := map[string]error{}
 	for _, st := range steps {
 		if st.action == actionNone {
 			continue
@@ -260,11 +343,18 @@ func (o *poolOps) execute(ctx context.Context, steps []*step) map[string]error {
 		if st.action == actionDelete {
 			name = st.was.Name
 		}
+		if st.refused != nil {
+			key := name
+			if st.action == actionDelete {
+				key = "-" + name
+			}
+			failed[key] = st.refused
+			continue
+		}
 		jobs = append(jobs, job{pool: name, run: func(ctx context.Context) error { return o.run(ctx, st) }})
 		jobSteps = append(jobSteps, st)
 	}
 	tflog.Info(ctx, "applying node pool changes", map[string]any{"cluster": o.cluster, "operations": len(jobs)})
-	failed := map[string]error{}
 	for i, err := range o.runJobs(ctx, jobs) {
 		if err == nil {
 			continue
@@ -279,9 +369,21 @@ func (o *poolOps) execute(ctx context.Context, steps []*step) map[string]error {
 }
 
 // reportTierError turns one tier's failure into a diagnostic on its path.
-func reportTierError(diags *diag.Diagnostics, base path.Path, pool, onStockout string, err error) {
+// A failure because Terraform was interrupted is a warning: what exists is
+// recorded, and the next apply continues from it.
+func reportTierError(diags *diag.Diagnostics, base path.Path, pool, onStockout string, interrupted bool, err error) {
 	var exists *poolExistsError
+	var notOwned *notOwnedError
 	switch {
+	case errors.As(err, &notOwned):
+		diags.AddAttributeError(base.AtName("name"), "Node Pool Not Created by This Resource",
+			fmt.Sprintf("Node pool %s is recorded in the state, but the pool of that name in the cluster %s; it was not changed "+
+				"or deleted, and it is dropped from the state. Rename the tier, or import the pool with the identifier %q if "+
+				"this resource should manage it.", pool, notOwned.reason, pool))
+	case interrupted && errors.Is(err, context.Canceled):
+		diags.AddAttributeWarning(base, "Node Pool Operation Interrupted",
+			fmt.Sprintf("Terraform was interrupted while node pool %s was being created or changed. It is recorded in the state as "+
+				"GKE reports it, so nothing is lost or created twice: the next plan refreshes it, and the next apply continues from it.", pool))
 	case gcp.Classify(err) == gcp.ClassCapacity:
 		if onStockout == onStockoutContinue {
 			diags.AddAttributeWarning(base, "Node Pool Out of Capacity", stockoutDetail(pool, onStockout, err))
@@ -290,8 +392,10 @@ func reportTierError(diags *diag.Diagnostics, base path.Path, pool, onStockout s
 		diags.AddAttributeError(base, "Node Pool Out of Capacity", stockoutDetail(pool, onStockout, err))
 	case errors.As(err, &exists):
 		diags.AddAttributeError(base.AtName("name"), "Node Pool Already Exists",
-			fmt.Sprintf("Node pool %s already exists and %s, so it is not adopted: %s\n\nRename the tier, delete the pool, "+
-				"or import the existing pools with the identifier %q.", pool, exists.reason, exists.err, pool))
+			fmt.Sprintf("Node pool %s already exists and %s. It is not adopted, not recorded in the state, and never changed or "+
+				"deleted by this resource.\n\nRename the tier, or, if this resource should manage the pool (for example one left "+
+				"by an apply of this configuration that was killed before it could record it), import it with the identifier %q.",
+				pool, exists.reason, pool))
 	case gcp.Classify(err) == gcp.ClassDeadline:
 		diags.AddAttributeError(base, "Timeout Waiting for Node Pool",
 			fmt.Sprintf("Node pool %s did not finish in time: %s\n\nRaise timeouts, then apply again; the pool is recorded as GKE reports it.", pool, err))

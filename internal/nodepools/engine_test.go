@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	container "google.golang.org/api/container/v1"
 	"google.golang.org/api/option"
 
@@ -182,14 +184,22 @@ func containerService(t *testing.T, srv *emulator.Server) *container.Service {
 // refused.
 func TestCreateAdopts(t *testing.T) {
 	t.Parallel()
+	const owner = "0123456789abcdef0123"
 	mine, fs := derive(catalog.Default(), tierInput{Name: "pool", MachineType: "g2-standard-4", GPUType: "nvidia-l4",
 		Locations: []string{"us-central1-a"}, AutoRepair: true, AutoUpgrade: true, Labels: map[string]string{"team": "new"}}, "cc", "")
 	if fs.HasErrors() {
 		t.Fatal(fs)
 	}
+	// owned is the pool an apply of this resource instance created and
+	// did not record (an update killed after GKE accepted the create).
+	owned := func() *container.NodePool {
+		np := mine.nodePool()
+		np.Config.ResourceLabels = map[string]string{"accel-managed": owner}
+		return np
+	}
 	other := func(mutate func(np *container.NodePool)) func() *container.NodePool {
 		return func() *container.NodePool {
-			np := mine.nodePool()
+			np := owned()
 			mutate(np)
 			return np
 		}
@@ -202,14 +212,17 @@ func TestCreateAdopts(t *testing.T) {
 		wantRefusal string    // in the poolExistsError's reason
 		wantUpdates int64
 	}{
-		"still provisioning": {existing: mine.nodePool, capacity: -1, wantAdopted: true},
+		"still provisioning": {existing: owned, capacity: -1, wantAdopted: true},
 		"with other labels and size": {existing: other(func(np *container.NodePool) {
 			np.Config.Labels["team"] = "old"
 			np.InitialNodeCount = 2
 		}), capacity: -1, wantAdopted: true, wantUpdates: 2},
-		"left in ERROR by a stockout": {existing: mine.nodePool, capacity: 0, wantAdopted: true, wantClass: gcp.ClassCapacity},
+		"left in ERROR by a stockout": {existing: owned, capacity: 0, wantAdopted: true, wantClass: gcp.ClassCapacity},
 		"created by someone else": {existing: other(func(np *container.NodePool) { np.Config.ResourceLabels = nil }),
-			capacity: -1, wantRefusal: "was not created by this provider"},
+			capacity: -1, wantRefusal: "has no accel-managed label"},
+		"created by another resource instance": {existing: other(func(np *container.NodePool) {
+			np.Config.ResourceLabels["accel-managed"] = "fedcba9876543210fedc"
+		}), capacity: -1, wantRefusal: "owner id of another resource instance"},
 		"of another ComputeClass": {existing: other(func(np *container.NodePool) { np.Config.Labels[catalog.LabelComputeClass] = "other" }),
 			capacity: -1, wantRefusal: `belongs to ComputeClass "other"`},
 		"of another machine type": {existing: other(func(np *container.NodePool) { np.Config.MachineType = "g2-standard-8" }),
@@ -241,6 +254,7 @@ func TestCreateAdopts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			ops.owner = poolOwner{id: owner}
 			steps := planSteps([]tierSpec{mine}, nil, nil, nil)
 			failed := ops.execute(t.Context(), steps)
 			err = failed["pool"]
@@ -356,4 +370,137 @@ func TestCallWaitsForBlockingOperation(t *testing.T) {
 			}
 		})
 	}
+}
+
+// createForeign creates pool name on the emulator's cluster through the GKE
+// API, as someone outside this resource would, with the ownership label
+// value owner ("" for none), and waits until GKE finished.
+func createForeign(t *testing.T, srv *emulator.Server, clients *gcp.Clients, project, name, owner string) {
+	t.Helper()
+	svc, err := container.NewService(t.Context(), option.WithEndpoint(srv.ContainerEndpoint()), option.WithoutAuthentication())
+	if err != nil {
+		t.Fatal(err)
+	}
+	np := gpuSpecs(t, name)[0].nodePool()
+	if owner != "" {
+		np.Config.ResourceLabels = map[string]string{"accel-managed": owner}
+	}
+	op, err := svc.Projects.Locations.Clusters.NodePools.Create(gcp.ClusterID(project, "us-central1", "serving"),
+		&container.CreateNodePoolRequest{NodePool: np}).Context(t.Context()).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := clients.WaitContainerOperation(t.Context(), project, "us-central1", op); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOwnershipGuards: whatever the state says, a pool that carries no
+// ownership label or another instance's owner id is never deleted, re-created
+// or changed, and a create refused for it is never recorded; pools imported
+// without the label are this resource's.
+func TestOwnershipGuards(t *testing.T) {
+	t.Parallel()
+	srv, clients := startEmulator(t, emulator.Default())
+	const project = "owners"
+	const mine, other = "0123456789abcdef0123", "fedcba9876543210fedc"
+	createForeign(t, srv, clients, project, "unlabelled", "")
+	createForeign(t, srv, clients, project, "other", other)
+	createForeign(t, srv, clients, project, "imported", "")
+	newOps := func() *poolOps {
+		ops, err := newPoolOps(t.Context(), clients, gcp.NewLimiter(poolConcurrency), gcp.ClusterID(project, "us-central1", "serving"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops.owner = poolOwner{id: mine, imported: []string{"imported"}}
+		return ops
+	}
+	before := srv.Counters()
+	mutations := func() int64 {
+		now := srv.Counters()
+		var n int64
+		for _, m := range []string{emulator.MethodNodePoolsDelete, emulator.MethodNodePoolsUpdate, emulator.MethodNodePoolsCreate,
+			emulator.MethodNodePoolsSetSize, emulator.MethodNodePoolsSetManagement} {
+			n += now[m] - before[m]
+		}
+		return n
+	}
+
+	t.Run("delete", func(t *testing.T) {
+		res, err := newOps().deleteOwned(t.Context(), []string{"unlabelled", "other", "absent"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.notOwned) != 2 || !strings.Contains(res.notOwned[0], "has no accel-managed label") ||
+			!strings.Contains(res.notOwned[1], `"`+other+`"`) || len(res.errs) != 0 {
+			t.Errorf("deleteOwned = %+v, want the first two left alone with why", res)
+		}
+		if n := mutations(); n != 0 {
+			t.Errorf("%d mutating calls, want none", n)
+		}
+	})
+
+	t.Run("update, replace and remove", func(t *testing.T) {
+		ops := newOps()
+		specs := gpuSpecs(t, "unlabelled", "other")
+		resized := specs[0]
+		resized.NodeCount = 3
+		replaced := specs[1]
+		replaced.Spot = true
+		steps := []*step{
+			{action: actionUpdate, was: specs[0], want: resized},
+			{action: actionReplace, was: specs[1], want: replaced},
+			{action: actionDelete, was: gpuSpecs(t, "unlabelled")[0]},
+		}
+		ops.guard(t.Context(), steps)
+		failed := ops.execute(t.Context(), steps)
+		for _, key := range []string{"unlabelled", "other", "-unlabelled"} {
+			if !isForeign(failed[key]) {
+				t.Errorf("step %s: error %v, want a refusal for someone else's pool", key, failed[key])
+			}
+		}
+		if n := mutations(); n != 0 {
+			t.Errorf("%d mutating calls, want none", n)
+		}
+	})
+
+	t.Run("refused create is not recorded", func(t *testing.T) {
+		ctx := t.Context()
+		tiers := make([]tierModel, 0, 2)
+		for _, name := range []string{"other", "fresh"} {
+			tm := nullTier()
+			tm.Name = types.StringValue(name)
+			tm.MachineType = types.StringValue("g2-standard-4")
+			tm.GPUType = types.StringValue("nvidia-l4")
+			tm.NodeLocations = stringList([]string{"us-central1-a"})
+			tiers = append(tiers, tm)
+		}
+		plan := resourceModel{
+			Cluster: types.StringValue(gcp.ClusterID(project, "us-central1", "serving")), ComputeClass: types.StringValue("cc"),
+			Tiers: tierList(ctx, tiers), OnStockout: types.StringValue(onStockoutFail),
+		}
+		var diags diag.Diagnostics
+		r := &fallbackNodePoolsResource{}
+		out, exists := r.apply(ctx, newOps(), plan, nil, &diags)
+		if !exists || len(out) != 1 || out[0].Name.ValueString() != "fresh" {
+			t.Errorf("recorded %d tiers (%v), want only the created one", len(out), out)
+		}
+		if diags.ErrorsCount() != 1 || diags.Errors()[0].Summary() != "Node Pool Already Exists" {
+			t.Errorf("diagnostics %v, want one Node Pool Already Exists", diags)
+		}
+	})
+
+	t.Run("imported without the label", func(t *testing.T) {
+		res, err := newOps().deleteOwned(t.Context(), []string{"imported"})
+		if err != nil || len(res.notOwned) != 0 || len(res.errs) != 0 {
+			t.Fatalf("deleteOwned = %+v, %v", res, err)
+		}
+		pools, err := newOps().list(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pools["imported"] != nil {
+			t.Error("the imported pool was not deleted")
+		}
+	})
 }

@@ -20,6 +20,7 @@ type resourceModel struct {
 	ActiveMigration      types.Bool     `tfsdk:"active_migration"`
 	Validation           types.String   `tfsdk:"validation"`
 	Timeouts             timeouts.Value `tfsdk:"timeouts"`
+	OwnerID              types.String   `tfsdk:"owner_id"`
 	ComputeClassManifest types.String   `tfsdk:"compute_class_manifest"`
 	NodeSelector         types.Map      `tfsdk:"node_selector"`
 	Tolerations          types.List     `tfsdk:"tolerations"`

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
@@ -202,7 +204,14 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 	mode := r.modes.For(plan.Validation)
 	classKnown := !plan.ComputeClass.IsUnknown()
 	class := plan.ComputeClass.ValueString()
-	version := r.planClusterVersion(ctx, plan, cfgElems)
+	live := r.planCluster(ctx, plan)
+	version := ""
+	if live != nil && hasTPUTier(cfgElems) {
+		version = live.CurrentMasterVersion
+	}
+	if live != nil && (state == nil || state.Cluster.Equal(plan.Cluster)) {
+		checkPlannedPools(&resp.Diagnostics, live, plan, state, prior, cfgElems)
+	}
 
 	allKnown := classKnown && !plan.Cluster.IsUnknown()
 	for i, elem := range cfgElems {
@@ -264,37 +273,119 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// planClusterVersion reads the cluster's GKE version once per plan when a
-// TPU tier could depend on it and GKE can be reached; it returns "" otherwise.
-func (r *fallbackNodePoolsResource) planClusterVersion(ctx context.Context, plan resourceModel, cfgElems []attr.Value) string {
+// planCluster reads the cluster once per plan, with its node pools and GKE
+// version, when GKE can be reached (an endpoint or credentials are set); it
+// returns nil otherwise, and offline plans make no call.
+func (r *fallbackNodePoolsResource) planCluster(ctx context.Context, plan resourceModel) *container.Cluster {
 	if r.data == nil || plan.Cluster.IsUnknown() || plan.Cluster.IsNull() {
-		return ""
-	}
-	hasTPU := false
-	for _, e := range cfgElems {
-		if obj, ok := e.(types.Object); ok && !obj.IsUnknown() {
-			if v, ok := obj.Attributes()["accelerator_type"].(types.String); ok && !v.IsNull() {
-				hasTPU = true
-			}
-		}
+		return nil
 	}
 	clients := r.data.Clients
-	if !hasTPU || (!clients.TPUConfigured() && clients.Config().ContainerEndpoint == "") {
-		return ""
+	if !clients.TPUConfigured() && clients.Config().ContainerEndpoint == "" {
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, clusterReadTimeout)
 	defer cancel()
 	ops, err := newPoolOps(ctx, clients, r.limiter, plan.Cluster.ValueString())
 	if err == nil {
-		var v string
-		v, err = ops.clusterVersion(ctx)
+		var c *container.Cluster
+		c, err = ops.getCluster(ctx)
 		if err == nil {
-			return v
+			return c
 		}
 	}
-	tflog.Debug(ctx, "GKE not reachable at plan time; the TPU generations' minimum GKE versions are not checked",
+	tflog.Debug(ctx, "GKE not reachable at plan time; existing pools and the TPU generations' minimum GKE versions are not checked",
 		map[string]any{"cluster": plan.Cluster.ValueString(), "error": err.Error()})
-	return ""
+	return nil
+}
+
+// hasTPUTier reports whether any configured tier is a TPU tier.
+func hasTPUTier(cfgElems []attr.Value) bool {
+	for _, e := range cfgElems {
+		if obj, ok := e.(types.Object); ok && !obj.IsUnknown() {
+			if v, ok := obj.Attributes()["accelerator_type"].(types.String); ok && !v.IsNull() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayBePredecessors reports whether np could belong to a resource this plan
+// replaces: it carries an ownership label, or this ComputeClass's label.
+func mayBePredecessors(np *container.NodePool, class types.String) bool {
+	if resourceLabels(np)[ownership.LabelKey] != "" {
+		return true
+	}
+	return np.Config != nil && !class.IsUnknown() && np.Config.Labels[catalog.LabelComputeClass] == class.ValueString()
+}
+
+// checkPlannedPools reports, from the cluster as GKE shows it at plan time,
+// every tier the plan would create whose name a pool in the cluster already
+// has (an error: the apply would refuse it), and, for a resource not yet
+// created, the pools that carry its ComputeClass label and an ownership
+// label but no tier's name (what an interrupted apply may have left).
+func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan resourceModel, state *resourceModel, prior map[string]tierModel, cfgElems []attr.Value) {
+	pools := map[string]*container.NodePool{}
+	for _, np := range live.NodePools {
+		if np != nil {
+			pools[np.Name] = np
+		}
+	}
+	named := map[string]bool{}
+	for i, e := range cfgElems {
+		obj, ok := e.(types.Object)
+		if !ok || obj.IsUnknown() {
+			continue
+		}
+		v, ok := obj.Attributes()["name"].(types.String)
+		if !ok || v.IsUnknown() || v.IsNull() {
+			continue
+		}
+		name := v.ValueString()
+		named[name] = true
+		np := pools[name]
+		if np == nil {
+			continue
+		}
+		if _, recorded := prior[name]; recorded && state != nil {
+			continue
+		}
+		id := plan.Cluster.ValueString() + poolsSegment + name
+		detail := fmt.Sprintf("Tier %q would create node pool %s, but a pool of that name exists and %s. This resource never "+
+			"adopts, changes or deletes it.\n\nRename the tier, or, if this resource should manage the pool (for example one left by "+
+			"an apply of this configuration that was killed before it could record it), import it with the identifier %q.",
+			name, id, ownership.Describe(resourceLabels(np)), id)
+		// A plan without state may replace this very resource (tainted,
+		// or a setting that forces replacement), whose pools its destroy
+		// deletes first: only a pool that cannot be its is an error here;
+		// the apply refuses the others if they are still there.
+		if state == nil && mayBePredecessors(np, plan.ComputeClass) {
+			diags.AddAttributeWarning(path.Root("tiers").AtListIndex(i).AtName("name"), "Node Pool Already Exists", detail+
+				"\n\nUnless this plan replaces the resource that created the pool, the apply will refuse this tier.")
+			continue
+		}
+		diags.AddAttributeError(path.Root("tiers").AtListIndex(i).AtName("name"), "Node Pool Already Exists", detail)
+	}
+	if state != nil || plan.ComputeClass.IsUnknown() {
+		return
+	}
+	var left []string
+	for _, np := range live.NodePools {
+		if np == nil || named[np.Name] || np.Config == nil {
+			continue
+		}
+		if np.Config.Labels[catalog.LabelComputeClass] == plan.ComputeClass.ValueString() && resourceLabels(np)[ownership.LabelKey] != "" {
+			left = append(left, fmt.Sprintf("%s (%s = %q)", np.Name, ownership.LabelKey, resourceLabels(np)[ownership.LabelKey]))
+		}
+	}
+	if len(left) > 0 {
+		diags.AddAttributeWarning(path.Root("compute_class"), "Node Pools of This ComputeClass Left Behind",
+			fmt.Sprintf("The cluster %s has node pools for ComputeClass %q that an accel_fallback_nodepools resource created and that "+
+				"no tier names: %s. If an apply of this configuration was killed before it could record them, they are not "+
+				"managed by any state: import them together with this resource's pools, or delete them. This resource does not touch them.",
+				plan.Cluster.ValueString(), plan.ComputeClass.ValueString(), strings.Join(left, ", ")))
+	}
 }
 
 // setOutputs sets id, the ComputeClass manifest, and the resource-level
@@ -359,9 +450,29 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Creating Node Pools", clientErrorDetail(plan.Cluster.ValueString(), err))
 		return
 	}
+	ops.owner = poolOwner{id: ownership.NewID()}
+	plan.OwnerID = types.StringValue(ops.owner.id)
+	if taken, why := ops.takenNames(ctx, tiersOf(ctx, plan.Tiers)); len(taken) > 0 {
+		lines := make([]string, len(taken))
+		for i := range taken {
+			lines[i] = fmt.Sprintf("  - %s %s", taken[i], why[i])
+		}
+		resp.Diagnostics.AddAttributeError(path.Root("tiers"), "Node Pools Already Exist",
+			fmt.Sprintf("The cluster %s already has node pools named like tiers of this resource:\n%s\n\nNothing was created: this "+
+				"resource never adopts, changes or deletes a pool it did not create. If these pools were left by an apply of this "+
+				"configuration that was killed before it could record them, import them (terraform import with the id %q, or an "+
+				"import block), then apply again to create the other tiers; otherwise rename the tiers.",
+				plan.Cluster.ValueString(), strings.Join(lines, "\n"), resourceID(plan.Cluster.ValueString(), taken)))
+		return
+	}
 	tiers, exists := r.apply(ctx, ops, plan, nil, &resp.Diagnostics)
 	if !exists {
-		return // nothing exists: no state
+		// Nothing exists: no state.
+		if !resp.Diagnostics.HasError() {
+			resp.Diagnostics.AddError("Node Pool Creation Interrupted",
+				"Terraform was interrupted before GKE accepted any node pool of this resource; nothing was created.")
+		}
+		return
 	}
 	plan.Tiers = tierList(ctx, tiers)
 	r.setOutputs(ctx, &plan, tiers)
@@ -386,6 +497,11 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 	ops, err := newPoolOps(ctx, clients, r.limiter, plan.Cluster.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Updating Node Pools", clientErrorDetail(plan.Cluster.ValueString(), err))
+		return
+	}
+	ops.owner = ownerOf(ctx, state.OwnerID.ValueString(), req.Private, &resp.Diagnostics)
+	plan.OwnerID = state.OwnerID
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	tiers, _ := r.apply(ctx, ops, plan, tiersOf(ctx, state.Tiers), &resp.Diagnostics)
@@ -425,17 +541,54 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		state.WhenUnsatisfiable = types.StringValue(whenUnsatisfiableDoNotScaleUp)
 		state.ActiveMigration = types.BoolValue(false)
 	}
+	owner, ok := r.readOwner(ctx, &state, tiers, pools, req.Private, resp)
+	if !ok {
+		return
+	}
 	class := state.ComputeClass.ValueString()
 	cat := catalog.Default()
 	found := 0
-	for i, t := range tiers {
-		np := pools[t.Name.ValueString()]
-		if np == nil {
-			tiers[i] = missingTier(t)
+	kept := tiers[:0]
+	recorded := map[string]bool{}
+	for _, t := range tiers {
+		name := t.Name.ValueString()
+		recorded[name] = true
+		np := pools[name]
+		switch {
+		case np == nil:
+			kept = append(kept, missingTier(t))
+		case !owner.owns(np):
+			// Ours was deleted and someone else created a pool of the
+			// same name: it is not this resource's, so it leaves the state
+			// (the next plan shows the tier as a pool to create, and the
+			// apply refuses to touch the foreign pool).
+			resp.Diagnostics.AddAttributeWarning(path.Root("tiers"), "Node Pool Replaced Outside Terraform",
+				fmt.Sprintf("Node pool %s of tier %q is no longer the pool this resource created: the pool of that name %s. "+
+					"It is dropped from the state and never changed or deleted by this resource.",
+					state.Cluster.ValueString()+poolsSegment+name, name, ownership.Describe(resourceLabels(np))))
+		default:
+			found++
+			kept = append(kept, flattenPool(ctx, cat, t, np, class, importing))
+		}
+	}
+	tiers = kept
+	// Pools this very resource created that no tier in the state names:
+	// an apply that was killed after GKE accepted their create, before it
+	// could record them (and the configuration may have changed since).
+	// They are recorded, so the next plan shows what happens to them.
+	for _, name := range sortedNames(pools) {
+		np := pools[name]
+		if recorded[name] || importing || owner.id == "" || !ownership.Owns(owner.id, resourceLabels(np)) {
 			continue
 		}
+		t := nullTier()
+		t.Name = types.StringValue(name)
+		tiers = append(tiers, flattenPool(ctx, cat, t, np, class, true))
 		found++
-		tiers[i] = flattenPool(ctx, cat, t, np, class, importing)
+		resp.Diagnostics.AddAttributeWarning(path.Root("tiers"), "Node Pool Left by an Interrupted Apply Found",
+			fmt.Sprintf("Node pool %s carries this resource's owner id but no tier in the state names it: an apply was stopped "+
+				"after GKE accepted its creation. It is recorded now; the plan shows what the configuration does with it "+
+				"(kept, changed or deleted).", state.Cluster.ValueString()+poolsSegment+name))
 	}
 	if found == 0 {
 		tflog.Warn(ctx, "none of the node pools exists any more; removing accel_fallback_nodepools from state",
@@ -451,6 +604,40 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	state.Tiers = tierList(ctx, tiers)
 	r.setOutputs(ctx, &state, tiers)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// readOwner settles who owns the pools while refreshing state: the owner id
+// and imported pools recorded in state, or, on import (and for a state
+// written before owner ids existed), the owner the named pools' labels show
+// (see importedOwner), which is then recorded.
+func (r *fallbackNodePoolsResource) readOwner(ctx context.Context, state *resourceModel, tiers []tierModel, pools map[string]*container.NodePool,
+	private privateState, resp *resource.ReadResponse) (poolOwner, bool) {
+	if !state.OwnerID.IsNull() && state.OwnerID.ValueString() != "" {
+		w := ownerOf(ctx, state.OwnerID.ValueString(), private, &resp.Diagnostics)
+		return w, !resp.Diagnostics.HasError()
+	}
+	names := make([]string, len(tiers))
+	for i, t := range tiers {
+		names[i] = t.Name.ValueString()
+	}
+	w, err := importedOwner(names, pools)
+	if err != nil {
+		resp.Diagnostics.AddError("Node Pools of Two Owners", err.Error())
+		return w, false
+	}
+	state.OwnerID = types.StringValue(w.id)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImportedPools, w.importedJSON())...)
+	return w, !resp.Diagnostics.HasError()
+}
+
+// sortedNames returns the names of pools in order.
+func sortedNames(pools map[string]*container.NodePool) []string {
+	out := make([]string, 0, len(pools))
+	for name := range pools {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // importedClass is the ComputeClass of imported pools: the value of their
@@ -485,17 +672,31 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Deleting Node Pools", clientErrorDetail(state.Cluster.ValueString(), err))
 		return
 	}
-	tiers := tiersOf(ctx, state.Tiers)
-	jobs := make([]job, 0, len(tiers))
-	for _, t := range tiers {
-		name := t.Name.ValueString()
-		jobs = append(jobs, job{pool: name, run: func(ctx context.Context) error { return ops.delete(ctx, name) }})
+	ops.owner = ownerOf(ctx, state.OwnerID.ValueString(), req.Private, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
 	}
-	for i, err := range ops.runJobs(ctx, jobs) {
-		if err != nil && !errors.Is(err, errClusterNotFound) && gcp.Classify(err) != gcp.ClassNotFound {
+	tiers := tiersOf(ctx, state.Tiers)
+	names := make([]string, len(tiers))
+	for i, t := range tiers {
+		names[i] = t.Name.ValueString()
+	}
+	res, err := ops.deleteOwned(ctx, names)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Deleting Node Pools",
+			fmt.Sprintf("Could not list the node pools of %s to delete this resource's pools: %s\n\nNothing was deleted; run terraform destroy again.",
+				state.Cluster.ValueString(), err))
+		return
+	}
+	for i, name := range names {
+		if why, ok := res.notOwned[i]; ok {
+			resp.Diagnostics.AddAttributeWarning(path.Root("tiers").AtListIndex(i), "Node Pool Not Deleted",
+				fmt.Sprintf("Node pool %s was not deleted: it %s. It is left as it is.", ops.poolName(name), why))
+		}
+		if err := res.errs[i]; err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("tiers").AtListIndex(i), "Error Deleting Node Pool",
 				fmt.Sprintf("Could not delete node pool %s: %s\n\nRun terraform destroy again; pools that are already gone are skipped.",
-					ops.poolName(jobs[i].pool), err))
+					ops.poolName(name), err))
 		}
 	}
 }
@@ -523,6 +724,7 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 		WhenUnsatisfiable:    types.StringNull(),
 		ActiveMigration:      types.BoolNull(),
 		Validation:           types.StringNull(),
+		OwnerID:              types.StringNull(),
 		ComputeClassManifest: types.StringNull(),
 		NodeSelector:         types.MapNull(types.StringType),
 		Tolerations:          types.ListNull(tolerationObjectType),

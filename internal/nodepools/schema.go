@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 )
 
@@ -146,9 +147,10 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 			"operation GKE refuses because another operation runs on the cluster (including operations started outside " +
 			"Terraform) waits for that operation and is retried as soon as it ends; one refused for the per-cluster operation " +
 			"quota is retried with backoff, until the timeout.\n\n" +
-			"Every pool this resource creates carries the GKE resource label `" + ownerLabelKey + " = \"" + ownerLabelValue + "\"` " +
-			"(not shown in any attribute), so that when an apply is killed after GKE accepted a create, the next apply adopts " +
-			"the pool instead of creating a second one; a pool of the same name that this resource did not create is an error.",
+			"Every pool this resource creates carries the GKE resource label `" + ownership.LabelKey + " = <owner_id>`, a random " +
+			"id drawn when the resource is created. The resource only ever adopts, changes or deletes a pool that carries its own " +
+			"owner id (or that was imported): a pool of the same name created by anyone else, or by another state, is an error and " +
+			"is never recorded, changed or deleted. See the \"Ownership\" section below.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true,
@@ -214,6 +216,13 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 				"Time to create every pool (default `%s`).", defaultCreateTimeout), UpdateDescription: fmt.Sprintf(
 				"Time to update, add, re-create and remove pools (default `%s`).", defaultUpdateTimeout), DeleteDescription: fmt.Sprintf(
 				"Time to delete every pool (default `%s`).", defaultDeleteTimeout)}),
+			"owner_id": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The value of the GKE resource label `" + ownership.LabelKey + "` on every pool this resource " +
+					"created: 20 random hexadecimal digits drawn when the resource is created (on import, the label of the imported " +
+					"pools). A pool is adopted, changed or deleted only when it carries this value, or was imported without the label.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
 			"compute_class_manifest": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "The ComputeClass as YAML (`apiVersion: cloud.google.com/v1`, `kind: ComputeClass`), one " +

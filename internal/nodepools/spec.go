@@ -11,6 +11,7 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 )
 
 // taint is a node taint with GKE's effect spelling (NO_SCHEDULE...).
@@ -131,10 +132,9 @@ func (s tierSpec) initialNodeCount() int64 {
 // nodePool builds the GKE create request's node pool.
 func (s tierSpec) nodePool() *container.NodePool {
 	cfg := &container.NodeConfig{
-		MachineType:    s.MachineType,
-		Labels:         maps.Clone(s.NodeLabels),
-		ResourceLabels: map[string]string{ownerLabelKey: ownerLabelValue},
-		Spot:           s.Spot,
+		MachineType: s.MachineType,
+		Labels:      maps.Clone(s.NodeLabels),
+		Spot:        s.Spot,
 	}
 	for _, t := range s.NodeTaints {
 		cfg.Taints = append(cfg.Taints, &container.NodeTaint{Key: t.Key, Value: t.Value, Effect: t.Effect})
@@ -172,27 +172,20 @@ func (s tierSpec) nodePool() *container.NodePool {
 	return np
 }
 
-// Ownership label: every pool this resource creates carries it as a GKE
-// resource label (NodeConfig.resourceLabels, which GKE also puts on the
-// pool's Compute Engine VMs), so that a later apply can tell a pool it
-// created in an apply that never recorded it from a pool created by anyone
-// else. accel_tpu_vm marks its VMs with the same label. No attribute shows
-// resource labels, so the label never causes a diff.
-const (
-	ownerLabelKey   = "accel-managed"
-	ownerLabelValue = "terraform"
-)
-
 // adoptionMismatch returns why an existing pool of want's name is not one
-// this resource created for want, or "" when it is: it carries the
-// ownership label and want's ComputeClass label, and GKE reports the
-// settings it cannot change in place as want would create them (machine
-// type, GPUs, TPU placement and topology, zones, Spot, reservation).
-// Size, labels, taints and management may differ; they are updated.
-func adoptionMismatch(np *container.NodePool, want tierSpec) string {
+// this resource instance, whose owner id is owner, created for want, or ""
+// when it is: it carries the owner id (package ownership) and want's
+// ComputeClass label, and GKE reports the settings it cannot change in
+// place as want would create them (machine type, GPUs, TPU placement and
+// topology, zones, Spot, reservation). Size, labels, taints and management
+// may differ; they are updated.
+func adoptionMismatch(np *container.NodePool, want tierSpec, owner string) string {
 	cfg := np.Config
-	if cfg == nil || cfg.ResourceLabels[ownerLabelKey] != ownerLabelValue {
-		return fmt.Sprintf("was not created by this provider (it has no resource label %s=%s)", ownerLabelKey, ownerLabelValue)
+	if cfg == nil {
+		cfg = &container.NodeConfig{}
+	}
+	if owner == "" || !ownership.Owns(owner, cfg.ResourceLabels) {
+		return ownership.Describe(cfg.ResourceLabels)
 	}
 	sent := want.nodePool()
 	class := want.NodeLabels[catalog.LabelComputeClass]

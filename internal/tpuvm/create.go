@@ -16,6 +16,7 @@ import (
 	tpu "google.golang.org/api/tpu/v2"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 )
 
 // finalReadTimeout bounds the calls made after the create deadline passed or
@@ -38,10 +39,13 @@ type createSpec struct {
 	project string
 	name    string
 	zones   []string
-	node    *tpu.Node
+	node    *tpu.Node // with the ownership label
 }
 
 func (s createSpec) nodeID(zone string) string { return gcp.NodeID(s.project, zone, s.name) }
+
+// owner is the owner id the node is created with.
+func (s createSpec) owner() string { return s.node.Labels[ownerLabelKey] }
 
 // attempt is the outcome in one zone of the fallback list.
 type attempt struct {
@@ -63,8 +67,6 @@ func (a attempt) String() string {
 type createOutcome struct {
 	// node is the node to record in state, nil when there is none.
 	node *tpu.Node
-	// adopted is set when an existing node left by an earlier apply was taken over.
-	adopted bool
 	// interrupted is set when ctx was cancelled (Terraform was interrupted)
 	// after the node was requested: node is recorded as it is, without error.
 	interrupted bool
@@ -96,14 +98,12 @@ func (e *noCapacityError) Error() string {
 
 // createNode creates spec.node in the first zone of spec.zones that has
 // capacity. Before creating anything it looks for a node of the same name in
-// every zone: one this resource created (it carries the ownership label)
-// with the same accelerator type and runtime version is adopted, as it is
-// what an interrupted apply left; any other is an error. On a stockout the
+// every zone: any is an error (see nameTaken). On a stockout the
 // node the failed attempt may have left is deleted before the next zone is
 // tried; zones the error's zonesAvailable hint leaves out are skipped. ctx
 // carries the create deadline.
 func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome {
-	out, done := adopt(ctx, api, spec)
+	out, done := nameTaken(ctx, api, spec)
 	if done {
 		return out
 	}
@@ -135,12 +135,11 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 		}
 		class := gcp.Classify(err)
 		tflog.Warn(ctx, "TPU VM creation failed", map[string]any{"node": id, "class": class.String(), "error": err.Error()})
+		if class == gcp.ClassAlreadyExists {
+			return ownCreate(ctx, api, spec, id, out)
+		}
 		if class != gcp.ClassCapacity {
 			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: err.Error()})
-			if class == gcp.ClassAlreadyExists {
-				out.err = &nameTakenError{id: id, reason: "was created while this apply ran (is another apply running?)"}
-				return out
-			}
 			out.err = fmt.Errorf("creating TPU VM %s: %w", id, err)
 			if leftover, cerr := cleanup(ctx, api, id); cerr != nil {
 				out.node = leftover
@@ -162,10 +161,13 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 	return out
 }
 
-// adopt looks for a node of the same name in every zone. It reports done
-// when the outcome is final: a node was adopted, or the name is taken, or
-// the lookup failed.
-func adopt(ctx context.Context, api nodeAPI, spec createSpec) (createOutcome, bool) {
+// nameTaken looks for a node of the same name in every zone before
+// anything is created. It reports done when the outcome is final: the name
+// is taken (by anyone: a node this resource instance created would be in
+// its state, so any node found is someone else's, or was left by an apply
+// that was killed before it could record it, which only an import can tell),
+// or the lookup failed.
+func nameTaken(ctx context.Context, api nodeAPI, spec createSpec) (createOutcome, bool) {
 	var out createOutcome
 	for _, zone := range spec.zones {
 		id := spec.nodeID(zone)
@@ -177,40 +179,40 @@ func adopt(ctx context.Context, api nodeAPI, spec createSpec) (createOutcome, bo
 			out.err = fmt.Errorf("looking for an existing TPU VM %s: %w", id, err)
 			return out, true
 		}
-		if n.Labels[ownerLabelKey] != ownerLabelValue {
-			out.err = &nameTakenError{id: id, reason: "was not created by this provider (it has no " + ownerLabelKey + " label)"}
-			return out, true
-		}
-		if n.AcceleratorType != spec.node.AcceleratorType || n.RuntimeVersion != spec.node.RuntimeVersion {
-			out.err = &nameTakenError{id: id, reason: fmt.Sprintf(
-				"was created by Terraform with accelerator_type %q and runtime_version %q, not %q and %q",
-				n.AcceleratorType, n.RuntimeVersion, spec.node.AcceleratorType, spec.node.RuntimeVersion)}
-			return out, true
-		}
-		tflog.Info(ctx, "found a TPU VM left by an earlier apply", map[string]any{"node": id, "state": n.State})
-		n, err = waitSettled(ctx, api, id, n)
-		switch {
-		case gcp.Classify(err) == gcp.ClassNotFound:
-			continue // it was being deleted
-		case err != nil && ctx.Err() != nil:
-			return stopped(ctx, api, id, out, err), true
-		case err != nil:
-			out.err = fmt.Errorf("waiting for the existing TPU VM %s: %w", id, err)
-			return out, true
-		case slices.Contains(replaceStates, n.State):
-			tflog.Warn(ctx, "deleting a failed TPU VM left by an earlier apply", map[string]any{"node": id, "state": n.State})
-			if leftover, cerr := cleanup(ctx, api, id); cerr != nil {
-				out.node = leftover
-				out.err = fmt.Errorf("deleting the failed TPU VM %s (state %s) left by an earlier apply: %w", id, n.State, cerr)
-				return out, true
-			}
-			continue
-		}
-		out.node, out.adopted = n, true
-		out.attempts = append(out.attempts, attempt{zone: zone, result: "adopted", reason: "state " + n.State})
+		out.err = &nameTakenError{id: id, reason: ownership.Describe(n.Labels)}
 		return out, true
 	}
 	return out, false
+}
+
+// ownCreate handles a create answered ALREADY_EXISTS: when the node carries
+// this create's owner id, the create itself went through (its answer was
+// lost and the call was retried), and the node is waited for and kept;
+// otherwise the name was taken meanwhile.
+func ownCreate(ctx context.Context, api nodeAPI, spec createSpec, id string, out createOutcome) createOutcome {
+	n, err := api.get(ctx, id)
+	if err == nil && ownership.Owns(spec.owner(), n.Labels) {
+		tflog.Info(ctx, "the TPU VM create was answered ALREADY_EXISTS, and the VM is this create's; keeping it", map[string]any{"node": id})
+		n, err = waitSettled(ctx, api, id, n)
+		if err != nil && ctx.Err() != nil {
+			return stopped(ctx, api, id, out, err)
+		}
+		if err != nil {
+			out.node = n
+			out.err = fmt.Errorf("waiting for TPU VM %s: %w", id, err)
+			return out
+		}
+		out.node = n
+		out.attempts = append(out.attempts, attempt{zone: zoneOf(id), result: "created"})
+		return out
+	}
+	reason := "was created while this apply ran (is another apply running?)"
+	if err == nil {
+		reason = ownership.Describe(n.Labels)
+	}
+	out.attempts = append(out.attempts, attempt{zone: zoneOf(id), result: "failed", reason: "the name is taken"})
+	out.err = &nameTakenError{id: id, reason: reason}
+	return out
 }
 
 // created finishes a successful create: it reads the node, falling back on

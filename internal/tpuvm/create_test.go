@@ -29,6 +29,9 @@ type fakeAPI struct {
 
 	// createErr fails nodes.create in a zone synchronously.
 	createErr map[string]error
+	// lostAnswer makes nodes.create in a zone create the node and answer
+	// ALREADY_EXISTS, as a retried call whose first answer was lost sees.
+	lostAnswer map[string]bool
 	// opErr fails the create operation in a zone.
 	opErr map[string]error
 	// leaveFailed keeps a FAILED node behind when the create operation fails.
@@ -47,7 +50,7 @@ type fakeAPI struct {
 func newFakeAPI() *fakeAPI {
 	return &fakeAPI{
 		nodes: map[string]*tpu.Node{}, createErr: map[string]error{}, opErr: map[string]error{},
-		leaveFailed: map[string]bool{}, gets: map[string]int{},
+		leaveFailed: map[string]bool{}, gets: map[string]int{}, lostAnswer: map[string]bool{},
 	}
 }
 
@@ -93,6 +96,10 @@ func (f *fakeAPI) create(_ context.Context, parent, nodeID string, node *tpu.Nod
 	n.Name = parent + "/nodes/" + nodeID
 	n.State = "CREATING"
 	f.nodes[n.Name] = &n
+	if f.lostAnswer[zone] {
+		f.mu.Unlock()
+		return nil, &googleapi.Error{Code: http.StatusConflict, Message: "already exists"}
+	}
 	onCreate := f.onCreate
 	f.mu.Unlock()
 	if onCreate != nil {
@@ -164,10 +171,13 @@ func testSpec(zones ...string) createSpec {
 		project: "p", name: "vm", zones: zones,
 		node: &tpu.Node{
 			AcceleratorType: "v6e-8", RuntimeVersion: "v2-alpha-tpuv6e",
-			Labels: map[string]string{ownerLabelKey: ownerLabelValue},
+			Labels: map[string]string{ownerLabelKey: testOwner},
 		},
 	}
 }
+
+// testOwner and otherOwner are owner ids of this and another resource instance.
+const testOwner, otherOwner = "00000000000000000001", "00000000000000000002"
 
 func attemptResults(as []attempt) []string {
 	out := make([]string, len(as))
@@ -179,17 +189,16 @@ func attemptResults(as []attempt) []string {
 
 func TestCreateNode(t *testing.T) {
 	t.Parallel()
-	owned := func(zone, state, accel string) *tpu.Node {
+	otherInstances := func(zone, state string) *tpu.Node {
 		return &tpu.Node{
-			Name: gcp.NodeID("p", zone, "vm"), State: state, AcceleratorType: accel, RuntimeVersion: "v2-alpha-tpuv6e",
-			Labels: map[string]string{ownerLabelKey: ownerLabelValue},
+			Name: gcp.NodeID("p", zone, "vm"), State: state, AcceleratorType: "v6e-8", RuntimeVersion: "v2-alpha-tpuv6e",
+			Labels: map[string]string{ownerLabelKey: otherOwner},
 		}
 	}
 	tests := map[string]struct {
 		setup        func(f *fakeAPI)
 		zones        []string
 		wantNode     string // "" when no node is returned
-		wantAdopted  bool
 		wantErr      string // substring; "" for success
 		wantAttempts []string
 		wantLeft     []string
@@ -262,39 +271,49 @@ func TestCreateNode(t *testing.T) {
 			wantErr:      "bad runtime",
 			wantAttempts: []string{"a: failed"},
 		},
-		"an owned node left by an interrupted apply is adopted once ready": {
+		"another instance's node in a failed state is an error, and is left alone": {
+			setup:        func(f *fakeAPI) { f.nodes[gcp.NodeID("p", "a", "vm")] = otherInstances("a", "PREEMPTED") },
+			zones:        []string{"a"},
+			wantErr:      `carries the label accel-managed = "` + otherOwner + `"`,
+			wantAttempts: []string{},
+			wantLeft:     []string{"projects/p/locations/a/nodes/vm PREEMPTED"},
+			wantCalls:    []string{"get a"},
+		},
+		"another instance's node (another state, or an apply killed before it recorded it) is an error": {
+			setup:        func(f *fakeAPI) { f.nodes[gcp.NodeID("p", "b", "vm")] = otherInstances("b", "CREATING") },
+			zones:        []string{"a", "b"},
+			wantErr:      "the owner id of another resource instance",
+			wantAttempts: []string{},
+			wantLeft:     []string{"projects/p/locations/b/nodes/vm CREATING"},
+			wantCalls:    []string{"get a", "get b"},
+		},
+		"a create whose answer was lost is kept once ready": {
 			setup: func(f *fakeAPI) {
-				f.nodes[gcp.NodeID("p", "b", "vm")] = owned("b", "CREATING", "v6e-8")
+				f.lostAnswer["a"] = true
 				f.settleAfter = 3
 			},
 			zones:        []string{"a", "b"},
-			wantNode:     "projects/p/locations/b/nodes/vm",
-			wantAdopted:  true,
-			wantAttempts: []string{"b: adopted"},
-			wantLeft:     []string{"projects/p/locations/b/nodes/vm READY"},
-		},
-		"an owned node with another accelerator is not adopted": {
-			setup:        func(f *fakeAPI) { f.nodes[gcp.NodeID("p", "a", "vm")] = owned("a", "READY", "v6e-4") },
-			zones:        []string{"a"},
-			wantErr:      `accelerator_type "v6e-4"`,
-			wantAttempts: []string{},
+			wantNode:     "projects/p/locations/a/nodes/vm",
+			wantAttempts: []string{"a: created"},
 			wantLeft:     []string{"projects/p/locations/a/nodes/vm READY"},
+		},
+		"a node of the same name created after the check is never adopted": {
+			setup: func(f *fakeAPI) {
+				f.onCreate = func() {}
+				f.createErr["a"] = &googleapi.Error{Code: http.StatusConflict, Message: "already exists"}
+			},
+			zones:        []string{"a", "b"},
+			wantErr:      "was created while this apply ran",
+			wantAttempts: []string{"a: failed"},
 		},
 		"a foreign node of the same name is an error": {
 			setup: func(f *fakeAPI) {
 				f.nodes[gcp.NodeID("p", "b", "vm")] = &tpu.Node{Name: gcp.NodeID("p", "b", "vm"), State: "READY"}
 			},
 			zones:        []string{"a", "b"},
-			wantErr:      "was not created by this provider",
+			wantErr:      "has no accel-managed label",
 			wantAttempts: []string{},
 			wantLeft:     []string{"projects/p/locations/b/nodes/vm READY"},
-		},
-		"an owned node in a failed state is deleted and created again": {
-			setup:        func(f *fakeAPI) { f.nodes[gcp.NodeID("p", "a", "vm")] = owned("a", "PREEMPTED", "v6e-8") },
-			zones:        []string{"a"},
-			wantNode:     "projects/p/locations/a/nodes/vm",
-			wantAttempts: []string{"a: created"},
-			wantLeft:     []string{"projects/p/locations/a/nodes/vm READY"},
 		},
 	}
 	for name, tc := range tests {
@@ -311,9 +330,6 @@ func TestCreateNode(t *testing.T) {
 			}
 			if gotNode != tc.wantNode {
 				t.Errorf("node = %q, want %q", gotNode, tc.wantNode)
-			}
-			if out.adopted != tc.wantAdopted {
-				t.Errorf("adopted = %v, want %v", out.adopted, tc.wantAdopted)
 			}
 			switch {
 			case tc.wantErr == "" && out.err != nil:

@@ -30,7 +30,6 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 		Labels:          map[string]string{},
 	}
 	diags.Append(stringMap(ctx, m.Labels, &n.Labels)...)
-	n.Labels[ownerLabelKey] = ownerLabelValue
 	if !m.Metadata.IsNull() && !m.Metadata.IsUnknown() {
 		diags.Append(m.Metadata.ElementsAs(ctx, &n.Metadata, false)...)
 	}

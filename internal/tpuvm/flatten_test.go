@@ -55,7 +55,7 @@ func apiNode() *tpu.Node {
 		Health:          "HEALTHY",
 		CreateTime:      "2026-01-02T03:04:05Z",
 		CidrBlock:       "10.0.0.8/29",
-		Labels:          map[string]string{"team": "ml", ownerLabelKey: ownerLabelValue, "added-by": "someone"},
+		Labels:          map[string]string{"team": "ml", ownerLabelKey: testOwner, "added-by": "someone"},
 		Metadata:        map[string]string{"startup-script": "echo hi", "ssh-keys": "user:key"},
 		NetworkConfig: &tpu.NetworkConfig{
 			Network:           "projects/p/global/networks/default",
@@ -100,7 +100,7 @@ func TestFlattenNode(t *testing.T) {
 		"framework kept":   {m.Framework.ValueString(), "jax"},
 		"description null": {m.Description.IsNull(), true},
 		"labels managed":   {mapOf(t, m.Labels), map[string]string{"team": "ml"}},
-		"effective labels": {mapOf(t, m.EffectiveLabels), map[string]string{"team": "ml", ownerLabelKey: ownerLabelValue, "added-by": "someone"}},
+		"effective labels": {mapOf(t, m.EffectiveLabels), map[string]string{"team": "ml", ownerLabelKey: testOwner, "added-by": "someone"}},
 		"metadata managed": {mapOf(t, m.Metadata), map[string]string{"startup-script": "echo hi"}},
 		"tags null":        {m.Tags.IsNull(), true},
 		"network spelling": {m.NetworkConfig.Attributes()["network"], types.StringValue("default")},
@@ -160,7 +160,7 @@ func TestExpandNode(t *testing.T) {
 	want := &tpu.Node{
 		AcceleratorType:  "v6e-8",
 		RuntimeVersion:   "v2-alpha-tpuv6e",
-		Labels:           map[string]string{"team": "ml", ownerLabelKey: ownerLabelValue},
+		Labels:           map[string]string{"team": "ml"}, // Create adds the ownership label,
 		Metadata:         map[string]string{"startup-script": "echo hi"},
 		NetworkConfig:    &tpu.NetworkConfig{Network: "default", EnableExternalIps: true},
 		SchedulingConfig: &tpu.SchedulingConfig{Spot: true},
@@ -174,7 +174,7 @@ func TestPatchFor(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	current := &tpu.Node{
-		Labels:   map[string]string{"team": "ml", "old": "x", ownerLabelKey: ownerLabelValue, "added-by": "someone"},
+		Labels:   map[string]string{"team": "ml", "old": "x", ownerLabelKey: testOwner, "added-by": "someone"},
 		Metadata: map[string]string{"startup-script": "echo hi", "ssh-keys": "user:key"},
 	}
 	nc := func(external bool) types.Object {
@@ -208,7 +208,7 @@ func TestPatchFor(t *testing.T) {
 		if diff := cmp.Diff([]string{"description", "tags", "labels", "metadata", "networkConfig.enableExternalIps"}, mask); diff != "" {
 			t.Errorf("mask (-want +got):\n%s", diff)
 		}
-		wantLabels := map[string]string{"team": "serving", ownerLabelKey: ownerLabelValue, "added-by": "someone"}
+		wantLabels := map[string]string{"team": "serving", ownerLabelKey: testOwner, "added-by": "someone"}
 		if diff := cmp.Diff(wantLabels, patch.Labels); diff != "" {
 			t.Errorf("labels keep the ownership label and foreign keys, drop removed ones (-want +got):\n%s", diff)
 		}

@@ -6,7 +6,6 @@ package tpuvm
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -183,7 +182,8 @@ func (r *vmResource) planProjectAndZones(cfg vmModel, plan *vmModel, state *vmMo
 }
 
 // planEffectiveLabels predicts effective_labels: for a new VM, labels plus
-// the ownership label; for an existing one, its labels with the keys the
+// the ownership label, whose value (the owner id Create draws) is unknown;
+// for an existing one, its labels with the keys the
 // configuration dropped removed and the configured ones set.
 func planEffectiveLabels(ctx context.Context, plan vmModel, state *vmModel, diags *diag.Diagnostics) types.Map {
 	if plan.Labels.IsUnknown() {
@@ -194,12 +194,12 @@ func planEffectiveLabels(ctx context.Context, plan vmModel, state *vmModel, diag
 		diags.Append(plan.Labels.ElementsAs(ctx, &want, false)...)
 	}
 	if state == nil {
-		out := maps.Clone(want)
-		if out == nil {
-			out = map[string]string{}
+		vals := make(map[string]attr.Value, len(want)+1)
+		for k, v := range want {
+			vals[k] = types.StringValue(v)
 		}
-		out[ownerLabelKey] = ownerLabelValue
-		return stringMapValue(out)
+		vals[ownerLabelKey] = types.StringUnknown()
+		return types.MapValueMust(types.StringType, vals)
 	}
 	if plan.Labels.Equal(state.Labels) && known(state.EffectiveLabels) {
 		return state.EffectiveLabels

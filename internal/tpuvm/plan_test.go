@@ -93,14 +93,17 @@ func TestModifyPlanCreate(t *testing.T) {
 		t.Fatal(resp.Diagnostics)
 	}
 	checks := map[string]struct{ got, want attr.Value }{
-		"project":          {got.Project, types.StringValue("p")},
-		"zones":            {got.Zones, zonesValue("us-east5-a")},
-		"zone":             {got.Zone, types.StringValue("us-east5-a")},
-		"runtime_version":  {got.RuntimeVersion, types.StringValue("tpu-vm-tf-2.18.0-pjrt")},
-		"generation":       {got.Generation, types.StringValue("v6e")},
-		"chips":            {got.Chips, types.Int64Value(8)},
-		"hosts":            {got.Hosts, types.Int64Value(1)},
-		"effective_labels": {got.EffectiveLabels, mapValue(map[string]string{"team": "ml", ownerLabelKey: ownerLabelValue})},
+		"project":         {got.Project, types.StringValue("p")},
+		"zones":           {got.Zones, zonesValue("us-east5-a")},
+		"zone":            {got.Zone, types.StringValue("us-east5-a")},
+		"runtime_version": {got.RuntimeVersion, types.StringValue("tpu-vm-tf-2.18.0-pjrt")},
+		"generation":      {got.Generation, types.StringValue("v6e")},
+		"chips":           {got.Chips, types.Int64Value(8)},
+		"hosts":           {got.Hosts, types.Int64Value(1)},
+		// The owner id is drawn by Create: unknown in the plan.
+		"effective_labels": {got.EffectiveLabels, types.MapValueMust(types.StringType, map[string]attr.Value{
+			"team": types.StringValue("ml"), ownerLabelKey: types.StringUnknown(),
+		})},
 	}
 	for name, c := range checks {
 		if !c.got.Equal(c.want) {
@@ -143,7 +146,7 @@ func TestModifyPlanFailedStateReplaces(t *testing.T) {
 			prior.Project, prior.Zone = types.StringValue("p"), types.StringValue("us-east5-a")
 			prior.RuntimeVersion = types.StringValue("v2-alpha-tpuv6e")
 			prior.State = types.StringValue(tc.state)
-			prior.EffectiveLabels = mapValue(map[string]string{ownerLabelKey: ownerLabelValue})
+			prior.EffectiveLabels = mapValue(map[string]string{ownerLabelKey: testOwner})
 			got, resp := runModifyPlan(t, testResource("p", "us-east5-a"), cfg, prior, &prior)
 			if resp.Diagnostics.HasError() {
 				t.Fatal(resp.Diagnostics)

@@ -21,6 +21,7 @@ import (
 	tpu "google.golang.org/api/tpu/v2"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
@@ -110,6 +111,7 @@ func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, res
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	node.Labels[ownerLabelKey] = ownership.NewID()
 	spec := createSpec{project: plan.Project.ValueString(), name: plan.Name.ValueString(), zones: zones, node: node}
 	tflog.Info(ctx, "creating TPU VM", map[string]any{
 		"name": spec.name, "project": spec.project, "zones": zones,
@@ -135,10 +137,6 @@ func (r *vmResource) reportCreate(ctx context.Context, spec createSpec, out crea
 			fmt.Sprintf("Terraform was interrupted while TPU VM %s was being created. It is recorded in the state as it is now (state %s), "+
 				"so nothing is lost or created twice: the next plan refreshes it, and the next apply continues from it.",
 				out.node.Name, out.node.State))
-	case out.adopted:
-		resp.Diagnostics.AddWarning("Existing TPU VM Adopted",
-			fmt.Sprintf("TPU VM %s, created by an earlier apply that did not finish (it carries the label %s = %q), was adopted instead of "+
-				"creating a second one.", out.node.Name, ownerLabelKey, ownerLabelValue))
 	case len(out.attempts) > 1:
 		resp.Diagnostics.AddAttributeWarning(path.Root("zones"), "TPU VM Created in a Fallback Zone",
 			fmt.Sprintf("TPU VM %s was created in %s after other zones failed:\n%s", out.node.Name, zoneOf(out.node.Name), tried))
@@ -156,7 +154,9 @@ func (r *vmResource) createError(spec createSpec, out createOutcome, tried strin
 				spec.name, spec.node.AcceleratorType, tried, spec.node.AcceleratorType))
 	case errors.As(out.err, &taken):
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "TPU VM Name Already in Use",
-			fmt.Sprintf("%s. Import it (terraform import with id %s), delete it, or choose another name.", capitalize(taken.Error()), taken.id))
+			fmt.Sprintf("%s. It is not adopted, not recorded in the state, and never changed or deleted by this resource.\n\n"+
+				"Choose another name, or, if this resource should manage the VM (for example one left by an apply of this "+
+				"configuration that was killed before it could record it), import it with the id %q.", capitalize(taken.Error()), taken.id))
 	case gcp.Classify(out.err) == gcp.ClassDeadline || errors.Is(out.err, context.DeadlineExceeded):
 		detail := fmt.Sprintf("TPU VM %q was not ready within the create timeout: %s", spec.name, out.err)
 		if out.node != nil {
@@ -218,6 +218,13 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 		resp.Diagnostics.AddError("Error Reading TPU VM", fmt.Sprintf("Reading TPU VM %s failed: %s", id, err))
 		return
 	}
+	if len(imported) == 0 && !ownership.Owns(ownerOf(ctx, state), n.Labels) {
+		resp.Diagnostics.AddWarning("TPU VM Replaced Outside Terraform",
+			fmt.Sprintf("TPU VM %s is no longer the VM this resource created: the VM of that name %s. It is removed from the "+
+				"state and never changed or deleted by this resource.", id, ownership.Describe(n.Labels)))
+		resp.State.RemoveResource(ctx)
+		return
+	}
 	newState, diags := flattenNode(ctx, n, state, len(imported) > 0)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &newState)...)
@@ -249,6 +256,12 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 	current, err := api.get(ctx, id)
 	if err != nil {
 		resp.Diagnostics.AddError("Error Updating TPU VM", fmt.Sprintf("Reading TPU VM %s before updating it failed: %s", id, err))
+		return
+	}
+	if !ownership.Owns(ownerOf(ctx, state), current.Labels) {
+		resp.Diagnostics.AddError("TPU VM Not Created by This Resource",
+			fmt.Sprintf("TPU VM %s was not updated: the VM of that name %s. Nothing was changed; the next refresh removes it from the state.",
+				id, ownership.Describe(current.Labels)))
 		return
 	}
 	patch, mask, diags := patchFor(ctx, current, state, plan)
@@ -373,10 +386,33 @@ func (r *vmResource) Delete(ctx context.Context, req resource.DeleteRequest, res
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	id := state.ID.ValueString()
+	n, err := api.get(ctx, id)
+	switch {
+	case gcp.Classify(err) == gcp.ClassNotFound:
+		return
+	case err != nil:
+		resp.Diagnostics.AddError("Error Deleting TPU VM", fmt.Sprintf("Reading TPU VM %s before deleting it failed: %s\n\nNothing was deleted; run terraform destroy again.", id, err))
+		return
+	case !ownership.Owns(ownerOf(ctx, state), n.Labels):
+		resp.Diagnostics.AddWarning("TPU VM Not Deleted",
+			fmt.Sprintf("TPU VM %s was not deleted: the VM of that name %s. It is left as it is.", id, ownership.Describe(n.Labels)))
+		return
+	}
 	tflog.Info(ctx, "deleting TPU VM", map[string]any{"id": id})
 	if err := deleteNode(ctx, api, id); err != nil {
 		resp.Diagnostics.AddError("Error Deleting TPU VM", fmt.Sprintf("Deleting TPU VM %s failed: %s", id, err))
 	}
+}
+
+// ownerOf returns the owner id recorded in state: the ownership label in
+// effective_labels, "" for a VM imported without one.
+func ownerOf(ctx context.Context, state vmModel) string {
+	if !known(state.EffectiveLabels) {
+		return ""
+	}
+	var labels map[string]string
+	state.EffectiveLabels.ElementsAs(ctx, &labels, false)
+	return labels[ownerLabelKey]
 }
 
 func (r *vmResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -163,7 +163,7 @@ resource "accel_tpu_vm" "test" {
 					})),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("effective_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
 						"env":           knownvalue.StringExact("test"),
-						"accel-managed": knownvalue.StringExact("terraform"),
+						"accel-managed": ownerID,
 					})),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_endpoints"), knownvalue.ListSizeExact(1)),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_config").AtMapKey("enable_external_ips"), knownvalue.Bool(false)),
@@ -226,7 +226,7 @@ resource "accel_tpu_vm" "test" {
 						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
 						plancheck.ExpectKnownValue(address, tfjsonpath.New("effective_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
 							"team":          knownvalue.StringExact("serving"),
-							"accel-managed": knownvalue.StringExact("terraform"),
+							"accel-managed": ownerID,
 						})),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -282,7 +282,7 @@ resource "accel_tpu_vm" "test" {
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("effective_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
 						"team":          knownvalue.StringExact("b"),
 						"owner":         knownvalue.StringExact("someone-else"),
-						"accel-managed": knownvalue.StringExact("terraform"),
+						"accel-managed": ownerID,
 					})),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("metadata"), knownvalue.MapExact(map[string]knownvalue.Check{
 						"role": knownvalue.StringExact("b"),
@@ -616,13 +616,18 @@ resource "accel_tpu_vm" "test" {
 	})
 }
 
-// TestAccTPUVM_interruptedCreateAdopted checks the case where Terraform lost
+// ownerID checks an owner id: 20 lowercase hexadecimal digits.
+var ownerID = knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{20}$`))
+
+// TestAccTPUVM_lostStateNeedsImport checks the case where Terraform lost
 // track of a VM it had requested (the apply was cut short and its state not
-// kept): the next apply adopts the VM instead of creating a second one.
-func TestAccTPUVM_interruptedCreateAdopted(t *testing.T) {
+// kept): nothing records which resource instance created it, so the next
+// apply refuses it with the import id, and an import block takes it over
+// without a second create.
+func TestAccTPUVM_lostStateNeedsImport(t *testing.T) {
 	tg := acctest.New(t)
 	tg.RequireEmulator(t)
-	name := acctest.RandomName("adopt")
+	name := acctest.RandomName("lost")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	body := fmt.Sprintf(`
 resource "accel_tpu_vm" "test" {
@@ -656,21 +661,78 @@ removed {
 				ConfigStateChecks: []statecheck.StateCheck{expectNodes{tg: tg, name: name, ids: []string{id}}},
 			},
 			{
-				PreConfig: func() { mustNoErr(t, tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, false)) },
-				Config:    tg.Config(strings.Replace(body, `"1s"`, `"5m"`, 1)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate)},
-				},
+				PreConfig:   func() { mustNoErr(t, tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, false)) },
+				Config:      tg.Config(strings.Replace(body, `"1s"`, `"5m"`, 1)),
+				ExpectError: regexp.MustCompile(`(?s)TPU VM Name Already in Use.*owner id of another resource instance.*import it with the id`),
+			},
+			{
+				Config: tg.Config(strings.Replace(body, `"1s"`, `"5m"`, 1) + fmt.Sprintf(`
+import {
+  to = accel_tpu_vm.test
+  id = %q
+}
+`, id)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(id)),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("READY")),
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"env": knownvalue.StringExact("test"),
-					})),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("effective_labels").AtMapKey("accel-managed"), ownerID),
 					expectNodes{tg: tg, name: name, ids: []string{id}},
-					// Created once, adopted the second time.
+					// Created once, imported, never created again.
 					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUNodesCreate: 1, emulator.MethodTPUNodesDelete: 0}},
 				},
+			},
+		},
+	})
+}
+
+// TestAccTPUVM_foreignVMNeverTouched: a second resource naming this
+// resource's VM (as a second state would) is refused with the owner id;
+// when the VM is deleted outside Terraform and a VM of the same name is
+// created by someone else, the refresh drops it, the create refuses it, and
+// no destroy deletes it.
+func TestAccTPUVM_foreignVMNeverTouched(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("own")
+	id := gcp.NodeID(tg.Project, tg.Zone, name)
+	body := fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = "v5litepod-4"
+}
+`, name)
+	second := strings.Replace(body, `"accel_tpu_vm" "test"`, `"accel_tpu_vm" "second"`, 1)
+	foreign := func() {
+		ctx := context.Background()
+		mustNoErr(t, tg.Emulator.DeleteNode(id))
+		svc, err := tpu.NewService(ctx, option.WithEndpoint(tg.Emulator.TPUEndpoint()), option.WithoutAuthentication())
+		mustNoErr(t, err)
+		_, err = svc.Projects.Locations.Nodes.Create("projects/"+tg.Project+"/locations/"+tg.Zone,
+			&tpu.Node{AcceleratorType: "v5litepod-4", RuntimeVersion: "v2-alpha-tpuv5-lite"}).NodeId(name).Context(ctx).Do()
+		mustNoErr(t, err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			nodes, err := nodesNamed(tg, name)
+			if err != nil {
+				return err
+			}
+			if len(nodes) != 1 || nodes[0].Labels["accel-managed"] != "" {
+				return fmt.Errorf("the foreign TPU VM %s was deleted or changed: %v", name, nodes)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{Config: tg.Config(body)},
+			{
+				Config:      tg.Config(body + second),
+				ExpectError: regexp.MustCompile(`(?s)TPU VM Name Already in Use.*owner id of another resource instance`),
+			},
+			{
+				PreConfig:   foreign,
+				Config:      tg.Config(body),
+				ExpectError: regexp.MustCompile(`(?s)TPU VM Name Already in Use.*has no accel-managed label`),
 			},
 		},
 	})
@@ -696,7 +758,7 @@ resource "accel_tpu_vm" "test" {
   accelerator_type = "v5litepod-4"
 }
 `, name)),
-				ExpectError: regexp.MustCompile(`(?s)TPU VM Name Already in Use.*was not created by this provider`),
+				ExpectError: regexp.MustCompile(`(?s)TPU VM Name Already in Use.*has no accel-managed label`),
 			},
 		},
 	})

@@ -27,6 +27,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 )
 
@@ -39,13 +40,9 @@ const (
 	defaultDeleteTimeout = 20 * time.Minute
 )
 
-// Ownership label: every TPU VM this resource creates carries it, so that a
-// later apply can tell its own VM (left by an interrupted apply) from a
-// foreign one with the same name.
-const (
-	ownerLabelKey   = "accel-managed"
-	ownerLabelValue = "terraform"
-)
+// ownerLabelKey is the ownership label (package ownership): every TPU VM
+// this resource creates carries it with the resource's owner id.
+const ownerLabelKey = ownership.LabelKey
 
 // Disk modes of data_disks, from the v2 REST reference (AttachedDisk.mode).
 var diskModes = []string{"READ_WRITE", "READ_ONLY"}
@@ -81,9 +78,11 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"version is omitted it is chosen from the catalog and shown in the plan.\n\n" +
 			"On a stockout (`RESOURCE_EXHAUSTED`, no more capacity in the zone) the VM is tried in the next zone, " +
 			"within the create timeout; a failed VM left in a stocked-out zone is deleted first. Every VM this " +
-			"resource creates carries the label `" + ownerLabelKey + " = \"" + ownerLabelValue + "\"` (shown in " +
-			"`effective_labels` only), so an apply that was interrupted after the create request is resumed by the " +
-			"next apply, which adopts the VM instead of creating a second one.\n\n" +
+			"resource creates carries the label `" + ownerLabelKey + "` with a random owner id drawn when it is created " +
+			"(shown in `effective_labels`). The resource only ever changes or deletes the VM that carries its own owner id " +
+			"(or that was imported): a VM of the same name created by anyone else, or by another state, is an error and is " +
+			"never recorded, changed or deleted. An apply interrupted with Ctrl-C records the VM as it is; one that was " +
+			"killed before it could record the VM leaves a VM that the next plan reports, with the import command.\n\n" +
 			"~> The Cloud TPU API does not support TPU7x and later generations; use `accel_fallback_nodepools` " +
 			"(GKE) for those.",
 		Attributes: map[string]schema.Attribute{
@@ -183,8 +182,8 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"effective_labels": schema.MapAttribute{
 				ElementType: types.StringType,
 				Computed:    true,
-				MarkdownDescription: "Every label on the VM: `labels`, the ownership label `" + ownerLabelKey + "`, and " +
-					"labels added outside Terraform.",
+				MarkdownDescription: "Every label on the VM: `labels`, the ownership label `" + ownerLabelKey + "` (this " +
+					"resource's owner id, known once the VM is created), and labels added outside Terraform.",
 			},
 			"metadata": schema.MapAttribute{
 				ElementType: types.StringType,
