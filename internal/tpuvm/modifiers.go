@@ -26,7 +26,8 @@ var (
 // where the provider's configuration is at hand). A change of the list
 // replaces the VM only when the zone the VM is in leaves the list:
 // reordering, adding or removing other zones is an in-place (state-only)
-// change.
+// change. A list unknown until apply (with the same values, as a rule)
+// plans no replacement.
 type zonesPlanModifier struct{}
 
 func (m zonesPlanModifier) Description(ctx context.Context) string { return m.MarkdownDescription(ctx) }
@@ -48,7 +49,11 @@ func (zonesPlanModifier) PlanModifyList(ctx context.Context, req planmodifier.Li
 		return
 	}
 	zones, known := listStrings(resp.PlanValue)
-	if !known || !slices.Contains(zones, current.ValueString()) {
+	// Unknown until apply: no replacement is planned on a guess. If the
+	// known list drops the VM's zone after all, the plan Terraform makes at
+	// apply time asks for the replacement, and Terraform stops that apply
+	// before any change; the next plan shows the replacement.
+	if known && !slices.Contains(zones, current.ValueString()) {
 		resp.RequiresReplace = true
 	}
 }

@@ -90,9 +90,9 @@ func TestZonesPlanModifier(t *testing.T) {
 			stateZone: "b", stateZones: []string{"a", "b"},
 			config: types.ListNull(types.StringType), plan: unknownList, wantPlan: zonesValue("a", "b"),
 		},
-		"unknown list replaces": {
+		"unknown list plans no replacement (Update checks it once known)": {
 			stateZone: "b", stateZones: []string{"b"},
-			config: unknownList, plan: unknownList, wantPlan: unknownList, wantReplace: true,
+			config: unknownList, plan: unknownList, wantPlan: unknownList,
 		},
 	}
 	for name, tc := range tests {

@@ -968,3 +968,76 @@ resource "accel_tpu_vm" "test" {
 		}},
 	})
 }
+
+// TestAccTPUVM_zonesUnknownAtPlan: zones known only after apply (from
+// another resource) with the VM's zone still listed plans no replacement and
+// keeps the VM; a list that drops the VM's zone stops that apply before any
+// change, and the next plan shows the replacement.
+func TestAccTPUVM_zonesUnknownAtPlan(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("zu")
+	id := gcp.NodeID(tg.Project, tg.Zone, name)
+	const other = "us-south1-a"
+	config := func(zones ...string) string {
+		q := make([]string, len(zones))
+		for i, z := range zones {
+			q[i] = fmt.Sprintf("%q", z)
+		}
+		return tg.Config(fmt.Sprintf(`
+resource "terraform_data" "zones" {
+  input = [%[2]s]
+}
+
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = "v5litepod-4"
+  zones            = terraform_data.zones.output
+}
+`, name, strings.Join(q, ", ")))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{
+			{Config: config(tg.Zone)},
+			{
+				// The same zone, known only after apply: no replacement.
+				Config: config(tg.Zone, other),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+					expectNodes{tg: tg, name: name, ids: []string{id}},
+				},
+			},
+			{
+				// Unknown at plan and without the VM's zone: Terraform stops
+				// the apply when the plan it makes at apply time asks for the
+				// replacement, before any change.
+				Config:      config(other),
+				ExpectError: regexp.MustCompile(`planned action from Update to DeleteThenCreate`),
+				Check: func(*terraform.State) error {
+					return expectNodesNow(tg, name, id)
+				},
+			},
+			{
+				Config: config(other),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectNodes{tg: tg, name: name, ids: []string{gcp.NodeID(tg.Project, other, name)}},
+				},
+			},
+		},
+	})
+}
+
+// expectNodesNow checks that the VMs named name are exactly ids.
+func expectNodesNow(tg *acctest.Target, name string, ids ...string) error {
+	var resp statecheck.CheckStateResponse
+	expectNodes{tg: tg, name: name, ids: ids}.CheckState(context.Background(), statecheck.CheckStateRequest{}, &resp)
+	return resp.Error
+}
