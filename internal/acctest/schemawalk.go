@@ -118,7 +118,7 @@ func UnknownCases(attrs []Attribute, full, minimal map[string]any, name func(i i
 	n := 0
 	key := func() string { n++; return fmt.Sprintf("v%d", n) }
 	add := func(label string, base map[string]any, segs []string, with func(any) any) bool {
-		body := deepCopy(base).(map[string]any)
+		body := copyBody(base)
 		if name != nil {
 			name(len(cases), body)
 		}
@@ -138,7 +138,7 @@ func UnknownCases(attrs []Attribute, full, minimal map[string]any, name func(i i
 		}
 		var small map[string]any
 		if minimal != nil {
-			small = deepCopy(minimal).(map[string]any)
+			small = copyBody(minimal)
 			copyAt(small, full, segs)
 			add(a.Path+" (with few others)", small, segs, whole)
 		}
@@ -224,6 +224,15 @@ func replaceAt(v any, segs []string, with func(any) any) bool {
 		return found
 	}
 	return false
+}
+
+// copyBody returns a deep copy of a body.
+func copyBody(body map[string]any) map[string]any {
+	out := make(map[string]any, len(body))
+	for k, v := range body {
+		out[k] = deepCopy(v)
+	}
+	return out
 }
 
 func deepCopy(v any) any {

@@ -82,8 +82,11 @@ func fewAttributes(tg *acctest.Target) map[string]any {
 // uniqueNames gives case i its own ComputeClass and pool names.
 func uniqueNames(i int, body map[string]any) {
 	body["compute_class"] = fmt.Sprintf("unknown-%d", i)
-	for j, t := range body["tiers"].([]any) {
-		t.(map[string]any)["name"] = fmt.Sprintf("tf-acc-unknown-%d-%d", i, j)
+	tiers, _ := body["tiers"].([]any)
+	for j, t := range tiers {
+		if t, ok := t.(map[string]any); ok {
+			t["name"] = fmt.Sprintf("tf-acc-unknown-%d-%d", i, j)
+		}
 	}
 }
 
