@@ -349,7 +349,38 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 		t.NodeSelector = stringMap(map[string]string{catalog.LabelComputeClass: class})
 		t.Tolerations = tolerationList(nil)
 	}
+	settle(&t)
 	return t
+}
+
+// settle sets the values of a tier still unknown to null: after apply no
+// value may stay unknown, and a tier the catalog could not derive (kept
+// with validation = "warn") was planned with its derived values unknown.
+func settle(t *tierModel) {
+	for _, v := range []*types.String{&t.MachineType, &t.Topology, &t.GPUType, &t.GPUDriverVersion, &t.PlacementPolicy,
+		&t.PoolName, &t.Status, &t.StatusMessage} {
+		if v.IsUnknown() {
+			*v = types.StringNull()
+		}
+	}
+	for _, v := range []*types.Int64{&t.GPUCount, &t.NodeCount} {
+		if v.IsUnknown() {
+			*v = types.Int64Null()
+		}
+	}
+	for _, v := range []*types.Map{&t.AcceleratorLabels, &t.NodeLabels, &t.EffectiveLabels, &t.NodeSelector} {
+		if v.IsUnknown() {
+			*v = stringMap(map[string]string{})
+		}
+	}
+	for _, v := range []*types.List{&t.NodeTaints, &t.EffectiveTaints} {
+		if v.IsUnknown() {
+			*v = taintList([]taint{})
+		}
+	}
+	if t.Tolerations.IsUnknown() {
+		t.Tolerations = tolerationList(nil)
+	}
 }
 
 // flattenMetadata sets labels, taints, node_labels and node_taints.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
@@ -46,6 +47,10 @@ func parseImportID(id string) (cluster string, pools []string, err error) {
 			shown = shown[:300] + "..."
 		}
 		return fmt.Errorf("expected import identifier with format %q, got %q: %s", importIDFormat, shown, why)
+	}
+	if !utf8.ValidString(id) {
+		// Terraform's state holds UTF-8 strings only.
+		return "", nil, bad("it is not valid UTF-8")
 	}
 	cluster, list, ok := strings.Cut(id, poolsSegment)
 	if !ok {

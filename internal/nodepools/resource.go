@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	container "google.golang.org/api/container/v1"
@@ -100,8 +101,8 @@ func (r *fallbackNodePoolsResource) ValidateConfig(ctx context.Context, req reso
 			}
 		}
 		in := inputOf(ctx, t)
-		if !in.known {
-			continue
+		if !in.known || !wholly(obj) || cfg.Validation.IsUnknown() {
+			continue // checked by the plan made once the values are known
 		}
 		_, fs := derive(cat, in, "", "")
 		// Errors only: ModifyPlan reports every finding (validation package doc).
@@ -224,7 +225,9 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			continue
 		}
 		in := inputOf(ctx, ct)
-		if !in.known {
+		if !in.known || !wholly(obj) || plan.Validation.IsUnknown() {
+			// Derived values and checks wait for the values (the plan
+			// Terraform makes at apply, once they are known).
 			markUnknown(pt)
 			allKnown = false
 			continue
@@ -238,13 +241,20 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		// Every finding, warnings included: ValidateConfig reported only
 		// errors, and had it found one, the plan would have stopped.
 		appendTierFindings(&resp.Diagnostics, i, in.Name, fs, mode, false)
+		old, existed := prior[in.Name]
 		if !classKnown || fs.HasErrors() || spec.MachineType == "" {
+			if classKnown && existed && state != nil && state.Cluster.Equal(plan.Cluster) &&
+				old.Status.ValueString() != statusMissing && configMatches(ct, old) {
+				// A tier the catalog cannot derive, kept with validation =
+				// "warn": the pool is as configured, nothing to plan.
+				*pt = old
+				continue
+			}
 			markUnknown(pt)
 			allKnown = false
 			continue
 		}
 		applySpec(pt, spec)
-		old, existed := prior[in.Name]
 		if !existed || state == nil || state.Cluster.ValueString() != plan.Cluster.ValueString() {
 			markApplied(pt)
 			continue
@@ -266,11 +276,81 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			pt.EffectiveLabels, pt.EffectiveTaints = old.EffectiveLabels, old.EffectiveTaints
 		}
 	}
+	if state != nil && updates(plan, *state, tierList(ctx, planTiers)) {
+		// The resource is updated: every pool is read again, and one that
+		// no longer exists (deleted since the plan) is then MISSING.
+		for i := range planTiers {
+			markApplied(&planTiers[i])
+		}
+	}
 	plan.Tiers = tierList(ctx, planTiers)
 	if allKnown {
 		r.setOutputs(ctx, &plan, planTiers)
+		if plan.WhenUnsatisfiable.IsUnknown() || plan.ActiveMigration.IsUnknown() {
+			plan.ComputeClassManifest = types.StringUnknown()
+		}
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// updates reports whether a plan with the given tiers changes the state.
+func updates(plan, state resourceModel, tiers types.List) bool {
+	pairs := [][2]attr.Value{
+		{plan.Cluster, state.Cluster}, {plan.ComputeClass, state.ComputeClass}, {plan.OnStockout, state.OnStockout},
+		{plan.WhenUnsatisfiable, state.WhenUnsatisfiable}, {plan.ActiveMigration, state.ActiveMigration},
+		{plan.Validation, state.Validation}, {plan.Timeouts, state.Timeouts}, {tiers, state.Tiers},
+	}
+	for _, p := range pairs {
+		if !p[0].Equal(p[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// wholly reports whether v is known all through: a null value is, a list,
+// map or object is when each of its elements is.
+func wholly(v attr.Value) bool {
+	tv, err := v.ToTerraformValue(context.Background())
+	return err == nil && tv.IsFullyKnown()
+}
+
+// configMatches reports whether every attribute a tier's configuration sets
+// has the value recorded in state.
+func configMatches(cfg, state tierModel) bool {
+	c, s := tierValues(cfg), tierValues(state)
+	for name, v := range c {
+		if !v.IsNull() && !v.Equal(s[name]) {
+			return false
+		}
+	}
+	return true
+}
+
+// tierValues lists the attributes of a tier a configuration can set.
+func tierValues(t tierModel) map[string]attr.Value {
+	return map[string]attr.Value{
+		"name": t.Name, "accelerator_type": t.AcceleratorType, "machine_type": t.MachineType, "topology": t.Topology,
+		"gpu_type": t.GPUType, "gpu_count": t.GPUCount, "gpu_driver_version": t.GPUDriverVersion,
+		"node_locations": t.NodeLocations, "node_count": t.NodeCount, "min_node_count": t.MinNodeCount,
+		"max_node_count": t.MaxNodeCount, "spot": t.Spot, "auto_repair": t.AutoRepair, "auto_upgrade": t.AutoUpgrade,
+		"labels": t.Labels, "taints": t.Taints, "reservation_affinity": t.ReservationAffinity,
+	}
+}
+
+// checkAtApply repeats the checks of ValidateConfig on the configuration,
+// known all through at apply, and adds the errors before any API call: the
+// checks left for later because a value was unknown at plan time. Terraform
+// plans again with the known values before it applies, so this finds
+// something only when that plan did not run the checks.
+func (r *fallbackNodePoolsResource) checkAtApply(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) {
+	resp := resource.ValidateConfigResponse{}
+	r.ValidateConfig(ctx, resource.ValidateConfigRequest{Config: config}, &resp)
+	for _, d := range resp.Diagnostics {
+		if d.Severity() == diag.SeverityError {
+			diags.Append(d)
+		}
+	}
 }
 
 // planCluster reads the cluster once per plan, with its node pools and GKE
@@ -434,6 +514,7 @@ func (r *fallbackNodePoolsResource) clients(diags *diag.Diagnostics) *gcp.Client
 func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan resourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	r.checkAtApply(ctx, req.Config, &resp.Diagnostics)
 	clients := r.clients(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -483,6 +564,7 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 	var plan, state resourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	r.checkAtApply(ctx, req.Config, &resp.Diagnostics)
 	clients := r.clients(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -105,20 +106,20 @@ func taintNestedObject(computed bool) schema.NestedAttributeObject {
 			"effect": schema.StringAttribute{Computed: true, MarkdownDescription: "GKE taint effect: " + schemadoc.Codes(taintEffects) + "."},
 		}}
 	}
-	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+	return schema.NestedAttributeObject{Validators: requiredInElement("key", "value", "effect"), Attributes: map[string]schema.Attribute{
 		"key": schema.StringAttribute{
-			Required:            true,
-			MarkdownDescription: "Taint key. Keys the provider sets itself (the accelerator taints and `cloud.google.com/compute-class`) are rejected here.",
+			Optional:            true,
+			MarkdownDescription: "Required. Taint key. Keys the provider sets itself (the accelerator taints and `cloud.google.com/compute-class`) are rejected here.",
 			Validators:          []validator.String{stringvalidator.LengthBetween(1, 317)},
 		},
 		"value": schema.StringAttribute{
-			Required:            true,
-			MarkdownDescription: "Taint value.",
+			Optional:            true,
+			MarkdownDescription: "Required. Taint value; may be empty.",
 			Validators:          []validator.String{stringvalidator.LengthAtMost(63)},
 		},
 		"effect": schema.StringAttribute{
-			Required:            true,
-			MarkdownDescription: "Taint effect, as GKE spells it: " + schemadoc.Codes(taintEffects) + ".",
+			Optional:            true,
+			MarkdownDescription: "Required. Taint effect, as GKE spells it: " + schemadoc.Codes(taintEffects) + ".",
 			Validators:          []validator.String{stringvalidator.OneOf(taintEffects...)},
 		},
 	}}
@@ -251,36 +252,40 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 	computedMap := func(desc string) schema.MapAttribute {
 		return schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
 	}
-	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+	return schema.NestedAttributeObject{Validators: requiredInElement("name", "node_locations"), Attributes: map[string]schema.Attribute{
 		"name": schema.StringAttribute{
-			Required: true,
-			MarkdownDescription: fmt.Sprintf("The GKE node pool name: 1 to %d lowercase letters, digits and hyphens, starting with a letter "+
+			Optional: true,
+			MarkdownDescription: fmt.Sprintf("Required. The GKE node pool name: 1 to %d lowercase letters, digits and hyphens, starting with a letter "+
 				"and ending with a letter or digit. Unique among the tiers.", maxPoolNameLength),
 			Validators: []validator.String{stringvalidator.RegexMatches(poolNameRE,
 				fmt.Sprintf("must be 1 to %d lowercase letters, digits and hyphens, start with a letter and end with a letter or digit", maxPoolNameLength))},
 		},
 		"accelerator_type": schema.StringAttribute{
-			Optional: true,
+			Optional:   true,
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			MarkdownDescription: "TPU tiers: the TPU slice as a Cloud TPU accelerator type, such as `v6e-4` or `v6e-16` (generations: " +
 				schemadoc.Codes(cat.GenerationNames()) + "). The machine type, topology, placement and node count follow from it. Changing it re-creates the pool.",
 		},
 		"machine_type": schema.StringAttribute{
-			Optional: true,
-			Computed: true,
+			Optional:   true,
+			Computed:   true,
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			MarkdownDescription: "The Compute Engine machine type. TPU tiers: derived from `accelerator_type` (set it only to pick " +
 				"between two layouts of one slice, such as one `ct6e-standard-8t` or two `ct6e-standard-4t` for `v6e-8`). GPU tiers: " +
 				"a machine type with built-in GPUs (such as `g2-standard-4` or `a3-highgpu-8g`), or an N1 type with attached GPUs. " +
 				"Changing it re-creates the pool.",
 		},
 		"topology": schema.StringAttribute{
-			Optional: true,
-			Computed: true,
+			Optional:   true,
+			Computed:   true,
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			MarkdownDescription: "TPU tiers: the slice topology, such as `2x2` or `4x4`; derived from `accelerator_type` (set it only " +
 				"where a slice has two documented layouts). Changing it re-creates the pool.",
 		},
 		"gpu_type": schema.StringAttribute{
-			Optional: true,
-			Computed: true,
+			Optional:   true,
+			Computed:   true,
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			MarkdownDescription: "GPU tiers: the GPU accelerator type, one of " + schemadoc.Codes(gpuTypeNames()) + ". Derived from a " +
 				"machine type with built-in GPUs (which it must match when set); required with N1 machine types. Changing it re-creates the pool.",
 		},
@@ -298,11 +303,15 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 			Validators: []validator.String{stringvalidator.OneOf(cat.GPUDriverVersionValues()...)},
 		},
 		"node_locations": schema.ListAttribute{
-			Required:    true,
+			Optional:    true,
 			ElementType: types.StringType,
-			MarkdownDescription: "The zones of the pool's nodes, in the cluster's region; each must offer the tier's accelerator. " +
+			MarkdownDescription: "Required. The zones of the pool's nodes, in the cluster's region; each must offer the tier's accelerator. " +
 				"A multi-host TPU slice needs exactly one zone. Changing them re-creates the pool.",
-			Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.UniqueValues()},
+			Validators: []validator.List{
+				listvalidator.SizeAtLeast(1),
+				listvalidator.UniqueValues(),
+				listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+			},
 		},
 		"node_count": schema.Int64Attribute{
 			Optional: true,
@@ -376,13 +385,15 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 					Validators:          []validator.String{stringvalidator.OneOf(reservationTypes...)},
 				},
 				"key": schema.StringAttribute{
-					Optional: true,
+					Optional:   true,
+					Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 					MarkdownDescription: "For `SPECIFIC_RESERVATION`: the reservation label key, such as " +
 						"`compute.googleapis.com/reservation-name`.",
 				},
 				"values": schema.ListAttribute{
 					Optional:            true,
 					ElementType:         types.StringType,
+					Validators:          []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
 					MarkdownDescription: "For `SPECIFIC_RESERVATION`: the label values, such as the reservation names.",
 				},
 			},
@@ -418,4 +429,17 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 			NestedObject: tolerationNestedObject(),
 		},
 	}}
+}
+
+// requiredInElement requires the named attributes in every element of a
+// list of nested objects. The attributes are optional in the schema, as
+// the framework reports a required attribute missing when a whole element
+// is unknown at plan time (it comes from another resource); this checks
+// each element once it is known.
+func requiredInElement(names ...string) []validator.Object {
+	exprs := make([]path.Expression, len(names))
+	for i, n := range names {
+		exprs[i] = path.MatchRelative().AtName(n)
+	}
+	return []validator.Object{objectvalidator.AlsoRequires(exprs...)}
 }

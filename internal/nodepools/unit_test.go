@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -91,6 +92,7 @@ func TestParseImportID(t *testing.T) {
 		"pool name too long":   {id: cluster + "/nodePools/" + strings.Repeat("a", 41), wantErr: "is not a GKE node pool name"},
 		"trailing slash junk":  {id: cluster + "/nodePools/a/b", wantErr: `"a/b" is not a GKE node pool name`},
 		"nothing but the word": {id: "/nodePools/", wantErr: "invalid GKE cluster id"},
+		"bytes not UTF-8":      {id: "projects/p\xff/locations/l/clusters/c/nodePools/a", wantErr: "not valid UTF-8"},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -126,7 +128,13 @@ func FuzzParseImportID(f *testing.F) {
 	f.Fuzz(func(t *testing.T, id string) {
 		cluster, pools, err := parseImportID(id)
 		if err != nil {
+			if !utf8.ValidString(err.Error()) {
+				t.Errorf("error for %q is not valid UTF-8: %q", id, err)
+			}
 			return
+		}
+		if !utf8.ValidString(cluster) {
+			t.Errorf("parseImportID(%q) returned cluster %q, which is not valid UTF-8", id, cluster)
 		}
 		if len(pools) == 0 {
 			t.Fatalf("parseImportID(%q) accepted no pools", id)

@@ -79,10 +79,17 @@ func inputsOf(m vmModel) catalogInputs {
 }
 
 // query builds the catalog query, and false when the accelerator type is not
-// known yet (nothing can be checked without it).
+// set or any input is unknown: the checks and the runtime choice then wait
+// until the values are known (the plan made at apply time), so that no
+// value is checked, or chosen, from an incomplete query.
 func (in catalogInputs) query() (catalog.RuntimeQuery, bool) {
-	if !known(in.acceleratorType) {
+	if !known(in.acceleratorType) || !wholly(in.zones) {
 		return catalog.RuntimeQuery{}, false
+	}
+	for _, v := range []types.String{in.runtimeVersion, in.framework, in.frameworkVersion} {
+		if v.IsUnknown() {
+			return catalog.RuntimeQuery{}, false
+		}
 	}
 	q := catalog.RuntimeQuery{
 		AcceleratorType:  in.acceleratorType.ValueString(),

@@ -86,6 +86,16 @@ var objectOptions = basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, Unhand
 
 func known(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
+// wholly reports whether v is known all through: a null value is, a list,
+// map or object is when each of its elements is.
+func wholly(v attr.Value) bool {
+	if v == nil {
+		return true
+	}
+	tv, err := v.ToTerraformValue(context.Background())
+	return err == nil && tv.IsFullyKnown()
+}
+
 func knownString(s types.String) string {
 	if s.IsNull() || s.IsUnknown() {
 		return ""

@@ -6,6 +6,7 @@ package tpuvm
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
@@ -21,6 +22,10 @@ var importFormats = []string{
 // The short form {zone}/{name} takes defaultProject, the provider's project.
 func parseImportID(id, defaultProject string) (string, error) {
 	formats := "expected one of " + strings.Join(importFormats, ", ")
+	if !utf8.ValidString(id) {
+		// Terraform's state holds UTF-8 strings only.
+		return "", fmt.Errorf("invalid import id %q: it is not valid UTF-8; %s", truncate(id), formats)
+	}
 	var project, zone, name string
 	parts := strings.Split(id, "/")
 	switch {

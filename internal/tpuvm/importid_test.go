@@ -6,6 +6,7 @@ package tpuvm
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
@@ -29,6 +30,7 @@ func TestParseImportID(t *testing.T) {
 		"white space":                          {id: "p/z /vm", wantErr: "expected one of"},
 		"invalid name":                         {id: "p/z/VM_1", wantErr: "is not a TPU VM name"},
 		"too many segments":                    {id: "a/b/c/d", wantErr: "expected one of"},
+		"bytes that are not UTF-8":             {id: "p\xff/z/vm", wantErr: "not valid UTF-8"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -56,6 +58,9 @@ func FuzzParseImportID(f *testing.F) {
 	f.Fuzz(func(t *testing.T, id string) {
 		got, err := parseImportID(id, "default-project")
 		if err != nil {
+			if !utf8.ValidString(err.Error()) {
+				t.Errorf("error for %q is not valid UTF-8: %q", id, err)
+			}
 			if len(err.Error()) > 800 {
 				t.Errorf("error of %d bytes for an id of %d bytes", len(err.Error()), len(id))
 			}
@@ -64,6 +69,9 @@ func FuzzParseImportID(f *testing.F) {
 		p, z, n, perr := gcp.ParseNodeID(got)
 		if perr != nil {
 			t.Fatalf("parseImportID(%q) = %q, which is not a node id: %v", id, got, perr)
+		}
+		if !utf8.ValidString(got) {
+			t.Errorf("parseImportID(%q) = %q, which is not valid UTF-8", id, got)
 		}
 		if gcp.NodeID(p, z, n) != got || !nameRE.MatchString(n) {
 			t.Errorf("parseImportID(%q) = %q does not round-trip", id, got)

@@ -34,6 +34,9 @@ func (r *vmResource) ValidateConfig(ctx context.Context, req resource.ValidateCo
 // configFindings are the findings ValidateConfig reports.
 func configFindings(ctx context.Context, cfg vmModel) catalog.Findings {
 	var fs catalog.Findings
+	if cfg.Validation.IsUnknown() {
+		return nil // the mode is known at apply, where ModifyPlan checks
+	}
 	if res, ok := resolve(inputsOf(cfg)); ok {
 		fs = append(fs, res.Findings...)
 	}
@@ -70,9 +73,18 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		in.runtimeVersion = types.StringNull()
 	}
 	res, ok := resolve(in)
+	if plan.Validation.IsUnknown() {
+		// The mode decides which findings are errors: check at apply.
+		ok = false
+	}
 	if ok {
 		fs := append(slices.Clone(res.Findings), diskZoneFindings(ctx, plan)...)
 		validation.Append(&resp.Diagnostics, path.Empty(), fs, r.modes.For(plan.Validation))
+	}
+	if choose && !ok && state != nil {
+		// The runtime is chosen once its inputs are known; the VM may
+		// then need another one.
+		resp.RequiresReplace.Append(path.Root("runtime_version"))
 	}
 	if choose && ok {
 		if res.RuntimeVersion != "" {
@@ -186,7 +198,7 @@ func (r *vmResource) planProjectAndZones(cfg vmModel, plan *vmModel, state *vmMo
 // for an existing one, its labels with the keys the
 // configuration dropped removed and the configured ones set.
 func planEffectiveLabels(ctx context.Context, plan vmModel, state *vmModel, diags *diag.Diagnostics) types.Map {
-	if plan.Labels.IsUnknown() {
+	if !wholly(plan.Labels) {
 		return types.MapUnknown(types.StringType)
 	}
 	var want map[string]string
@@ -215,4 +227,17 @@ func planEffectiveLabels(ctx context.Context, plan vmModel, state *vmModel, diag
 		vals[k] = types.StringValue(v)
 	}
 	return types.MapValueMust(types.StringType, vals)
+}
+
+// checkAtApply repeats the catalog checks on the planned values, all known
+// at apply, and adds the errors before any API call: the checks ModifyPlan
+// left for later because a value was unknown at plan time. Terraform plans
+// again with the known values before it applies, so this finds something
+// only when that plan did not run the checks.
+func (r *vmResource) checkAtApply(ctx context.Context, plan vmModel, diags *diag.Diagnostics) {
+	fs := diskZoneFindings(ctx, plan)
+	if res, ok := resolve(inputsOf(plan)); ok {
+		fs = append(fs, res.Findings...)
+	}
+	validation.AppendErrors(diags, path.Empty(), fs, r.modes.For(plan.Validation))
 }

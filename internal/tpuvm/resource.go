@@ -89,6 +89,7 @@ func (r *vmResource) api(ctx context.Context, diags *diag.Diagnostics) nodeAPI {
 func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan vmModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	r.checkAtApply(ctx, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -237,6 +238,7 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 	var plan, state vmModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	r.checkAtApply(ctx, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

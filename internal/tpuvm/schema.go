@@ -13,7 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -218,6 +221,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 						Optional:            true,
 						Computed:            true,
 						MarkdownDescription: "VPC network name or self link. Default: `default`. Changing it replaces the VM.",
+						Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 						PlanModifiers: []planmodifier.String{
 							stringplanmodifier.UseStateForUnknown(),
 							sameResourcePlanModifier{},
@@ -228,6 +232,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 						Optional:            true,
 						Computed:            true,
 						MarkdownDescription: "Subnetwork name or self link. Default: `default`. Changing it replaces the VM.",
+						Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 						PlanModifiers: []planmodifier.String{
 							stringplanmodifier.UseStateForUnknown(),
 							sameResourcePlanModifier{},
@@ -260,6 +265,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 						Optional:            true,
 						Computed:            true,
 						MarkdownDescription: "Service account email. Default: the Compute Engine default service account.",
+						Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 						PlanModifiers: []planmodifier.String{
 							stringplanmodifier.UseStateForUnknown(),
 							stringplanmodifier.RequiresReplaceIfConfigured(),
@@ -271,6 +277,10 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 						Computed:    true,
 						MarkdownDescription: "OAuth scopes. Default: chosen by the API (`cloud-platform`). The Pub/Sub scope " +
 							"the API adds on its own is ignored.",
+						Validators: []validator.Set{
+							setvalidator.SizeAtLeast(1),
+							setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+						},
 						PlanModifiers: []planmodifier.Set{
 							setplanmodifier.UseStateForUnknown(),
 							setplanmodifier.RequiresReplaceIfConfigured(),
@@ -321,10 +331,14 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 					"replaces the VM (the API cannot update data disks).",
 				PlanModifiers: []planmodifier.List{listplanmodifier.RequiresReplace()},
 				NestedObject: schema.NestedAttributeObject{
+					// source_disk is required through a validator: a required
+					// attribute would be reported missing when a whole element
+					// is unknown at plan time.
+					Validators: []validator.Object{objectvalidator.AlsoRequires(path.MatchRelative().AtName("source_disk"))},
 					Attributes: map[string]schema.Attribute{
 						"source_disk": schema.StringAttribute{
-							Required:            true,
-							MarkdownDescription: "Full path of the disk, `projects/{project}/zones/{zone}/disks/{disk}`.",
+							Optional:            true,
+							MarkdownDescription: "Full path of the disk, `projects/{project}/zones/{zone}/disks/{disk}`. Required.",
 							Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 						},
 						"mode": schema.StringAttribute{

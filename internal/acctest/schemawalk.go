@@ -1,0 +1,339 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package acctest
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// Kind says whether a type name is a resource or a data source.
+type Kind string
+
+// The kinds of SettableAttributes, spelled as in configuration.
+const (
+	Resource   Kind = "resource"
+	DataSource Kind = "data"
+)
+
+// Attribute is one attribute a configuration can set, as the provider's
+// schema declares it.
+type Attribute struct {
+	// Path is the attribute's path, its names joined by dots; the attributes
+	// of a list or set of nested objects are named through the list
+	// ("tiers.name").
+	Path string
+	// Collection is set for lists, sets and maps, nested or not.
+	Collection bool
+	// String is set for string attributes.
+	String bool
+	// Required is set for required attributes.
+	Required bool
+}
+
+// SettableAttributes lists every attribute of a resource or data source type
+// that a configuration can set (optional or required), nested ones
+// included, from the schema the provider serves.
+func SettableAttributes(t *testing.T, kind Kind, typeName string) []Attribute {
+	t.Helper()
+	srv, err := ProtoV6ProviderFactories["accel"]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := resp.ResourceSchemas
+	if kind == DataSource {
+		schemas = resp.DataSourceSchemas
+	}
+	s := schemas[typeName]
+	if s == nil || s.Block == nil {
+		t.Fatalf("the provider serves no %s %s", kind, typeName)
+	}
+	var out []Attribute
+	walkAttributes("", s.Block.Attributes, &out)
+	slices.SortFunc(out, func(a, b Attribute) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+func walkAttributes(prefix string, attrs []*tfprotov6.SchemaAttribute, out *[]Attribute) {
+	for _, a := range attrs {
+		if !a.Optional && !a.Required {
+			continue
+		}
+		at := Attribute{Path: prefix + a.Name, Required: a.Required}
+		switch {
+		case a.NestedType != nil:
+			at.Collection = a.NestedType.Nesting != tfprotov6.SchemaObjectNestingModeSingle
+			walkAttributes(at.Path+".", a.NestedType.Attributes, out)
+		case a.Type != nil:
+			at.String = a.Type.Is(tftypes.String)
+			at.Collection = a.Type.Is(tftypes.List{}) || a.Type.Is(tftypes.Set{}) || a.Type.Is(tftypes.Map{})
+		}
+		*out = append(*out, at)
+	}
+}
+
+// Unknown stands for a value Terraform knows only after apply: rendered as
+// an output of the terraform_data resource UnknownSource, whose input holds
+// the value.
+type Unknown struct {
+	Key   string
+	Value any
+}
+
+// UnknownSource is the terraform_data resource whose output stands for
+// values unknown at plan time.
+const UnknownSource = "terraform_data.unknown"
+
+// Case is one configuration of a resource or data source for
+// UnknownConfig: Body is its arguments, in which some values are Unknown.
+type Case struct {
+	Name string
+	Body map[string]any
+}
+
+// UnknownCases returns, for every attribute in attrs, a copy of full in
+// which that attribute's value is unknown at plan time, and for every
+// collection one in which each element is. full holds the value of every
+// attribute to test, nested ones inside their parents; a nested attribute
+// of a list of objects is made unknown in every element that sets it.
+// When minimal is set, each case is also made from minimal (a configuration
+// with few attributes set) with the attribute's value from full added, as
+// the catalog's defaults apply only to attributes left out. missing lists
+// the attributes full gives no value for. name, when set, is called on each
+// body first, with the case's index, to make names unique.
+func UnknownCases(attrs []Attribute, full, minimal map[string]any, name func(i int, body map[string]any)) (cases []Case, missing []string) {
+	n := 0
+	key := func() string { n++; return fmt.Sprintf("v%d", n) }
+	add := func(label string, base map[string]any, segs []string, with func(any) any) bool {
+		body := copyBody(base)
+		if name != nil {
+			name(len(cases), body)
+		}
+		if !replaceAt(body, segs, with) {
+			return false
+		}
+		cases = append(cases, Case{Name: label, Body: body})
+		return true
+	}
+	for _, a := range attrs {
+		segs := strings.Split(a.Path, ".")
+		whole := func(v any) any { return Unknown{Key: key(), Value: v} }
+		each := func(v any) any { return unknownElements(v, key) }
+		if !add(a.Path, full, segs, whole) {
+			missing = append(missing, a.Path)
+			continue
+		}
+		var small map[string]any
+		if minimal != nil {
+			small = copyBody(minimal)
+			copyAt(small, full, segs)
+			add(a.Path+" (with few others)", small, segs, whole)
+		}
+		if a.Collection {
+			add(a.Path+"[*]", full, segs, each)
+			if small != nil {
+				add(a.Path+"[*] (with few others)", small, segs, each)
+			}
+		}
+	}
+	return cases, missing
+}
+
+// copyAt copies the value at segs from src into dst, through objects and,
+// element by element, lists of objects.
+func copyAt(dst, src any, segs []string) {
+	switch d := dst.(type) {
+	case map[string]any:
+		s, ok := src.(map[string]any)
+		if !ok {
+			return
+		}
+		v, ok := s[segs[0]]
+		if !ok {
+			return
+		}
+		if _, has := d[segs[0]]; !has || len(segs) == 1 {
+			d[segs[0]] = deepCopy(v)
+			return
+		}
+		copyAt(d[segs[0]], v, segs[1:])
+	case []any:
+		s, ok := src.([]any)
+		if !ok {
+			return
+		}
+		for i := range min(len(d), len(s)) {
+			copyAt(d[i], s[i], segs)
+		}
+	}
+}
+
+// unknownElements makes every element of a list or map unknown.
+func unknownElements(v any, key func() string) any {
+	switch c := v.(type) {
+	case []any:
+		out := make([]any, len(c))
+		for i, e := range c {
+			out[i] = Unknown{Key: key(), Value: e}
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(c))
+		for _, k := range slices.Sorted(maps.Keys(c)) {
+			out[k] = Unknown{Key: key(), Value: c[k]}
+		}
+		return out
+	}
+	return v
+}
+
+// replaceAt replaces the value at segs in v (through lists of objects) and
+// reports whether there was one.
+func replaceAt(v any, segs []string, with func(any) any) bool {
+	switch c := v.(type) {
+	case map[string]any:
+		child, ok := c[segs[0]]
+		if !ok {
+			return false
+		}
+		if len(segs) == 1 {
+			c[segs[0]] = with(child)
+			return true
+		}
+		return replaceAt(child, segs[1:], with)
+	case []any:
+		found := false
+		for _, e := range c {
+			if replaceAt(e, segs, with) {
+				found = true
+			}
+		}
+		return found
+	}
+	return false
+}
+
+// copyBody returns a deep copy of a body.
+func copyBody(body map[string]any) map[string]any {
+	out := make(map[string]any, len(body))
+	for k, v := range body {
+		out[k] = deepCopy(v)
+	}
+	return out
+}
+
+func deepCopy(v any) any {
+	switch c := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(c))
+		for k, e := range c {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(c))
+		for i, e := range c {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// UnknownConfig renders the cases as blocks of kind and typeName named
+// c0, c1, ..., after the terraform_data resource holding their unknown
+// values.
+func UnknownConfig(kind Kind, typeName string, cases []Case) string {
+	inputs := map[string]any{}
+	var blocks strings.Builder
+	for i, c := range cases {
+		collectUnknowns(c.Body, inputs)
+		fmt.Fprintf(&blocks, "\n# %s\n%s %q \"c%d\" {\n", c.Name, kind, typeName, i)
+		for _, k := range slices.Sorted(maps.Keys(c.Body)) {
+			fmt.Fprintf(&blocks, "  %s = %s\n", k, HCL(c.Body[k]))
+		}
+		blocks.WriteString("}\n")
+	}
+	return fmt.Sprintf("resource %q %q {\n  input = %s\n}\n", "terraform_data", strings.TrimPrefix(UnknownSource, "terraform_data."),
+		HCL(inputs)) + blocks.String()
+}
+
+func collectUnknowns(v any, into map[string]any) {
+	switch c := v.(type) {
+	case Unknown:
+		into[c.Key] = c.Value
+	case map[string]any:
+		for _, e := range c {
+			collectUnknowns(e, into)
+		}
+	case []any:
+		for _, e := range c {
+			collectUnknowns(e, into)
+		}
+	}
+}
+
+// HCL renders a Go value as a Terraform expression: strings, bools and
+// numbers as literals, []any as a tuple, map[string]any as an object with
+// quoted keys, Unknown as a reference to UnknownSource's output.
+func HCL(v any) string {
+	switch c := v.(type) {
+	case Unknown:
+		return UnknownSource + ".output." + c.Key
+	case string:
+		b, _ := json.Marshal(c)
+		return strings.ReplaceAll(string(b), "${", "$${")
+	case []any:
+		parts := make([]string, len(c))
+		for i, e := range c {
+			parts[i] = HCL(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		var b strings.Builder
+		b.WriteString("{\n")
+		for _, k := range slices.Sorted(maps.Keys(c)) {
+			fmt.Fprintf(&b, "    %s = %s\n", HCL(k), HCL(c[k]))
+		}
+		b.WriteString("  }")
+		return b.String()
+	case nil:
+		return "null"
+	}
+	return fmt.Sprint(v)
+}
+
+// SetAt sets the attribute at path (names joined by dots, through lists of
+// objects) in body to v, and reports whether body had a value there.
+func SetAt(body map[string]any, path string, v any) bool {
+	return replaceAt(body, strings.Split(path, "."), func(any) any { return v })
+}
+
+// AttributeError matches an error about the attribute at path (names
+// joined by dots, as in Attribute.Path) set to "": Terraform shows the
+// attribute's line, or the detail names its path (with list indexes) or
+// quotes the empty value. Terraform shows a diagnostic on an attribute
+// nested in an object at the resource's first line, hence the last two.
+func AttributeError(path string) *regexp.Regexp {
+	segs := strings.Split(path, ".")
+	quoted := make([]string, len(segs))
+	for i, s := range segs {
+		quoted[i] = regexp.QuoteMeta(s)
+	}
+	full := strings.Join(quoted, `(\[\d+\])?\.`)
+	leaf := quoted[len(quoted)-1]
+	return regexp.MustCompile(`(?s)Error: .*(` + full + `|` + leaf + `\s*=\s*""|\s""\s)`)
+}
