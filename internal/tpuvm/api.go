@@ -5,6 +5,7 @@ package tpuvm
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -24,6 +25,8 @@ type nodeAPI interface {
 	wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation, error)
 	// polling is the schedule for reading a node that is changing state.
 	polling() gcp.Polling
+	// namedAnywhere lists the nodes of project named name, in every zone.
+	namedAnywhere(ctx context.Context, project, name string) ([]*tpu.Node, error)
 }
 
 // liveAPI is nodeAPI over the provider's clients.
@@ -87,6 +90,24 @@ func (a *liveAPI) remove(ctx context.Context, name string) (*tpu.Operation, erro
 		return err
 	})
 	return op, err
+}
+
+// namedAnywhere reads across every zone with nodes.list on locations/-
+// (AIP-159; the response lists the locations it could not reach).
+func (a *liveAPI) namedAnywhere(ctx context.Context, project, name string) ([]*tpu.Node, error) {
+	var out []*tpu.Node
+	err := retry(ctx, "nodes.list", func(ctx context.Context) error {
+		out = nil
+		return a.svc.Projects.Locations.Nodes.List("projects/"+project+"/locations/-").Context(ctx).Pages(ctx, func(r *tpu.ListNodesResponse) error {
+			for _, n := range r.Nodes {
+				if n != nil && n.Name[strings.LastIndex(n.Name, "/")+1:] == name {
+					out = append(out, n)
+				}
+			}
+			return nil
+		})
+	})
+	return out, err
 }
 
 func (a *liveAPI) wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation, error) {

@@ -72,6 +72,9 @@ type createOutcome struct {
 	interrupted bool
 	// attempts lists every zone tried or skipped, in order.
 	attempts []attempt
+	// elsewhere lists VMs of the same name in zones that zones does not
+	// list (found before the create; none of them is touched).
+	elsewhere []*tpu.Node
 	// err is why creation failed; with a node, the node is recorded and
 	// Terraform marks it tainted.
 	err error
@@ -181,6 +184,20 @@ func nameTaken(ctx context.Context, api nodeAPI, spec createSpec) (createOutcome
 		}
 		out.err = &nameTakenError{id: id, reason: ownership.Describe(n.Labels)}
 		return out, true
+	}
+	// A VM of the same name in another zone is allowed (names are per
+	// zone), but it may be what an apply killed before it recorded the VM
+	// left before zones was edited: the apply names it.
+	others, err := api.namedAnywhere(ctx, spec.project, spec.name)
+	if err != nil {
+		tflog.Debug(ctx, "listing TPU VMs across zones failed; VMs of the same name outside zones are not reported",
+			map[string]any{"name": spec.name, "error": err.Error()})
+		return out, false
+	}
+	for _, n := range others {
+		if !slices.Contains(spec.zones, zoneOf(n.Name)) {
+			out.elsewhere = append(out.elsewhere, n)
+		}
 	}
 	return out, false
 }

@@ -108,6 +108,19 @@ func (f *fakeAPI) create(_ context.Context, parent, nodeID string, node *tpu.Nod
 	return &tpu.Operation{Name: "create " + n.Name}, nil
 }
 
+func (f *fakeAPI) namedAnywhere(_ context.Context, project, name string) ([]*tpu.Node, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []*tpu.Node
+	for id, n := range f.nodes {
+		if p, _, nm, err := gcp.ParseNodeID(id); err == nil && p == project && nm == name {
+			c := *n
+			out = append(out, &c)
+		}
+	}
+	return out, nil
+}
+
 func (f *fakeAPI) patch(context.Context, string, string, *tpu.Node) (*tpu.Operation, error) {
 	return nil, errors.New("not used")
 }
@@ -196,13 +209,14 @@ func TestCreateNode(t *testing.T) {
 		}
 	}
 	tests := map[string]struct {
-		setup        func(f *fakeAPI)
-		zones        []string
-		wantNode     string // "" when no node is returned
-		wantErr      string // substring; "" for success
-		wantAttempts []string
-		wantLeft     []string
-		wantCalls    []string // nil: not checked
+		setup         func(f *fakeAPI)
+		zones         []string
+		wantNode      string // "" when no node is returned
+		wantElsewhere []string
+		wantErr       string // substring; "" for success
+		wantAttempts  []string
+		wantLeft      []string
+		wantCalls     []string // nil: not checked
 	}{
 		"first zone has capacity": {
 			zones:        []string{"a", "b"},
@@ -287,6 +301,14 @@ func TestCreateNode(t *testing.T) {
 			wantLeft:     []string{"projects/p/locations/b/nodes/vm CREATING"},
 			wantCalls:    []string{"get a", "get b"},
 		},
+		"a VM of the same name outside zones is reported and left alone": {
+			setup:         func(f *fakeAPI) { f.nodes[gcp.NodeID("p", "c", "vm")] = otherInstances("c", "READY") },
+			zones:         []string{"a", "b"},
+			wantNode:      "projects/p/locations/a/nodes/vm",
+			wantAttempts:  []string{"a: created"},
+			wantLeft:      []string{"projects/p/locations/a/nodes/vm READY", "projects/p/locations/c/nodes/vm READY"},
+			wantElsewhere: []string{"projects/p/locations/c/nodes/vm"},
+		},
 		"a create whose answer was lost is kept once ready": {
 			setup: func(f *fakeAPI) {
 				f.lostAnswer["a"] = true
@@ -339,6 +361,13 @@ func TestCreateNode(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.wantAttempts, attemptResults(out.attempts)); diff != "" {
 				t.Errorf("attempts (-want +got):\n%s", diff)
+			}
+			var elsewhere []string
+			for _, n := range out.elsewhere {
+				elsewhere = append(elsewhere, n.Name)
+			}
+			if diff := cmp.Diff(tc.wantElsewhere, elsewhere); diff != "" {
+				t.Errorf("VMs reported elsewhere (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tc.wantLeft, f.names()); diff != "" {
 				t.Errorf("nodes left (-want +got):\n%s", diff)

@@ -138,6 +138,16 @@ func (r *vmResource) reportCreate(ctx context.Context, spec createSpec, out crea
 			fmt.Sprintf("Terraform was interrupted while TPU VM %s was being created. It is recorded in the state as it is now (state %s), "+
 				"so nothing is lost or created twice: the next plan refreshes it, and the next apply continues from it.",
 				out.node.Name, out.node.State))
+	}
+	for _, n := range out.elsewhere {
+		resp.Diagnostics.AddAttributeWarning(path.Root("zones"), "TPU VM of the Same Name in Another Zone",
+			fmt.Sprintf("TPU VM %s exists in a zone that zones does not list, and %s. This resource does not manage or touch it. "+
+				"If it was left by an apply of this configuration that was killed before it could record it (and zones was "+
+				"changed since), no state manages it: delete it, or import it into a resource of its own.",
+				n.Name, ownership.Describe(n.Labels)))
+	}
+	switch {
+	case out.err != nil || out.interrupted:
 	case len(out.attempts) > 1:
 		resp.Diagnostics.AddAttributeWarning(path.Root("zones"), "TPU VM Created in a Fallback Zone",
 			fmt.Sprintf("TPU VM %s was created in %s after other zones failed:\n%s", out.node.Name, zoneOf(out.node.Name), tried))
