@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -244,4 +245,18 @@ func snippet(b []byte) string {
 		s += "..."
 	}
 	return s
+}
+
+// Summary returns a short diagnostic summary for err when the endpoint is at
+// fault (it could not be reached, or did not answer like the API), and
+// fallback otherwise.
+func Summary(err error, fallback string) string {
+	var ee *EndpointError
+	if !errors.As(err, &ee) {
+		return fallback
+	}
+	if ee.notAPI() {
+		return "Unexpected Answer from the " + ee.API + " Endpoint"
+	}
+	return ee.API + " Endpoint Not Reachable"
 }
