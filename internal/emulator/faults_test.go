@@ -199,7 +199,7 @@ func TestAnswerHTML(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer resp.Body.Close()
+			defer func() { _ = resp.Body.Close() }()
 			b, err := io.ReadAll(resp.Body)
 			if err != nil {
 				t.Fatal(err)

@@ -142,8 +142,7 @@ func (a *answerCheck) check(req *http.Request, resp *http.Response) (*http.Respo
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	_ = resp.Body.Close()
 	if err != nil {
-		resp.Body = io.NopCloser(bytes.NewReader(nil))
-		return resp, nil // let the client report the broken body
+		return nil, fmt.Errorf("reading the answer of %s %s: %w", req.Method, req.URL.Path, err)
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	switch {
@@ -160,23 +159,26 @@ func (a *answerCheck) check(req *http.Request, resp *http.Response) (*http.Respo
 // than as a JSON syntax error.
 func (a *answerCheck) checkJSONStart(req *http.Request, resp *http.Response, ct string) (*http.Response, error) {
 	br := bufio.NewReader(resp.Body)
-	for i := 0; ; i++ {
-		head, err := br.Peek(i + 1)
-		if err != nil || i >= 4*snippetLen {
-			break // empty or all white space: the client reports it
-		}
-		c := head[i]
-		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
-			continue
-		}
-		if c != '{' && c != '[' {
-			resp.Body = readCloser{br, resp.Body}
-			return nil, a.reject(req, resp, "not JSON", ct)
-		}
-		break
-	}
 	resp.Body = readCloser{br, resp.Body}
-	return resp, nil
+	if c, ok := firstNonSpace(br); ok && c != '{' && c != '[' {
+		return nil, a.reject(req, resp, "not JSON", ct)
+	}
+	return resp, nil // JSON, or empty or all white space (the client reports that)
+}
+
+// firstNonSpace peeks at the first byte of br after JSON white space, within
+// the first few hundred bytes.
+func firstNonSpace(br *bufio.Reader) (byte, bool) {
+	for i := 0; i < 4*snippetLen; i++ {
+		head, err := br.Peek(i + 1)
+		if err != nil {
+			return 0, false
+		}
+		if c := head[i]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return c, true
+		}
+	}
+	return 0, false
 }
 
 // readCloser reads from a buffer over a body and closes the body.

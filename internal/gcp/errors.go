@@ -436,14 +436,16 @@ func (e *APIError) Unwrap() error { return e.Err }
 // around it (which repeats the request URL). Any other error is returned
 // as is, so that wrapping it again is harmless. Classification is unchanged.
 func Compact(err error) error {
+	// Only the outermost error is replaced: an error wrapped with more
+	// context keeps it.
 	var ee *EndpointError
 	if errors.As(err, &ee) {
-		if _, ok := err.(*url.Error); ok {
+		if _, ok := err.(*url.Error); ok { //nolint:errorlint // the outermost error only, see above
 			return ee
 		}
 		return err
 	}
-	if ge, ok := err.(*googleapi.Error); ok {
+	if ge, ok := err.(*googleapi.Error); ok { //nolint:errorlint // the outermost error only, see above
 		return &APIError{Err: ge}
 	}
 	return err
