@@ -267,6 +267,7 @@ var adminHelp = []string{
 	"POST /admin/reset                {}",
 	"POST /admin/capacity             {\"zone\":\"us-central1-a\",\"type\":\"v5litepod-4\",\"count\":0}",
 	"POST /admin/fail-next            {\"method\":\"tpu.nodes.create\",\"n\":1,\"httpCode\":503}",
+	"POST /admin/answer-html          {\"method\":\"container.nodePools.list\",\"n\":3,\"httpCode\":502}",
 	"POST /admin/fail-next-operations {\"method\":\"tpu.nodes.create\",\"n\":1,\"code\":13}",
 	"POST /admin/rate-limit           {\"method\":\"tpu.nodes.get\",\"every\":3}",
 	"POST /admin/hang                 {\"method\":\"container.nodePools.create\",\"hang\":true}",
@@ -389,6 +390,8 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 		s.SetCapacity(a.Zone, a.Type, *a.Count)
 	case "fail-next":
 		err = s.FailNext(a.Method, a.N, a.HTTPCode)
+	case "answer-html":
+		err = s.AnswerHTML(a.Method, a.N, a.HTTPCode)
 	case "fail-next-operations":
 		err = s.FailNextOperations(a.Method, a.N, a.Code)
 	case "rate-limit":

@@ -106,8 +106,21 @@ type apiError struct {
 	status    string
 	message   string
 	details   []any
-	forceHTTP int // answer with this HTTP status instead of the canonical one
+	forceHTTP int  // answer with this HTTP status instead of the canonical one
+	html      bool // answer htmlPage instead of the error (AnswerHTML)
 }
+
+// htmlPage is what AnswerHTML answers: a sign-in page of a web proxy.
+const htmlPage = `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Sign in to continue</title></head>
+<body>
+<h1>Authentication required</h1>
+<p>Your request was intercepted by the network proxy. Sign in to continue.</p>
+<form method="post" action="/login"><input name="user"><input name="password" type="password"><button>Sign in</button></form>
+</body>
+</html>
+`
 
 func (e *apiError) Error() string { return e.status + ": " + e.message }
 

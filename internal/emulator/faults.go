@@ -68,6 +68,7 @@ func checkMethod(method string) error {
 // faults holds the injected misbehaviour. Guarded by Server.mu.
 type faults struct {
 	failNext  map[string]failSpec
+	htmlNext  map[string]failSpec
 	failOps   map[string]failSpec
 	rateEvery map[string]int
 	rateCalls map[string]int
@@ -82,6 +83,7 @@ type failSpec struct {
 func newFaults() faults {
 	return faults{
 		failNext:  map[string]failSpec{},
+		htmlNext:  map[string]failSpec{},
 		failOps:   map[string]failSpec{},
 		rateEvery: map[string]int{},
 		rateCalls: map[string]int{},
@@ -107,6 +109,28 @@ func (s *Server) FailNext(method string, n, httpCode int) error {
 		return nil
 	}
 	s.faults.failNext[method] = failSpec{n: n, code: httpCode}
+	return nil
+}
+
+// AnswerHTML makes the next n calls of method answer an HTML page, with
+// Content-Type text/html and the HTTP status httpCode, instead of the API's
+// JSON: what a corporate proxy's sign-in page (often with 200), a load
+// balancer's error page (502, 503, 504) or a web server at a wrong address
+// sends. n = 0 clears it. The calls are counted.
+func (s *Server) AnswerHTML(method string, n, httpCode int) error {
+	if err := checkMethod(method); err != nil {
+		return err
+	}
+	if n < 0 || httpCode < 200 || httpCode > 599 {
+		return fmt.Errorf("AnswerHTML(%s): need n >= 0 and an HTTP status 200..599, got n=%d code=%d", method, n, httpCode)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n == 0 {
+		delete(s.faults.htmlNext, method)
+		return nil
+	}
+	s.faults.htmlNext[method] = failSpec{n: n, code: httpCode}
 	return nil
 }
 
@@ -203,6 +227,15 @@ func startsOperation(method string) bool {
 // holds s.mu.
 func (s *Server) intercept(method, project string) *apiError {
 	s.counters[method]++
+	if f, ok := s.faults.htmlNext[method]; ok {
+		f.n--
+		if f.n <= 0 {
+			delete(s.faults.htmlNext, method)
+		} else {
+			s.faults.htmlNext[method] = f
+		}
+		return &apiError{status: statusUnavailable, message: "HTML page", forceHTTP: f.code, html: true}
+	}
 	if f, ok := s.faults.failNext[method]; ok {
 		f.n--
 		if f.n <= 0 {

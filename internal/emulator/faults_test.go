@@ -2,6 +2,8 @@ package emulator
 
 import (
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -184,6 +186,41 @@ func TestHangOperations(t *testing.T) {
 	}
 }
 
+func TestAnswerHTML(t *testing.T) {
+	t.Parallel()
+	for _, code := range []int{200, 502} {
+		e := start(t, instant())
+		if err := e.srv.AnswerHTML(MethodNodePoolsList, 2, code); err != nil {
+			t.Fatal(err)
+		}
+		get := func() (int, string, string) {
+			t.Helper()
+			resp, err := http.Get(e.srv.ContainerEndpoint() + "v1/" + serving + "/nodePools")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = resp.Body.Close() }()
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+		}
+		for i := range 2 {
+			status, ct, body := get()
+			if status != code || !strings.HasPrefix(ct, "text/html") || !strings.HasPrefix(body, "<!DOCTYPE html>") {
+				t.Errorf("code %d, call %d: got %d %q %.20q, want %d and an HTML page", code, i+1, status, ct, body, code)
+			}
+		}
+		if status, ct, _ := get(); status != 200 || !strings.HasPrefix(ct, "application/json") {
+			t.Errorf("code %d: the call after the pages got %d %q, want the API's JSON", code, status, ct)
+		}
+		if got := e.srv.Counters()[MethodNodePoolsList]; got != 3 {
+			t.Errorf("code %d: counter = %d, want 3", code, got)
+		}
+	}
+}
+
 func TestFaultArguments(t *testing.T) {
 	t.Parallel()
 	e := start(t, nil)
@@ -197,6 +234,8 @@ func TestFaultArguments(t *testing.T) {
 		{"FailNextOperations on a read", e.srv.FailNextOperations(MethodTPUNodesGet, 1, 13)},
 		{"FailNextOperations code 0", e.srv.FailNextOperations(MethodTPUNodesCreate, 1, 0)},
 		{"SetRateLimit negative", e.srv.SetRateLimit(MethodTPUNodesGet, -2)},
+		{"AnswerHTML unknown method", e.srv.AnswerHTML("tpu.nodes.explode", 1, 200)},
+		{"AnswerHTML informational code", e.srv.AnswerHTML(MethodTPUNodesGet, 1, 101)},
 		{"HangOperations on a read", e.srv.HangOperations(MethodNodePoolsList, true)},
 	}
 	for _, tt := range tests {

@@ -200,6 +200,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if aerr == nil {
 		out, aerr = h(q)
 	}
+	if aerr != nil && aerr.html {
+		s.mu.Unlock()
+		s.logf("%s %s -> %d HTML (%s)", r.Method, r.URL.RequestURI(), aerr.forceHTTP, method)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(aerr.forceHTTP)
+		_, _ = io.WriteString(w, htmlPage)
+		return
+	}
 	var b []byte
 	code := http.StatusOK
 	if aerr != nil {

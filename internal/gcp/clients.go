@@ -80,7 +80,8 @@ func (c *Clients) TPU(ctx context.Context) (*tpu.Service, error) {
 	if c.tpu != nil {
 		return c.tpu, nil
 	}
-	opts, err := c.serviceOptions(ctx, c.cfg.TPUEndpoint)
+	opts, err := c.serviceOptions(ctx, endpointRef{api: "Cloud TPU API", url: c.cfg.TPUEndpoint,
+		setting: TPUEndpointSetting, env: TPUEndpointEnv}, defaultTPUEndpoint)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +101,8 @@ func (c *Clients) Container(ctx context.Context) (*container.Service, error) {
 	if c.container != nil {
 		return c.container, nil
 	}
-	opts, err := c.serviceOptions(ctx, c.cfg.ContainerEndpoint)
+	opts, err := c.serviceOptions(ctx, endpointRef{api: "GKE API", url: c.cfg.ContainerEndpoint,
+		setting: ContainerEndpointSetting, env: ContainerEndpointEnv}, defaultContainerEndpoint)
 	if err != nil {
 		return nil, err
 	}
@@ -172,8 +174,14 @@ func (c *Clients) baseTransport() http.RoundTripper {
 	return http.DefaultTransport
 }
 
-// serviceOptions returns the client options for a service at endpoint.
-func (c *Clients) serviceOptions(ctx context.Context, endpoint string) ([]option.ClientOption, error) {
+// serviceOptions returns the client options for a service at ref.url
+// (defaultURL when empty). Every answer passes an answerCheck, under
+// authentication and the user agent.
+func (c *Clients) serviceOptions(ctx context.Context, ref endpointRef, defaultURL string) ([]option.ClientOption, error) {
+	endpoint := ref.url
+	if ref.url == "" {
+		ref.url = defaultURL
+	}
 	var opts []option.ClientOption
 	if isPlainHTTP(endpoint) && !c.explicitCredentials() {
 		opts = append(opts, option.WithoutAuthentication())
@@ -187,15 +195,16 @@ func (c *Clients) serviceOptions(ctx context.Context, endpoint string) ([]option
 	if c.cfg.UserAgent != "" {
 		opts = append(opts, option.WithUserAgent(c.cfg.UserAgent))
 	}
-	if c.cfg.HTTPClient != nil {
-		rt, err := htransport.NewTransport(context.WithoutCancel(ctx), c.baseTransport(), opts...)
-		if err != nil {
-			return nil, fmt.Errorf("creating the HTTP transport: %w", err)
-		}
-		hc := *c.cfg.HTTPClient
-		hc.Transport = rt
-		opts = []option.ClientOption{option.WithHTTPClient(&hc)}
+	rt, err := htransport.NewTransport(context.WithoutCancel(ctx), &answerCheck{base: c.baseTransport(), ref: ref}, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("creating the HTTP transport: %w", err)
 	}
+	hc := &http.Client{}
+	if c.cfg.HTTPClient != nil {
+		*hc = *c.cfg.HTTPClient
+	}
+	hc.Transport = rt
+	opts = []option.ClientOption{option.WithHTTPClient(hc)}
 	if endpoint != "" {
 		opts = append(opts, option.WithEndpoint(endpoint))
 	}

@@ -6,4 +6,31 @@
 // polling, error classification, retry with jitter and a per-cluster operation
 // limiter. It has no Terraform dependencies: callers pass a context and,
 // optionally, a *slog.Logger in [Config].
+//
+// # Bounds
+//
+// Every call, retry and wait ends when its context does, and none runs
+// without a bound:
+//
+//   - [Retry] retries rate limits (429), conflicts and Google's own 5xx
+//     errors with backoff until the context's deadline (the resource's
+//     timeout) or its cancellation (Terraform's stop signal). A context
+//     without a deadline, as in a refresh or a plan-time read, is given one
+//     of [NoDeadlineTimeout] (2 minutes).
+//   - An answer that is not the API's (HTML, a content type other than JSON,
+//     an error status without Google's JSON error body, as a proxy's login
+//     page or a load balancer in front of nothing gives) is an
+//     [*EndpointError] of class [ClassNotAPI]. It gets [NotAPIAttempts] (3)
+//     calls in all, in [Retry] and in the operation waiters, then fails with
+//     the status, content type and first bytes of the answer, the endpoint,
+//     and the provider setting and environment variable that choose it.
+//   - The read that records what exists after the deadline passed or the
+//     apply was stopped runs on a context from [AfterDeadline]: the
+//     context's values without its cancellation, for at most
+//     [FinalReadTimeout] (30 seconds).
+//
+// So an operation returns at most FinalReadTimeout after its timeout or
+// Terraform's stop signal, and a refresh against an endpoint that is not
+// the API fails after three answers (a few seconds), against one that keeps
+// answering Google's 429 or 503 after NoDeadlineTimeout.
 package gcp

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"syscall"
@@ -44,6 +45,10 @@ const (
 	ClassInvalidArgument
 	// ClassDeadline is an expired context deadline.
 	ClassDeadline
+	// ClassNotAPI is an answer the API never gives: HTML, another content
+	// type, or an error status without Google's JSON error (an *EndpointError
+	// without a network cause). It is retried NotAPIAttempts times in all.
+	ClassNotAPI
 )
 
 var classNames = [...]string{
@@ -58,6 +63,7 @@ var classNames = [...]string{
 	ClassUnauthenticated: "unauthenticated",
 	ClassInvalidArgument: "invalid_argument",
 	ClassDeadline:        "deadline",
+	ClassNotAPI:          "not_api",
 }
 
 // String returns the class name in snake case, for example "rate_limited".
@@ -69,7 +75,8 @@ func (c Class) String() string {
 }
 
 // Retryable reports whether an error of this class may succeed if the same
-// call is made again later: Conflict, RateLimited and Transient.
+// call is made again later: Conflict, RateLimited and Transient. NotAPI is
+// not Retryable: it gets NotAPIAttempts attempts only.
 func (c Class) Retryable() bool {
 	return c == ClassConflict || c == ClassRateLimited || c == ClassTransient
 }
@@ -247,7 +254,8 @@ func (info apiErrorInfo) hasReason(reasons ...string) bool {
 }
 
 // Classify returns the class of err. It looks for, in order: an expired
-// context deadline, an *OperationError (stockout reasons, then the rpc code),
+// context deadline, an answer that is not the API's (*EndpointError), an
+// *OperationError (stockout reasons, then the rpc code),
 // a *googleapi.Error (stockout reasons, then the HTTP code refined by the rpc
 // status and reasons) and network timeouts.
 func Classify(err error) Class {
@@ -257,6 +265,10 @@ func Classify(err error) Class {
 	// First, so that "gave up at the deadline after a 503" is a deadline.
 	if errors.Is(err, context.DeadlineExceeded) {
 		return ClassDeadline
+	}
+	var ee *EndpointError
+	if errors.As(err, &ee) && ee.notAPI() {
+		return ClassNotAPI
 	}
 	var oe *OperationError
 	if errors.As(err, &oe) {
@@ -385,4 +397,56 @@ func newOperationError(name string, code int, message string, details []json.Raw
 		Reasons:   info.reasons,
 		Metadata:  info.metadata,
 	}
+}
+
+// APIError is a *googleapi.Error with a one-line message: HTTP code, status,
+// reasons and the server's message, without the error details Google
+// attaches (quota metadata, help links, request ids), which take a dozen
+// lines. errors.As still finds the *googleapi.Error.
+type APIError struct {
+	Err *googleapi.Error
+}
+
+// Error returns "HTTP 429 RESOURCE_EXHAUSTED [RATE_LIMIT_EXCEEDED]: message".
+func (e *APIError) Error() string {
+	info := googleapiInfo(e.Err)
+	var b strings.Builder
+	fmt.Fprintf(&b, "HTTP %d", e.Err.Code)
+	if info.status != "" {
+		b.WriteString(" " + info.status)
+	}
+	if len(info.reasons) > 0 {
+		fmt.Fprintf(&b, " [%s]", strings.Join(info.reasons, ", "))
+	}
+	msg := e.Err.Message
+	if msg == "" && len(e.Err.Errors) > 0 {
+		msg = e.Err.Errors[0].Message
+	}
+	if msg != "" {
+		b.WriteString(": " + msg)
+	}
+	return b.String()
+}
+
+// Unwrap returns the *googleapi.Error.
+func (e *APIError) Unwrap() error { return e.Err }
+
+// Compact returns err with a short message: a *googleapi.Error becomes an
+// *APIError, and an *EndpointError is returned without the *url.Error
+// around it (which repeats the request URL). Any other error is returned
+// as is, so that wrapping it again is harmless. Classification is unchanged.
+func Compact(err error) error {
+	// Only the outermost error is replaced: an error wrapped with more
+	// context keeps it.
+	var ee *EndpointError
+	if errors.As(err, &ee) {
+		if _, ok := err.(*url.Error); ok { //nolint:errorlint // the outermost error only, see above
+			return ee
+		}
+		return err
+	}
+	if ge, ok := err.(*googleapi.Error); ok { //nolint:errorlint // the outermost error only, see above
+		return &APIError{Err: ge}
+	}
+	return err
 }

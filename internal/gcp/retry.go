@@ -10,10 +10,40 @@ import (
 // Backoff is a capped exponential backoff: the cap for attempt n (from 1) is
 // Initial*Multiplier^(n-1), at most Max; the actual wait is drawn uniformly
 // from [0, cap] ("full jitter").
+//
+// MaxAttempts, when positive, bounds the number of calls; zero means calls
+// go on until ctx ends. Lookups that have a fallback use it, so that a
+// failing lookup does not hold up the call it serves.
 type Backoff struct {
-	Initial    time.Duration
-	Max        time.Duration
-	Multiplier float64
+	Initial     time.Duration
+	Max         time.Duration
+	Multiplier  float64
+	MaxAttempts int
+}
+
+// NotAPIAttempts is how many calls in all Retry and the operation waiters
+// make while the endpoint answers like something that is not the API
+// (ClassNotAPI): a proxy or a load balancer may answer an odd page once, but
+// an endpoint that keeps doing so is misconfigured.
+const NotAPIAttempts = 3
+
+// NoDeadlineTimeout bounds Retry when ctx has no deadline of its own (a
+// refresh, a plan-time read): retries of rate limits and transient errors
+// stop after this long, so that a refresh fails in bounded time.
+const NoDeadlineTimeout = 2 * time.Minute
+
+// FinalReadTimeout bounds the calls made after a resource's deadline passed
+// or Terraform asked the provider to stop: the read that records in state
+// what exists, or the deletion of what a failed create left. See
+// [AfterDeadline].
+const FinalReadTimeout = 30 * time.Second
+
+// AfterDeadline returns a context for the calls made once ctx may have
+// ended: it keeps ctx's values, not its cancellation, and ends
+// FinalReadTimeout from now. Operations run to the resource's timeout; the
+// read that records their result gets this short margin beyond it.
+func AfterDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), FinalReadTimeout)
 }
 
 // DefaultBackoff returns Initial 1s, Max 30s, Multiplier 2: GKE rejects a
@@ -49,32 +79,53 @@ func (b Backoff) ceiling(attempt int) time.Duration {
 }
 
 // Retry calls fn until it succeeds, returns an error whose Class is not
-// Retryable, or ctx ends; in the last case it returns the last error of fn
-// wrapped together with ctx.Err(). Waits use full jitter. onRetry, when not
-// nil, is called before each wait so that callers can log which operation
-// blocks them.
+// Retryable, b.MaxAttempts calls were made, or ctx ends; in the last case it
+// returns the last error of fn wrapped together with the cause of ctx's end.
+// When ctx has no deadline, it ends after NoDeadlineTimeout. Answers of
+// ClassNotAPI are retried NotAPIAttempts times in all. Waits use full
+// jitter. onRetry, when not nil, is called before each wait so that callers
+// can log which operation blocks them. Errors are returned through Compact.
 func Retry(ctx context.Context, b Backoff, onRetry func(err error, class Class, attempt int, wait time.Duration), fn func(context.Context) error) error {
 	return retry(ctx, b, onRetry, fn, sleepCtx)
 }
 
 func retry(ctx context.Context, b Backoff, onRetry func(error, Class, int, time.Duration), fn func(context.Context) error, sleep func(context.Context, time.Duration) error) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, NoDeadlineTimeout,
+			fmt.Errorf("gave up retrying after %s: %w", NoDeadlineTimeout, context.DeadlineExceeded))
+		defer cancel()
+	}
+	notAPI := 0
 	for attempt := 1; ; attempt++ {
 		err := fn(ctx)
 		if err == nil {
 			return nil
 		}
+		err = Compact(err)
 		class := Classify(err)
-		if !class.Retryable() {
+		switch {
+		case class == ClassNotAPI:
+			if notAPI++; notAPI >= NotAPIAttempts {
+				return fmt.Errorf("%w (after %d attempts)", err, notAPI)
+			}
+		case !class.Retryable():
+			return err
+		}
+		if b.MaxAttempts > 0 && attempt >= b.MaxAttempts {
 			return err
 		}
 		if ctx.Err() != nil {
-			return fmt.Errorf("%w (stopped retrying: %w)", err, ctx.Err())
+			return fmt.Errorf("%w (stopped retrying: %w)", err, context.Cause(ctx))
 		}
 		wait := rand.N(b.ceiling(attempt) + 1)
 		if onRetry != nil {
 			onRetry(err, class, attempt, wait)
 		}
 		if serr := sleep(ctx, wait); serr != nil {
+			if ctx.Err() != nil {
+				serr = context.Cause(ctx)
+			}
 			return fmt.Errorf("%w (stopped retrying: %w)", err, serr)
 		}
 	}

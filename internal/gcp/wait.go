@@ -121,7 +121,7 @@ func poll[Op any](ctx context.Context, c *Clients, name string, op Op,
 	if group != nil {
 		wake = group.channel()
 	}
-	notFound := 0
+	notFound, notAPI := 0, 0
 	var lastErr error
 	for n := 1; !done(op); n++ {
 		if err := c.pause(ctx, wake, c.jitter(wait)); err != nil {
@@ -136,13 +136,19 @@ func poll[Op any](ctx context.Context, c *Clients, name string, op Op,
 		}
 		got, err := get(ctx)
 		if err != nil {
+			err = Compact(err)
 			if ctx.Err() != nil {
 				return op, fmt.Errorf("waiting for operation %s: %w (last poll error: %w)", name, ctx.Err(), err)
 			}
 			class := Classify(err)
-			if class == ClassNotFound && notFound < maxOperationNotFound {
+			switch {
+			case class == ClassNotFound && notFound < maxOperationNotFound:
 				notFound++
-			} else if !class.Retryable() {
+			case class == ClassNotAPI:
+				if notAPI++; notAPI >= NotAPIAttempts {
+					return op, fmt.Errorf("polling operation %s: %w (after %d attempts)", name, err, notAPI)
+				}
+			case !class.Retryable():
 				return op, fmt.Errorf("polling operation %s: %w", name, err)
 			}
 			lastErr = err

@@ -34,7 +34,8 @@ const poolConcurrency = 5
 var clusterLimiter = gcp.NewLimiter(poolConcurrency)
 
 // Node pool statuses (NodePool.Status in the GKE v1 REST reference), plus
-// statusMissing for a pool recorded in state that no longer exists.
+// statusMissing for a pool recorded in state that no longer exists and
+// statusUnknown for one an apply could not read back.
 const (
 	statusProvisioning     = "PROVISIONING"
 	statusRunning          = "RUNNING"
@@ -43,6 +44,7 @@ const (
 	statusError            = "ERROR"
 	statusStopping         = "STOPPING"
 	statusMissing          = "MISSING"
+	statusUnknown          = "UNKNOWN"
 )
 
 // poolOps runs node-pool operations on one cluster.
@@ -191,13 +193,20 @@ func (e *retriedError) Error() string {
 }
 func (e *retriedError) Unwrap() error { return e.err }
 
+// operationLookupAttempts bounds the calls of one lookup of the running
+// operations: when GKE cannot list them, the caller backs off and tries its
+// own call again rather than wait for the list.
+const operationLookupAttempts = 2
+
 // runningOperations lists the unfinished GKE operations on the cluster: the
 // operations of its location (GKE's list has no filter) whose target is the
 // cluster or one of its node pools.
 func (o *poolOps) runningOperations(ctx context.Context) ([]*container.Operation, error) {
 	parent := "projects/" + o.project + "/locations/" + o.location
 	var resp *container.ListOperationsResponse
-	err := gcp.Retry(ctx, o.backoff, nil, func(ctx context.Context) error {
+	b := o.backoff
+	b.MaxAttempts = operationLookupAttempts // callers fall back on backing off
+	err := gcp.Retry(ctx, b, nil, func(ctx context.Context) error {
 		var err error
 		resp, err = o.svc.Projects.Locations.Operations.List(parent).Context(ctx).Do()
 		return err

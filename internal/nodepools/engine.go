@@ -190,10 +190,11 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		}
 	}
 
-	pools, err := ops.list(context.WithoutCancel(ctx))
+	rctx, cancel := gcp.AfterDeadline(ctx)
+	defer cancel()
+	pools, err := ops.list(rctx)
 	if err != nil {
-		diags.AddAttributeError(path.Root("cluster"), "Error Reading Node Pools",
-			fmt.Sprintf("The node pool operations ran, but the pools of %s could not be read back: %s", ops.cluster, err))
+		reportReadBackError(diags, ops.cluster, anyAccepted(steps, failed), err)
 		// Without the pools, keep what state knew and what the plan asked for.
 		pools = nil
 	}
@@ -213,6 +214,11 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		case pools == nil:
 			if old, ok := state[name]; ok {
 				out = append(out, old)
+				anyPool = true
+			} else if !isForeign(err) {
+				// Its create may have started: recorded unread, so that
+				// nothing GKE created is lost; the next refresh reads it.
+				out = append(out, unreadTier(t))
 				anyPool = true
 			}
 			if err != nil {

@@ -478,6 +478,15 @@ func flattenReservation(ctx context.Context, t *tierModel, prior tierModel, cfg 
 	t.ReservationAffinity = reservationObject(r)
 }
 
+// unreadTier records a tier whose pool may exist but could not be read
+// after the apply.
+func unreadTier(t tierModel) tierModel {
+	t = missingTier(t)
+	t.Status = types.StringValue(statusUnknown)
+	t.StatusMessage = types.StringValue("not read after the apply; the next refresh reads it")
+	return t
+}
+
 // missingTier records a tier whose pool does not exist.
 func missingTier(t tierModel) tierModel {
 	t.Status = types.StringValue(statusMissing)

@@ -611,7 +611,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Reading Node Pools",
+		resp.Diagnostics.AddAttributeError(path.Root("cluster"), gcp.Summary(err, "Error Reading Node Pools"),
 			fmt.Sprintf("Could not list the node pools of %s: %s", state.Cluster.ValueString(), err))
 		return
 	}

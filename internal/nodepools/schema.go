@@ -401,7 +401,7 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 		"placement_policy": computedString("Derived: `COMPACT` for multi-host TPU slices (with `topology` as the placement's TPU topology), else null."),
 		"pool_name":        computedString("The node pool name GKE reports: what the ComputeClass lists for this tier."),
 		"status": computedString("The pool's status as GKE reports it (`PROVISIONING`, `RUNNING`, `RUNNING_WITH_ERROR`, `RECONCILING`, " +
-			"`STOPPING`, `ERROR`), or `MISSING` when the pool no longer exists (the next apply re-creates it)."),
+			"`STOPPING`, `ERROR`), `MISSING` when the pool no longer exists (the next apply re-creates it), or `UNKNOWN` when an apply could not read the pool back (the next refresh reads it)."),
 		"status_message": computedString("GKE's message about the status, such as the reason of an `ERROR`; empty when there is none."),
 		"accelerator_labels": computedMap("Derived: the labels GKE itself puts on this tier's nodes to describe the accelerator " +
 			"(`cloud.google.com/gke-tpu-accelerator` and `cloud.google.com/gke-tpu-topology` for TPU tiers, " +

@@ -245,6 +245,7 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 		"validation": m.Validation, "poll_interval": m.PollInterval,
 	}
 	got := map[string]string{}
+	from := map[string]resolved{}
 	var unknown []string
 	for _, s := range settings {
 		r := resolve(values[s.attr], s, getenv)
@@ -253,23 +254,28 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 			r = resolve(types.StringNull(), s, getenv)
 		}
 		got[s.attr] = r.value
+		from[s.attr] = r
 	}
 
+	// One diagnostic per bad value, on the argument's path (Terraform shows
+	// the provider block), naming the environment variable it came from.
 	mode, err := catalog.ParseMode(got["validation"])
 	if err != nil {
 		diags.AddAttributeError(path.Root("validation"), "Invalid Validation Mode",
-			fmt.Sprintf("%s. Set validation to one of: %s.", err, strings.Join(catalog.ModeNames, ", ")))
+			badSetting(settingByAttr("validation"), from["validation"], "is not a validation mode",
+				"one of "+strings.Join(catalog.ModeNames, ", ")))
 	}
 	poll, err := time.ParseDuration(got["poll_interval"])
 	if err != nil || poll <= 0 {
 		diags.AddAttributeError(path.Root("poll_interval"), "Invalid Poll Interval",
-			fmt.Sprintf("%q is not a positive Go duration (for example \"10s\" or \"500ms\"); set poll_interval or ACCEL_POLL_INTERVAL to one.", got["poll_interval"]))
+			badSetting(settingByAttr("poll_interval"), from["poll_interval"], "is not a positive Go duration",
+				`a duration such as "10s" or "500ms"`))
 	}
 	for _, attr := range []string{"tpu_endpoint", "container_endpoint"} {
-		if v := got[attr]; v != "" {
-			if msg := checkEndpoint(v); msg != "" {
-				diags.AddAttributeError(path.Root(attr), "Invalid Endpoint", msg)
-			}
+		if v := got[attr]; v != "" && checkEndpoint(v) != "" {
+			diags.AddAttributeError(path.Root(attr), "Invalid Endpoint",
+				badSetting(settingByAttr(attr), from[attr], "is not an absolute http:// or https:// URL",
+					`a base URL such as "https://tpu.googleapis.com/" or "http://127.0.0.1:8089/"`))
 		}
 	}
 	if diags.HasError() {
@@ -290,6 +296,16 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 		Logger:                    slog.New(tflogHandler{}),
 	}
 	return &providerdata.Data{Clients: gcp.NewClients(cfg), Validation: mode, Unknown: unknown}, diags
+}
+
+// badSetting is the detail of an invalid setting: the value, where it came
+// from, why it is rejected, and where to set what instead.
+func badSetting(s setting, r resolved, why, want string) string {
+	if r.source == "configuration" || r.source == "default" || r.source == "" {
+		return fmt.Sprintf("%s = %q %s. Set %s to %s.", s.attr, r.value, why, s.attr, want)
+	}
+	return fmt.Sprintf("The environment variable %s = %q %s. Set %s to %s, or unset it and set %s in the provider block.",
+		r.source, r.value, why, r.source, want, s.attr)
 }
 
 // pollingFor derives adaptive polling from the cap: the first poll comes after

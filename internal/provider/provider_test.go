@@ -121,28 +121,44 @@ func TestConfigureInvalidValues(t *testing.T) {
 	t.Parallel()
 	cases := map[string]struct {
 		mutate   func(*accelProviderModel)
+		env      map[string]string
 		wantPath string
 		wantText string
 	}{
 		"bad validation mode": {
 			mutate:   func(m *accelProviderModel) { m.Validation = types.StringValue("loose") },
-			wantPath: "validation", wantText: "strict",
+			wantPath: "validation", wantText: `validation = "loose" is not a validation mode. Set validation to one of strict, warn.`,
 		},
 		"bad poll interval": {
 			mutate:   func(m *accelProviderModel) { m.PollInterval = types.StringValue("soon") },
-			wantPath: "poll_interval", wantText: `"soon" is not a positive Go duration`,
+			wantPath: "poll_interval", wantText: `poll_interval = "soon" is not a positive Go duration`,
 		},
 		"relative endpoint": {
 			mutate:   func(m *accelProviderModel) { m.ContainerEndpoint = types.StringValue("localhost:8080") },
-			wantPath: "container_endpoint", wantText: `"localhost:8080" is not an absolute`,
+			wantPath: "container_endpoint", wantText: `container_endpoint = "localhost:8080" is not an absolute`,
+		},
+		"bad validation mode from the environment": {
+			env:      map[string]string{"ACCEL_VALIDATION": "loose"},
+			wantPath: "validation",
+			wantText: `The environment variable ACCEL_VALIDATION = "loose" is not a validation mode. Set ACCEL_VALIDATION to one of strict, warn, or unset it and set validation in the provider block.`,
+		},
+		"bad poll interval from the environment": {
+			env:      map[string]string{"ACCEL_POLL_INTERVAL": "banana"},
+			wantPath: "poll_interval", wantText: `The environment variable ACCEL_POLL_INTERVAL = "banana" is not a positive Go duration. Set ACCEL_POLL_INTERVAL to`,
+		},
+		"bad endpoint from the environment": {
+			env:      map[string]string{"ACCEL_TPU_ENDPOINT": "ftp://x"},
+			wantPath: "tpu_endpoint", wantText: `The environment variable ACCEL_TPU_ENDPOINT = "ftp://x" is not an absolute http:// or https:// URL`,
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			m := nullModel()
-			tc.mutate(&m)
-			_, diags := configure(m, env(nil), "ua")
+			if tc.mutate != nil {
+				tc.mutate(&m)
+			}
+			_, diags := configure(m, env(tc.env), "ua")
 			if len(diags) != 1 {
 				t.Fatalf("want exactly one diagnostic, got %v", diags)
 			}
@@ -153,6 +169,11 @@ func TestConfigureInvalidValues(t *testing.T) {
 			}
 			if !strings.Contains(d.Detail(), tc.wantText) {
 				t.Errorf("detail %q does not contain %q", d.Detail(), tc.wantText)
+			}
+			for _, v := range tc.env {
+				if n := strings.Count(d.Detail(), v); n != 1 {
+					t.Errorf("detail names the value %q %d times, want once: %q", v, n, d.Detail())
+				}
 			}
 		})
 	}

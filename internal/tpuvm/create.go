@@ -19,11 +19,6 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 )
 
-// finalReadTimeout bounds the calls made after the create deadline passed or
-// the apply was interrupted: reading the node to record it in state, or
-// deleting a failed node.
-const finalReadTimeout = 2 * time.Minute
-
 // replaceStates are the node states in which a VM no longer runs and will
 // not recover by itself; the next plan replaces such a VM. Source: Node.state
 // in the v2 REST reference (PREEMPTED and TERMINATED end a preemptible or
@@ -257,7 +252,7 @@ func created(ctx context.Context, api nodeAPI, id string, op *tpu.Operation, out
 // an error: the node is tracked and the next apply continues from it. A
 // passed deadline is an error.
 func stopped(ctx context.Context, api nodeAPI, id string, out createOutcome, cause error) createOutcome {
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finalReadTimeout)
+	rctx, cancel := gcp.AfterDeadline(ctx)
 	defer cancel()
 	n, err := api.get(rctx, id)
 	if err == nil {
@@ -278,7 +273,7 @@ func stopped(ctx context.Context, api nodeAPI, id string, out createOutcome, cau
 func cleanup(ctx context.Context, api nodeAPI, id string) (*tpu.Node, error) {
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), finalReadTimeout)
+		ctx, cancel = gcp.AfterDeadline(ctx)
 		defer cancel()
 	}
 	n, err := api.get(ctx, id)

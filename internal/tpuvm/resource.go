@@ -226,7 +226,7 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Error Reading TPU VM", fmt.Sprintf("Reading TPU VM %s failed: %s", id, err))
+		resp.Diagnostics.AddError(gcp.Summary(err, "Error Reading TPU VM"), fmt.Sprintf("Reading TPU VM %s failed: %s", id, err))
 		return
 	}
 	if len(imported) == 0 && !ownership.Owns(ownerOf(ctx, state), n.Labels) {

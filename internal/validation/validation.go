@@ -18,7 +18,9 @@
 package validation
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -70,16 +72,29 @@ func (m *Modes) For(override types.String) catalog.Mode {
 // Append adds findings to diags under base (the path of the object whose
 // attributes the findings name), after applying mode. A finding's Attribute
 // is an attribute name relative to base; Index >= 0 selects a list element.
+// Findings with the same summary on elements of one list become one
+// diagnostic on the list that names every value concerned: Terraform shows
+// each diagnostic with the list's source, so one per element repeats a long
+// list as often as it has bad elements.
 func Append(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, mode catalog.Mode) {
-	for _, f := range findings.WithMode(mode) {
+	findings = findings.WithMode(mode)
+	for i, f := range findings {
 		p := base.AtName(f.Attribute)
 		if base.Equal(path.Empty()) {
 			p = path.Root(f.Attribute)
 		}
-		if f.Index >= 0 {
-			p = p.AtListIndex(f.Index)
-		}
 		detail := f.Detail
+		if f.Index >= 0 {
+			group := sameOnList(findings, i)
+			if group == nil {
+				continue // reported with the first finding of its group
+			}
+			if len(group) > 1 {
+				detail = groupDetail(f, group)
+			} else {
+				p = p.AtListIndex(f.Index)
+			}
+		}
 		if f.Source != "" {
 			detail += "\n\nSource: " + f.Source
 		}
@@ -91,6 +106,36 @@ func Append(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, 
 			diags.AddAttributeWarning(p, f.Summary, detail)
 		}
 	}
+}
+
+// sameOnList returns the list-element findings with the same attribute,
+// summary and severity as findings[i], when findings[i] is the first of
+// them, else nil.
+func sameOnList(findings catalog.Findings, i int) catalog.Findings {
+	f := findings[i]
+	var group catalog.Findings
+	for j, g := range findings {
+		if g.Index < 0 || g.Attribute != f.Attribute || g.Summary != f.Summary || g.Severity != f.Severity {
+			continue
+		}
+		if j < i {
+			return nil
+		}
+		group = append(group, g)
+	}
+	return group
+}
+
+// groupDetail is the detail of one diagnostic for several list elements:
+// which values, then the first element's explanation, which says what to
+// use instead.
+func groupDetail(first catalog.Finding, group catalog.Findings) string {
+	vals := make([]string, len(group))
+	for i, g := range group {
+		vals[i] = fmt.Sprintf("%q", g.Value)
+	}
+	return fmt.Sprintf("%d values of %s have this problem: %s.\n\nFor the first of them: %s",
+		len(group), first.Attribute, strings.Join(vals, ", "), first.Detail)
 }
 
 // AppendErrors adds only the findings that are errors under mode; it is what

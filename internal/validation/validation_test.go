@@ -4,6 +4,7 @@
 package validation
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -100,5 +101,35 @@ func TestModes(t *testing.T) {
 	}
 	if got := m.For(types.StringUnknown()); got != catalog.ModeStrict {
 		t.Errorf("unknown override = %v, want the provider's strict", got)
+	}
+}
+
+// TestAppendGroupsListElements checks that findings with one summary on
+// several elements of a list become one diagnostic on the list that names
+// each value once, and that other findings stay on their element.
+func TestAppendGroupsListElements(t *testing.T) {
+	t.Parallel()
+	var findings catalog.Findings
+	for i := range 50 {
+		findings = append(findings, catalog.Finding{Attribute: "zones", Index: i, Value: fmt.Sprintf("zz-%d-a", i),
+			Summary: "Zone Does Not Offer TPU Generation", Detail: "long explanation with the generation's zones", Severity: catalog.SeverityError})
+	}
+	findings = append(findings,
+		catalog.Finding{Attribute: "zones", Index: 50, Value: "us-east5-q", Summary: "Zone Not Listed", Detail: "d", Severity: catalog.SeverityWarning},
+		catalog.Finding{Attribute: "accelerator_type", Index: -1, Value: "v6e-3", Summary: "Invalid TPU Accelerator Type", Detail: "d", Severity: catalog.SeverityError})
+	var diags diag.Diagnostics
+	Append(&diags, path.Empty(), findings, catalog.ModeStrict)
+	want := []shown{
+		{Path: "zones", Severity: diag.SeverityError, Summary: "Zone Does Not Offer TPU Generation"},
+		{Path: "zones[50]", Severity: diag.SeverityWarning, Summary: "Zone Not Listed"},
+		{Path: "accelerator_type", Severity: diag.SeverityError, Summary: "Invalid TPU Accelerator Type"},
+	}
+	if diff := cmp.Diff(want, summarize(diags)); diff != "" {
+		t.Fatalf("diagnostics mismatch (-want +got):\n%s", diff)
+	}
+	d := diags[0].Detail()
+	if !strings.HasPrefix(d, "50 values of zones have this problem: \"zz-0-a\", \"zz-1-a\"") ||
+		strings.Count(d, "zz-49-a") != 1 || strings.Count(d, "long explanation") != 1 {
+		t.Errorf("grouped detail does not name each value once and explain once:\n%s", d)
 	}
 }
