@@ -273,7 +273,7 @@ var adminHelp = []string{
 	"POST /admin/hang                 {\"method\":\"container.nodePools.create\",\"hang\":true}",
 	"POST /admin/durations            {\"tpuCreate\":\"2s\",\"poolCreate\":\"5s\"}",
 	"POST /admin/settings             {\"serializePoolCreates\":true,\"maxConcurrentOperationsPerCluster\":5,\"gkeAdditions\":{\"skipGpuTaint\":true}}",
-	"POST /admin/hold-cluster         {\"project\":\"p\",\"location\":\"us-central1\",\"cluster\":\"serving\",\"duration\":\"30s\"}",
+	"POST /admin/hold-cluster         {\"project\":\"p\",\"location\":\"us-central1\",\"cluster\":\"serving\",\"duration\":\"30s\"} (or \"refusals\":2: until 2 calls were refused)",
 	"POST /admin/delete-node          {\"name\":\"projects/p/locations/us-central1-a/nodes/n\"}",
 	"POST /admin/delete-node-pool     {\"name\":\"projects/p/locations/us-central1/clusters/serving/nodePools/np\"}",
 	"POST /admin/snapshot             {\"path\":\"state.json\"}",
@@ -287,6 +287,7 @@ type adminRequest struct {
 	Code     int    `json:"code"`
 	Every    int    `json:"every"`
 	Hang     bool   `json:"hang"`
+	Refusals int    `json:"refusals"`
 	Zone     string `json:"zone"`
 	Type     string `json:"type"`
 	Count    *int   `json:"count"`
@@ -399,11 +400,17 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 	case "hang":
 		err = s.HangOperations(a.Method, a.Hang)
 	case "hold-cluster":
-		d, perr := time.ParseDuration(a.Duration)
-		if perr != nil {
-			return nil, fmt.Errorf("hold-cluster duration: %w", perr)
+		var id string
+		var herr error
+		if a.Refusals > 0 {
+			id, herr = s.HoldClusterUntilRefused(a.Project, a.Location, a.Cluster, a.Refusals)
+		} else {
+			d, perr := time.ParseDuration(a.Duration)
+			if perr != nil {
+				return nil, fmt.Errorf("hold-cluster duration: %w", perr)
+			}
+			id, herr = s.HoldCluster(a.Project, a.Location, a.Cluster, d)
 		}
-		id, herr := s.HoldCluster(a.Project, a.Location, a.Cluster, d)
 		if herr != nil {
 			return nil, herr
 		}

@@ -309,18 +309,58 @@ func (s *Server) HoldCluster(project, location, cluster string, d time.Duration)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	op, err := s.holdCluster(project, location, cluster, d)
+	if err != nil {
+		return "", err
+	}
+	return op.id, nil
+}
+
+// HoldClusterUntilRefused starts an operation on the whole cluster, like
+// HoldCluster, that ends once GKE has refused that many node-pool calls
+// because of it (the refusal that reaches the count is the last): a test
+// that needs "the apply's calls are refused while another operation runs"
+// gets exactly that, whatever the machine's speed.
+func (s *Server) HoldClusterUntilRefused(project, location, cluster string, refusals int) (string, error) {
+	if refusals < 1 {
+		return "", fmt.Errorf("HoldClusterUntilRefused: refusals must be at least 1, not %d", refusals)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	op, err := s.holdCluster(project, location, cluster, 0)
+	if err != nil {
+		return "", err
+	}
+	op.hung, op.refusalsLeft = true, refusals
+	return op.id, nil
+}
+
+// noteRefusal counts a call refused because of op, and ends a hold whose
+// count is reached. The caller holds s.mu.
+func (s *Server) noteRefusal(op *operation) {
+	if op.refusalsLeft <= 0 {
+		return
+	}
+	if op.refusalsLeft--; op.refusalsLeft == 0 {
+		op.hung, op.started, op.dur = false, s.clock.Now(), 0
+	}
+}
+
+// holdCluster starts a cluster-level operation of duration d. The caller
+// holds s.mu.
+func (s *Server) holdCluster(project, location, cluster string, d time.Duration) (*operation, error) {
 	now := s.clock.Now()
 	s.settle(now)
 	c, aerr := s.getCluster(project, location, cluster)
 	if aerr != nil {
-		return "", aerr
+		return nil, aerr
 	}
 	if cur := s.clusterLevelOp(c.key); cur != nil {
-		return "", fmt.Errorf("HoldCluster: cluster %s already runs %s", c.key, cur.id)
+		return nil, fmt.Errorf("HoldCluster: cluster %s already runs %s", c.key, cur.id)
 	}
 	op := s.newOperation(apiContainer, methodHoldCluster, project, location, d, now)
 	op.opType = "UPGRADE_MASTER"
 	op.clusterKey = c.key
 	op.targetLink = s.url + "/v1/" + c.key
-	return op.id, nil
+	return op, nil
 }

@@ -63,8 +63,11 @@ type operation struct {
 	started  time.Time // created, or the release time of a hung operation
 	dur      time.Duration
 	hung     bool
-	done     bool
-	ended    time.Time
+	// refusalsLeft, on an operation held by HoldClusterUntilRefused, is
+	// how many more calls it refuses before it ends.
+	refusalsLeft int
+	done         bool
+	ended        time.Time
 
 	// result, set by finish
 	err *rpcStatus

@@ -114,6 +114,45 @@ func (p *Process) Signal(sig syscall.Signal) error {
 	return nil
 }
 
+// KillTerraform kills Terraform alone with SIGKILL, not the provider
+// plugins it started: they are left without their parent, as when the
+// machine's out-of-memory killer or a CI runner ends Terraform.
+func (p *Process) KillTerraform() error {
+	if err := p.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("killing terraform: %w", err)
+	}
+	return nil
+}
+
+// GroupAlive reports whether any process of Terraform's process group still
+// runs (zombies, which run nothing, do not count). Linux only: it reads /proc.
+func (p *Process) GroupAlive() (bool, error) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return false, err
+	}
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue // gone meanwhile
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces.
+		rest := string(raw[bytes.LastIndexByte(raw, ')')+1:])
+		var state string
+		var ppid, pgrp int
+		if _, err := fmt.Sscan(rest, &state, &ppid, &pgrp); err != nil {
+			continue
+		}
+		if pgrp == p.cmd.Process.Pid && state != "Z" {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // Output returns what the process printed so far. Only call it after Wait.
 func (p *Process) Output() Output {
 	return Output{Stdout: p.stdout.String(), Stderr: p.stderr.String()}

@@ -356,8 +356,16 @@ func (o *poolOps) get(ctx context.Context, pool string) (*container.NodePool, er
 // list reads every pool of the cluster, by name. errClusterNotFound is
 // returned when the cluster does not exist.
 func (o *poolOps) list(ctx context.Context) (map[string]*container.NodePool, error) {
+	return o.listWithin(ctx, 0)
+}
+
+// listWithin is list with at most maxAttempts calls (0: until ctx ends),
+// for a check that must not use up the apply's time when GKE cannot list.
+func (o *poolOps) listWithin(ctx context.Context, maxAttempts int) (map[string]*container.NodePool, error) {
 	var resp *container.ListNodePoolsResponse
-	err := gcp.Retry(ctx, o.backoff, nil, func(ctx context.Context) error {
+	b := o.backoff
+	b.MaxAttempts = maxAttempts
+	err := gcp.Retry(ctx, b, nil, func(ctx context.Context) error {
 		var err error
 		resp, err = o.svc.Projects.Locations.Clusters.NodePools.List(o.cluster).Context(ctx).Do()
 		return err
@@ -545,7 +553,7 @@ func (o *poolOps) delete(ctx context.Context, pool string) error {
 // When the pools cannot be read it returns none, and each create still
 // refuses a pool that is not its own.
 func (o *poolOps) takenNames(ctx context.Context, tiers []tierModel) (names, why []string) {
-	pools, err := o.list(ctx)
+	pools, err := o.listWithin(ctx, operationLookupAttempts)
 	if err != nil {
 		tflog.Debug(ctx, "listing node pools before creating them failed", map[string]any{"cluster": o.cluster, "error": err.Error()})
 		return nil, nil

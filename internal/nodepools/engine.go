@@ -293,7 +293,7 @@ func (o *poolOps) guard(ctx context.Context, steps []*step) {
 			continue
 		}
 		if !listed {
-			pools, listErr = o.list(ctx)
+			pools, listErr = o.listWithin(ctx, operationLookupAttempts)
 			listed = true
 		}
 		name := st.was.Name

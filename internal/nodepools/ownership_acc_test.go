@@ -304,3 +304,41 @@ func TestAccFallbackNodePools_interruptedApplyFound(t *testing.T) {
 		},
 	})
 }
+
+// TestAccFallbackNodePools_poolDeletedBetweenPlanAndApply: a pool deleted
+// outside Terraform after the plan was saved and before it is applied is
+// recorded as MISSING by that apply (no "inconsistent result"), and the next
+// apply creates it again.
+func TestAccFallbackNodePools_poolDeletedBetweenPlanAndApply(t *testing.T) {
+	tg := newTarget(t)
+	tg.RequireEmulator(t)
+	_, gpuZone := zones(tg)
+	prefix := acctest.RandomName("pd")
+	a, b := prefix+"-a", prefix+"-b"
+	grown := config(tg, prefix, "", gpuTier(a, gpuZone, "g2-standard-4"), gpuTier(b, gpuZone, "g2-standard-4", line("node_count", "2")))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(tg, a, b),
+		Steps: []resource.TestStep{
+			{Config: config(tg, prefix, "", gpuTier(a, gpuZone, "g2-standard-4"), gpuTier(b, gpuZone, "g2-standard-4"))},
+			{
+				Config: grown,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planCheckFunc(func() error {
+					return tg.Emulator.DeleteNodePool(poolID(tg, a))
+				})}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("MISSING")),
+					statecheck.ExpectKnownValue(address, tierPath(1, "node_count"), knownvalue.Int64Exact(2)),
+				},
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: grown,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectPools{tg: tg, prefix: prefix, names: []string{a, b}},
+					statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
+				},
+			},
+		},
+	})
+}

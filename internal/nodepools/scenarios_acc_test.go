@@ -406,11 +406,12 @@ func TestAccFallbackNodePools_externalOperation(t *testing.T) {
 		prefix := acctest.RandomName("ex")
 		names := []string{prefix + "-v6e", prefix + "-l4"}
 		calls := &callCounter{srv: tg.Emulator}
-		// The upgrade starts between plan and apply, so that the apply's
-		// first operations are refused whatever the machine's speed.
+		// The upgrade starts between plan and apply and lasts until GKE has
+		// refused one of the apply's calls because of it, whatever the
+		// machine's speed.
 		hold := planCheckFunc(func() error {
 			calls.snapshot()
-			_, err := tg.Emulator.HoldCluster(acctest.EmulatorProject, "us-central1", "serving", time.Second)
+			_, err := tg.Emulator.HoldClusterUntilRefused(acctest.EmulatorProject, "us-central1", "serving", 1)
 			return err
 		})
 		cfg := config(tg, prefix, "",
