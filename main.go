@@ -9,6 +9,8 @@ import (
 	"context"
 	"flag"
 	"log"
+	"os"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -23,11 +25,32 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 
+	if !debug {
+		go exitWithParent(os.Getppid(), parentCheckInterval)
+	}
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: provider.Address,
 		Debug:   debug,
 	})
 	if err != nil {
 		log.Fatal(err.Error())
+	}
+}
+
+// parentCheckInterval is how often the provider checks that Terraform, which
+// started it, still runs.
+const parentCheckInterval = time.Second
+
+// exitWithParent ends the provider once the process that started it
+// (Terraform) is gone, so that a killed Terraform never leaves a provider
+// polling Google's APIs behind, whatever the plugin connection does. An
+// orphan is adopted by another process, so its parent pid changes (Linux,
+// macOS); where it does not (Windows), this never fires.
+func exitWithParent(parent int, every time.Duration) {
+	for range time.Tick(every) {
+		if os.Getppid() != parent {
+			log.Printf("[ERROR] the process that started the provider (pid %d) is gone; the provider exits", parent)
+			os.Exit(1)
+		}
 	}
 }
