@@ -608,6 +608,33 @@ func poolScenarios() []scenario {
 			}
 			h.apply(nil)
 		}},
+		{name: "node_pools/timeout_while_list_503", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			// Every pool list answers 503 and the creates never finish: the
+			// apply still returns at its timeout (plus the bounded final
+			// read), with an error that says what GKE answered.
+			const forever = 1 << 30
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsList, forever, 503))
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, true))
+			h.poolsConfig(2, "  timeouts = { create = \"2s\" }\n")
+			h.apply(regexp.MustCompile(`(?s)Timeout Reading Node Pools.*503`))
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsList, 0, 503))
+			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
+			h.poolsConfig(2, "")
+			h.apply(nil)
+		}},
+		{name: "node_pools/html_endpoint", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
+			// A proxy's sign-in page in place of the API: the refresh fails
+			// at once, naming the endpoint setting, and changes nothing.
+			h.poolsConfig(2, "")
+			h.apply(nil)
+			mustFault(h.t, h.tg.Emulator.AnswerHTML(emulator.MethodNodePoolsList, 1<<30, 502))
+			out, err := h.ws.Run(h.ctx(), "plan", "-input=false", "-no-color")
+			text := strings.Join(strings.Fields(out.Stdout+out.Stderr), " ")
+			if err == nil || !strings.Contains(text, "container_endpoint (or ACCEL_CONTAINER_ENDPOINT)") {
+				h.t.Fatalf("plan against an HTML endpoint: %v, want an error naming container_endpoint\n%s", err, text)
+			}
+			mustFault(h.t, h.tg.Emulator.AnswerHTML(emulator.MethodNodePoolsList, 0, 502))
+		}},
 		{name: "node_pools/second_state", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
 			h.poolsConfig(2, "")
 			h.apply(nil)
