@@ -200,8 +200,8 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 	case kindGPU:
 		fs = deriveGPU(cat, in, &s)
 	}
-	fs = append(fs, sizeFindings(in, &s)...)
-	fs = append(fs, metadataFindings(in)...)
+	fs = append(fs, sizeFindings(cat, in, &s)...)
+	fs = append(fs, metadataFindings(cat, in)...)
 
 	accKey := catalog.TaintGPU
 	if s.TPU {
@@ -288,7 +288,7 @@ func deriveGPU(cat *catalog.Catalog, in tierInput, s *tierSpec) catalog.Findings
 	}
 	s.GPUDriver = in.GPUDriver
 	if s.GPUDriver == "" {
-		s.GPUDriver = defaultGPUDriverVersion
+		s.GPUDriver = catalog.DefaultGPUDriverVersion
 	}
 	s.AcceleratorLabels = maps.Clone(shape.NodeLabels)
 	if s.GPUType != "" {
@@ -297,17 +297,12 @@ func deriveGPU(cat *catalog.Catalog, in tierInput, s *tierSpec) catalog.Findings
 	return fs
 }
 
-// sizeFindings derives the size settings and checks what the catalog does not:
-// autoscaling bounds in order.
-func sizeFindings(in tierInput, s *tierSpec) catalog.Findings {
+// sizeFindings derives the size settings and checks their bounds.
+func sizeFindings(cat *catalog.Catalog, in tierInput, s *tierSpec) catalog.Findings {
 	switch {
 	case in.MinNodes != nil && in.MaxNodes != nil:
 		s.Autoscaling, s.MinNodes, s.MaxNodes = true, *in.MinNodes, *in.MaxNodes
-		if *in.MaxNodes < *in.MinNodes {
-			return catalog.Findings{tierFinding(catalog.AttrMaxNodeCount, fmt.Sprint(*in.MaxNodes), "Autoscaling Bounds Out of Order",
-				fmt.Sprintf("max_node_count %d is below min_node_count %d.", *in.MaxNodes, *in.MinNodes),
-				"https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/projects.locations.clusters.nodePools#NodePoolAutoscaling")}
-		}
+		return cat.AutoscalingBounds(*in.MinNodes, *in.MaxNodes)
 	case in.NodeCount != nil:
 		s.NodeCount = *in.NodeCount
 	default:
@@ -317,33 +312,11 @@ func sizeFindings(in tierInput, s *tierSpec) catalog.Findings {
 	return nil
 }
 
-// metadataFindings rejects labels and taints the provider sets itself, and
-// duplicate taints.
-func metadataFindings(in tierInput) catalog.Findings {
-	var fs catalog.Findings
-	if _, ok := in.Labels[catalog.LabelComputeClass]; ok {
-		fs = append(fs, tierFinding("labels", catalog.LabelComputeClass, "Label Set by the Provider",
-			fmt.Sprintf("The provider sets %q to compute_class on every tier; remove it from labels.", catalog.LabelComputeClass),
-			"https://gke-ai-labs.dev/docs/tutorials/gpu-tpu/fungibility-recipes/"))
-	}
-	reserved := []string{catalog.TaintTPU, catalog.TaintGPU, catalog.TaintComputeClass}
-	seen := map[[2]string]bool{}
+// metadataFindings checks the tier's labels and taints (catalog.PoolMetadata).
+func metadataFindings(cat *catalog.Catalog, in tierInput) catalog.Findings {
+	taints := make([]catalog.PoolTaint, len(in.Taints))
 	for i, t := range in.Taints {
-		switch {
-		case slices.Contains(reserved, t.Key):
-			f := tierFinding("taints", t.Key, "Taint Set by the Provider",
-				fmt.Sprintf("The provider sets the %q taint itself (see node_taints); remove it from taints.", t.Key),
-				"https://github.com/GoogleCloudPlatform/cluster-toolkit/blob/1047080375afbb44da4b596be314634e7486af4a/modules/compute/gke-node-pool/main.tf")
-			f.Index = i
-			fs = append(fs, f)
-		case seen[[2]string{t.Key, t.Effect}]:
-			f := tierFinding("taints", t.Key, "Duplicate Taint",
-				fmt.Sprintf("The taint key %q with effect %s is listed twice; Kubernetes keeps one taint per key and effect.", t.Key, t.Effect),
-				"https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/")
-			f.Index = i
-			fs = append(fs, f)
-		}
-		seen[[2]string{t.Key, t.Effect}] = true
+		taints[i] = catalog.PoolTaint{Key: t.Key, Value: t.Value, Effect: t.Effect}
 	}
-	return fs
+	return cat.PoolMetadata(in.Labels, taints)
 }

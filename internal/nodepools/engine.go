@@ -67,20 +67,27 @@ func planSteps(want []tierSpec, state map[string]tierModel, stateSpecs map[strin
 	for _, s := range want {
 		old, ok := state[s.Name]
 		was := stateSpecs[s.Name]
-		st := &step{want: s, was: was}
-		switch {
-		case !ok || old.Status.ValueString() == statusMissing:
-			st.action = actionCreate
-		case !sameShape(was, s):
-			st.action = actionReplace
-		case !sizeEqual(was, s) || !metadataEqual(was, s) || !managementEqual(was, s):
-			st.action = actionUpdate
-		default:
-			st.action = actionNone
-		}
-		steps = append(steps, st)
+		steps = append(steps, &step{want: s, was: was, action: tierAction(ok, old.Status.ValueString(), was, s)})
 	}
 	return steps
+}
+
+// tierAction is the one decision of what an apply does to a tier's pool,
+// made by the plan (ModifyPlan) and the apply (planSteps) alike: recorded
+// says whether the state records the tier, status is its recorded status,
+// was its spec in state and want its planned spec. A pool recorded as
+// missing is created again; a change GKE cannot make in place (sameShape)
+// re-creates it; size, labels, taints and management are updated in place.
+func tierAction(recorded bool, status string, was, want tierSpec) action {
+	switch {
+	case !recorded || status == statusMissing:
+		return actionCreate
+	case !sameShape(was, want):
+		return actionReplace
+	case !sizeEqual(was, want) || !metadataEqual(was, want) || !managementEqual(was, want):
+		return actionUpdate
+	}
+	return actionNone
 }
 
 // run performs a step on the cluster.

@@ -300,7 +300,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 			} else if importing {
 				// A pool created without a driver setting gets GKE's default
 				// driver (GKE 1.30.1-gke.1156000 and later).
-				t.GPUDriverVersion = types.StringValue(defaultGPUDriverVersion)
+				t.GPUDriverVersion = types.StringValue(catalog.DefaultGPUDriverVersion)
 			}
 		}
 	}

@@ -81,7 +81,7 @@ func TestFlattenPool(t *testing.T) {
 		"import of a GPU pool takes every label and taint but the provider's": {
 			prior: func() tierModel { t := nullTier(); t.Name = types.StringValue("l4"); return t }(), pool: gpuPool, importing: true,
 			want: want{
-				GPUType: "nvidia-l4", GPUDriver: defaultGPUDriverVersion, NodeCount: types.Int64Value(1),
+				GPUType: "nvidia-l4", GPUDriver: catalog.DefaultGPUDriverVersion, NodeCount: types.Int64Value(1),
 				Labels: map[string]string{"app": "vllm", "sandbox.gke.io/runtime": "gvisor"},
 				Taints: []taint{{Key: "team", Value: "a", Effect: effectNoExecute}, {Key: gkeTaint.Key, Value: gkeTaint.Value, Effect: gkeTaint.Effect}},
 				NodeTaints: []taint{

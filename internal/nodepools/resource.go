@@ -255,25 +255,23 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			continue
 		}
 		applySpec(pt, spec)
-		if !existed || state == nil || state.Cluster.ValueString() != plan.Cluster.ValueString() {
-			markApplied(pt)
-			continue
+		recorded := existed && state != nil && state.Cluster.ValueString() == plan.Cluster.ValueString()
+		var was tierSpec
+		if recorded {
+			was = specOfState(ctx, old)
 		}
-		was := specOfState(ctx, old)
-		switch {
-		case old.Status.ValueString() == statusMissing:
-			markApplied(pt)
-		case !sameShape(was, spec):
+		switch tierAction(recorded, old.Status.ValueString(), was, spec) {
+		case actionReplace:
 			markApplied(pt)
 			resp.Diagnostics.AddAttributeWarning(path.Root("tiers").AtListIndex(i), "Node Pool Will Be Re-created",
 				fmt.Sprintf("Tier %q changes a setting GKE cannot change in place (machine type, accelerator, topology, GPUs, "+
 					"Spot, node locations or reservation affinity), so its node pool will be deleted and created again. "+
 					"The other tiers are not touched.", in.Name))
-		case !sizeEqual(was, spec) || !metadataEqual(was, spec) || !managementEqual(was, spec):
-			markApplied(pt)
-		default:
+		case actionNone:
 			pt.Status, pt.StatusMessage = old.Status, old.StatusMessage
 			pt.EffectiveLabels, pt.EffectiveTaints = old.EffectiveLabels, old.EffectiveTaints
+		default:
+			markApplied(pt)
 		}
 	}
 	if state != nil && updates(plan, *state, tierList(ctx, planTiers)) {

@@ -86,10 +86,6 @@ func gkeEffect(k8s string) string {
 // (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/NodeConfig#ReservationAffinity).
 var reservationTypes = []string{"NO_RESERVATION", "ANY_RESERVATION", "SPECIFIC_RESERVATION"}
 
-// defaultGPUDriverVersion is what a GPU tier installs when gpu_driver_version
-// is not set: GKE's default driver for the node version.
-const defaultGPUDriverVersion = "DEFAULT"
-
 func gpuTypeNames() []string {
 	var out []string
 	for _, a := range catalog.Default().GPUAccelerators() {
@@ -299,7 +295,7 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 			Optional: true,
 			Computed: true,
 			MarkdownDescription: fmt.Sprintf("GPU tiers: how GKE installs the NVIDIA driver, one of %s (default `%s`). Changing it "+
-				"re-creates the pool.", schemadoc.Codes(cat.GPUDriverVersionValues()), defaultGPUDriverVersion),
+				"re-creates the pool.", schemadoc.Codes(cat.GPUDriverVersionValues()), catalog.DefaultGPUDriverVersion),
 			Validators: []validator.String{stringvalidator.OneOf(cat.GPUDriverVersionValues()...)},
 		},
 		"node_locations": schema.ListAttribute{

@@ -204,7 +204,7 @@ func TestDerive(t *testing.T) {
 				Labels: map[string]string{"app": "vllm"}, Taints: []taint{{Key: "team", Value: "a", Effect: effectNoExecute}},
 			},
 			want: tierSpec{
-				Name: "g", MachineType: "g2-standard-24", GPUType: "nvidia-l4", GPUCount: 2, GPUDriver: defaultGPUDriverVersion,
+				Name: "g", MachineType: "g2-standard-24", GPUType: "nvidia-l4", GPUCount: 2, GPUDriver: catalog.DefaultGPUDriverVersion,
 				Hosts: 1, NodeCount: 1, Locations: []string{"us-central1-a"}, Spot: true,
 				UserLabels: map[string]string{"app": "vllm"}, UserTaints: []taint{{Key: "team", Value: "a", Effect: effectNoExecute}},
 				NodeLabels:        map[string]string{catalog.LabelComputeClass: "cc", "app": "vllm"},
@@ -402,6 +402,38 @@ func TestOnStockoutDescription(t *testing.T) {
 	for _, want := range []string{"tainted", "re-creates every pool", "terraform untaint"} {
 		if !strings.Contains(desc, want) {
 			t.Errorf("on_stockout description does not say %q: %s", want, desc)
+		}
+	}
+}
+
+// TestTierAction: the one decision of what happens to a tier's pool, which
+// the plan and the apply share.
+func TestTierAction(t *testing.T) {
+	t.Parallel()
+	base := gpuSpecs(t, "pool")[0]
+	resized, relabelled, unmanaged, spot := base, base, base, base
+	resized.NodeCount = 3
+	relabelled.NodeLabels = map[string]string{"team": "ml"}
+	unmanaged.AutoRepair = false
+	spot.Spot = true
+	tests := map[string]struct {
+		recorded bool
+		status   string
+		was      tierSpec
+		want     action
+	}{
+		"new tier":                    {recorded: false, was: base, want: actionCreate},
+		"pool missing":                {recorded: true, status: statusMissing, was: base, want: actionCreate},
+		"unchanged":                   {recorded: true, status: statusRunning, was: base, want: actionNone},
+		"unread pool, unchanged":      {recorded: true, status: statusUnknown, was: base, want: actionNone},
+		"size":                        {recorded: true, status: statusRunning, was: resized, want: actionUpdate},
+		"labels":                      {recorded: true, status: statusRunning, was: relabelled, want: actionUpdate},
+		"management":                  {recorded: true, status: statusRunning, was: unmanaged, want: actionUpdate},
+		"a setting GKE cannot change": {recorded: true, status: statusRunning, was: spot, want: actionReplace},
+	}
+	for name, tt := range tests {
+		if got := tierAction(tt.recorded, tt.status, tt.was, base); got != tt.want {
+			t.Errorf("%s: tierAction = %d, want %d", name, got, tt.want)
 		}
 	}
 }

@@ -5,9 +5,7 @@ package tpuvm
 
 import (
 	"context"
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -115,10 +113,8 @@ func resolve(in catalogInputs) (catalog.RuntimeResult, bool) {
 	return catalog.Default().ResolveRuntime(q), true
 }
 
-// diskZoneFindings checks that every zonal data disk is in every zone of
-// zones: the Cloud TPU API attaches a zonal persistent disk only in its own
-// zone (AttachedDisk.sourceDisk is "projects/{p}/zones/{zone}/disks/{d}").
-// Findings are on data_disks[i] (attribute "data_disks", index i).
+// diskZoneFindings checks the zonal data disks against zones
+// (catalog.DataDiskZones). Findings are on data_disks[i].
 func diskZoneFindings(ctx context.Context, m vmModel) catalog.Findings {
 	zones, ok := listStrings(m.Zones)
 	if !ok || m.Zones.IsNull() || !known(m.DataDisks) {
@@ -128,46 +124,11 @@ func diskZoneFindings(ctx context.Context, m vmModel) catalog.Findings {
 	if diags := m.DataDisks.ElementsAs(ctx, &disks, false); diags.HasError() {
 		return nil
 	}
-	var fs catalog.Findings
+	paths := make([]string, len(disks))
 	for i, d := range disks {
-		if !known(d.SourceDisk) {
-			continue
-		}
-		diskZone := diskZoneOf(d.SourceDisk.ValueString())
-		if diskZone == "" {
-			continue
-		}
-		var other []string
-		for _, z := range zones {
-			if z != diskZone {
-				other = append(other, z)
-			}
-		}
-		if len(other) == 0 {
-			continue
-		}
-		fs = append(fs, catalog.Finding{
-			Attribute: "data_disks",
-			Index:     i,
-			Value:     d.SourceDisk.ValueString(),
-			Summary:   "Data Disk in Another Zone",
-			Detail: fmt.Sprintf("Disk %q is in zone %s, and a zonal disk can only be attached to a TPU VM in its own zone, "+
-				"but zones also lists %s. Set zones = [%q], or use a disk in each zone.",
-				d.SourceDisk.ValueString(), diskZone, strings.Join(other, ", "), diskZone),
-			Severity: catalog.SeverityError,
-			Source:   "https://cloud.google.com/tpu/docs/setup-persistent-disk",
-		})
-	}
-	return fs
-}
-
-// diskZoneOf returns the zone of a zonal disk path, or "".
-func diskZoneOf(disk string) string {
-	parts := strings.Split(disk, "/")
-	for i := 0; i+1 < len(parts); i++ {
-		if parts[i] == "zones" && parts[i+1] != "" {
-			return parts[i+1]
+		if known(d.SourceDisk) {
+			paths[i] = d.SourceDisk.ValueString()
 		}
 	}
-	return ""
+	return catalog.Default().DataDiskZones(paths, zones)
 }
