@@ -39,7 +39,7 @@ func TestPoolMetadata(t *testing.T) {
 		"the ComputeClass label": {
 			labels: map[string]string{LabelComputeClass: "x"},
 			want: Findings{{Attribute: AttrLabels, Index: -1, Value: LabelComputeClass, Summary: "Label Set by the Provider",
-				Detail: `The provider sets "cloud.google.com/compute-class" to compute_class on every tier; remove it from labels.`,
+				Detail:   `The provider sets "cloud.google.com/compute-class" to compute_class on every tier; remove it from labels.`,
 				Severity: SeverityError, Source: srcBinding}},
 		},
 		"an accelerator taint and a duplicate": {

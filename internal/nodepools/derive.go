@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
@@ -66,7 +67,7 @@ func (in tierInput) kind() kind {
 // inputOf converts a tier of the configuration or plan. Computed values not
 // set in the configuration are unknown in a plan and null in a configuration;
 // both count as "not set".
-func inputOf(ctx context.Context, t tierModel) tierInput {
+func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInput {
 	in := tierInput{known: true}
 	str := func(v types.String) string {
 		if v.IsUnknown() {
@@ -102,7 +103,7 @@ func inputOf(ctx context.Context, t tierModel) tierInput {
 	in.AutoUpgrade = t.AutoUpgrade.IsNull() || t.AutoUpgrade.IsUnknown() || t.AutoUpgrade.ValueBool()
 	if !t.NodeLocations.IsNull() && !t.NodeLocations.IsUnknown() {
 		var locs []types.String
-		t.NodeLocations.ElementsAs(ctx, &locs, false)
+		diags.Append(t.NodeLocations.ElementsAs(ctx, &locs, false)...)
 		for _, l := range locs {
 			if l.IsUnknown() {
 				in.known = false
@@ -127,7 +128,7 @@ func inputOf(ctx context.Context, t tierModel) tierInput {
 		in.known = false
 	} else if !t.Taints.IsNull() {
 		var ts []taintModel
-		t.Taints.ElementsAs(ctx, &ts, false)
+		diags.Append(t.Taints.ElementsAs(ctx, &ts, false)...)
 		for _, x := range ts {
 			if x.Key.IsUnknown() || x.Value.IsUnknown() || x.Effect.IsUnknown() {
 				in.known = false
@@ -139,11 +140,11 @@ func inputOf(ctx context.Context, t tierModel) tierInput {
 		in.known = false
 	} else if !t.ReservationAffinity.IsNull() {
 		var rm reservationModel
-		t.ReservationAffinity.As(ctx, &rm, objectAsOptions)
+		diags.Append(t.ReservationAffinity.As(ctx, &rm, objectAsOptions)...)
 		r := &reservation{Type: rm.ConsumeReservationType.ValueString(), Key: rm.Key.ValueString()}
 		if !rm.Values.IsNull() && !rm.Values.IsUnknown() {
 			var vals []string
-			rm.Values.ElementsAs(ctx, &vals, false)
+			diags.Append(rm.Values.ElementsAs(ctx, &vals, false)...)
 			r.Values = vals
 		}
 		in.Reservation = r

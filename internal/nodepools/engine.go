@@ -165,10 +165,10 @@ func (o *poolOps) update(ctx context.Context, was, want tierSpec) error {
 func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, plan resourceModel, stateTiers []tierModel, diags *diag.Diagnostics) ([]tierModel, bool) {
 	cat := catalog.Default()
 	class := plan.ComputeClass.ValueString()
-	planTiers := tiersOf(ctx, plan.Tiers)
+	planTiers := tiersOf(ctx, plan.Tiers, diags)
 	want := make([]tierSpec, len(planTiers))
 	for i, t := range planTiers {
-		s, fs := derive(cat, inputOf(ctx, t), class, "")
+		s, fs := derive(cat, inputOf(ctx, t, diags), class, "")
 		if fs.HasErrors() {
 			// ModifyPlan leaves such tiers unknown and ValidateConfig
 			// reported them; with validation = "warn" they are attempted.
@@ -182,7 +182,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 	for _, t := range stateTiers {
 		name := t.Name.ValueString()
 		state[name] = t
-		stateSpecs[name] = specOfState(ctx, t)
+		stateSpecs[name] = specOfState(ctx, t, diags)
 		stateOrder = append(stateOrder, name)
 	}
 	steps := planSteps(want, state, stateSpecs, stateOrder)
@@ -243,7 +243,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 			out = append(out, missingTier(prior))
 		default:
 			anyPool = true
-			out = append(out, flattenPool(ctx, cat, prior, np, class, false))
+			out = append(out, flattenPool(ctx, cat, prior, np, class, false, diags))
 		}
 		if adopted[name] {
 			diags.AddAttributeWarning(base, "Existing Node Pool Adopted",
@@ -279,7 +279,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		}
 		if np != nil {
 			anyPool = true
-			out = append(out, flattenPool(ctx, cat, state[name], np, class, false))
+			out = append(out, flattenPool(ctx, cat, state[name], np, class, false, diags))
 		}
 	}
 	return out, anyPool

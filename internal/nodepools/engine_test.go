@@ -477,7 +477,7 @@ func TestOwnershipGuards(t *testing.T) {
 		}
 		plan := resourceModel{
 			Cluster: types.StringValue(gcp.ClusterID(project, "us-central1", "serving")), ComputeClass: types.StringValue("cc"),
-			Tiers: tierList(ctx, tiers), OnStockout: types.StringValue(onStockoutFail),
+			Tiers: tierList(ctx, tiers, checked(t)), OnStockout: types.StringValue(onStockoutFail),
 		}
 		var diags diag.Diagnostics
 		r := &fallbackNodePoolsResource{}

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	container "google.golang.org/api/container/v1"
@@ -96,18 +97,19 @@ func int64OrNull(n int64, ok bool) types.Int64 {
 }
 
 // tiersOf reads the elements of a known tiers list.
-func tiersOf(ctx context.Context, l types.List) []tierModel {
+func tiersOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []tierModel {
 	var out []tierModel
 	if l.IsNull() || l.IsUnknown() {
 		return nil
 	}
-	l.ElementsAs(ctx, &out, false)
+	diags.Append(l.ElementsAs(ctx, &out, false)...)
 	return out
 }
 
 // tierList builds the tiers list.
-func tierList(ctx context.Context, tiers []tierModel) types.List {
-	v, _ := types.ListValueFrom(ctx, tierObjectType, tiers)
+func tierList(ctx context.Context, tiers []tierModel, diags *diag.Diagnostics) types.List {
+	v, d := types.ListValueFrom(ctx, tierObjectType, tiers)
+	diags.Append(d...)
 	return v
 }
 
@@ -175,8 +177,8 @@ func markUnknown(t *tierModel) {
 
 // specOfState rebuilds the spec of a tier recorded in state, from the values
 // Read found in GKE (node_labels and node_taints included), without the catalog.
-func specOfState(ctx context.Context, t tierModel) tierSpec {
-	in := inputOf(ctx, t)
+func specOfState(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierSpec {
+	in := inputOf(ctx, t, diags)
 	s := tierSpec{
 		Name:            in.Name,
 		TPU:             in.AcceleratorType != "",
@@ -212,16 +214,16 @@ func specOfState(ctx context.Context, t tierModel) tierSpec {
 			s.NodeLabels[k] = sv.ValueString()
 		}
 	}
-	s.NodeTaints = taintsOf(ctx, t.NodeTaints)
+	s.NodeTaints = taintsOf(ctx, t.NodeTaints, diags)
 	return s
 }
 
-func taintsOf(ctx context.Context, l types.List) []taint {
+func taintsOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []taint {
 	if l.IsNull() || l.IsUnknown() {
 		return nil
 	}
 	var ts []taintModel
-	l.ElementsAs(ctx, &ts, false)
+	diags.Append(l.ElementsAs(ctx, &ts, false)...)
 	out := make([]taint, 0, len(ts))
 	for _, x := range ts {
 		out = append(out, taint{Key: x.Key.ValueString(), Value: x.Value.ValueString(), Effect: x.Effect.ValueString()})
@@ -246,7 +248,7 @@ func apiTaints(in []*container.NodeTaint) []taint {
 // never causes a diff. importing treats every label and taint the provider
 // does not set itself as declared, and rebuilds the accelerator settings
 // from the pool.
-func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np *container.NodePool, class string, importing bool) tierModel {
+func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np *container.NodePool, class string, importing bool, diags *diag.Diagnostics) tierModel {
 	t := prior
 	cfg := np.Config
 	if cfg == nil {
@@ -305,7 +307,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 		}
 	}
 
-	priorLocs := inputOf(ctx, prior).Locations
+	priorLocs := inputOf(ctx, prior, diags).Locations
 	if !slices.Equal(sortedCopy(priorLocs), sortedCopy(np.Locations)) {
 		t.NodeLocations = stringList(slices.Clone(np.Locations))
 	}
@@ -328,8 +330,8 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 		t.AutoRepair, t.AutoUpgrade = types.BoolValue(false), types.BoolValue(false)
 	}
 
-	flattenMetadata(ctx, &t, prior, cfg, isTPU, importing)
-	flattenReservation(ctx, &t, prior, cfg, importing)
+	flattenMetadata(ctx, &t, prior, cfg, isTPU, importing, diags)
+	flattenReservation(ctx, &t, prior, cfg, importing, diags)
 
 	t.EffectiveLabels = stringMap(maps.Clone(cfg.Labels))
 	if cfg.Labels == nil {
@@ -337,7 +339,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	}
 	t.EffectiveTaints = taintList(apiTaints(cfg.Taints))
 
-	if spec, fs := derive(cat, inputOf(ctx, t), class, ""); !fs.HasErrors() {
+	if spec, fs := derive(cat, inputOf(ctx, t, diags), class, ""); !fs.HasErrors() {
 		t.AcceleratorLabels = stringMap(spec.AcceleratorLabels)
 		if spec.AcceleratorLabels == nil {
 			t.AcceleratorLabels = stringMap(map[string]string{})
@@ -384,7 +386,7 @@ func settle(t *tierModel) {
 }
 
 // flattenMetadata sets labels, taints, node_labels and node_taints.
-func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *container.NodeConfig, isTPU, importing bool) {
+func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *container.NodeConfig, isTPU, importing bool, diags *diag.Diagnostics) {
 	accKey := catalog.TaintGPU
 	if isTPU {
 		accKey = catalog.TaintTPU
@@ -418,7 +420,7 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 			}
 		}
 	} else {
-		in := inputOf(ctx, prior)
+		in := inputOf(ctx, prior, diags)
 		if in.Labels != nil {
 			userLabels = map[string]string{}
 			for k := range in.Labels {
@@ -461,9 +463,9 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 // flattenReservation sets reservation_affinity: what GKE reports when the
 // tier declares one (or an import finds a specific reservation), else null,
 // so that GKE's default affinity never causes a diff.
-func flattenReservation(ctx context.Context, t *tierModel, prior tierModel, cfg *container.NodeConfig, importing bool) {
+func flattenReservation(ctx context.Context, t *tierModel, prior tierModel, cfg *container.NodeConfig, importing bool, diags *diag.Diagnostics) {
 	ra := cfg.ReservationAffinity
-	declared := inputOf(ctx, prior).Reservation != nil
+	declared := inputOf(ctx, prior, diags).Reservation != nil
 	specific := importing && ra != nil && ra.ConsumeReservationType == "SPECIFIC_RESERVATION"
 	if ra == nil || (!declared && !specific) {
 		if !declared {

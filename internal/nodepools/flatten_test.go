@@ -105,11 +105,11 @@ func TestFlattenPool(t *testing.T) {
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			got := flattenPool(ctx, cat, tt.prior, tt.pool, "cc", tt.importing)
-			in := inputOf(ctx, got)
+			got := flattenPool(ctx, cat, tt.prior, tt.pool, "cc", tt.importing, checked(t))
+			in := inputOf(ctx, got, checked(t))
 			gotWant := want{
 				AcceleratorType: in.AcceleratorType, Topology: in.Topology, GPUType: in.GPUType, GPUDriver: in.GPUDriver,
-				NodeCount: got.NodeCount, Labels: in.Labels, Taints: in.Taints, NodeTaints: taintsOf(ctx, got.NodeTaints),
+				NodeCount: got.NodeCount, Labels: in.Labels, Taints: in.Taints, NodeTaints: taintsOf(ctx, got.NodeTaints, checked(t)),
 				EffectiveTaints: len(got.EffectiveTaints.Elements()),
 			}
 			if diff := cmp.Diff(tt.want, gotWant); diff != "" {

@@ -89,6 +89,7 @@ func (r *fallbackNodePoolsResource) ValidateConfig(ctx context.Context, req reso
 		}
 		var t tierModel
 		if diags := obj.As(ctx, &t, objectAsOptions); diags.HasError() {
+			resp.Diagnostics.Append(diags...)
 			continue
 		}
 		if !t.Name.IsUnknown() && !t.Name.IsNull() {
@@ -100,7 +101,7 @@ func (r *fallbackNodePoolsResource) ValidateConfig(ctx context.Context, req reso
 				seen[name] = i
 			}
 		}
-		in := inputOf(ctx, t)
+		in := inputOf(ctx, t, &resp.Diagnostics)
 		if !in.known || !wholly(obj) || cfg.Validation.IsUnknown() {
 			continue // checked by the plan made once the values are known
 		}
@@ -191,13 +192,13 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		}
 	}
 	cfgElems := cfg.Tiers.Elements()
-	planTiers := tiersOf(ctx, plan.Tiers)
+	planTiers := tiersOf(ctx, plan.Tiers, &resp.Diagnostics)
 	if len(cfgElems) != len(planTiers) {
 		return
 	}
 	prior := map[string]tierModel{}
 	if state != nil {
-		for _, t := range tiersOf(ctx, state.Tiers) {
+		for _, t := range tiersOf(ctx, state.Tiers, &resp.Diagnostics) {
 			prior[t.Name.ValueString()] = t
 		}
 	}
@@ -219,12 +220,18 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		pt := &planTiers[i]
 		obj, ok := elem.(types.Object)
 		var ct tierModel
-		if !ok || obj.IsUnknown() || obj.As(ctx, &ct, objectAsOptions).HasError() {
+		if ok && !obj.IsUnknown() {
+			if d := obj.As(ctx, &ct, objectAsOptions); d.HasError() {
+				resp.Diagnostics.Append(d...)
+				return
+			}
+		}
+		if !ok || obj.IsUnknown() {
 			markUnknown(pt)
 			allKnown = false
 			continue
 		}
-		in := inputOf(ctx, ct)
+		in := inputOf(ctx, ct, &resp.Diagnostics)
 		if !in.known || !wholly(obj) || plan.Validation.IsUnknown() {
 			// Derived values and checks wait for the values (the plan
 			// Terraform makes at apply, once they are known).
@@ -258,7 +265,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		recorded := existed && state != nil && state.Cluster.ValueString() == plan.Cluster.ValueString()
 		var was tierSpec
 		if recorded {
-			was = specOfState(ctx, old)
+			was = specOfState(ctx, old, &resp.Diagnostics)
 		}
 		switch tierAction(recorded, old.Status.ValueString(), was, spec) {
 		case actionReplace:
@@ -274,16 +281,16 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			markApplied(pt)
 		}
 	}
-	if state != nil && updates(plan, *state, tierList(ctx, planTiers)) {
+	if state != nil && updates(plan, *state, tierList(ctx, planTiers, &resp.Diagnostics)) {
 		// The resource is updated: every pool is read again, and one that
 		// no longer exists (deleted since the plan) is then MISSING.
 		for i := range planTiers {
 			markApplied(&planTiers[i])
 		}
 	}
-	plan.Tiers = tierList(ctx, planTiers)
+	plan.Tiers = tierList(ctx, planTiers, &resp.Diagnostics)
 	if allKnown {
-		r.setOutputs(ctx, &plan, planTiers)
+		r.setOutputs(ctx, &plan, planTiers, &resp.Diagnostics)
 		if plan.WhenUnsatisfiable.IsUnknown() || plan.ActiveMigration.IsUnknown() {
 			plan.ComputeClassManifest = types.StringUnknown()
 		}
@@ -468,12 +475,12 @@ func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan re
 
 // setOutputs sets id, the ComputeClass manifest, and the resource-level
 // node selector and tolerations from the tiers.
-func (r *fallbackNodePoolsResource) setOutputs(ctx context.Context, m *resourceModel, tiers []tierModel) {
+func (r *fallbackNodePoolsResource) setOutputs(ctx context.Context, m *resourceModel, tiers []tierModel, diags *diag.Diagnostics) {
 	names := make([]string, len(tiers))
 	var tols []toleration
 	for i, t := range tiers {
 		names[i] = t.Name.ValueString()
-		tols = unionTolerations(tols, tolerationsOfModel(ctx, t))
+		tols = unionTolerations(tols, tolerationsOfModel(ctx, t, diags))
 	}
 	class := m.ComputeClass.ValueString()
 	m.ID = types.StringValue(resourceID(m.Cluster.ValueString(), names))
@@ -487,12 +494,12 @@ func (r *fallbackNodePoolsResource) setOutputs(ctx context.Context, m *resourceM
 	m.Tolerations = tolerationList(tols)
 }
 
-func tolerationsOfModel(ctx context.Context, t tierModel) []toleration {
+func tolerationsOfModel(ctx context.Context, t tierModel, diags *diag.Diagnostics) []toleration {
 	if t.Tolerations.IsNull() || t.Tolerations.IsUnknown() {
 		return nil
 	}
 	var ms []tolerationModel
-	t.Tolerations.ElementsAs(ctx, &ms, false)
+	diags.Append(t.Tolerations.ElementsAs(ctx, &ms, false)...)
 	out := make([]toleration, 0, len(ms))
 	for _, m := range ms {
 		out = append(out, toleration{Key: m.Key.ValueString(), Operator: m.Operator.ValueString(), Value: m.Value.ValueString(), Effect: m.Effect.ValueString()})
@@ -531,7 +538,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 	}
 	ops.owner = poolOwner{id: ownership.NewID()}
 	plan.OwnerID = types.StringValue(ops.owner.id)
-	if taken, why := ops.takenNames(ctx, tiersOf(ctx, plan.Tiers)); len(taken) > 0 {
+	if taken, why := ops.takenNames(ctx, tiersOf(ctx, plan.Tiers, &resp.Diagnostics)); len(taken) > 0 {
 		lines := make([]string, len(taken))
 		for i := range taken {
 			lines[i] = fmt.Sprintf("  - %s %s", taken[i], why[i])
@@ -553,8 +560,8 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 		}
 		return
 	}
-	plan.Tiers = tierList(ctx, tiers)
-	r.setOutputs(ctx, &plan, tiers)
+	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
+	r.setOutputs(ctx, &plan, tiers, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -584,9 +591,9 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	tiers, _ := r.apply(ctx, ops, plan, tiersOf(ctx, state.Tiers), &resp.Diagnostics)
-	plan.Tiers = tierList(ctx, tiers)
-	r.setOutputs(ctx, &plan, tiers)
+	tiers, _ := r.apply(ctx, ops, plan, tiersOf(ctx, state.Tiers, &resp.Diagnostics), &resp.Diagnostics)
+	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
+	r.setOutputs(ctx, &plan, tiers, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -614,7 +621,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		return
 	}
 	importing := state.ComputeClass.IsNull()
-	tiers := tiersOf(ctx, state.Tiers)
+	tiers := tiersOf(ctx, state.Tiers, &resp.Diagnostics)
 	if importing {
 		state.ComputeClass = types.StringValue(importedClass(tiers, pools))
 		state.OnStockout = types.StringValue(onStockoutFail)
@@ -648,7 +655,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 					state.Cluster.ValueString()+poolsSegment+name, name, ownership.Describe(resourceLabels(np))))
 		default:
 			found++
-			kept = append(kept, flattenPool(ctx, cat, t, np, class, importing))
+			kept = append(kept, flattenPool(ctx, cat, t, np, class, importing, &resp.Diagnostics))
 		}
 	}
 	tiers = kept
@@ -663,7 +670,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		}
 		t := nullTier()
 		t.Name = types.StringValue(name)
-		tiers = append(tiers, flattenPool(ctx, cat, t, np, class, true))
+		tiers = append(tiers, flattenPool(ctx, cat, t, np, class, true, &resp.Diagnostics))
 		found++
 		resp.Diagnostics.AddAttributeWarning(path.Root("tiers"), "Node Pool Left by an Interrupted Apply Found",
 			fmt.Sprintf("Node pool %s carries this resource's owner id but no tier in the state names it: an apply was stopped "+
@@ -681,8 +688,8 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 			fmt.Sprintf("The import identifier %q names node pools that do not exist in the cluster; import only existing pools.", state.ID.ValueString()))
 		return
 	}
-	state.Tiers = tierList(ctx, tiers)
-	r.setOutputs(ctx, &state, tiers)
+	state.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
+	r.setOutputs(ctx, &state, tiers, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -756,7 +763,7 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	tiers := tiersOf(ctx, state.Tiers)
+	tiers := tiersOf(ctx, state.Tiers, &resp.Diagnostics)
 	names := make([]string, len(tiers))
 	for i, t := range tiers {
 		names[i] = t.Name.ValueString()
@@ -799,7 +806,7 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 		ID:                   types.StringValue(resourceID(cluster, pools)),
 		Cluster:              types.StringValue(cluster),
 		ComputeClass:         types.StringNull(),
-		Tiers:                tierList(ctx, tiers),
+		Tiers:                tierList(ctx, tiers, &resp.Diagnostics),
 		OnStockout:           types.StringNull(),
 		WhenUnsatisfiable:    types.StringNull(),
 		ActiveMigration:      types.BoolNull(),
