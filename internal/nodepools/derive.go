@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -127,9 +128,14 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 	if t.Taints.IsUnknown() {
 		in.known = false
 	} else if !t.Taints.IsNull() {
-		var ts []taintModel
-		diags.Append(t.Taints.ElementsAs(ctx, &ts, false)...)
-		for _, x := range ts {
+		for _, e := range t.Taints.Elements() {
+			obj, ok := e.(types.Object)
+			if !ok || obj.IsUnknown() {
+				in.known = false
+				continue
+			}
+			var x taintModel
+			diags.Append(obj.As(ctx, &x, objectAsOptions)...)
 			if x.Key.IsUnknown() || x.Value.IsUnknown() || x.Effect.IsUnknown() {
 				in.known = false
 			}
@@ -143,9 +149,16 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 		diags.Append(t.ReservationAffinity.As(ctx, &rm, objectAsOptions)...)
 		r := &reservation{Type: rm.ConsumeReservationType.ValueString(), Key: rm.Key.ValueString()}
 		if !rm.Values.IsNull() && !rm.Values.IsUnknown() {
-			var vals []string
+			var vals []types.String
 			diags.Append(rm.Values.ElementsAs(ctx, &vals, false)...)
-			r.Values = vals
+			for _, v := range vals {
+				if v.IsUnknown() {
+					in.known = false
+				}
+				r.Values = append(r.Values, v.ValueString())
+			}
+		} else if rm.Values.IsUnknown() {
+			in.known = false
 		}
 		in.Reservation = r
 	}
@@ -202,6 +215,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 		fs = deriveGPU(cat, in, &s)
 	}
 	fs = append(fs, sizeFindings(cat, in, &s)...)
+	fs = append(fs, alwaysOnFindings(cat, in, s)...)
 	fs = append(fs, metadataFindings(cat, in)...)
 
 	accKey := catalog.TaintGPU
@@ -311,6 +325,39 @@ func sizeFindings(cat *catalog.Catalog, in tierInput, s *tierSpec) catalog.Findi
 		s.NodeCount = s.Hosts
 	}
 	return nil
+}
+
+// alwaysOnFindings warns when a tier that sets no size gets a pool of
+// costly nodes that run whether or not a workload needs them: without
+// node_count or autoscaling, the pool keeps its default size (one slice, or
+// one node, per zone) always on. Costly here means several GPUs a node or a
+// multi-host TPU slice.
+func alwaysOnFindings(cat *catalog.Catalog, in tierInput, s tierSpec) catalog.Findings {
+	if in.NodeCount != nil || in.MinNodes != nil || in.MaxNodes != nil {
+		return nil
+	}
+	var what string
+	switch {
+	case s.TPU && s.Hosts > 1:
+		what = fmt.Sprintf("a %s slice of %d %s VMs", in.AcceleratorType, s.Hosts, s.MachineType)
+	case !s.TPU && s.GPUCount > 1:
+		what = fmt.Sprintf("%d %s node with %d %s GPUs", s.NodeCount, s.MachineType, s.GPUCount, s.GPUType)
+	default:
+		return nil
+	}
+	zones := "in each zone of the cluster's node locations"
+	if n := len(s.Locations); n == 1 {
+		zones = "in " + s.Locations[0]
+	} else if n > 1 {
+		zones = fmt.Sprintf("in each of its %d zones (%s)", n, strings.Join(s.Locations, ", "))
+	}
+	f := tierFinding(catalog.AttrNodeCount, "", "Accelerators Always On",
+		fmt.Sprintf("Tier %q sets neither node_count nor min_node_count and max_node_count, so its pool keeps %s running %s, "+
+			"whether or not a workload uses it. Set min_node_count = 0 and max_node_count to let GKE add nodes only when pods "+
+			"need them, or set node_count to the number you want always on.", in.Name, what, zones),
+		cat.Source("gke_autoscaling"))
+	f.Severity = catalog.SeverityWarning
+	return catalog.Findings{f}
 }
 
 // metadataFindings checks the tier's labels and taints (catalog.PoolMetadata).

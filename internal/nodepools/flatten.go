@@ -97,13 +97,39 @@ func int64OrNull(n int64, ok bool) types.Int64 {
 }
 
 // tiersOf reads the elements of a known tiers list.
+// A tier unknown as a whole (known only after apply) is a tier whose every
+// value is unknown.
 func tiersOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []tierModel {
-	var out []tierModel
 	if l.IsNull() || l.IsUnknown() {
 		return nil
 	}
-	diags.Append(l.ElementsAs(ctx, &out, false)...)
+	out := make([]tierModel, 0, len(l.Elements()))
+	for _, e := range l.Elements() {
+		obj, ok := e.(types.Object)
+		if !ok || obj.IsUnknown() {
+			out = append(out, unknownTier())
+			continue
+		}
+		var t tierModel
+		diags.Append(obj.As(ctx, &t, objectAsOptions)...)
+		out = append(out, t)
+	}
 	return out
+}
+
+// unknownTier is a tier with every value unknown.
+func unknownTier() tierModel {
+	t := tierModel{
+		Name: types.StringUnknown(), AcceleratorType: types.StringUnknown(), MachineType: types.StringUnknown(),
+		Topology: types.StringUnknown(), GPUType: types.StringUnknown(), GPUCount: types.Int64Unknown(),
+		GPUDriverVersion: types.StringUnknown(), NodeLocations: types.ListUnknown(types.StringType),
+		NodeCount: types.Int64Unknown(), MinNodeCount: types.Int64Unknown(), MaxNodeCount: types.Int64Unknown(),
+		Spot: types.BoolUnknown(), AutoRepair: types.BoolUnknown(), AutoUpgrade: types.BoolUnknown(),
+		Labels: types.MapUnknown(types.StringType), Taints: types.ListUnknown(taintObjectType),
+		ReservationAffinity: types.ObjectUnknown(reservationAttrTypes),
+	}
+	markUnknown(&t)
+	return t
 }
 
 // tierList builds the tiers list.

@@ -451,3 +451,45 @@ func checked(t *testing.T) *diag.Diagnostics {
 	})
 	return d
 }
+
+// TestAlwaysOnWarning: a tier that sets no size warns, naming the tier and
+// what to set, when its default pool is costly (several GPUs a node, or a
+// multi-host TPU slice), and only then.
+func TestAlwaysOnWarning(t *testing.T) {
+	t.Parallel()
+	n := int64(1)
+	tests := map[string]struct {
+		in   tierInput
+		want string // substring of the warning; "" for none
+	}{
+		"eight H100s in two zones": {
+			in: tierInput{Name: "h100", MachineType: "a3-highgpu-8g", Locations: []string{"us-central1-a", "us-central1-b"}},
+			want: `Tier "h100" sets neither node_count nor min_node_count and max_node_count, so its pool keeps 1 a3-highgpu-8g node ` +
+				`with 8 nvidia-h100-80gb GPUs running in each of its 2 zones (us-central1-a, us-central1-b)`,
+		},
+		"a multi-host v6e slice": {
+			in:   tierInput{Name: "v6e", AcceleratorType: "v6e-16", Locations: []string{"us-east5-b"}},
+			want: `so its pool keeps a v6e-16 slice of 4 ct6e-standard-4t VMs running in us-east5-b`,
+		},
+		"one L4":                {in: tierInput{Name: "l4", MachineType: "g2-standard-4", GPUType: "nvidia-l4", Locations: []string{"us-central1-a"}}},
+		"a single-host slice":   {in: tierInput{Name: "v6e", AcceleratorType: "v6e-4", Locations: []string{"us-east5-b"}}},
+		"node_count set":        {in: tierInput{Name: "h100", MachineType: "a3-highgpu-8g", Locations: []string{"us-central1-a"}, NodeCount: &n}},
+		"autoscaling from zero": {in: tierInput{Name: "h100", MachineType: "a3-highgpu-8g", Locations: []string{"us-central1-a"}, MinNodes: new(int64), MaxNodes: &n}},
+	}
+	for name, tt := range tests {
+		tt.in.known, tt.in.AutoRepair, tt.in.AutoUpgrade = true, true, true
+		_, fs := derive(catalog.Default(), tt.in, "cc", "")
+		var got []catalog.Finding
+		for _, f := range fs.Warnings() {
+			if f.Summary == "Accelerators Always On" {
+				got = append(got, f)
+			}
+		}
+		switch {
+		case tt.want == "" && len(got) > 0:
+			t.Errorf("%s: unexpected warning %v", name, got)
+		case tt.want != "" && (len(got) != 1 || !strings.Contains(got[0].Detail, tt.want) || got[0].Attribute != catalog.AttrNodeCount):
+			t.Errorf("%s: warnings %v, want one on node_count containing %q (all findings: %v)", name, got, tt.want, fs)
+		}
+	}
+}
