@@ -76,13 +76,15 @@ func planSteps(want []tierSpec, state map[string]tierModel, stateSpecs map[strin
 // made by the plan (ModifyPlan) and the apply (planSteps) alike: recorded
 // says whether the state records the tier, status is its recorded status,
 // was its spec in state and want its planned spec. A pool recorded as
-// missing is created again; a change GKE cannot make in place (sameShape)
-// re-creates it; size, labels, taints and management are updated in place.
+// missing is created again; a pool in ERROR (such as one GKE could not
+// provision for lack of capacity) and a change GKE cannot make in place
+// (sameShape) re-create it; size, labels, taints and management are updated
+// in place.
 func tierAction(recorded bool, status string, was, want tierSpec) action {
 	switch {
 	case !recorded || status == statusMissing:
 		return actionCreate
-	case !sameShape(was, want):
+	case status == statusError || !sameShape(was, want):
 		return actionReplace
 	case !sizeEqual(was, want) || !metadataEqual(was, want) || !managementEqual(was, want):
 		return actionUpdate

@@ -144,8 +144,8 @@ func exitCode(err error) int {
 // TestAccFallbackNodePools_stockoutTaint shows what the on_stockout
 // documentation says: with on_stockout = "fail", a stockout in the first
 // apply fails it and Terraform taints the resource (the next plan replaces
-// every pool); `terraform untaint` keeps the pools, and the plan is then
-// empty.
+// every pool); `terraform untaint` keeps the pools, and the plan then
+// re-creates only the pool in ERROR.
 func TestAccFallbackNodePools_stockoutTaint(t *testing.T) {
 	env := acctest.DevInstall(t)
 	tf := acctest.TerraformPath(t)
@@ -178,7 +178,12 @@ func TestAccFallbackNodePools_stockoutTaint(t *testing.T) {
 	if _, err := w.run("untaint", "accel_fallback_nodepools.test"); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := w.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); err != nil {
-		t.Fatalf("plan after untaint: want no changes, got %v\n%s", err, out)
+	// Untainted, the resource is updated in place: only the pool in ERROR
+	// is re-created, the healthy one is kept.
+	out, err = w.run("plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if exitCode(err) != 2 || strings.Contains(out, "must be replaced") || !strings.Contains(out, "1 to change, 0 to destroy") ||
+		!strings.Contains(out, prefix+`-v6e", so its node pool will be deleted and created again`) &&
+			!strings.Contains(strings.Join(strings.Fields(out), " "), `Tier "`+prefix+`-v6e" has a node pool in ERROR`) {
+		t.Fatalf("plan after untaint: want an in-place update that re-creates the pool in ERROR, got %v\n%s", err, out)
 	}
 }

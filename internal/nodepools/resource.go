@@ -270,10 +270,13 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		switch tierAction(recorded, old.Status.ValueString(), was, spec) {
 		case actionReplace:
 			markApplied(pt)
+			why := "changes a setting GKE cannot change in place (machine type, accelerator, topology, GPUs, Spot, node " +
+				"locations or reservation affinity)"
+			if old.Status.ValueString() == statusError {
+				why = fmt.Sprintf("has a node pool in ERROR (%s)", old.StatusMessage.ValueString())
+			}
 			resp.Diagnostics.AddAttributeWarning(path.Root("tiers").AtListIndex(i), "Node Pool Will Be Re-created",
-				fmt.Sprintf("Tier %q changes a setting GKE cannot change in place (machine type, accelerator, topology, GPUs, "+
-					"Spot, node locations or reservation affinity), so its node pool will be deleted and created again. "+
-					"The other tiers are not touched.", in.Name))
+				fmt.Sprintf("Tier %q %s, so its node pool will be deleted and created again. The other tiers are not touched.", in.Name, why))
 		case actionNone:
 			pt.Status, pt.StatusMessage = old.Status, old.StatusMessage
 			pt.EffectiveLabels, pt.EffectiveTaints = old.EffectiveLabels, old.EffectiveTaints
@@ -483,7 +486,10 @@ func (r *fallbackNodePoolsResource) setOutputs(ctx context.Context, m *resourceM
 		tols = unionTolerations(tols, tolerationsOfModel(ctx, t, diags))
 	}
 	class := m.ComputeClass.ValueString()
-	m.ID = types.StringValue(resourceID(m.Cluster.ValueString(), names))
+	// The id lists the pools in name order, so that reordering tiers (a
+	// change of priority only) keeps it; an import id may list them in any
+	// order (its order is the tiers' order).
+	m.ID = types.StringValue(resourceID(m.Cluster.ValueString(), slices.Sorted(slices.Values(names))))
 	m.ComputeClassManifest = types.StringValue(computeClass{
 		Name:              class,
 		Pools:             names,
@@ -684,8 +690,20 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		return
 	}
 	if importing && found < len(tiers) {
-		resp.Diagnostics.AddError("Node Pool Not Found",
-			fmt.Sprintf("The import identifier %q names node pools that do not exist in the cluster; import only existing pools.", state.ID.ValueString()))
+		var missing, existing []string
+		for _, t := range tiers {
+			if t.Status.ValueString() == statusMissing {
+				missing = append(missing, t.Name.ValueString())
+			} else {
+				existing = append(existing, t.Name.ValueString())
+			}
+		}
+		detail := fmt.Sprintf("The cluster %s has no node pool named %s.", state.Cluster.ValueString(), strings.Join(missing, ", "))
+		if len(existing) > 0 {
+			detail += fmt.Sprintf(" Import only the pools that exist, with the identifier %q; an apply then creates the others.",
+				resourceID(state.Cluster.ValueString(), existing))
+		}
+		resp.Diagnostics.AddError("Node Pool Not Found", detail)
 		return
 	}
 	state.Tiers = tierList(ctx, tiers, &resp.Diagnostics)

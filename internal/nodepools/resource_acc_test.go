@@ -222,8 +222,7 @@ func TestAccFallbackNodePools_tpuAndGPU(t *testing.T) {
 					}},
 					ConfigStateChecks: []statecheck.StateCheck{
 						expectPools{tg: tg, prefix: prefix, names: []string{tpuName, gpuName}},
-						statecheck.ExpectKnownValue(address, tfjsonpath.New("id"),
-							knownvalue.StringExact(tg.Cluster+"/nodePools/"+tpuName+","+gpuName)),
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(resourceIDOf(tg, tpuName, gpuName))),
 						statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
 						statecheck.ExpectKnownValue(address, tierPath(0, "placement_policy"), knownvalue.Null()),
 						statecheck.ExpectKnownValue(address, tierPath(0, "node_count"), knownvalue.Null()),
@@ -364,6 +363,12 @@ type stateCheckFunc func() error
 
 func (f stateCheckFunc) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
 	resp.Error = f()
+}
+
+// resourceIDOf is the id of a resource with the named pools: the cluster
+// and the pool names in name order, whatever the tiers' order.
+func resourceIDOf(tg *acctest.Target, names ...string) string {
+	return tg.Cluster + "/nodePools/" + strings.Join(slices.Sorted(slices.Values(names)), ",")
 }
 
 // poolID is the full name of a pool of the target's cluster.

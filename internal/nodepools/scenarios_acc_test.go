@@ -217,7 +217,7 @@ func TestAccFallbackNodePools_reorderAddRemove(t *testing.T) {
 			Steps: []resource.TestStep{
 				{Config: config(tg, prefix, "", a, b)},
 				{
-					// Reorder: only the ComputeClass changes.
+					// Reorder: only the ComputeClass changes; the id stays.
 					PreConfig: calls.snapshot,
 					Config:    config(tg, prefix, "", b, a),
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -226,7 +226,7 @@ func TestAccFallbackNodePools_reorderAddRemove(t *testing.T) {
 					ConfigStateChecks: []statecheck.StateCheck{
 						calls.expect(noPoolCalls),
 						statecheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), manifestOrder(b.name, a.name)),
-						statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(poolID(tg, b.name)+","+a.name)),
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(resourceIDOf(tg, a.name, b.name))),
 					},
 				},
 				{
@@ -320,7 +320,8 @@ func TestAccFallbackNodePools_stockoutContinue(t *testing.T) {
 			CheckDestroy:             checkDestroyed(tg, names...),
 			Steps: []resource.TestStep{
 				{
-					Config: cfg,
+					Config:             cfg,
+					ExpectNonEmptyPlan: true, // the pool in ERROR is planned for re-creation
 					ConfigStateChecks: []statecheck.StateCheck{
 						statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("ERROR")),
 						statecheck.ExpectKnownValue(address, tierPath(0, "status_message"), knownvalue.StringRegexp(regexp.MustCompile(`GCE_STOCKOUT`))),
@@ -328,9 +329,77 @@ func TestAccFallbackNodePools_stockoutContinue(t *testing.T) {
 						expectPools{tg: tg, prefix: prefix, names: names},
 					},
 				},
+				{
+					// The pool in ERROR is planned for re-creation, the other
+					// tier left alone; still out of capacity, the apply records
+					// ERROR again and warns.
+					Config: cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+					}},
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("ERROR")),
+						statecheck.ExpectKnownValue(address, tierPath(1, "status"), knownvalue.StringExact("RUNNING")),
+					},
+					ExpectNonEmptyPlan: true,
+				},
+				{
+					// Capacity is back: the next apply repairs the pool.
+					PreConfig: func() { tg.Emulator.SetCapacity(tpuZone, "ct6e-standard-4t", -1) },
+					Config:    cfg,
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
+						expectPools{tg: tg, prefix: prefix, names: names},
+					},
+				},
 				{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 			},
 		})
+	})
+}
+
+// TestAccFallbackNodePools_stockoutInLaterApplyRetried: a tier added to an
+// existing resource that GKE cannot provision fails that apply (on_stockout
+// = "fail") without tainting anything; the next plan re-creates that pool
+// alone, and once capacity is back the apply repairs it.
+func TestAccFallbackNodePools_stockoutInLaterApplyRetried(t *testing.T) {
+	tg := newTarget(t)
+	tg.RequireEmulator(t)
+	tpuZone, gpuZone := zones(tg)
+	prefix := acctest.RandomName("sr")
+	names := []string{prefix + "-v6e", prefix + "-l4"}
+	gpu := gpuTier(names[1], gpuZone, "g2-standard-4")
+	both := config(tg, prefix, "", tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")), gpu)
+	calls := &callCounter{srv: tg.Emulator}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(tg, names...),
+		Steps: []resource.TestStep{
+			{Config: config(tg, prefix, "", gpu)},
+			{
+				PreConfig:   func() { tg.Emulator.SetCapacity(tpuZone, "ct6e-standard-4t", 0) },
+				Config:      both,
+				ExpectError: regexp.MustCompile(`Node Pool Out of Capacity`),
+			},
+			{
+				PreConfig: func() {
+					tg.Emulator.SetCapacity(tpuZone, "ct6e-standard-4t", -1)
+					calls.snapshot()
+				},
+				Config: both,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
+					// The pool in ERROR is deleted and created again; the GPU
+					// pool is not touched.
+					calls.expect(map[string]int64{createCalls: 1, deleteCalls: 1}),
+					expectPools{tg: tg, prefix: prefix, names: names},
+				},
+			},
+			{Config: both, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		},
 	})
 }
 

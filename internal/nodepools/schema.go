@@ -49,8 +49,9 @@ const (
 // apply without returning one.
 const onStockoutTaintNote = "tainted, as Terraform does for every create that fails, so the next apply deletes and " +
 	"re-creates every pool, the healthy ones included. To keep them, run `terraform untaint` on the resource before the " +
-	"next apply, which then keeps every pool as it is (as with `continue`), or use `continue`. A stockout in a later " +
-	"apply (a tier added or re-created) fails that apply but taints nothing."
+	"next apply, which then keeps the healthy pools and re-creates only the one in `ERROR`, or use `continue`. A " +
+	"stockout in a later apply (a tier added or re-created) fails that apply but taints nothing. Either way, a pool " +
+	"left in `ERROR` is re-created by the next apply, and the plan says so."
 
 // onStockoutValues lists the accepted values, default first.
 var onStockoutValues = []string{onStockoutFail, onStockoutContinue}
@@ -151,8 +152,8 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true,
-				MarkdownDescription: "The cluster id followed by `/nodePools/` and the pool names in tier order, separated by commas " +
-					"(the import identifier).",
+				MarkdownDescription: "The cluster id followed by `/nodePools/` and the pool names in name order, separated by " +
+					"commas, so that reordering tiers keeps it. An import identifier has the same form, with the pools in tier order.",
 			},
 			"cluster": schema.StringAttribute{
 				Required: true,

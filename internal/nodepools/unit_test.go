@@ -427,6 +427,7 @@ func TestTierAction(t *testing.T) {
 		"pool missing":                {recorded: true, status: statusMissing, was: base, want: actionCreate},
 		"unchanged":                   {recorded: true, status: statusRunning, was: base, want: actionNone},
 		"unread pool, unchanged":      {recorded: true, status: statusUnknown, was: base, want: actionNone},
+		"pool in ERROR":               {recorded: true, status: statusError, was: base, want: actionReplace},
 		"size":                        {recorded: true, status: statusRunning, was: resized, want: actionUpdate},
 		"labels":                      {recorded: true, status: statusRunning, was: relabelled, want: actionUpdate},
 		"management":                  {recorded: true, status: statusRunning, was: unmanaged, want: actionUpdate},
