@@ -110,7 +110,7 @@ func (p *NodePools) ListBounded(ctx context.Context) (map[string]*container.Node
 
 func (p *NodePools) list(ctx context.Context, maxAttempts int) (map[string]*container.NodePool, error) {
 	var resp *container.ListNodePoolsResponse
-	err := p.c.retry(ctx, "nodePools.list", maxAttempts, nil, func(ctx context.Context) error {
+	err := p.c.withRetry(ctx, "nodePools.list", maxAttempts, nil, func(ctx context.Context) error {
 		var err error
 		resp, err = p.svc.Projects.Locations.Clusters.NodePools.List(p.cluster).Context(ctx).Do()
 		return err
@@ -204,7 +204,7 @@ func (p *NodePools) mutate(ctx context.Context, what, pool string, start func(ct
 func (p *NodePools) call(ctx context.Context, what, pool string, fn func(context.Context) error) error {
 	attempts := 0
 	waited := map[string]bool{}
-	err := p.c.retry(ctx, what, 0, func(err error, class Class, attempt int, wait time.Duration) {
+	err := p.c.withRetry(ctx, what, 0, func(err error, class Class, attempt int, wait time.Duration) {
 		if class == ClassConflict || class == ClassRateLimited {
 			p.c.limiter.SetLimit(p.cluster, 1)
 		}
@@ -267,7 +267,7 @@ func (e *retriedError) Unwrap() error { return e.err }
 func (p *NodePools) runningOperations(ctx context.Context) ([]*container.Operation, error) {
 	parent := "projects/" + p.project + "/locations/" + p.location
 	var resp *container.ListOperationsResponse
-	err := p.c.retry(ctx, "operations.list", LookupAttempts, nil, func(ctx context.Context) error {
+	err := p.c.withRetry(ctx, "operations.list", LookupAttempts, nil, func(ctx context.Context) error {
 		var err error
 		resp, err = p.svc.Projects.Locations.Operations.List(parent).Context(ctx).Do()
 		return err

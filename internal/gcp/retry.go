@@ -131,9 +131,10 @@ func retry(ctx context.Context, b Backoff, onRetry func(error, Class, int, time.
 	}
 }
 
-// retry is Retry with the clients' backoff: at most maxAttempts calls (0:
-// until ctx ends). onRetry, when nil, logs each retry at debug level.
-func (c *Clients) retry(ctx context.Context, what string, maxAttempts int,
+// withRetry is Retry with the clients' backoff, sleeping like their poller: at
+// most maxAttempts calls (0: until ctx ends). onRetry, when nil, logs each
+// retry at debug level.
+func (c *Clients) withRetry(ctx context.Context, what string, maxAttempts int,
 	onRetry func(err error, class Class, attempt int, wait time.Duration), fn func(context.Context) error,
 ) error {
 	if onRetry == nil {
@@ -144,13 +145,13 @@ func (c *Clients) retry(ctx context.Context, what string, maxAttempts int,
 	}
 	b := c.backoff
 	b.MaxAttempts = maxAttempts
-	return Retry(ctx, b, onRetry, fn)
+	return retry(ctx, b, onRetry, fn, c.poller.sleep)
 }
 
-// retryValue is Clients.retry, until ctx ends, for a call that returns a value.
+// retryValue is Clients.withRetry, until ctx ends, for a call that returns a value.
 func retryValue[T any](ctx context.Context, c *Clients, what string, fn func(context.Context) (T, error)) (T, error) {
 	var v T
-	err := c.retry(ctx, what, 0, nil, func(ctx context.Context) error {
+	err := c.withRetry(ctx, what, 0, nil, func(ctx context.Context) error {
 		var err error
 		v, err = fn(ctx)
 		return err

@@ -67,7 +67,7 @@ func (n *TPUNodes) Wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation,
 // could not reach).
 func (n *TPUNodes) ListNamed(ctx context.Context, project, name string) ([]*tpu.Node, error) {
 	var out []*tpu.Node
-	err := n.c.retry(ctx, "nodes.list", 0, nil, func(ctx context.Context) error {
+	err := n.c.withRetry(ctx, "nodes.list", 0, nil, func(ctx context.Context) error {
 		out = nil
 		return n.svc.Projects.Locations.Nodes.List("projects/"+project+"/locations/-").Context(ctx).Pages(ctx, func(r *tpu.ListNodesResponse) error {
 			for _, node := range r.Nodes {
@@ -100,7 +100,7 @@ func (c *Clients) ListTPUZoneOffer(ctx context.Context, project, zone string) (T
 		return offer, fmt.Errorf("creating the Cloud TPU client: %w", err)
 	}
 	parent := fmt.Sprintf("projects/%s/locations/%s", project, zone)
-	err = c.retry(ctx, "acceleratorTypes.list "+parent, 0, nil, func(ctx context.Context) error {
+	err = c.withRetry(ctx, "acceleratorTypes.list "+parent, 0, nil, func(ctx context.Context) error {
 		offer.AcceleratorTypes = nil
 		return svc.Projects.Locations.AcceleratorTypes.List(parent).Pages(ctx, func(page *tpu.ListAcceleratorTypesResponse) error {
 			for _, t := range page.AcceleratorTypes {
@@ -112,7 +112,7 @@ func (c *Clients) ListTPUZoneOffer(ctx context.Context, project, zone string) (T
 	if err != nil {
 		return offer, fmt.Errorf("listing accelerator types of %s: %w", parent, err)
 	}
-	err = c.retry(ctx, "runtimeVersions.list "+parent, 0, nil, func(ctx context.Context) error {
+	err = c.withRetry(ctx, "runtimeVersions.list "+parent, 0, nil, func(ctx context.Context) error {
 		offer.RuntimeVersions = nil
 		return svc.Projects.Locations.RuntimeVersions.List(parent).Pages(ctx, func(page *tpu.ListRuntimeVersionsResponse) error {
 			for _, v := range page.RuntimeVersions {
