@@ -49,15 +49,7 @@ func (p *Poller) pause(ctx context.Context, wake <-chan struct{}, d time.Duratio
 	if wake == nil {
 		return p.sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-	case <-wake:
-	}
-	return nil
+	return sleepUntilWoken(ctx, wake, d)
 }
 
 // StateWait describes a wait for something to reach a state: a
@@ -124,21 +116,6 @@ func WaitFor[T any](ctx context.Context, p *Poller, w StateWait[T], last T, stat
 		return last, fmt.Errorf("waiting for %s: nothing to read", w.What)
 	}
 	group := pollGroupOf(ctx)
-	finish := func() {
-		if group != nil {
-			group.Wake()
-		}
-	}
-	if state != "" {
-		done, err := w.ends(state)
-		if err != nil {
-			return last, err
-		}
-		if done {
-			finish()
-			return last, nil
-		}
-	}
 	var wake <-chan struct{}
 	if group != nil {
 		wake = group.channel()
@@ -149,6 +126,18 @@ func WaitFor[T any](ctx context.Context, p *Poller, w StateWait[T], last T, stat
 	readNow := state == ""
 	for n := 1; ; n++ {
 		if !readNow {
+			if lastErr == nil { // state is as last read
+				done, err := w.ends(state)
+				if err != nil {
+					return last, err
+				}
+				if done {
+					if group != nil {
+						group.Wake()
+					}
+					return last, nil
+				}
+			}
 			if err := p.pause(ctx, wake, p.jitter(wait)); err != nil {
 				if lastErr != nil {
 					return last, fmt.Errorf("waiting for %s: %w (last poll error: %w)", w.What, err, lastErr)
@@ -185,13 +174,5 @@ func WaitFor[T any](ctx context.Context, p *Poller, w StateWait[T], last T, stat
 		}
 		notFound, lastErr, last, state = 0, nil, got, st
 		p.log.DebugContext(ctx, "polled", "waiting_for", w.What, "poll", n, "state", state, "next_wait", wait)
-		done, err := w.ends(state)
-		if err != nil {
-			return last, err
-		}
-		if done {
-			finish()
-			return last, nil
-		}
 	}
 }

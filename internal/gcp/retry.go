@@ -161,6 +161,12 @@ func retryValue[T any](ctx context.Context, c *Clients, what string, fn func(con
 
 // sleepCtx waits for d or until ctx ends, returning ctx.Err() in that case.
 func sleepCtx(ctx context.Context, d time.Duration) error {
+	return sleepUntilWoken(ctx, nil, d)
+}
+
+// sleepUntilWoken waits for d, until ctx ends (returning ctx.Err()), or
+// until wake is closed; a nil wake never is.
+func sleepUntilWoken(ctx context.Context, wake <-chan struct{}, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
@@ -170,6 +176,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-t.C:
-		return nil
+	case <-wake:
 	}
+	return nil
 }
