@@ -342,10 +342,9 @@ func (p *NodePools) blockingOperation(ctx context.Context, pool string) *contain
 // started by an apply that did not finish). The operation's own failure is
 // not an error: it shows in the pool's status.
 func (p *NodePools) WaitPoolOperation(ctx context.Context, pool string) error {
-	ops, err := p.runningOperations(ctx)
-	if err != nil {
-		return nil
-	}
+	// When the operations cannot be listed (a failure runningOperations
+	// logs), there is none to wait for: the caller polls the pool instead.
+	ops, _ := p.runningOperations(ctx)
 	for _, op := range ops {
 		if poolOfLink(op.TargetLink) == pool {
 			if err := p.wait(ctx, op); err != nil && ctx.Err() != nil {
