@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"time"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/google"
@@ -27,18 +26,23 @@ import (
 // cloudPlatformScope is the OAuth scope of both APIs.
 const cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
 
-// Clients hands out the TPU and GKE API clients. Each client is built on its
-// first use, once; a failed build is retried on the next use. Clients is safe
-// for concurrent use.
+// Clients is the one bundle of cloud access the provider builds from its
+// configuration: the TPU and GKE API services, built on their first use,
+// once (a failed build is retried on the next use), with the poller, the
+// retry backoff and the per-cluster operation limiter every call shares.
+// The typed clients ([Clients.TPUNodes], [Clients.NodePools]) are handed
+// out from it. Clients is safe for concurrent use.
 type Clients struct {
-	cfg  Config
-	poll Polling
-	log  *slog.Logger
+	cfg     Config
+	log     *slog.Logger
+	poller  *Poller
+	backoff Backoff
+	// limiter bounds concurrent GKE operations per cluster, for every
+	// resource these clients serve.
+	limiter *Limiter
 
 	// Replaced in tests.
 	findDefault func(ctx context.Context, scopes ...string) (*google.Credentials, error)
-	sleep       func(ctx context.Context, d time.Duration) error
-	jitter      func(d time.Duration) time.Duration
 
 	tsMu sync.Mutex
 	ts   oauth2.TokenSource
@@ -50,24 +54,27 @@ type Clients struct {
 	container   *container.Service
 }
 
-// NewClients stores cfg and returns at once: it does no I/O and never fails.
+// NewClients stores cfg, with its polling settings completed (see
+// Polling.normalized), and returns at once: it does no I/O and never fails.
 // Credentials are looked up when the first API client is requested.
 func NewClients(cfg Config) *Clients {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	cfg.Polling = cfg.Polling.normalized()
 	return &Clients{
 		cfg:         cfg,
-		poll:        cfg.Polling.normalized(),
 		log:         log,
+		poller:      newPoller(cfg.Polling, log, nil),
+		backoff:     cfg.Polling.backoff(),
+		limiter:     NewLimiter(OperationsPerCluster),
 		findDefault: google.FindDefaultCredentials,
-		sleep:       sleepCtx,
-		jitter:      pollJitter,
 	}
 }
 
-// Config returns the configuration the clients were built from.
+// Config returns the configuration the clients were built from, with its
+// polling settings completed.
 func (c *Clients) Config() Config {
 	return c.cfg
 }

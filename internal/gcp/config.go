@@ -46,8 +46,10 @@ type Config struct {
 	// "terraform-provider-accel/1.2.3 (+https://registry.terraform.io/providers/accel-dev/accel) Terraform/1.11.4".
 	UserAgent string
 
-	// Polling controls how long-running operations are polled; the zero value
-	// means DefaultPolling.
+	// Polling controls how long-running operations and changing resources
+	// are polled, and paces retries; unset fields are filled in once, by
+	// NewClients (see Polling.normalized). The zero value means
+	// DefaultPolling.
 	Polling Polling
 
 	// HTTPClient is optional (tests). When set, its Transport is used as the base
@@ -82,13 +84,20 @@ func DefaultPolling() Polling {
 }
 
 // normalized returns p with defaults filled in and bounds made consistent.
+// It is the one place polling settings are completed: NewClients applies it
+// to Config.Polling, and every wait of the clients follows the result.
+//
+// A zero Max is DefaultPolling's; a zero Initial is a twentieth of Max, at
+// most DefaultPolling's and at least a millisecond, so that a short cap (a
+// local emulator) also starts polling quickly; a Multiplier below 1 is
+// DefaultPolling's. For the zero value that is DefaultPolling itself.
 func (p Polling) normalized() Polling {
 	d := DefaultPolling()
-	if p.Initial <= 0 {
-		p.Initial = d.Initial
-	}
 	if p.Max <= 0 {
 		p.Max = d.Max
+	}
+	if p.Initial <= 0 {
+		p.Initial = max(min(d.Initial, p.Max/20), time.Millisecond)
 	}
 	if p.Max < p.Initial {
 		p.Max = p.Initial
@@ -97,6 +106,13 @@ func (p Polling) normalized() Polling {
 		p.Multiplier = d.Multiplier
 	}
 	return p
+}
+
+// backoff is the one retry backoff of the clients, scaled to the polling
+// cap: with the default 10 s cap it is DefaultBackoff (1 s growing to 30 s);
+// a short cap (the local emulator) retries as quickly as it polls.
+func (p Polling) backoff() Backoff {
+	return Backoff{Initial: max(p.Max/10, time.Millisecond), Max: 3 * p.Max, Multiplier: 2}
 }
 
 // next returns the wait after cur.

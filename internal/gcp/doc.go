@@ -7,6 +7,40 @@
 // limiter. It has no Terraform dependencies: callers pass a context and,
 // optionally, a *slog.Logger in [Config].
 //
+// # One shape for every cloud call
+//
+// The provider builds one [Clients] from its configuration and keeps it in
+// its provider data; there are no package globals. Every cloud call goes
+// through a typed client handed out by it:
+//
+//   - [TPUNodes]: get, create, patch, delete, wait and list across zones of
+//     Cloud TPU VMs; [Clients.ListTPUZoneOffer] lists a zone's accelerator
+//     types and runtime versions.
+//   - [NodePools]: the node pools of one GKE cluster: list, get, create,
+//     delete, update, setSize, setAutoscaling, setManagement, the cluster
+//     itself, running operations and waits. A call GKE refuses because
+//     another operation runs on the cluster finds that operation, waits for
+//     it and is tried again; operations start through the per-cluster
+//     [Limiter] the Clients holds, in the order of the jobs given to
+//     [NodePools.Run].
+//
+// Resources reach these clients through small interfaces of their own, so
+// that their tests can use a fake or the emulator.
+//
+// The pieces every client shares exist once:
+//
+//   - the one waiter, [WaitFor]: a [StateWait] names how to read an object
+//     and its state, and which states are pending or a target; operation
+//     waits ([Clients.WaitTPUOperation], [Clients.WaitContainerOperation])
+//     and waits for a TPU VM or a node pool to settle all use it, paced by
+//     the clients' [Poller] (the schedule of [Polling], jitter, and
+//     [PollGroup] wake-ups);
+//   - the one backoff source: the clients' backoff, derived from the
+//     polling settings (with the defaults, [DefaultBackoff]), used by
+//     [Retry] inside every call;
+//   - the one normalisation of the polling settings, done by [NewClients];
+//   - the one helper for reads after a deadline, [AfterDeadline].
+//
 // # Bounds
 //
 // Every call, retry and wait ends when its context does, and none runs

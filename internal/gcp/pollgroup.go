@@ -6,7 +6,6 @@ package gcp
 import (
 	"context"
 	"sync"
-	"time"
 )
 
 // PollGroup links the waiters of operations that tend to end together, such
@@ -47,21 +46,4 @@ func WithPollGroup(ctx context.Context, g *PollGroup) context.Context {
 func pollGroupOf(ctx context.Context) *PollGroup {
 	g, _ := ctx.Value(pollGroupKey{}).(*PollGroup)
 	return g
-}
-
-// pause waits for d, until ctx ends, or, when wake is not nil, until it is
-// closed: the operation's group was woken since the waiter's last poll.
-func (c *Clients) pause(ctx context.Context, wake <-chan struct{}, d time.Duration) error {
-	if wake == nil {
-		return c.sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-	case <-wake:
-	}
-	return nil
 }

@@ -32,7 +32,7 @@ func TestPollGroupWakesOtherWaiters(t *testing.T) {
 
 	// The slow waiter announces the start of its first wait.
 	waiting := make(chan struct{})
-	hourly.jitter = func(d time.Duration) time.Duration {
+	hourly.poller.jitter = func(d time.Duration) time.Duration {
 		select {
 		case <-waiting:
 		default:
@@ -65,7 +65,7 @@ func TestPollGroupWithoutWaiters(t *testing.T) {
 	wake := g.channel()
 	g.Wake()
 	g.Wake()
-	c := NewClients(Config{})
+	c := NewPoller(Polling{}, nil)
 	if err := c.pause(t.Context(), wake, time.Hour); err != nil {
 		t.Errorf("pause after a wake: %v", err)
 	}

@@ -131,8 +131,42 @@ func retry(ctx context.Context, b Backoff, onRetry func(error, Class, int, time.
 	}
 }
 
+// withRetry is Retry with the clients' backoff, sleeping like their poller: at
+// most maxAttempts calls (0: until ctx ends). onRetry, when nil, logs each
+// retry at debug level.
+func (c *Clients) withRetry(ctx context.Context, what string, maxAttempts int,
+	onRetry func(err error, class Class, attempt int, wait time.Duration), fn func(context.Context) error,
+) error {
+	if onRetry == nil {
+		onRetry = func(err error, class Class, attempt int, wait time.Duration) {
+			c.log.DebugContext(ctx, "retrying a call", "call", what, "class", class.String(),
+				"attempt", attempt, "wait", wait.String(), "error", err.Error())
+		}
+	}
+	b := c.backoff
+	b.MaxAttempts = maxAttempts
+	return retry(ctx, b, onRetry, fn, c.poller.sleep)
+}
+
+// retryValue is Clients.withRetry, until ctx ends, for a call that returns a value.
+func retryValue[T any](ctx context.Context, c *Clients, what string, fn func(context.Context) (T, error)) (T, error) {
+	var v T
+	err := c.withRetry(ctx, what, 0, nil, func(ctx context.Context) error {
+		var err error
+		v, err = fn(ctx)
+		return err
+	})
+	return v, err
+}
+
 // sleepCtx waits for d or until ctx ends, returning ctx.Err() in that case.
 func sleepCtx(ctx context.Context, d time.Duration) error {
+	return sleepUntilWoken(ctx, nil, d)
+}
+
+// sleepUntilWoken waits for d, until ctx ends (returning ctx.Err()), or
+// until wake is closed; a nil wake never is.
+func sleepUntilWoken(ctx context.Context, wake <-chan struct{}, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
@@ -142,6 +176,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-t.C:
-		return nil
+	case <-wake:
 	}
+	return nil
 }

@@ -32,17 +32,19 @@ func (c *Clients) WaitTPUOperation(ctx context.Context, op *tpu.Operation) (*tpu
 		return op, err
 	}
 	name := op.Name
-	done := func(o *tpu.Operation) bool { return o.Done }
-	get := func(ctx context.Context) (*tpu.Operation, error) {
-		return svc.Projects.Locations.Operations.Get(name).Context(ctx).Do()
-	}
 	state := func(o *tpu.Operation) string {
 		if o.Done {
-			return "DONE"
+			return operationDone
 		}
 		return "RUNNING"
 	}
-	final, err := poll(ctx, c, name, op, done, state, get)
+	final, err := waitOperation(ctx, c.poller, name, op, state(op), func(ctx context.Context) (*tpu.Operation, string, error) {
+		o, err := svc.Projects.Locations.Operations.Get(name).Context(ctx).Do()
+		if err != nil {
+			return nil, "", err
+		}
+		return o, state(o), nil
+	})
 	if err != nil {
 		return final, err
 	}
@@ -71,12 +73,13 @@ func (c *Clients) WaitContainerOperation(ctx context.Context, project, location 
 	if !strings.HasPrefix(name, "projects/") {
 		name = fmt.Sprintf("projects/%s/locations/%s/operations/%s", project, location, op.Name)
 	}
-	done := func(o *container.Operation) bool { return o.Status == "DONE" }
-	get := func(ctx context.Context) (*container.Operation, error) {
-		return svc.Projects.Locations.Operations.Get(name).Context(ctx).Do()
-	}
-	state := func(o *container.Operation) string { return o.Status }
-	final, err := poll(ctx, c, name, op, done, state, get)
+	final, err := waitOperation(ctx, c.poller, name, op, op.Status, func(ctx context.Context) (*container.Operation, string, error) {
+		o, err := svc.Projects.Locations.Operations.Get(name).Context(ctx).Do()
+		if err != nil {
+			return nil, "", err
+		}
+		return o, o.Status, nil
+	})
 	if err != nil {
 		return final, err
 	}
@@ -107,60 +110,20 @@ func rawDetails(in []googleapi.RawMessage) []json.RawMessage {
 	return out
 }
 
-// poll is the shared waiter loop. It returns the last operation read and,
-// when polling stops before the operation is done, the reason.
-func poll[Op any](ctx context.Context, c *Clients, name string, op Op,
-	done func(Op) bool, state func(Op) string, get func(context.Context) (Op, error),
+// operationDone is the state of a finished operation: GKE's Status DONE,
+// and the state WaitTPUOperation gives a TPU operation whose Done is set.
+const operationDone = "DONE"
+
+// waitOperation waits with WaitFor until the operation name is done. state
+// is the state of op, the operation as the call that started it returned.
+func waitOperation[Op any](ctx context.Context, p *Poller, name string, op Op, state string,
+	refresh func(context.Context) (Op, string, error),
 ) (Op, error) {
-	if !done(op) && name == "" {
+	if state != operationDone && name == "" {
 		return op, errors.New("waiting for an operation: the operation has no name")
 	}
-	wait := c.poll.Initial
-	group := pollGroupOf(ctx)
-	var wake <-chan struct{}
-	if group != nil {
-		wake = group.channel()
-	}
-	notFound, notAPI := 0, 0
-	var lastErr error
-	for n := 1; !done(op); n++ {
-		if err := c.pause(ctx, wake, c.jitter(wait)); err != nil {
-			if lastErr != nil {
-				return op, fmt.Errorf("waiting for operation %s: %w (last poll error: %w)", name, err, lastErr)
-			}
-			return op, fmt.Errorf("waiting for operation %s: %w", name, err)
-		}
-		wait = c.poll.next(wait)
-		if group != nil {
-			wake = group.channel() // a wake from now on cuts the next wait short
-		}
-		got, err := get(ctx)
-		if err != nil {
-			err = Compact(err)
-			if ctx.Err() != nil {
-				return op, fmt.Errorf("waiting for operation %s: %w (last poll error: %w)", name, ctx.Err(), err)
-			}
-			class := Classify(err)
-			switch {
-			case class == ClassNotFound && notFound < maxOperationNotFound:
-				notFound++
-			case class == ClassNotAPI:
-				if notAPI++; notAPI >= NotAPIAttempts {
-					return op, fmt.Errorf("polling operation %s: %w (after %d attempts)", name, err, notAPI)
-				}
-			case !class.Retryable():
-				return op, fmt.Errorf("polling operation %s: %w", name, err)
-			}
-			lastErr = err
-			c.log.DebugContext(ctx, "polling operation failed, will retry",
-				"operation", name, "poll", n, "class", class.String(), "error", err.Error(), "next_wait", wait)
-			continue
-		}
-		notFound, lastErr, op = 0, nil, got
-		c.log.DebugContext(ctx, "polled operation", "operation", name, "poll", n, "state", state(op), "next_wait", wait)
-	}
-	if group != nil {
-		group.Wake()
-	}
-	return op, nil
+	return WaitFor(ctx, p, StateWait[Op]{
+		What: "operation " + name, Refresh: refresh, Target: []string{operationDone},
+		NotFoundRetries: maxOperationNotFound,
+	}, op, state)
 }

@@ -63,10 +63,10 @@ var testPolling = Polling{Initial: 100 * time.Millisecond, Max: 300 * time.Milli
 func newWaitClients(t *testing.T, srv *httptest.Server) (*Clients, *[]time.Duration) {
 	t.Helper()
 	c := NewClients(Config{TPUEndpoint: srv.URL, ContainerEndpoint: srv.URL, Polling: testPolling})
-	c.jitter = func(d time.Duration) time.Duration { return d }
+	c.poller.jitter = func(d time.Duration) time.Duration { return d }
 	var mu sync.Mutex
 	waits := &[]time.Duration{}
-	c.sleep = func(ctx context.Context, d time.Duration) error {
+	c.poller.sleep = func(ctx context.Context, d time.Duration) error {
 		mu.Lock()
 		*waits = append(*waits, d)
 		mu.Unlock()

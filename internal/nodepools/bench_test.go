@@ -18,12 +18,12 @@ import (
 // resource runs for new tiers) against the emulator, with every pool create
 // taking createTime, long next to the poll interval so that the engine is
 // measured rather than the polling granularity. The emulator enforces GKE's
-// quota of poolConcurrency concurrent operations per cluster.
+// quota of gcp.OperationsPerCluster concurrent operations per cluster.
 //
 // It reports the wall time per apply relative to the ideal ("x-ideal", 1.0
 // is ideal): GKE's own operation time, the sum of the create durations when
 // GKE serializes pool creates, else the longest create per round of at most
-// poolConcurrency operations. It also reports the GKE API calls per apply.
+// gcp.OperationsPerCluster operations. It also reports the GKE API calls per apply.
 // Any failed create fails the benchmark.
 //
 // Run it with -benchtime=1x: one apply of six serialized pools takes 12 s.
@@ -33,7 +33,7 @@ func BenchmarkCreatePools(b *testing.B) {
 	for _, serialize := range []bool{true, false} {
 		for _, n := range []int{1, 3, 6} {
 			mode := "concurrent"
-			rounds := (n + poolConcurrency - 1) / poolConcurrency
+			rounds := (n + gcp.OperationsPerCluster - 1) / gcp.OperationsPerCluster
 			if serialize {
 				mode = "serialized"
 				rounds = n
@@ -42,14 +42,13 @@ func BenchmarkCreatePools(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/pools=%d", mode, n), func(b *testing.B) {
 				sc := emulator.Default()
 				sc.SerializePoolCreates = serialize
-				sc.MaxConcurrentOperationsPerCluster = poolConcurrency
+				sc.MaxConcurrentOperationsPerCluster = gcp.OperationsPerCluster
 				sc.Durations.PoolCreate = createTime
 				srv, err := emulator.Start(emulator.Options{Scenario: sc})
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.Cleanup(func() { _ = srv.Close() })
-				clients := gcp.NewClients(gcp.Config{ContainerEndpoint: srv.ContainerEndpoint(), Polling: poll})
 				cluster := gcp.ClusterID("bench", "us-central1", "serving")
 				specs := make([]tierSpec, n)
 				for i := range specs {
@@ -69,7 +68,9 @@ func BenchmarkCreatePools(b *testing.B) {
 				for range b.N {
 					b.StopTimer()
 					srv.Reset()
-					ops, err := newPoolOps(ctx, clients, gcp.NewLimiter(poolConcurrency), cluster)
+					// New clients, so that each apply starts with the cluster's full limit.
+					clients := gcp.NewClients(gcp.Config{ContainerEndpoint: srv.ContainerEndpoint(), Polling: poll})
+					ops, err := newPoolOps(ctx, clients, cluster)
 					if err != nil {
 						b.Fatal(err)
 					}

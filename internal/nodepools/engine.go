@@ -96,14 +96,14 @@ func tierAction(recorded bool, status string, was, want tierSpec) action {
 func (o *poolOps) run(ctx context.Context, st *step) error {
 	switch st.action {
 	case actionDelete:
-		return o.delete(ctx, st.was.Name)
+		return o.api.Delete(ctx, st.was.Name)
 	case actionCreate:
 		var err error
 		st.adopted, err = o.create(ctx, st.want)
 		return err
 	case actionReplace:
-		tflog.Info(ctx, "re-creating node pool for a change GKE cannot make in place", map[string]any{"cluster": o.cluster, "node_pool": st.want.Name})
-		if err := o.delete(ctx, st.was.Name); err != nil {
+		tflog.Info(ctx, "re-creating node pool for a change GKE cannot make in place", map[string]any{"cluster": o.api.Cluster(), "node_pool": st.want.Name})
+		if err := o.api.Delete(ctx, st.was.Name); err != nil {
 			st.oldRemains = true
 			return err
 		}
@@ -119,21 +119,16 @@ func (o *poolOps) run(ctx context.Context, st *step) error {
 // update makes the in-place changes from was to want, one operation at a
 // time (GKE runs one operation per pool).
 func (o *poolOps) update(ctx context.Context, was, want tierSpec) error {
-	pools := o.svc.Projects.Locations.Clusters.NodePools
 	if !sizeEqual(was, want) {
 		if want.Autoscaling || was.Autoscaling {
 			req := &container.SetNodePoolAutoscalingRequest{Autoscaling: want.autoscaling()}
-			if err := o.mutate(ctx, "setAutoscaling", want.Name, func(ctx context.Context, name string) (*container.Operation, error) {
-				return pools.SetAutoscaling(name, req).Context(ctx).Do()
-			}); err != nil {
+			if err := o.api.SetAutoscaling(ctx, want.Name, req); err != nil {
 				return err
 			}
 		}
 		if !want.Autoscaling && (was.Autoscaling || was.NodeCount != want.NodeCount) {
 			req := &container.SetNodePoolSizeRequest{NodeCount: want.NodeCount, ForceSendFields: []string{"NodeCount"}}
-			if err := o.mutate(ctx, "setSize", want.Name, func(ctx context.Context, name string) (*container.Operation, error) {
-				return pools.SetSize(name, req).Context(ctx).Do()
-			}); err != nil {
+			if err := o.api.SetSize(ctx, want.Name, req); err != nil {
 				return err
 			}
 		}
@@ -144,17 +139,13 @@ func (o *poolOps) update(ctx context.Context, was, want tierSpec) error {
 			Labels: &container.NodeLabels{Labels: np.Config.Labels, ForceSendFields: []string{"Labels"}},
 			Taints: &container.NodeTaints{Taints: np.Config.Taints, ForceSendFields: []string{"Taints"}},
 		}
-		if err := o.mutate(ctx, "update", want.Name, func(ctx context.Context, name string) (*container.Operation, error) {
-			return pools.Update(name, req).Context(ctx).Do()
-		}); err != nil {
+		if err := o.api.Update(ctx, want.Name, req); err != nil {
 			return err
 		}
 	}
 	if !managementEqual(was, want) {
 		req := &container.SetNodePoolManagementRequest{Management: want.nodePool().Management}
-		if err := o.mutate(ctx, "setManagement", want.Name, func(ctx context.Context, name string) (*container.Operation, error) {
-			return pools.SetManagement(name, req).Context(ctx).Do()
-		}); err != nil {
+		if err := o.api.SetManagement(ctx, want.Name, req); err != nil {
 			return err
 		}
 	}
@@ -201,9 +192,9 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 
 	rctx, cancel := gcp.AfterDeadline(ctx)
 	defer cancel()
-	pools, err := ops.list(rctx)
+	pools, err := ops.api.List(rctx)
 	if err != nil {
-		reportReadBackError(diags, ops.cluster, anyAccepted(steps, failed), err)
+		reportReadBackError(diags, ops.api.Cluster(), anyAccepted(steps, failed), err)
 		// Without the pools, keep what state knew and what the plan asked for.
 		pools = nil
 	}
@@ -231,7 +222,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 				anyPool = true
 			}
 			if err != nil {
-				reportTierError(diags, base, ops.poolName(name), onStockout, interrupted, err)
+				reportTierError(diags, base, ops.api.PoolName(name), onStockout, interrupted, err)
 			}
 			continue
 		case isForeign(err) || (np != nil && !ops.owner.owns(np)):
@@ -239,7 +230,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 			if err == nil {
 				err = &notOwnedError{reason: ownership.Describe(resourceLabels(np))}
 			}
-			reportTierError(diags, base, ops.poolName(name), onStockout, interrupted, err)
+			reportTierError(diags, base, ops.api.PoolName(name), onStockout, interrupted, err)
 			continue
 		case np == nil:
 			out = append(out, missingTier(prior))
@@ -252,10 +243,10 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 				fmt.Sprintf("Node pool %s was created by an earlier apply of this resource that did not finish (it carries this "+
 					"resource's owner id, the resource label %s = %q, and the label %s=%s, and its machine type, accelerators and "+
 					"zones match the tier), so it was adopted instead of created again.",
-					ops.poolName(name), ownership.LabelKey, ops.owner.id, catalog.LabelComputeClass, class))
+					ops.api.PoolName(name), ownership.LabelKey, ops.owner.id, catalog.LabelComputeClass, class))
 		}
 		if err != nil {
-			reportTierError(diags, base, ops.poolName(name), onStockout, interrupted, err)
+			reportTierError(diags, base, ops.api.PoolName(name), onStockout, interrupted, err)
 		}
 	}
 	for _, name := range stateOrder {
@@ -267,17 +258,17 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		if isForeign(err) || (np != nil && !ops.owner.owns(np)) {
 			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Not Deleted",
 				fmt.Sprintf("Tier %q was removed. Node pool %s was not deleted: it %s. It is dropped from the state and left as it is.",
-					name, ops.poolName(name), notOwnedReason(err, np)))
+					name, ops.api.PoolName(name), notOwnedReason(err, np)))
 			continue
 		}
 		if interrupted {
 			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Deletion Interrupted",
 				fmt.Sprintf("Terraform was interrupted before node pool %s of the removed tier %q was deleted. It stays in state; the next apply deletes it.",
-					ops.poolName(name), name))
+					ops.api.PoolName(name), name))
 		} else {
 			diags.AddAttributeError(path.Root("tiers"), "Error Deleting Node Pool",
 				fmt.Sprintf("Tier %q was removed, but its node pool %s could not be deleted: %s\n\nIt stays in state; the next apply deletes it again.",
-					name, ops.poolName(name), err))
+					name, ops.api.PoolName(name), err))
 		}
 		if np != nil {
 			anyPool = true
@@ -302,7 +293,7 @@ func (o *poolOps) guard(ctx context.Context, steps []*step) {
 			continue
 		}
 		if !listed {
-			pools, listErr = o.listWithin(ctx, operationLookupAttempts)
+			pools, listErr = o.api.ListBounded(ctx)
 			listed = true
 		}
 		name := st.was.Name
@@ -347,7 +338,7 @@ func notOwnedReason(err error, np *container.NodePool) string {
 // once and in the order given, and returns the error of each failed step by
 // pool name (removals keyed "-" + name).
 func (o *poolOps) execute(ctx context.Context, steps []*step) map[string]error {
-	var jobs []job
+	var jobs []gcp.PoolJob
 	var jobSteps []*step
 	failed := map[string]error{}
 	for _, st := range steps {
@@ -366,11 +357,11 @@ func (o *poolOps) execute(ctx context.Context, steps []*step) map[string]error {
 			failed[key] = st.refused
 			continue
 		}
-		jobs = append(jobs, job{pool: name, run: func(ctx context.Context) error { return o.run(ctx, st) }})
+		jobs = append(jobs, gcp.PoolJob{Pool: name, Run: func(ctx context.Context) error { return o.run(ctx, st) }})
 		jobSteps = append(jobSteps, st)
 	}
-	tflog.Info(ctx, "applying node pool changes", map[string]any{"cluster": o.cluster, "operations": len(jobs)})
-	for i, err := range o.runJobs(ctx, jobs) {
+	tflog.Info(ctx, "applying node pool changes", map[string]any{"cluster": o.api.Cluster(), "operations": len(jobs)})
+	for i, err := range o.api.Run(ctx, jobs) {
 		if err == nil {
 			continue
 		}

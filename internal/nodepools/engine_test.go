@@ -97,7 +97,7 @@ func TestExecuteOrder(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			ops, err := newPoolOps(t.Context(), clients, gcp.NewLimiter(poolConcurrency), gcp.ClusterID(project, "us-central1", "serving"))
+			ops, err := newPoolOps(t.Context(), clients, gcp.ClusterID(project, "us-central1", "serving"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +108,7 @@ func TestExecuteOrder(t *testing.T) {
 			if got := createOrder(t, srv, project); !slices.Equal(got, names) {
 				t.Errorf("creates started in order %v, want %v", got, names)
 			}
-			pools, err := ops.list(t.Context())
+			pools, err := ops.api.List(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +128,7 @@ func TestExecuteFailures(t *testing.T) {
 	sc := emulator.Default()
 	srv, clients := startEmulator(t, sc)
 	const project = "fail"
-	ops, err := newPoolOps(t.Context(), clients, gcp.NewLimiter(poolConcurrency), gcp.ClusterID(project, "us-central1", "serving"))
+	ops, err := newPoolOps(t.Context(), clients, gcp.ClusterID(project, "us-central1", "serving"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestExecuteFailures(t *testing.T) {
 	if len(failed) != 1 || gcp.Classify(failed["second"]) != gcp.ClassCapacity {
 		t.Fatalf("failures = %v, want a stockout of the second pool", failed)
 	}
-	pools, err := ops.list(t.Context())
+	pools, err := ops.api.List(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestCreateAdopts(t *testing.T) {
 				}
 			}
 			before := srv.Counters()
-			ops, err := newPoolOps(t.Context(), clients, gcp.NewLimiter(poolConcurrency), cluster)
+			ops, err := newPoolOps(t.Context(), clients, cluster)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -283,7 +283,7 @@ func TestCreateAdopts(t *testing.T) {
 				before[emulator.MethodNodePoolsUpdate] - before[emulator.MethodNodePoolsSetSize]; got != tt.wantUpdates {
 				t.Errorf("%d update calls, want %d", got, tt.wantUpdates)
 			}
-			pools, err := ops.list(t.Context())
+			pools, err := ops.api.List(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -344,7 +344,7 @@ func TestCallWaitsForBlockingOperation(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			ops, err := newPoolOps(t.Context(), clients, gcp.NewLimiter(poolConcurrency), gcp.ClusterID(project, "us-central1", "serving"))
+			ops, err := newPoolOps(t.Context(), clients, gcp.ClusterID(project, "us-central1", "serving"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -359,7 +359,7 @@ func TestCallWaitsForBlockingOperation(t *testing.T) {
 			if tt.wantCreates > 0 && counters[emulator.MethodContainerOperationsList] == 0 {
 				t.Error("the blocking operation was never looked up")
 			}
-			pools, err := ops.list(t.Context())
+			pools, err := ops.api.List(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -408,7 +408,7 @@ func TestOwnershipGuards(t *testing.T) {
 	createForeign(t, srv, clients, project, "other", other)
 	createForeign(t, srv, clients, project, "imported", "")
 	newOps := func() *poolOps {
-		ops, err := newPoolOps(t.Context(), clients, gcp.NewLimiter(poolConcurrency), gcp.ClusterID(project, "us-central1", "serving"))
+		ops, err := newPoolOps(t.Context(), clients, gcp.ClusterID(project, "us-central1", "serving"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -495,7 +495,7 @@ func TestOwnershipGuards(t *testing.T) {
 		if err != nil || len(res.notOwned) != 0 || len(res.errs) != 0 {
 			t.Fatalf("deleteOwned = %+v, %v", res, err)
 		}
-		pools, err := newOps().list(t.Context())
+		pools, err := newOps().api.List(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,7 +22,7 @@ func reportReadBackError(diags *diag.Diagnostics, cluster string, ran bool, err 
 		keeps = "Node pool operations may have started; state keeps what it recorded before this apply, and the next plan reads the pools again."
 	}
 	switch {
-	case errors.Is(err, errClusterNotFound):
+	case errors.Is(err, gcp.ErrClusterNotFound):
 		diags.AddAttributeError(path.Root("cluster"), "GKE Cluster Not Found",
 			fmt.Sprintf("GKE has no cluster %s: %s\n\nCheck cluster (projects/PROJECT/locations/LOCATION/clusters/NAME) and that the cluster exists in that project.", cluster, err))
 	case gcp.Classify(err) == gcp.ClassDeadline:

@@ -46,13 +46,12 @@ const clusterReadTimeout = 15 * time.Second
 // NewResource returns the accel_fallback_nodepools resource. modes carries
 // the provider-level validation mode.
 func NewResource(modes *validation.Modes) resource.Resource {
-	return &fallbackNodePoolsResource{modes: modes, limiter: clusterLimiter}
+	return &fallbackNodePoolsResource{modes: modes}
 }
 
 type fallbackNodePoolsResource struct {
-	modes   *validation.Modes
-	data    *providerdata.Data
-	limiter *gcp.Limiter
+	modes *validation.Modes
+	data  *providerdata.Data
 }
 
 type (
@@ -374,10 +373,10 @@ func (r *fallbackNodePoolsResource) planCluster(ctx context.Context, plan resour
 	}
 	ctx, cancel := context.WithTimeout(ctx, clusterReadTimeout)
 	defer cancel()
-	ops, err := newPoolOps(ctx, clients, r.limiter, plan.Cluster.ValueString())
+	ops, err := newPoolOps(ctx, clients, plan.Cluster.ValueString())
 	if err == nil {
 		var c *container.Cluster
-		c, err = ops.getCluster(ctx)
+		c, err = ops.api.GetCluster(ctx)
 		if err == nil {
 			return c
 		}
@@ -537,7 +536,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ops, err := newPoolOps(ctx, clients, r.limiter, plan.Cluster.ValueString())
+	ops, err := newPoolOps(ctx, clients, plan.Cluster.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Creating Node Pools", clientErrorDetail(plan.Cluster.ValueString(), err))
 		return
@@ -587,7 +586,7 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ops, err := newPoolOps(ctx, clients, r.limiter, plan.Cluster.ValueString())
+	ops, err := newPoolOps(ctx, clients, plan.Cluster.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Updating Node Pools", clientErrorDetail(plan.Cluster.ValueString(), err))
 		return
@@ -610,13 +609,13 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ops, err := newPoolOps(ctx, clients, r.limiter, state.Cluster.ValueString())
+	ops, err := newPoolOps(ctx, clients, state.Cluster.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Reading Node Pools", clientErrorDetail(state.Cluster.ValueString(), err))
 		return
 	}
-	pools, err := ops.list(ctx)
-	if errors.Is(err, errClusterNotFound) {
+	pools, err := ops.api.List(ctx)
+	if errors.Is(err, gcp.ErrClusterNotFound) {
 		tflog.Warn(ctx, "GKE cluster no longer exists; removing accel_fallback_nodepools from state", map[string]any{"cluster": state.Cluster.ValueString()})
 		resp.State.RemoveResource(ctx)
 		return
@@ -772,7 +771,7 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ops, err := newPoolOps(ctx, clients, r.limiter, state.Cluster.ValueString())
+	ops, err := newPoolOps(ctx, clients, state.Cluster.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Deleting Node Pools", clientErrorDetail(state.Cluster.ValueString(), err))
 		return
@@ -796,12 +795,12 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 	for i, name := range names {
 		if why, ok := res.notOwned[i]; ok {
 			resp.Diagnostics.AddAttributeWarning(path.Root("tiers").AtListIndex(i), "Node Pool Not Deleted",
-				fmt.Sprintf("Node pool %s was not deleted: it %s. It is left as it is.", ops.poolName(name), why))
+				fmt.Sprintf("Node pool %s was not deleted: it %s. It is left as it is.", ops.api.PoolName(name), why))
 		}
 		if err := res.errs[i]; err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("tiers").AtListIndex(i), "Error Deleting Node Pool",
 				fmt.Sprintf("Could not delete node pool %s: %s\n\nRun terraform destroy again; pools that are already gone are skipped.",
-					ops.poolName(name), err))
+					ops.api.PoolName(name), err))
 		}
 	}
 }

@@ -292,7 +292,7 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 		TPUEndpoint:               got["tpu_endpoint"],
 		ContainerEndpoint:         got["container_endpoint"],
 		UserAgent:                 userAgent,
-		Polling:                   pollingFor(poll),
+		Polling:                   gcp.Polling{Max: poll}, // polling starts quickly and grows to the cap (see gcp.NewClients)
 		Logger:                    slog.New(tflogHandler{}),
 	}
 	return &providerdata.Data{Clients: gcp.NewClients(cfg), Validation: mode, Unknown: unknown}, diags
@@ -306,20 +306,6 @@ func badSetting(s setting, r resolved, why, want string) string {
 	}
 	return fmt.Sprintf("The environment variable %s = %q %s. Set %s to %s, or unset it and set %s in the provider block.",
 		r.source, r.value, why, r.source, want, s.attr)
-}
-
-// pollingFor derives adaptive polling from the cap: the first poll comes after
-// a twentieth of the cap (at most the library default), growing to the cap.
-func pollingFor(capInterval time.Duration) gcp.Polling {
-	p := gcp.DefaultPolling()
-	p.Max = capInterval
-	if first := capInterval / 20; first < p.Initial {
-		p.Initial = first
-	}
-	if p.Initial <= 0 {
-		p.Initial = time.Millisecond
-	}
-	return p
 }
 
 func (p *accelProvider) userAgent(terraformVersion string) string {

@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
-	tpu "google.golang.org/api/tpu/v2"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
@@ -24,15 +23,8 @@ import (
 // advisory: when it does not finish in time, the plan goes on without it.
 const liveTimeout = 15 * time.Second
 
-// liveBackoff paces retries of rate-limited or transient list calls within
-// liveTimeout.
-var liveBackoff = gcp.Backoff{Initial: 250 * time.Millisecond, Max: 2 * time.Second, Multiplier: 2}
-
 // zoneOffer is what the Cloud TPU API lists for one zone.
-type zoneOffer struct {
-	AcceleratorTypes []string
-	RuntimeVersions  []string
-}
+type zoneOffer = gcp.TPUZoneOffer
 
 // liveChecker compares the catalog's answer with a zone's live offer.
 type liveChecker struct {
@@ -49,7 +41,7 @@ func newLiveChecker(clients *gcp.Clients, cat *catalog.Catalog) *liveChecker {
 func (lc *liveChecker) check(ctx context.Context, project, zone string, res catalog.RuntimeResult, mode catalog.Mode) diag.Diagnostics {
 	ctx, cancel := context.WithTimeout(ctx, liveTimeout)
 	defer cancel()
-	offer, err := lc.list(ctx, project, zone)
+	offer, err := lc.clients.ListTPUZoneOffer(ctx, project, zone)
 	if err != nil {
 		tflog.Debug(ctx, "live zone check skipped: the Cloud TPU API did not answer", map[string]any{
 			"project": project, "zone": zone, "error_class": gcp.Classify(err).String(), "error": err.Error(),
@@ -74,46 +66,6 @@ func (lc *liveChecker) check(ctx context.Context, project, zone string, res cata
 		}
 	}
 	return diags
-}
-
-// list asks the Cloud TPU API for the zone's accelerator types and runtime versions.
-func (lc *liveChecker) list(ctx context.Context, project, zone string) (zoneOffer, error) {
-	var offer zoneOffer
-	svc, err := lc.clients.TPU(ctx)
-	if err != nil {
-		return offer, fmt.Errorf("creating the Cloud TPU client: %w", err)
-	}
-	parent := fmt.Sprintf("projects/%s/locations/%s", project, zone)
-	onRetry := func(err error, class gcp.Class, attempt int, wait time.Duration) {
-		tflog.Debug(ctx, "retrying a live zone list call", map[string]any{
-			"parent": parent, "error_class": class.String(), "attempt": attempt, "wait": wait.String(),
-		})
-	}
-	err = gcp.Retry(ctx, liveBackoff, onRetry, func(ctx context.Context) error {
-		offer.AcceleratorTypes = nil
-		return svc.Projects.Locations.AcceleratorTypes.List(parent).Pages(ctx, func(page *tpu.ListAcceleratorTypesResponse) error {
-			for _, t := range page.AcceleratorTypes {
-				offer.AcceleratorTypes = append(offer.AcceleratorTypes, t.Type)
-			}
-			return nil
-		})
-	})
-	if err != nil {
-		return offer, fmt.Errorf("listing accelerator types of %s: %w", parent, err)
-	}
-	err = gcp.Retry(ctx, liveBackoff, onRetry, func(ctx context.Context) error {
-		offer.RuntimeVersions = nil
-		return svc.Projects.Locations.RuntimeVersions.List(parent).Pages(ctx, func(page *tpu.ListRuntimeVersionsResponse) error {
-			for _, v := range page.RuntimeVersions {
-				offer.RuntimeVersions = append(offer.RuntimeVersions, v.Version)
-			}
-			return nil
-		})
-	})
-	if err != nil {
-		return offer, fmt.Errorf("listing runtime versions of %s: %w", parent, err)
-	}
-	return offer, nil
 }
 
 // liveFindings compares the catalog's answer res with a zone's live offer:

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	tpu "google.golang.org/api/tpu/v2"
@@ -121,9 +120,9 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 		}
 		id := spec.nodeID(zone)
 		tflog.Info(ctx, "creating TPU VM", map[string]any{"node": id, "zone_index": i})
-		op, err := api.create(ctx, "projects/"+spec.project+"/locations/"+zone, spec.name, spec.node)
+		op, err := api.Create(ctx, "projects/"+spec.project+"/locations/"+zone, spec.name, spec.node)
 		if err == nil {
-			op, err = api.wait(ctx, op)
+			op, err = api.Wait(ctx, op)
 		}
 		if err == nil {
 			return created(ctx, api, id, op, out)
@@ -169,7 +168,7 @@ func nameTaken(ctx context.Context, api nodeAPI, spec createSpec) (createOutcome
 	var out createOutcome
 	for _, zone := range spec.zones {
 		id := spec.nodeID(zone)
-		n, err := api.get(ctx, id)
+		n, err := api.Get(ctx, id)
 		if gcp.Classify(err) == gcp.ClassNotFound {
 			continue
 		}
@@ -183,7 +182,7 @@ func nameTaken(ctx context.Context, api nodeAPI, spec createSpec) (createOutcome
 	// A VM of the same name in another zone is allowed (names are per
 	// zone), but it may be what an apply killed before it recorded the VM
 	// left before zones was edited: the apply names it.
-	others, err := api.namedAnywhere(ctx, spec.project, spec.name)
+	others, err := api.ListNamed(ctx, spec.project, spec.name)
 	if err != nil {
 		tflog.Debug(ctx, "listing TPU VMs across zones failed; VMs of the same name outside zones are not reported",
 			map[string]any{"name": spec.name, "error": err.Error()})
@@ -202,7 +201,7 @@ func nameTaken(ctx context.Context, api nodeAPI, spec createSpec) (createOutcome
 // lost and the call was retried), and the node is waited for and kept;
 // otherwise the name was taken meanwhile.
 func ownCreate(ctx context.Context, api nodeAPI, spec createSpec, id string, out createOutcome) createOutcome {
-	n, err := api.get(ctx, id)
+	n, err := api.Get(ctx, id)
 	if err == nil && ownership.Owns(spec.owner(), n.Labels) {
 		tflog.Info(ctx, "the TPU VM create was answered ALREADY_EXISTS, and the VM is this create's; keeping it", map[string]any{"node": id})
 		n, err = waitSettled(ctx, api, id, n)
@@ -232,7 +231,7 @@ func ownCreate(ctx context.Context, api nodeAPI, spec createSpec, id string, out
 func created(ctx context.Context, api nodeAPI, id string, op *tpu.Operation, out createOutcome) createOutcome {
 	zone := zoneOf(id)
 	out.attempts = append(out.attempts, attempt{zone: zone, result: "created"})
-	n, err := api.get(ctx, id)
+	n, err := api.Get(ctx, id)
 	if err == nil {
 		out.node = n
 		return out
@@ -254,7 +253,7 @@ func created(ctx context.Context, api nodeAPI, id string, op *tpu.Operation, out
 func stopped(ctx context.Context, api nodeAPI, id string, out createOutcome, cause error) createOutcome {
 	rctx, cancel := gcp.AfterDeadline(ctx)
 	defer cancel()
-	n, err := api.get(rctx, id)
+	n, err := api.Get(rctx, id)
 	if err == nil {
 		out.node = n
 	}
@@ -276,7 +275,7 @@ func cleanup(ctx context.Context, api nodeAPI, id string) (*tpu.Node, error) {
 		ctx, cancel = gcp.AfterDeadline(ctx)
 		defer cancel()
 	}
-	n, err := api.get(ctx, id)
+	n, err := api.Get(ctx, id)
 	if gcp.Classify(err) == gcp.ClassNotFound {
 		return nil, nil
 	}
@@ -292,42 +291,37 @@ func cleanup(ctx context.Context, api nodeAPI, id string) (*tpu.Node, error) {
 
 // deleteNode deletes id and waits; a node that is already gone is deleted.
 func deleteNode(ctx context.Context, api nodeAPI, id string) error {
-	op, err := api.remove(ctx, id)
+	op, err := api.Delete(ctx, id)
 	if gcp.Classify(err) == gcp.ClassNotFound {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("deleting %s: %w", id, err)
 	}
-	if _, err := api.wait(ctx, op); err != nil && gcp.Classify(err) != gcp.ClassNotFound {
+	if _, err := api.Wait(ctx, op); err != nil && gcp.Classify(err) != gcp.ClassNotFound {
 		return fmt.Errorf("waiting for the deletion of %s: %w", id, err)
 	}
 	return nil
 }
 
 // waitSettled reads id until it leaves the transient states (CREATING and
-// the like), or ctx ends. n is the node as last read, if any.
+// the like, or DELETING), or ctx ends. n is the node as last read, if any.
 func waitSettled(ctx context.Context, api nodeAPI, id string, n *tpu.Node) (*tpu.Node, error) {
-	p := api.polling()
-	wait := p.Initial
-	for n == nil || slices.Contains(settlingStates, n.State) || n.State == "DELETING" {
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return n, fmt.Errorf("waiting for %s to become ready: %w", id, ctx.Err())
-		case <-t.C:
-		}
-		if wait = time.Duration(float64(wait) * p.Multiplier); wait > p.Max {
-			wait = p.Max
-		}
-		got, err := api.get(ctx, id)
-		if err != nil {
-			return n, err
-		}
-		n = got
+	state := ""
+	if n != nil {
+		state = n.State
 	}
-	return n, nil
+	return gcp.WaitFor(ctx, api.Poller(), gcp.StateWait[*tpu.Node]{
+		What:    "TPU VM " + id,
+		Pending: append(slices.Clone(settlingStates), "DELETING"),
+		Refresh: func(ctx context.Context) (*tpu.Node, string, error) {
+			got, err := api.Get(ctx, id)
+			if err != nil {
+				return nil, "", err
+			}
+			return got, got.State, nil
+		},
+	}, n, state)
 }
 
 // zoneOf returns the zone of a node id.

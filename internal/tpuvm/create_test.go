@@ -68,7 +68,7 @@ func (f *fakeAPI) record(call string) {
 	f.calls = append(f.calls, call)
 }
 
-func (f *fakeAPI) get(_ context.Context, name string) (*tpu.Node, error) {
+func (f *fakeAPI) Get(_ context.Context, name string) (*tpu.Node, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("get " + zoneOf(name))
@@ -84,7 +84,7 @@ func (f *fakeAPI) get(_ context.Context, name string) (*tpu.Node, error) {
 	return &c, nil
 }
 
-func (f *fakeAPI) create(_ context.Context, parent, nodeID string, node *tpu.Node) (*tpu.Operation, error) {
+func (f *fakeAPI) Create(_ context.Context, parent, nodeID string, node *tpu.Node) (*tpu.Operation, error) {
 	f.mu.Lock()
 	zone := parent[strings.LastIndex(parent, "/")+1:]
 	f.record("create " + zone)
@@ -108,7 +108,7 @@ func (f *fakeAPI) create(_ context.Context, parent, nodeID string, node *tpu.Nod
 	return &tpu.Operation{Name: "create " + n.Name}, nil
 }
 
-func (f *fakeAPI) namedAnywhere(_ context.Context, project, name string) ([]*tpu.Node, error) {
+func (f *fakeAPI) ListNamed(_ context.Context, project, name string) ([]*tpu.Node, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []*tpu.Node
@@ -121,11 +121,11 @@ func (f *fakeAPI) namedAnywhere(_ context.Context, project, name string) ([]*tpu
 	return out, nil
 }
 
-func (f *fakeAPI) patch(context.Context, string, string, *tpu.Node) (*tpu.Operation, error) {
+func (f *fakeAPI) Patch(context.Context, string, string, *tpu.Node) (*tpu.Operation, error) {
 	return nil, errors.New("not used")
 }
 
-func (f *fakeAPI) remove(_ context.Context, name string) (*tpu.Operation, error) {
+func (f *fakeAPI) Delete(_ context.Context, name string) (*tpu.Operation, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("delete " + zoneOf(name))
@@ -138,7 +138,7 @@ func (f *fakeAPI) remove(_ context.Context, name string) (*tpu.Operation, error)
 	return &tpu.Operation{Name: "delete " + name}, nil
 }
 
-func (f *fakeAPI) wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation, error) {
+func (f *fakeAPI) Wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation, error) {
 	verb, name, _ := strings.Cut(op.Name, " ")
 	if verb == "create" && f.hang {
 		<-ctx.Done()
@@ -164,8 +164,10 @@ func (f *fakeAPI) wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation, 
 	return &tpu.Operation{Name: op.Name, Done: true}, nil
 }
 
-func (f *fakeAPI) polling() gcp.Polling {
-	return gcp.Polling{Initial: time.Millisecond, Max: time.Millisecond, Multiplier: 1}
+// Poller reads again at once: a node settles after settleAfter reads, not
+// after some time.
+func (f *fakeAPI) Poller() *gcp.Poller {
+	return gcp.NewPoller(gcp.Polling{}, func(ctx context.Context, _ time.Duration) error { return ctx.Err() })
 }
 
 func (f *fakeAPI) names() []string {

@@ -62,7 +62,7 @@ func (r *vmResource) Configure(_ context.Context, req resource.ConfigureRequest,
 	}
 	r.data = d
 	if r.newAPI == nil {
-		r.newAPI = func(ctx context.Context) (nodeAPI, error) { return newLiveAPI(ctx, d.Clients) }
+		r.newAPI = func(ctx context.Context) (nodeAPI, error) { return d.Clients.TPUNodes(ctx) }
 	}
 }
 
@@ -219,7 +219,7 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 		return
 	}
 	id := state.ID.ValueString()
-	n, err := api.get(ctx, id)
+	n, err := api.Get(ctx, id)
 	if gcp.Classify(err) == gcp.ClassNotFound {
 		tflog.Warn(ctx, "TPU VM not found; removing it from the state", map[string]any{"id": id})
 		resp.State.RemoveResource(ctx)
@@ -265,7 +265,7 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 	defer cancel()
 	id := state.ID.ValueString()
 
-	current, err := api.get(ctx, id)
+	current, err := api.Get(ctx, id)
 	if err != nil {
 		resp.Diagnostics.AddError("Error Updating TPU VM", fmt.Sprintf("Reading TPU VM %s before updating it failed: %s", id, err))
 		return
@@ -283,16 +283,16 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 	}
 	if len(mask) > 0 {
 		tflog.Info(ctx, "updating TPU VM", map[string]any{"id": id, "update_mask": mask})
-		op, err := api.patch(ctx, id, strings.Join(mask, ","), patch)
+		op, err := api.Patch(ctx, id, strings.Join(mask, ","), patch)
 		if err == nil {
-			_, err = api.wait(ctx, op)
+			_, err = api.Wait(ctx, op)
 		}
 		if err != nil {
 			resp.Diagnostics.AddError("Error Updating TPU VM",
 				fmt.Sprintf("Updating %s of TPU VM %s failed: %s", strings.Join(mask, ", "), id, err))
 			return
 		}
-		if current, err = api.get(ctx, id); err != nil {
+		if current, err = api.Get(ctx, id); err != nil {
 			resp.Diagnostics.AddError("Error Reading TPU VM", fmt.Sprintf("Reading TPU VM %s after updating it failed: %s", id, err))
 			return
 		}
@@ -398,7 +398,7 @@ func (r *vmResource) Delete(ctx context.Context, req resource.DeleteRequest, res
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	id := state.ID.ValueString()
-	n, err := api.get(ctx, id)
+	n, err := api.Get(ctx, id)
 	switch {
 	case gcp.Classify(err) == gcp.ClassNotFound:
 		return

@@ -1,0 +1,128 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package gcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tpu "google.golang.org/api/tpu/v2"
+)
+
+// TPUNodes calls the Cloud TPU API's nodes. Every call is retried with
+// [Retry] and the clients' backoff until its context ends; waits follow the
+// clients' [Poller].
+type TPUNodes struct {
+	c   *Clients
+	svc *tpu.Service
+}
+
+// TPUNodes returns the nodes client, building the Cloud TPU client on first use.
+func (c *Clients) TPUNodes(ctx context.Context) (*TPUNodes, error) {
+	svc, err := c.TPU(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &TPUNodes{c: c, svc: svc}, nil
+}
+
+// Get reads the node name (projects/P/locations/Z/nodes/N).
+func (n *TPUNodes) Get(ctx context.Context, name string) (*tpu.Node, error) {
+	return retryValue(ctx, n.c, "nodes.get", func(ctx context.Context) (*tpu.Node, error) {
+		return n.svc.Projects.Locations.Nodes.Get(name).Context(ctx).Do()
+	})
+}
+
+// Create starts creating node nodeID under parent (projects/P/locations/Z).
+func (n *TPUNodes) Create(ctx context.Context, parent, nodeID string, node *tpu.Node) (*tpu.Operation, error) {
+	return retryValue(ctx, n.c, "nodes.create", func(ctx context.Context) (*tpu.Operation, error) {
+		return n.svc.Projects.Locations.Nodes.Create(parent, node).NodeId(nodeID).Context(ctx).Do()
+	})
+}
+
+// Patch starts changing the fields of updateMask of the node name.
+func (n *TPUNodes) Patch(ctx context.Context, name, updateMask string, node *tpu.Node) (*tpu.Operation, error) {
+	return retryValue(ctx, n.c, "nodes.patch", func(ctx context.Context) (*tpu.Operation, error) {
+		return n.svc.Projects.Locations.Nodes.Patch(name, node).UpdateMask(updateMask).Context(ctx).Do()
+	})
+}
+
+// Delete starts deleting the node name.
+func (n *TPUNodes) Delete(ctx context.Context, name string) (*tpu.Operation, error) {
+	return retryValue(ctx, n.c, "nodes.delete", func(ctx context.Context) (*tpu.Operation, error) {
+		return n.svc.Projects.Locations.Nodes.Delete(name).Context(ctx).Do()
+	})
+}
+
+// Wait polls op until it is done; a failed operation is an *OperationError.
+// See [Clients.WaitTPUOperation].
+func (n *TPUNodes) Wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation, error) {
+	return n.c.WaitTPUOperation(ctx, op)
+}
+
+// ListNamed lists the nodes of project named name, in every zone, with one
+// nodes.list on locations/- (AIP-159; the response lists the locations it
+// could not reach).
+func (n *TPUNodes) ListNamed(ctx context.Context, project, name string) ([]*tpu.Node, error) {
+	var out []*tpu.Node
+	err := n.c.withRetry(ctx, "nodes.list", 0, nil, func(ctx context.Context) error {
+		out = nil
+		return n.svc.Projects.Locations.Nodes.List("projects/"+project+"/locations/-").Context(ctx).Pages(ctx, func(r *tpu.ListNodesResponse) error {
+			for _, node := range r.Nodes {
+				if node != nil && node.Name[strings.LastIndex(node.Name, "/")+1:] == name {
+					out = append(out, node)
+				}
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Poller is the schedule for reading a node that is changing state (see [WaitFor]).
+func (n *TPUNodes) Poller() *Poller { return n.c.poller }
+
+// TPUZoneOffer is what the Cloud TPU API lists for one zone.
+type TPUZoneOffer struct {
+	AcceleratorTypes []string
+	RuntimeVersions  []string
+}
+
+// ListTPUZoneOffer lists the accelerator types and runtime versions the
+// Cloud TPU API offers project in zone, each call retried with the clients'
+// backoff until ctx ends.
+func (c *Clients) ListTPUZoneOffer(ctx context.Context, project, zone string) (TPUZoneOffer, error) {
+	var offer TPUZoneOffer
+	svc, err := c.TPU(ctx)
+	if err != nil {
+		return offer, fmt.Errorf("creating the Cloud TPU client: %w", err)
+	}
+	parent := fmt.Sprintf("projects/%s/locations/%s", project, zone)
+	err = c.withRetry(ctx, "acceleratorTypes.list "+parent, 0, nil, func(ctx context.Context) error {
+		offer.AcceleratorTypes = nil
+		return svc.Projects.Locations.AcceleratorTypes.List(parent).Pages(ctx, func(page *tpu.ListAcceleratorTypesResponse) error {
+			for _, t := range page.AcceleratorTypes {
+				offer.AcceleratorTypes = append(offer.AcceleratorTypes, t.Type)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return offer, fmt.Errorf("listing accelerator types of %s: %w", parent, err)
+	}
+	err = c.withRetry(ctx, "runtimeVersions.list "+parent, 0, nil, func(ctx context.Context) error {
+		offer.RuntimeVersions = nil
+		return svc.Projects.Locations.RuntimeVersions.List(parent).Pages(ctx, func(page *tpu.ListRuntimeVersionsResponse) error {
+			for _, v := range page.RuntimeVersions {
+				offer.RuntimeVersions = append(offer.RuntimeVersions, v.Version)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return offer, fmt.Errorf("listing runtime versions of %s: %w", parent, err)
+	}
+	return offer, nil
+}
