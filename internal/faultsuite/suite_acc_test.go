@@ -415,25 +415,6 @@ func tpuScenarios() []scenario {
 			// As the warning says: delete it.
 			mustFault(h.t, h.tg.Emulator.DeleteNode(left))
 		}},
-		{name: "tpu_vm/sigkill_then_zones_edit", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
-			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, true))
-			h.tpuConfig([]string{zoneA}, "")
-			h.interruptedApply(emulator.MethodTPUNodesCreate, syscall.SIGKILL)
-			h.orphansSeen += len(h.reconcile().Orphans)
-			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, false))
-			// The zone is edited before the next apply: the VM is created in
-			// the new zone, and the apply names the one the killed apply left.
-			h.tpuConfig([]string{zoneB}, "")
-			h.applies++
-			out, err := h.ws.Run(h.ctx(), applyArgs...)
-			left := "projects/" + acctest.EmulatorProject + "/locations/" + zoneA + "/nodes/" + h.prefix + "-vm"
-			if err != nil || !strings.Contains(out.Stdout+out.Stderr, "TPU VM of the Same Name in Another Zone") ||
-				!strings.Contains(strings.Join(strings.Fields(out.Stdout+out.Stderr), " "), left) {
-				h.t.Fatalf("apply after the zones edit: %v, want a warning naming %s\n%s\n%s", err, left, out.Stdout, out.Stderr)
-			}
-			// As the warning says: delete it.
-			mustFault(h.t, h.tg.Emulator.DeleteNode(left))
-		}},
 		{name: "tpu_vm/terraform_killed_alone", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
 			// Terraform alone is killed while the provider waits for a create
 			// that never finishes: the provider must not outlive it.
