@@ -499,6 +499,38 @@ func TestHoldClusterUntilRefused(t *testing.T) {
 	}
 }
 
+// TestHoldClusterUntilCalls: the hold lasts, however much time passes,
+// until the emulator has counted the given call; that call still sees it
+// running, the next one sees it done.
+func TestHoldClusterUntilCalls(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	id, err := e.srv.HoldClusterUntilCalls(project, "us-central1", "serving", MethodContainerOperationsGet, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(time.Hour)
+	for range 2 {
+		_, err := e.createPool(serving, gpuPool("held"))
+		checkErr(t, err, wantErr{400, statusFailedPrecondition, "CLUSTER_ALREADY_HAS_OPERATION", id})
+	}
+	if op := e.gkeOp(t, "us-central1", id); op.Status != "RUNNING" {
+		t.Errorf("hold at the call that ends it: %+v, want RUNNING", op)
+	}
+	if op := e.gkeOp(t, "us-central1", id); op.Status != "DONE" {
+		t.Errorf("hold after the call that ends it: %+v, want DONE", op)
+	}
+	if _, err := e.createPool(serving, gpuPool("held")); err != nil {
+		t.Errorf("create after the hold ended: %v", err)
+	}
+	if _, err := e.srv.HoldClusterUntilCalls(project, "us-central1", "serving", "nope", 1); err == nil {
+		t.Error("a hold until an unknown method was accepted")
+	}
+	if _, err := e.srv.HoldClusterUntilCalls(project, "us-central1", "serving", MethodContainerOperationsGet, 0); err == nil {
+		t.Error("a hold until 0 calls was accepted")
+	}
+}
+
 func TestGKEStockout(t *testing.T) {
 	t.Parallel()
 	e := start(t, instant())
