@@ -81,7 +81,7 @@ func TestAccFallbackNodePools_diagnosticsOnce(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			tg := acctest.New(t)
-			tg.RequireEmulator(t)
+			tg.RequireCluster(t)
 			diags, stdout, err := acctest.PlanDiagnostics(t, env, tf, tg.Config(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
   cluster       = %q
   compute_class = "once"

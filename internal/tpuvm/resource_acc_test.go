@@ -327,7 +327,6 @@ func patchOutOfBand(t *testing.T, tg *acctest.Target, id string) {
 
 func TestAccTPUVM_replace(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
 	name := acctest.RandomName("replace")
 	config := func(accel string) string {
 		return tg.Config(fmt.Sprintf(`
@@ -866,7 +865,6 @@ resource "accel_tpu_vm" "test" {
 // (terraform-plugin-testing shows errors only).
 func TestAccTPUVM_warnMode(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
 	const summary = "Zone Does Not Offer TPU Generation"
 	cfg := func(validation string) string {
 		return tg.Config(fmt.Sprintf(`
