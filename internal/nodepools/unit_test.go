@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
 
 // computeClassCRD holds the fields of the ComputeClass custom resource
@@ -174,6 +175,14 @@ func FuzzParseImportID(f *testing.F) {
 		if err != nil {
 			if !utf8.ValidString(err.Error()) {
 				t.Errorf("error for %q is not valid UTF-8: %q", id, err)
+			}
+			// The id, its cluster part and one pool name, each shortened to
+			// gcp.MaxShownID bytes, each byte quoted as up to four characters.
+			if len(err.Error()) > 3*4*gcp.MaxShownID+400 {
+				t.Errorf("error of %d bytes for an id of %d bytes", len(err.Error()), len(id))
+			}
+			if !strings.HasPrefix(err.Error(), "invalid import id ") {
+				t.Errorf("error %q does not start like the other resource's", err)
 			}
 			return
 		}
