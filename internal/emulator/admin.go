@@ -270,10 +270,10 @@ var adminHelp = []string{
 	"POST /admin/answer-html          {\"method\":\"container.nodePools.list\",\"n\":3,\"httpCode\":502}",
 	"POST /admin/fail-next-operations {\"method\":\"tpu.nodes.create\",\"n\":1,\"code\":13}",
 	"POST /admin/rate-limit           {\"method\":\"tpu.nodes.get\",\"every\":3}",
-	"POST /admin/hang                 {\"method\":\"container.nodePools.create\",\"hang\":true}",
+	"POST /admin/hang                 {\"method\":\"container.nodePools.create\",\"hang\":true} (or \"untilMethod\":\"container.nodePools.create\",\"untilCalls\":4: until 4 more such calls)",
 	"POST /admin/durations            {\"tpuCreate\":\"2s\",\"poolCreate\":\"5s\"}",
 	"POST /admin/settings             {\"serializePoolCreates\":true,\"maxConcurrentOperationsPerCluster\":5,\"gkeAdditions\":{\"skipGpuTaint\":true}}",
-	"POST /admin/hold-cluster         {\"project\":\"p\",\"location\":\"us-central1\",\"cluster\":\"serving\",\"duration\":\"30s\"} (or \"refusals\":2: until 2 calls were refused)",
+	"POST /admin/hold-cluster         {\"project\":\"p\",\"location\":\"us-central1\",\"cluster\":\"serving\",\"duration\":\"30s\"} (or \"untilMethod\":\"container.operations.get\",\"untilCalls\":1: until 1 more such call)",
 	"POST /admin/delete-node          {\"name\":\"projects/p/locations/us-central1-a/nodes/n\"}",
 	"POST /admin/delete-node-pool     {\"name\":\"projects/p/locations/us-central1/clusters/serving/nodePools/np\"}",
 	"POST /admin/snapshot             {\"path\":\"state.json\"}",
@@ -287,16 +287,19 @@ type adminRequest struct {
 	Code     int    `json:"code"`
 	Every    int    `json:"every"`
 	Hang     bool   `json:"hang"`
-	Refusals int    `json:"refusals"`
-	Zone     string `json:"zone"`
-	Type     string `json:"type"`
-	Count    *int   `json:"count"`
-	Project  string `json:"project"`
-	Location string `json:"location"`
-	Cluster  string `json:"cluster"`
-	Duration string `json:"duration"`
-	Name     string `json:"name"`
-	Path     string `json:"path"`
+	// UntilMethod and UntilCalls end a hang or a hold once that many more
+	// calls of UntilMethod were counted.
+	UntilMethod string `json:"untilMethod"`
+	UntilCalls  int    `json:"untilCalls"`
+	Zone        string `json:"zone"`
+	Type        string `json:"type"`
+	Count       *int   `json:"count"`
+	Project     string `json:"project"`
+	Location    string `json:"location"`
+	Cluster     string `json:"cluster"`
+	Duration    string `json:"duration"`
+	Name        string `json:"name"`
+	Path        string `json:"path"`
 }
 
 type adminSettings struct {
@@ -398,13 +401,18 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 	case "rate-limit":
 		err = s.SetRateLimit(a.Method, a.Every)
 	case "hang":
-		err = s.HangOperations(a.Method, a.Hang)
+		if a.UntilCalls > 0 || a.UntilMethod != "" {
+			err = s.HangOperationsUntilCalls(a.Method, a.UntilMethod, a.UntilCalls)
+		} else {
+			err = s.HangOperations(a.Method, a.Hang)
+		}
 	case "hold-cluster":
 		var id string
 		var herr error
-		if a.Refusals > 0 {
-			id, herr = s.HoldClusterUntilRefused(a.Project, a.Location, a.Cluster, a.Refusals)
-		} else {
+		switch {
+		case a.UntilCalls > 0 || a.UntilMethod != "":
+			id, herr = s.HoldClusterUntilCalls(a.Project, a.Location, a.Cluster, a.UntilMethod, a.UntilCalls)
+		default:
 			d, perr := time.ParseDuration(a.Duration)
 			if perr != nil {
 				return nil, fmt.Errorf("hold-cluster duration: %w", perr)

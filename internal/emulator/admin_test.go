@@ -36,6 +36,37 @@ func admin(t *testing.T, e *env, method, path, body string, wantCode int, out an
 	}
 }
 
+// TestAdminUntilCalls: hold-cluster and hang take a number of calls of a
+// method, instead of a duration, to end.
+func TestAdminUntilCalls(t *testing.T) {
+	t.Parallel()
+	e := start(t, instant())
+	var hold map[string]string
+	admin(t, e, "POST", "hold-cluster", `{"project":"accel-sandbox","location":"us-central1","cluster":"serving","untilMethod":"container.nodePools.list","untilCalls":1}`, 200, &hold)
+	if _, err := e.gke.Projects.Locations.Clusters.NodePools.List(serving).Do(); err != nil {
+		t.Fatal(err)
+	}
+	if op := e.gkeOp(t, "us-central1", hold["operation"]); op.Status != "DONE" {
+		t.Errorf("hold-cluster until a list, after the list: %s", op.Status)
+	}
+	admin(t, e, "POST", "hang", `{"method":"container.nodePools.create","untilMethod":"container.nodePools.list","untilCalls":1}`, 200, nil)
+	hung, err := e.createPool(serving, gpuPool("y"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(time.Hour)
+	if op := e.gkeOp(t, "us-central1", hung.Name); op.Status != "RUNNING" {
+		t.Errorf("create hung until a list, before the list: %s", op.Status)
+	}
+	if _, err := e.gke.Projects.Locations.Clusters.NodePools.List(serving).Do(); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(time.Hour)
+	if op := e.gkeOp(t, "us-central1", hung.Name); op.Status != "DONE" {
+		t.Errorf("create hung until a list, after the list: %s", op.Status)
+	}
+}
+
 func TestAdminAPI(t *testing.T) {
 	t.Parallel()
 	e := start(t, instant())
@@ -122,7 +153,6 @@ func TestAdminAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.clock.Advance(2 * time.Second)
-
 	// snapshots and out-of-band deletes
 	var nodes []*tpu.Node
 	admin(t, e, "GET", "nodes", "", 200, &nodes)

@@ -73,6 +73,11 @@
 //   - FailNext(method, n, httpCode), FailNextOperations(method, n, rpcCode),
 //     SetRateLimit(method, every) (429 RATE_LIMIT_EXCEEDED), HangOperations,
 //     HoldCluster (an UPGRADE_MASTER operation that blocks pool operations).
+//   - Holds that end on an event rather than after a time, for tests that
+//     need "the provider acted while X still ran" on any machine:
+//     HangOperationsUntilCalls(method, callMethod, n) and
+//     HoldClusterUntilCalls(…, method, n) end once n more calls of a method
+//     were counted.
 //   - Out of band: DeleteNode, DeleteNodePool; snapshots Nodes, NodePools;
 //     Counters, Reset, Snapshot, LoadSnapshot.
 //

@@ -73,6 +73,16 @@ type faults struct {
 	rateEvery map[string]int
 	rateCalls map[string]int
 	hang      map[string]bool
+	// releases are holds that end once the emulator has counted a number
+	// of calls of a method (HangOperationsUntilCalls, HoldClusterUntilCalls).
+	releases []*callRelease
+}
+
+// callRelease ends a hold when left more calls of method have been counted.
+type callRelease struct {
+	method  string
+	left    int
+	release func(now time.Time)
 }
 
 type failSpec struct {
@@ -201,6 +211,60 @@ func (s *Server) HangOperations(method string, hang bool) error {
 	return nil
 }
 
+// HangOperationsUntilCalls makes operations started by method from now on
+// hang, like HangOperations, until the emulator has counted calls more
+// calls of callMethod (accepted or refused); the call that reaches the
+// count releases them, before it is served, and is not held itself. A test
+// that needs "the provider acted while these operations still ran" gets
+// exactly that, whatever the machine's speed: with callMethod = method and
+// calls = n, the n-th create of an apply releases the n-1 before it, so the
+// n creates overlap, and a provider that waits for each create before the
+// next one never gets there.
+func (s *Server) HangOperationsUntilCalls(method, callMethod string, calls int) error {
+	if err := checkMethod(method); err != nil {
+		return err
+	}
+	if err := checkMethod(callMethod); err != nil {
+		return err
+	}
+	if !startsOperation(method) {
+		return fmt.Errorf("HangOperationsUntilCalls: %s does not start an operation", method)
+	}
+	if calls < 1 {
+		return fmt.Errorf("HangOperationsUntilCalls: calls must be at least 1, not %d", calls)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults.hang[method] = true
+	s.faults.releases = append(s.faults.releases, &callRelease{method: callMethod, left: calls, release: func(now time.Time) {
+		delete(s.faults.hang, method)
+		s.releaseHung(method, now)
+	}})
+	return nil
+}
+
+// countCall counts one call of method towards the holds that end after a
+// number of calls, and ends those whose count is reached. The caller holds
+// s.mu.
+func (s *Server) countCall(method string, now time.Time) {
+	kept := s.faults.releases[:0]
+	var due []*callRelease
+	for _, r := range s.faults.releases {
+		if r.method == method {
+			r.left--
+		}
+		if r.left <= 0 {
+			due = append(due, r)
+		} else {
+			kept = append(kept, r)
+		}
+	}
+	s.faults.releases = kept
+	for _, r := range due {
+		r.release(now)
+	}
+}
+
 // Counters returns the number of calls per method since start or Reset,
 // including calls answered with injected errors.
 func (s *Server) Counters() map[string]int64 {
@@ -227,6 +291,7 @@ func startsOperation(method string) bool {
 // holds s.mu.
 func (s *Server) intercept(method, project string) *apiError {
 	s.counters[method]++
+	s.countCall(method, s.clock.Now())
 	if f, ok := s.faults.htmlNext[method]; ok {
 		f.n--
 		if f.n <= 0 {
@@ -316,14 +381,17 @@ func (s *Server) HoldCluster(project, location, cluster string, d time.Duration)
 	return op.id, nil
 }
 
-// HoldClusterUntilRefused starts an operation on the whole cluster, like
-// HoldCluster, that ends once GKE has refused that many node-pool calls
-// because of it (the refusal that reaches the count is the last): a test
-// that needs "the apply's calls are refused while another operation runs"
-// gets exactly that, whatever the machine's speed.
-func (s *Server) HoldClusterUntilRefused(project, location, cluster string, refusals int) (string, error) {
-	if refusals < 1 {
-		return "", fmt.Errorf("HoldClusterUntilRefused: refusals must be at least 1, not %d", refusals)
+// HoldClusterUntilCalls starts an operation on the whole cluster, like
+// HoldCluster, that ends once the emulator has counted calls more calls of
+// method, for example the first container.operations.get of a caller that
+// waits for it: the call that reaches the count still sees it running, the
+// next one sees it done.
+func (s *Server) HoldClusterUntilCalls(project, location, cluster, method string, calls int) (string, error) {
+	if err := checkMethod(method); err != nil {
+		return "", err
+	}
+	if calls < 1 {
+		return "", fmt.Errorf("HoldClusterUntilCalls: calls must be at least 1, not %d", calls)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -331,19 +399,11 @@ func (s *Server) HoldClusterUntilRefused(project, location, cluster string, refu
 	if err != nil {
 		return "", err
 	}
-	op.hung, op.refusalsLeft = true, refusals
+	op.hung = true
+	s.faults.releases = append(s.faults.releases, &callRelease{method: method, left: calls, release: func(now time.Time) {
+		op.hung, op.started, op.dur = false, now, 0
+	}})
 	return op.id, nil
-}
-
-// noteRefusal counts a call refused because of op, and ends a hold whose
-// count is reached. The caller holds s.mu.
-func (s *Server) noteRefusal(op *operation) {
-	if op.refusalsLeft <= 0 {
-		return
-	}
-	if op.refusalsLeft--; op.refusalsLeft == 0 {
-		op.hung, op.started, op.dur = false, s.clock.Now(), 0
-	}
 }
 
 // holdCluster starts a cluster-level operation of duration d. The caller

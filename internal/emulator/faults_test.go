@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/googleapis/gax-go/v2/apierror"
+	container "google.golang.org/api/container/v1"
 	tpu "google.golang.org/api/tpu/v2"
 )
 
@@ -324,4 +325,56 @@ func TestProjectRestriction(t *testing.T) {
 	checkErr(t, err, wantErr{403, statusPermissionDenied, "CONSUMER_INVALID", "Permission denied on resource project other."})
 	_, err = e.gke.Projects.Locations.Clusters.Get("projects/other/locations/us-central1/clusters/serving").Do()
 	checkErr(t, err, wantErr{403, statusPermissionDenied, "CONSUMER_INVALID", "Permission denied on resource project other."})
+}
+
+// TestHangOperationsUntilCalls: operations started by the method hang,
+// however much time passes, until the emulator has counted the given number
+// of calls; the call that reaches the count releases them and is not held.
+func TestHangOperationsUntilCalls(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	if err := e.srv.HangOperationsUntilCalls(MethodNodePoolsCreate, MethodNodePoolsCreate, 3); err != nil {
+		t.Fatal(err)
+	}
+	var ops []*container.Operation
+	for _, name := range []string{"a", "b"} {
+		op, err := e.createPool(serving, gpuPool(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops = append(ops, op)
+		e.clock.Advance(24 * time.Hour)
+	}
+	for _, op := range ops {
+		if g := e.gkeOp(t, "us-central1", op.Name); g.Status != "RUNNING" {
+			t.Errorf("%s before the third create: %s, want RUNNING", op.Name, g.Status)
+		}
+	}
+	third, err := e.createPool(serving, gpuPool("c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.tick()
+	for _, op := range append(ops, third) {
+		if g := e.gkeOp(t, "us-central1", op.Name); g.Status != "DONE" {
+			t.Errorf("%s one duration after the third create: %s, want DONE", op.Name, g.Status)
+		}
+	}
+	// The hold is over: the next create is not held.
+	fourth, err := e.createPool(serving, gpuPool("d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.tick()
+	if g := e.gkeOp(t, "us-central1", fourth.Name); g.Status != "DONE" {
+		t.Errorf("create after the hold: %s, want DONE", g.Status)
+	}
+	for _, bad := range []struct{ method, calls string }{{MethodNodePoolsList, MethodNodePoolsCreate}, {MethodNodePoolsCreate, "nope"}} {
+		if err := e.srv.HangOperationsUntilCalls(bad.method, bad.calls, 1); err == nil {
+			t.Errorf("HangOperationsUntilCalls(%s, %s) accepted", bad.method, bad.calls)
+		}
+	}
+	if err := e.srv.HangOperationsUntilCalls(MethodNodePoolsCreate, MethodNodePoolsCreate, 0); err == nil {
+		t.Error("a hang until 0 calls was accepted")
+	}
 }

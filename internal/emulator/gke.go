@@ -670,7 +670,6 @@ func (s *Server) admit(c *gkeCluster, pool, opType string) *apiError {
 	running := s.runningOps(c.key)
 	for _, op := range running {
 		if op.pool == "" || op.pool == pool {
-			s.noteRefusal(op)
 			return incompatible(op)
 		}
 	}

@@ -471,31 +471,35 @@ func TestHoldCluster(t *testing.T) {
 	}
 }
 
-// TestHoldClusterUntilRefused: the hold refuses exactly the given number of
-// calls, however much time passes, then ends.
-func TestHoldClusterUntilRefused(t *testing.T) {
+// TestHoldClusterUntilCalls: the hold lasts, however much time passes,
+// until the emulator has counted the given call; that call still sees it
+// running, the next one sees it done.
+func TestHoldClusterUntilCalls(t *testing.T) {
 	t.Parallel()
 	e := start(t, nil)
-	id, err := e.srv.HoldClusterUntilRefused(project, "us-central1", "serving", 2)
+	id, err := e.srv.HoldClusterUntilCalls(project, "us-central1", "serving", MethodContainerOperationsGet, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.clock.Advance(time.Hour)
-	for i := range 2 {
+	for range 2 {
 		_, err := e.createPool(serving, gpuPool("held"))
-		checkErr(t, err, wantErr{400, statusFailedPrecondition, "CLUSTER_ALREADY_HAS_OPERATION", "Cluster is running incompatible operation " + id + "."})
-		if t.Failed() {
-			t.Fatalf("call %d was not refused", i+1)
-		}
+		checkErr(t, err, wantErr{400, statusFailedPrecondition, "CLUSTER_ALREADY_HAS_OPERATION", id})
+	}
+	if op := e.gkeOp(t, "us-central1", id); op.Status != "RUNNING" {
+		t.Errorf("hold at the call that ends it: %+v, want RUNNING", op)
 	}
 	if op := e.gkeOp(t, "us-central1", id); op.Status != "DONE" {
-		t.Errorf("hold after 2 refusals: %+v, want DONE", op)
+		t.Errorf("hold after the call that ends it: %+v, want DONE", op)
 	}
 	if _, err := e.createPool(serving, gpuPool("held")); err != nil {
 		t.Errorf("create after the hold ended: %v", err)
 	}
-	if _, err := e.srv.HoldClusterUntilRefused(project, "us-central1", "serving", 0); err == nil {
-		t.Error("a hold of 0 refusals was accepted")
+	if _, err := e.srv.HoldClusterUntilCalls(project, "us-central1", "serving", "nope", 1); err == nil {
+		t.Error("a hold until an unknown method was accepted")
+	}
+	if _, err := e.srv.HoldClusterUntilCalls(project, "us-central1", "serving", MethodContainerOperationsGet, 0); err == nil {
+		t.Error("a hold until 0 calls was accepted")
 	}
 }
 

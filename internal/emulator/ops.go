@@ -63,11 +63,8 @@ type operation struct {
 	started  time.Time // created, or the release time of a hung operation
 	dur      time.Duration
 	hung     bool
-	// refusalsLeft, on an operation held by HoldClusterUntilRefused, is
-	// how many more calls it refuses before it ends.
-	refusalsLeft int
-	done         bool
-	ended        time.Time
+	done     bool
+	ended    time.Time
 
 	// result, set by finish
 	err *rpcStatus

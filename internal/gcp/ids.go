@@ -62,9 +62,18 @@ func isSpaceOrControl(r rune) bool {
 }
 
 func idError(s, what, format string) error {
-	const maxShown = 200
-	if len(s) > maxShown {
-		s = s[:maxShown] + "..."
+	return fmt.Errorf("invalid %s id %q: expected the format %q", what, ShownID(s), format)
+}
+
+// MaxShownID is how many bytes of a malformed id an error message shows.
+// The limit is in bytes: %q may show each byte of a malformed id as four
+// characters.
+const MaxShownID = 200
+
+// ShownID shortens an id for an error message to MaxShownID bytes.
+func ShownID(s string) string {
+	if len(s) > MaxShownID {
+		return s[:MaxShownID] + "..."
 	}
-	return fmt.Errorf("invalid %s id %q: expected the format %q", what, s, format)
+	return s
 }

@@ -89,11 +89,12 @@ func TestExecuteOrder(t *testing.T) {
 			t.Parallel()
 			sc := emulator.Default()
 			sc.SerializePoolCreates = tt.serialize
-			sc.Durations.PoolCreate = 60 * time.Millisecond
+			sc.Durations.PoolCreate = 20 * time.Millisecond
 			srv, clients := startEmulator(t, sc)
 			const project = "order"
 			if tt.hold {
-				if _, err := srv.HoldCluster(project, "us-central1", "serving", 150*time.Millisecond); err != nil {
+				// Held until the first create, refused, waits for the hold.
+				if _, err := srv.HoldClusterUntilCalls(project, "us-central1", "serving", emulator.MethodContainerOperationsGet, 1); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -232,11 +233,19 @@ func TestCreateAdopts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			sc := emulator.Default()
-			sc.Durations.PoolCreate = 200 * time.Millisecond
+			sc.Durations.PoolCreate = 20 * time.Millisecond
 			srv, clients := startEmulator(t, sc)
 			srv.SetCapacity("us-central1-a", "nvidia-l4", tt.capacity)
 			const project = "adopt"
 			cluster := gcp.ClusterID(project, "us-central1", "serving")
+			if tt.wantClass != gcp.ClassCapacity {
+				// The pool is still being created when the resource's own
+				// create reaches GKE: the killed apply's create hangs until
+				// the emulator has counted that second create.
+				if err := srv.HangOperationsUntilCalls(emulator.MethodNodePoolsCreate, emulator.MethodNodePoolsCreate, 2); err != nil {
+					t.Fatal(err)
+				}
+			}
 			// The apply that was killed: its create was accepted, nothing recorded.
 			op, err := containerService(t, srv).Projects.Locations.Clusters.NodePools.Create(cluster,
 				&container.CreateNodePoolRequest{NodePool: tt.existing()}).Do()
@@ -316,26 +325,42 @@ func TestCallWaitsForBlockingOperation(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
 		serialize bool
-		hold      time.Duration
-		rateEvery int
+		// hold holds the cluster, outside Terraform, until the first
+		// operations.get: the wait of the create it refused.
+		hold bool
+		// hangCreates, when > 0, makes creates hang until the emulator has
+		// counted that many creates: the create that reaches the count
+		// arrives while the ones before it still run.
+		hangCreates int
+		rateEvery   int
 		// wantCreates is the exact number of create calls, 0 to skip.
 		wantCreates int64
 	}{
-		"serialized creates":             {serialize: true, wantCreates: 4},
-		"cluster held outside Terraform": {hold: 300 * time.Millisecond, wantCreates: 4},
-		"serialized, cluster held":       {serialize: true, hold: 300 * time.Millisecond, wantCreates: 5},
-		"every other create is 429":      {rateEvery: 2},
+		// a is created; b, refused while a runs, waits for it and is
+		// retried once; c follows b, one operation at a time.
+		"serialized creates": {serialize: true, hangCreates: 2, wantCreates: 4},
+		// a, refused while the cluster is held, waits for the hold and is
+		// retried once; b and c follow.
+		"cluster held outside Terraform": {hold: true, wantCreates: 4},
+		// Both of the above: a twice, b twice, c once.
+		"serialized, cluster held":  {serialize: true, hold: true, hangCreates: 3, wantCreates: 5},
+		"every other create is 429": {rateEvery: 2},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			sc := emulator.Default()
 			sc.SerializePoolCreates = tt.serialize
-			sc.Durations.PoolCreate = 200 * time.Millisecond
+			sc.Durations.PoolCreate = 20 * time.Millisecond
 			srv, clients := startEmulator(t, sc)
 			const project = "block"
-			if tt.hold > 0 {
-				if _, err := srv.HoldCluster(project, "us-central1", "serving", tt.hold); err != nil {
+			if tt.hold {
+				if _, err := srv.HoldClusterUntilCalls(project, "us-central1", "serving", emulator.MethodContainerOperationsGet, 1); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.hangCreates > 0 {
+				if err := srv.HangOperationsUntilCalls(emulator.MethodNodePoolsCreate, emulator.MethodNodePoolsCreate, tt.hangCreates); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -16,7 +16,7 @@ import (
 // id and the import id.
 const poolsSegment = "/nodePools/"
 
-// importIDFormat is the documented import identifier.
+// importIDFormat is the documented import id.
 const importIDFormat = "projects/{project}/locations/{location}/clusters/{cluster}/nodePools/{pool-1},{pool-2},..."
 
 // maxPoolNameLength is GKE's limit on node pool names.
@@ -42,11 +42,7 @@ func resourceID(cluster string, pools []string) string {
 // the cluster id and the pool names, in order.
 func parseImportID(id string) (cluster string, pools []string, err error) {
 	bad := func(why string) error {
-		shown := id
-		if len(shown) > 300 {
-			shown = shown[:300] + "..."
-		}
-		return fmt.Errorf("expected import identifier with format %q, got %q: %s", importIDFormat, shown, why)
+		return fmt.Errorf("invalid import id %q: %s; expected %s", gcp.ShownID(id), why, importIDFormat)
 	}
 	if !utf8.ValidString(id) {
 		// Terraform's state holds UTF-8 strings only.
@@ -63,10 +59,10 @@ func parseImportID(id string) (cluster string, pools []string, err error) {
 	for p := range strings.SplitSeq(list, ",") {
 		p = strings.TrimSpace(p)
 		if !poolNameRE.MatchString(p) {
-			return "", nil, bad(fmt.Sprintf("%q is not a GKE node pool name", p))
+			return "", nil, bad(fmt.Sprintf("%q is not a GKE node pool name", gcp.ShownID(p)))
 		}
 		if seen[p] {
-			return "", nil, bad(fmt.Sprintf("node pool %q is listed twice", p))
+			return "", nil, bad(fmt.Sprintf("node pool %q is listed twice", gcp.ShownID(p)))
 		}
 		seen[p] = true
 		pools = append(pools, p)

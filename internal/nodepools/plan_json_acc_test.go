@@ -4,10 +4,8 @@
 package nodepools_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -19,16 +17,6 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 )
-
-// planDiagnostic is a diagnostic line of `terraform plan -json`.
-type planDiagnostic struct {
-	Type       string `json:"type"`
-	Diagnostic struct {
-		Severity string `json:"severity"`
-		Summary  string `json:"summary"`
-		Detail   string `json:"detail"`
-	} `json:"diagnostic"`
-}
 
 // cliWorkspace is a directory in which the real Terraform CLI runs against a
 // build of the provider (acctest.DevInstall).
@@ -93,34 +81,24 @@ func TestAccFallbackNodePools_diagnosticsOnce(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			tg := acctest.New(t)
-			tg.RequireEmulator(t)
-			w := newCLIWorkspace(t, env, tf, tg, fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
+			tg.RequireCluster(t)
+			diags, stdout, err := acctest.PlanDiagnostics(t, env, tf, tg.Config(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
   cluster       = %q
   compute_class = "once"
 %s  tiers = [{ name = "tpu", accelerator_type = "v6e-4", node_locations = [%s] }]
 }
-`, tg.Cluster, tc.extra, tc.zones))
-			stdout, err := w.run("plan", "-json", "-input=false", "-no-color")
+`, tg.Cluster, tc.extra, tc.zones)))
 			if failed := err != nil; failed != tc.wantFail {
 				t.Fatalf("plan error = %v, want failure %v\nstdout:\n%s", err, tc.wantFail, stdout)
 			}
 			count := 0
-			sc := bufio.NewScanner(strings.NewReader(stdout))
-			sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-			for sc.Scan() {
-				var d planDiagnostic
-				if json.Unmarshal(sc.Bytes(), &d) != nil || d.Type != "diagnostic" {
-					continue
-				}
-				if d.Diagnostic.Summary == tc.summary {
+			for _, d := range diags {
+				if d.Summary == tc.summary {
 					count++
-					if d.Diagnostic.Severity != tc.severity {
-						t.Errorf("%q is a %s, want a %s", tc.summary, d.Diagnostic.Severity, tc.severity)
+					if d.Severity != tc.severity {
+						t.Errorf("%q is a %s, want a %s", tc.summary, d.Severity, tc.severity)
 					}
 				}
-			}
-			if err := sc.Err(); err != nil {
-				t.Fatal(err)
 			}
 			if count != 1 {
 				t.Errorf("%q shown %d times, want once\nstdout:\n%s", tc.summary, count, stdout)

@@ -810,7 +810,7 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	cluster, pools, err := parseImportID(req.ID)
 	if err != nil {
-		resp.Diagnostics.AddError("Invalid Import Identifier", err.Error())
+		resp.Diagnostics.AddError("Invalid Import ID", err.Error())
 		return
 	}
 	tiers := make([]tierModel, len(pools))

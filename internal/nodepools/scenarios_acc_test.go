@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -403,33 +402,42 @@ func TestAccFallbackNodePools_stockoutInLaterApplyRetried(t *testing.T) {
 	})
 }
 
-// TestAccFallbackNodePools_concurrency creates four pools with GKE
-// serializing pool creations and with GKE running them concurrently, and
-// under a per-cluster operation quota of one, with injected 429s.
+// TestAccFallbackNodePools_concurrency creates four pools with GKE running
+// them concurrently, with GKE serializing pool creations, under a
+// per-cluster operation quota of one, and with injected 429s.
+//
+// "concurrent creates" passes only if the provider has all four creates
+// running at once: each create operation hangs until the emulator has
+// accepted the fourth create, so a provider that waits for one pool before
+// it creates the next never finishes its first (the apply fails at the
+// create timeout). In the other cases the first create hangs until the
+// second create reaches GKE, so that one is refused whatever the machine's
+// speed, and the apply must retry it.
 func TestAccFallbackNodePools_concurrency(t *testing.T) {
 	cases := map[string]struct {
 		serialize bool
 		quota     int
 		rateEvery int
+		// hangCreates is the number of create calls the emulator counts
+		// before any create operation may finish.
+		hangCreates int
+		// wantCreates is the exact number of create calls, or with
+		// refusals the least number.
+		wantCreates int64
+		refusals    bool
 	}{
-		"serialized creates":        {serialize: true},
-		"concurrent creates":        {},
-		"quota of one operation":    {quota: 1},
-		"every other create is 429": {rateEvery: 2},
+		"concurrent creates":        {hangCreates: 4, wantCreates: 4},
+		"serialized creates":        {serialize: true, hangCreates: 2, wantCreates: 5, refusals: true},
+		"quota of one operation":    {quota: 1, hangCreates: 2, wantCreates: 5, refusals: true},
+		"every other create is 429": {rateEvery: 2, wantCreates: 5, refusals: true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			tg := newTarget(t, func(sc *emulator.Scenario) {
 				sc.SerializePoolCreates = tc.serialize
 				sc.MaxConcurrentOperationsPerCluster = tc.quota
-				sc.Durations.PoolCreate = 300 * time.Millisecond
 			})
 			tg.RequireEmulator(t)
-			if tc.rateEvery > 0 {
-				if err := tg.Emulator.SetRateLimit(createCalls, tc.rateEvery); err != nil {
-					t.Fatal(err)
-				}
-			}
 			tpuZone, gpuZone := zones(tg)
 			prefix := acctest.RandomName("cc")
 			tiers := []tier{
@@ -443,20 +451,45 @@ func TestAccFallbackNodePools_concurrency(t *testing.T) {
 				names = append(names, x.name)
 			}
 			calls := &callCounter{srv: tg.Emulator}
+			arm := func() {
+				calls.snapshot()
+				if tc.rateEvery > 0 {
+					if err := tg.Emulator.SetRateLimit(createCalls, tc.rateEvery); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if tc.hangCreates > 0 {
+					if err := tg.Emulator.HangOperationsUntilCalls(createCalls, createCalls, tc.hangCreates); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 			checks := []statecheck.StateCheck{expectPools{tg: tg, prefix: prefix, names: names}}
-			if tc.serialize || tc.quota > 0 || tc.rateEvery > 0 {
-				// Some creates were refused and retried.
-				checks = append(checks, calls.atLeast(createCalls, 5))
+			if tc.refusals {
+				checks = append(checks, calls.atLeast(createCalls, tc.wantCreates))
+			} else {
+				checks = append(checks, calls.expect(map[string]int64{createCalls: tc.wantCreates}))
 			}
 			for i := range tiers {
 				checks = append(checks, statecheck.ExpectKnownValue(address, tierPath(i, "status"), knownvalue.StringExact("RUNNING")))
 			}
+			// A bound for the failure of a provider that creates one pool
+			// at a time, not a measure of anything.
+			timeouts := "  timeouts = {\n    create = \"2m\"\n  }\n"
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 				CheckDestroy:             checkDestroyed(tg, names...),
+				// When the apply failed, let the hung creates finish so that
+				// the destroy can run.
+				ErrorCheck: func(err error) error {
+					if herr := tg.Emulator.HangOperations(createCalls, false); herr != nil {
+						t.Error(herr)
+					}
+					return err
+				},
 				Steps: []resource.TestStep{{
-					PreConfig:         calls.snapshot,
-					Config:            config(tg, prefix, "", tiers...),
+					PreConfig:         arm,
+					Config:            config(tg, prefix, timeouts, tiers...),
 					ConfigStateChecks: checks,
 				}},
 			})
@@ -476,13 +509,15 @@ func TestAccFallbackNodePools_externalOperation(t *testing.T) {
 		names := []string{prefix + "-v6e", prefix + "-l4"}
 		calls := &callCounter{srv: tg.Emulator}
 		// The upgrade starts between plan and apply and lasts until GKE has
-		// refused one of the apply's calls because of it, whatever the
-		// machine's speed.
-		hold := planCheckFunc(func() error {
-			calls.snapshot()
-			_, err := tg.Emulator.HoldClusterUntilRefused(acctest.EmulatorProject, "us-central1", "serving", 1)
-			return err
-		})
+		// received the apply's first call of method (which it refuses),
+		// whatever the machine's speed.
+		hold := func(method string) plancheck.PlanCheck {
+			return planCheckFunc(func() error {
+				calls.snapshot()
+				_, err := tg.Emulator.HoldClusterUntilCalls(acctest.EmulatorProject, "us-central1", "serving", method, 1)
+				return err
+			})
+		}
 		cfg := config(tg, prefix, "",
 			tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
 			gpuTier(names[1], gpuZone, "g2-standard-4"),
@@ -493,7 +528,7 @@ func TestAccFallbackNodePools_externalOperation(t *testing.T) {
 			Steps: []resource.TestStep{
 				{
 					Config:           cfg,
-					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{hold}},
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{hold(createCalls)}},
 					ConfigStateChecks: []statecheck.StateCheck{
 						expectPools{tg: tg, prefix: prefix, names: names},
 						calls.atLeast(createCalls, 3),
@@ -502,7 +537,7 @@ func TestAccFallbackNodePools_externalOperation(t *testing.T) {
 				},
 				{
 					// Deletes and updates wait for an external operation too.
-					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{hold}},
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{hold(deleteCalls)}},
 					Config: config(tg, prefix, "",
 						tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1"), line("labels", `{ tier = "first" }`))),
 					ConfigStateChecks: []statecheck.StateCheck{

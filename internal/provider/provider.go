@@ -61,7 +61,6 @@ type accelProvider struct {
 
 type accelProviderModel struct {
 	Project                   types.String `tfsdk:"project"`
-	Region                    types.String `tfsdk:"region"`
 	Zone                      types.String `tfsdk:"zone"`
 	Credentials               types.String `tfsdk:"credentials"`
 	AccessToken               types.String `tfsdk:"access_token"`
@@ -87,8 +86,6 @@ type setting struct {
 var settings = []setting{
 	{attr: "project", env: []string{"GOOGLE_PROJECT", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT", "CLOUDSDK_CORE_PROJECT"},
 		summary: "Default Google Cloud project ID for resources that do not set one."},
-	{attr: "region", env: []string{"GOOGLE_REGION", "GCLOUD_REGION", "CLOUDSDK_COMPUTE_REGION"},
-		summary: "Default region."},
 	{attr: "zone", env: []string{"GOOGLE_ZONE", "GCLOUD_ZONE", "CLOUDSDK_COMPUTE_ZONE"},
 		summary: "Default zone, used by `accel_tpu_vm` when `zones` is not set."},
 	{attr: "credentials", env: []string{"GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_KEYFILE_JSON", "GCLOUD_KEYFILE_JSON"}, secret: true,
@@ -182,7 +179,6 @@ func (p *accelProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"TPU-first, GPU-fallback GKE node pools. Every argument is optional; nothing needs credentials until an API call does.",
 		Attributes: map[string]schema.Attribute{
 			"project":                     attr("project"),
-			"region":                      attr("region"),
 			"zone":                        attr("zone"),
 			"credentials":                 attr("credentials"),
 			"access_token":                attr("access_token"),
@@ -211,7 +207,7 @@ func (p *accelProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	cfg := data.Clients.Config()
 	tflog.Debug(ctx, "configured accel provider", map[string]any{
-		"project": cfg.Project, "region": cfg.Region, "zone": cfg.Zone,
+		"project": cfg.Project, "zone": cfg.Zone,
 		"tpu_endpoint": cfg.TPUEndpoint, "container_endpoint": cfg.ContainerEndpoint,
 		"validation": data.Validation.String(), "poll_max": cfg.Polling.Max.String(),
 	})
@@ -239,7 +235,7 @@ func (p *accelProvider) ValidateConfig(ctx context.Context, req provider.Validat
 func configure(m accelProviderModel, getenv func(string) string, userAgent string) (*providerdata.Data, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	values := map[string]types.String{
-		"project": m.Project, "region": m.Region, "zone": m.Zone, "credentials": m.Credentials,
+		"project": m.Project, "zone": m.Zone, "credentials": m.Credentials,
 		"access_token": m.AccessToken, "impersonate_service_account": m.ImpersonateServiceAccount,
 		"tpu_endpoint": m.TPUEndpoint, "container_endpoint": m.ContainerEndpoint,
 		"validation": m.Validation, "poll_interval": m.PollInterval,
@@ -284,7 +280,6 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 
 	cfg := gcp.Config{
 		Project:                   got["project"],
-		Region:                    got["region"],
 		Zone:                      got["zone"],
 		Credentials:               got["credentials"],
 		AccessToken:               got["access_token"],

@@ -55,7 +55,7 @@ func TestAccProvider_devOverridesSchema(t *testing.T) {
 	}
 	slices.Sort(attrs)
 	want := []string{"access_token", "container_endpoint", "credentials", "impersonate_service_account",
-		"poll_interval", "project", "region", "tpu_endpoint", "validation", "zone"}
+		"poll_interval", "project", "tpu_endpoint", "validation", "zone"}
 	if !slices.Equal(attrs, want) {
 		t.Errorf("provider attributes = %v, want %v", attrs, want)
 	}

@@ -72,7 +72,7 @@ func TestResolve(t *testing.T) {
 
 func nullModel() accelProviderModel {
 	return accelProviderModel{
-		Project: types.StringNull(), Region: types.StringNull(), Zone: types.StringNull(),
+		Project: types.StringNull(), Zone: types.StringNull(),
 		Credentials: types.StringNull(), AccessToken: types.StringNull(),
 		ImpersonateServiceAccount: types.StringNull(), TPUEndpoint: types.StringNull(),
 		ContainerEndpoint: types.StringNull(), Validation: types.StringNull(), PollInterval: types.StringNull(),

@@ -32,9 +32,6 @@ func (d *Data) Project() string { return d.Clients.Config().Project }
 // Zone is the provider's default zone ("" when unset).
 func (d *Data) Zone() string { return d.Clients.Config().Zone }
 
-// Region is the provider's default region ("" when unset).
-func (d *Data) Region() string { return d.Clients.Config().Region }
-
 // From converts the ProviderData of a Configure request. It returns nil
 // without a diagnostic when the provider is not configured yet (Terraform
 // calls Configure on resources before the provider during validation).

@@ -24,7 +24,7 @@ func parseImportID(id, defaultProject string) (string, error) {
 	formats := "expected one of " + strings.Join(importFormats, ", ")
 	if !utf8.ValidString(id) {
 		// Terraform's state holds UTF-8 strings only.
-		return "", fmt.Errorf("invalid import id %q: it is not valid UTF-8; %s", truncate(id), formats)
+		return "", fmt.Errorf("invalid import id %q: it is not valid UTF-8; %s", gcp.ShownID(id), formats)
 	}
 	var project, zone, name string
 	parts := strings.Split(id, "/")
@@ -32,35 +32,25 @@ func parseImportID(id, defaultProject string) (string, error) {
 	case strings.HasPrefix(id, "projects/"):
 		p, z, n, err := gcp.ParseNodeID(id)
 		if err != nil {
-			return "", fmt.Errorf("invalid import id %q: %s", truncate(id), formats)
+			return "", fmt.Errorf("invalid import id %q: %s", gcp.ShownID(id), formats)
 		}
 		project, zone, name = p, z, n
 	case len(parts) == 3:
 		project, zone, name = parts[0], parts[1], parts[2]
 	case len(parts) == 2:
 		if defaultProject == "" {
-			return "", fmt.Errorf("import id %q has no project and the provider has none: use %s", truncate(id), importFormats[1])
+			return "", fmt.Errorf("import id %q has no project and the provider has none: use %s", gcp.ShownID(id), importFormats[1])
 		}
 		project, zone, name = defaultProject, parts[0], parts[1]
 	default:
-		return "", fmt.Errorf("invalid import id %q: %s", truncate(id), formats)
+		return "", fmt.Errorf("invalid import id %q: %s", gcp.ShownID(id), formats)
 	}
 	nodeID := gcp.NodeID(project, zone, name)
 	if _, _, _, err := gcp.ParseNodeID(nodeID); err != nil {
-		return "", fmt.Errorf("invalid import id %q: %s", truncate(id), formats)
+		return "", fmt.Errorf("invalid import id %q: %s", gcp.ShownID(id), formats)
 	}
 	if !nameRE.MatchString(name) {
-		return "", fmt.Errorf("invalid import id %q: %q is not a TPU VM name", truncate(id), truncate(name))
+		return "", fmt.Errorf("invalid import id %q: %q is not a TPU VM name", gcp.ShownID(id), gcp.ShownID(name))
 	}
 	return nodeID, nil
-}
-
-// truncate shortens s for an error message. The limit is in bytes: %q may
-// show each byte of a malformed id as four characters.
-func truncate(s string) string {
-	const maxShown = 64
-	if len(s) > maxShown {
-		return s[:maxShown] + "..."
-	}
-	return s
 }

@@ -61,7 +61,9 @@ func FuzzParseImportID(f *testing.F) {
 			if !utf8.ValidString(err.Error()) {
 				t.Errorf("error for %q is not valid UTF-8: %q", id, err)
 			}
-			if len(err.Error()) > 800 {
+			// The id and one part of it, each shortened to gcp.MaxShownID
+			// bytes, each byte quoted as up to four characters.
+			if len(err.Error()) > 2*4*gcp.MaxShownID+300 {
 				t.Errorf("error of %d bytes for an id of %d bytes", len(err.Error()), len(id))
 			}
 			return

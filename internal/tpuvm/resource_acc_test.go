@@ -296,7 +296,7 @@ resource "accel_tpu_vm" "test" {
 // patchOutOfBand adds a label and a metadata key the way gcloud would.
 func patchOutOfBand(t *testing.T, tg *acctest.Target, id string) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	svc, err := tpu.NewService(ctx, option.WithEndpoint(tg.Emulator.TPUEndpoint()), option.WithoutAuthentication())
 	if err != nil {
 		t.Fatal(err)
@@ -307,24 +307,26 @@ func patchOutOfBand(t *testing.T, tg *acctest.Target, id string) {
 	}
 	n.Labels["owner"] = "someone-else"
 	n.Metadata["ssh-keys"] = "user:ssh-ed25519 AAAA"
-	if _, err := svc.Projects.Locations.Nodes.Patch(id, &tpu.Node{Labels: n.Labels, Metadata: n.Metadata}).
-		UpdateMask("labels,metadata").Context(ctx).Do(); err != nil {
+	op, err := svc.Projects.Locations.Nodes.Patch(id, &tpu.Node{Labels: n.Labels, Metadata: n.Metadata}).
+		UpdateMask("labels,metadata").Context(ctx).Do()
+	if err != nil {
 		t.Fatal(err)
 	}
-	// The emulator's patch takes one operation duration to apply.
-	for range 100 {
-		got, err := svc.Projects.Locations.Nodes.Get(id).Context(ctx).Do()
-		if err == nil && got.Labels["owner"] == "someone-else" {
-			return
-		}
+	// The emulator applies the patch when its operation ends: wait for
+	// that, however long it takes, rather than for a fixed time.
+	for !op.Done {
 		time.Sleep(10 * time.Millisecond)
+		if op, err = svc.Projects.Locations.Operations.Get(op.Name).Context(ctx).Do(); err != nil {
+			t.Fatal(err)
+		}
 	}
-	t.Fatal("out-of-band patch did not apply")
+	if op.Error != nil {
+		t.Fatalf("out-of-band patch failed: %v", op.Error.Message)
+	}
 }
 
 func TestAccTPUVM_replace(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
 	name := acctest.RandomName("replace")
 	config := func(accel string) string {
 		return tg.Config(fmt.Sprintf(`
@@ -856,22 +858,50 @@ resource "accel_tpu_vm" "test" {
 	}
 }
 
-// TestAccTPUVM_warnMode checks that validation = "warn" lets a configuration
-// the catalog rejects through to the plan.
+// TestAccTPUVM_warnMode: validation = "warn" turns the catalog's error for a
+// zone that does not offer the generation into a warning, shown once, and
+// lets the configuration through to the plan; without it the same finding
+// is an error. The real CLI's `plan -json` shows the diagnostics
+// (terraform-plugin-testing shows errors only).
 func TestAccTPUVM_warnMode(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: tg.Config(`
+	const summary = "Zone Does Not Offer TPU Generation"
+	cfg := func(validation string) string {
+		return tg.Config(fmt.Sprintf(`
 resource "accel_tpu_vm" "test" {
   name             = "tf-acc-warn"
   accelerator_type = "v6e-8"
-  zones            = ["us-central1-b", "us-south1-a"]
-  validation       = "warn"
-}
-`),
+  zones            = ["us-central1-b", "asia-east1-c"]
+%s}
+`, validation))
+	}
+	warn := cfg("  validation       = \"warn\"\n")
+	env, tf := acctest.DevInstall(t), acctest.TerraformPath(t)
+	for _, tc := range []struct {
+		config, severity string
+		wantFail         bool
+	}{
+		{config: warn, severity: "warning"},
+		{config: cfg(""), severity: "error", wantFail: true},
+	} {
+		diags, stdout, err := acctest.PlanDiagnostics(t, env, tf, tc.config)
+		if failed := err != nil; failed != tc.wantFail {
+			t.Fatalf("plan error = %v, want failure %v\nstdout:\n%s", err, tc.wantFail, stdout)
+		}
+		var found []acctest.Diagnostic
+		for _, d := range diags {
+			if d.Summary == summary {
+				found = append(found, d)
+			}
+		}
+		if len(found) != 1 || found[0].Severity != tc.severity || !strings.Contains(found[0].Detail, "asia-east1-c") {
+			t.Errorf("%q diagnostics %+v, want one %s naming asia-east1-c\nall diagnostics: %+v", summary, found, tc.severity, diags)
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:             warn,
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
 		}},

@@ -62,7 +62,6 @@ func everyAttribute(tg *acctest.Target, name string) map[string]any {
 // configuration, applied together.
 func TestAccTPUVM_unknownAtPlan(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
 	attrs := acctest.SettableAttributes(t, acctest.Resource, "accel_tpu_vm")
 	minimal := map[string]any{"name": "", "accelerator_type": "v5litepod-4"}
 	cases, missing := acctest.UnknownCases(attrs, everyAttribute(tg, ""), minimal, func(i int, body map[string]any) {
@@ -122,7 +121,6 @@ var emptyStringValid = map[string]bool{
 // rejected at plan with a diagnostic that names the attribute.
 func TestAccTPUVM_emptyStrings(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
 	valid := resource.TestStep{Config: tg.Config(acctest.UnknownConfig(acctest.Resource, "accel_tpu_vm",
 		[]acctest.Case{{Name: "valid", Body: everyAttribute(tg, "tf-acc-empty")}}))}
 	steps := []resource.TestStep{valid}

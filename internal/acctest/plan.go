@@ -1,0 +1,69 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package acctest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Diagnostic is one diagnostic the Terraform CLI reports in its -json output.
+// terraform-plugin-testing shows errors only; tests that check a warning read
+// it here.
+type Diagnostic struct {
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+	Detail   string `json:"detail"`
+}
+
+// cliTimeout bounds one CLI run; reaching it is a failure, not a measurement.
+const cliTimeout = 2 * time.Minute
+
+// PlanDiagnostics runs `terraform plan -json` (tf, with env from DevInstall)
+// on config in a new directory and returns every diagnostic it reported,
+// its standard output, and its error (which carries standard error) when
+// the plan failed.
+func PlanDiagnostics(t *testing.T, env []string, tf, config string) ([]Diagnostic, string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	hcl := "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n\n" + config
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(hcl), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), cliTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tf, "plan", "-json", "-input=false", "-no-color")
+	cmd.Dir, cmd.Env = dir, env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err != nil {
+		err = fmt.Errorf("terraform plan: %w\nstderr:\n%s", err, stderr.String())
+	}
+	var diags []Diagnostic
+	sc := bufio.NewScanner(strings.NewReader(stdout.String()))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for sc.Scan() {
+		var line struct {
+			Type       string     `json:"type"`
+			Diagnostic Diagnostic `json:"diagnostic"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Type == "diagnostic" {
+			diags = append(diags, line.Diagnostic)
+		}
+	}
+	if serr := sc.Err(); serr != nil {
+		t.Fatal(serr)
+	}
+	return diags, stdout.String(), err
+}
