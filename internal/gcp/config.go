@@ -26,7 +26,6 @@ import (
 // discovered credentials are never sent over plain HTTP.
 type Config struct {
 	Project string
-	Region  string
 	Zone    string
 
 	// Credentials is the path to a JSON key file, or the JSON itself.

@@ -197,11 +197,12 @@ func (p *accelProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data, diags := configure(m, os.Getenv, p.userAgent(req.TerraformVersion))
+	c, diags := configure(m, os.Getenv, p.userAgent(req.TerraformVersion))
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	data := c.data
 	if len(data.Unknown) > 0 {
 		tflog.Debug(ctx, "provider arguments unknown until apply", map[string]any{"attributes": data.Unknown})
 	}
@@ -209,9 +210,9 @@ func (p *accelProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	tflog.Debug(ctx, "configured accel provider", map[string]any{
 		"project": cfg.Project, "zone": cfg.Zone,
 		"tpu_endpoint": cfg.TPUEndpoint, "container_endpoint": cfg.ContainerEndpoint,
-		"validation": data.Validation.String(), "poll_max": cfg.Polling.Max.String(),
+		"validation": c.mode.String(), "poll_max": cfg.Polling.Max.String(),
 	})
-	p.modes.Set(data.Validation)
+	p.modes.Set(c.mode)
 	resp.DataSourceData = data
 	resp.ResourceData = data
 }
@@ -232,7 +233,7 @@ func (p *accelProvider) ValidateConfig(ctx context.Context, req provider.Validat
 
 // configure resolves every setting and builds the provider data. It does no
 // I/O: clients and credentials are built on first use.
-func configure(m accelProviderModel, getenv func(string) string, userAgent string) (*providerdata.Data, diag.Diagnostics) {
+func configure(m accelProviderModel, getenv func(string) string, userAgent string) (*configured, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	values := map[string]types.String{
 		"project": m.Project, "zone": m.Zone, "credentials": m.Credentials,
@@ -290,7 +291,15 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 		Polling:                   gcp.Polling{Max: poll}, // polling starts quickly and grows to the cap (see gcp.NewClients)
 		Logger:                    slog.New(tflogHandler{}),
 	}
-	return &providerdata.Data{Clients: gcp.NewClients(cfg), Validation: mode, Unknown: unknown}, diags
+	return &configured{data: &providerdata.Data{Clients: gcp.NewClients(cfg), Unknown: unknown}, mode: mode}, diags
+}
+
+// configured is what configure resolves: the data every resource receives,
+// and the provider-level validation mode, which reaches resources through
+// the provider's Modes (see accelProvider.modes).
+type configured struct {
+	data *providerdata.Data
+	mode catalog.Mode
 }
 
 // badSetting is the detail of an invalid setting: the value, where it came

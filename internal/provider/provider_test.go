@@ -84,7 +84,7 @@ func TestConfigureDefaultsAndEnvironment(t *testing.T) {
 	m := nullModel()
 	m.Zone = types.StringValue("us-east5-b")
 	m.Validation = types.StringUnknown()
-	data, diags := configure(m, env(map[string]string{
+	c, diags := configure(m, env(map[string]string{
 		"GOOGLE_PROJECT":            "env-project",
 		"GOOGLE_ZONE":               "us-central1-a",
 		"GOOGLE_OAUTH_ACCESS_TOKEN": "ya29.secret",
@@ -94,7 +94,7 @@ func TestConfigureDefaultsAndEnvironment(t *testing.T) {
 	if diags.HasError() {
 		t.Fatalf("configure: %v", diags)
 	}
-	cfg := data.Clients.Config()
+	cfg := c.data.Clients.Config()
 	got := map[string]string{
 		"project": cfg.Project, "zone": cfg.Zone, "token": cfg.AccessToken,
 		"tpu": cfg.TPUEndpoint, "container": cfg.ContainerEndpoint, "ua": cfg.UserAgent,
@@ -109,10 +109,10 @@ func TestConfigureDefaultsAndEnvironment(t *testing.T) {
 	if cfg.Polling.Max != 200*time.Millisecond || cfg.Polling.Initial != 10*time.Millisecond {
 		t.Errorf("polling = %+v, want initial 10ms, max 200ms", cfg.Polling)
 	}
-	if data.Validation != catalog.ModeStrict {
-		t.Errorf("validation = %v, want strict default", data.Validation)
+	if c.mode != catalog.ModeStrict {
+		t.Errorf("validation = %v, want strict default", c.mode)
 	}
-	if diff := cmp.Diff([]string{"validation"}, data.Unknown); diff != "" {
+	if diff := cmp.Diff([]string{"validation"}, c.data.Unknown); diff != "" {
 		t.Errorf("unknown mismatch (-want +got):\n%s", diff)
 	}
 }

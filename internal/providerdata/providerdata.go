@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: MPL-2.0
 
 // Package providerdata holds what the provider's Configure hands to every
-// resource and data source: the lazily built Google Cloud clients and the
-// catalog validation mode.
+// resource and data source: the lazily built Google Cloud clients. (The
+// validation mode travels in validation.Modes instead: resources need it
+// while Terraform validates them, before any provider is configured.)
 package providerdata
 
 import (
@@ -11,7 +12,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
-	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
 
@@ -19,8 +19,6 @@ import (
 type Data struct {
 	// Clients builds the TPU and GKE API clients on first use.
 	Clients *gcp.Clients
-	// Validation says whether catalog errors stay errors or become warnings.
-	Validation catalog.Mode
 	// Unknown lists provider arguments that were unknown at configure time
 	// (they become known during apply).
 	Unknown []string

@@ -19,7 +19,6 @@ package validation
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"sync/atomic"
 
@@ -30,11 +29,14 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 )
 
-// EnvMode is the environment variable that sets the provider-level mode.
-const EnvMode = "ACCEL_VALIDATION"
-
 // Modes holds the provider-level validation mode, shared by the provider and
-// every resource and data source it serves. The zero value is ready to use.
+// every resource and data source it serves: the one way the mode reaches
+// them. The provider resolves the mode once (its `validation` argument, then
+// ACCEL_VALIDATION, then strict) and records it both in its ValidateConfig,
+// which Terraform calls before it validates the provider's resources (they
+// get no provider data then), and in Configure, before they are planned.
+// Provider data cannot carry it: resources have none while Terraform
+// validates them. The zero value is ready to use.
 type Modes struct {
 	set  atomic.Bool
 	mode atomic.Int64
@@ -46,14 +48,10 @@ func (m *Modes) Set(mode catalog.Mode) {
 	m.set.Store(true)
 }
 
-// Provider returns the provider-level mode: the recorded one, else the
-// environment's, else strict.
+// Provider returns the provider-level mode: the recorded one, else strict.
 func (m *Modes) Provider() catalog.Mode {
 	if m != nil && m.set.Load() {
 		return catalog.Mode(m.mode.Load())
-	}
-	if mode, err := catalog.ParseMode(os.Getenv(EnvMode)); err == nil && os.Getenv(EnvMode) != "" {
-		return mode
 	}
 	return catalog.ModeStrict
 }
