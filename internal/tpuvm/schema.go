@@ -249,7 +249,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"effective_network_config": schema.SingleNestedAttribute{
 				Computed: true,
 				MarkdownDescription: "The VM's network settings as the API reports them, whether or not `network_config` is set: " +
-					"the network and subnetwork the API chose when `network_config` leaves them out (as self links), and whether " +
+					"the network and subnetwork the API chose when `network_config` leaves them out, and whether " +
 					"external IPs and IP forwarding are on.",
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
 				Attributes: map[string]schema.Attribute{
