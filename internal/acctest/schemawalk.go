@@ -29,10 +29,15 @@ const (
 // schema declares it.
 type Attribute struct {
 	// Path is the attribute's path, its names joined by dots; the attributes
-	// of a list or set of nested objects are named through the list
-	// ("tiers.name").
+	// of a list or set of nested objects, or of a block, are named through
+	// it ("tiers.name", "network_config.network").
 	Path string
-	// Collection is set for lists, sets and maps, nested or not.
+	// Block is set for a nested block (the block itself; the attributes in
+	// it are listed under its path). A configuration writes it as a block,
+	// not as an argument.
+	Block bool
+	// Collection is set for lists, sets and maps, nested or not, and for
+	// blocks that may be repeated.
 	Collection bool
 	// String is set for string attributes.
 	String bool
@@ -41,8 +46,9 @@ type Attribute struct {
 }
 
 // SettableAttributes lists every attribute of a resource or data source type
-// that a configuration can set (optional or required), nested ones
-// included, from the schema the provider serves.
+// that a configuration can set (optional or required), nested ones and
+// blocks with their attributes included, from the schema the provider
+// serves.
 func SettableAttributes(t *testing.T, kind Kind, typeName string) []Attribute {
 	t.Helper()
 	srv, err := ProtoV6ProviderFactories["accel"]()
@@ -62,9 +68,24 @@ func SettableAttributes(t *testing.T, kind Kind, typeName string) []Attribute {
 		t.Fatalf("the provider serves no %s %s", kind, typeName)
 	}
 	var out []Attribute
-	walkAttributes("", s.Block.Attributes, &out)
+	walkBlock("", s.Block, &out)
 	slices.SortFunc(out, func(a, b Attribute) int { return strings.Compare(a.Path, b.Path) })
 	return out
+}
+
+// walkBlock lists the settable attributes of b and, through them, of its
+// nested blocks.
+func walkBlock(prefix string, b *tfprotov6.SchemaBlock, out *[]Attribute) {
+	walkAttributes(prefix, b.Attributes, out)
+	for _, nb := range b.BlockTypes {
+		if nb.Block == nil {
+			continue
+		}
+		at := Attribute{Path: prefix + nb.TypeName, Block: true, Required: nb.MinItems > 0}
+		at.Collection = nb.Nesting == tfprotov6.SchemaNestedBlockNestingModeList || nb.Nesting == tfprotov6.SchemaNestedBlockNestingModeSet
+		walkBlock(at.Path+".", nb.Block, out)
+		*out = append(*out, at)
+	}
 }
 
 func walkAttributes(prefix string, attrs []*tfprotov6.SchemaAttribute, out *[]Attribute) {
@@ -99,9 +120,24 @@ const UnknownSource = "terraform_data.unknown"
 
 // Case is one configuration of a resource or data source for
 // UnknownConfig: Body is its arguments, in which some values are Unknown.
+// Blocks holds the paths (as in Attribute.Path) written as blocks: a map
+// there is one block, a list of maps repeated blocks, and an Unknown a
+// dynamic block whose for_each is unknown until apply.
 type Case struct {
-	Name string
-	Body map[string]any
+	Name   string
+	Body   map[string]any
+	Blocks map[string]bool
+}
+
+// BlockPaths returns the paths of the blocks among attrs, for Case.Blocks.
+func BlockPaths(attrs []Attribute) map[string]bool {
+	out := map[string]bool{}
+	for _, a := range attrs {
+		if a.Block {
+			out[a.Path] = true
+		}
+	}
+	return out
 }
 
 // UnknownCases returns, for every attribute in attrs, a copy of full in
@@ -117,6 +153,7 @@ type Case struct {
 func UnknownCases(attrs []Attribute, full, minimal map[string]any, name func(i int, body map[string]any)) (cases []Case, missing []string) {
 	n := 0
 	key := func() string { n++; return fmt.Sprintf("v%d", n) }
+	blocks := BlockPaths(attrs)
 	add := func(label string, base map[string]any, segs []string, with func(any) any) bool {
 		body := copyBody(base)
 		if name != nil {
@@ -125,12 +162,17 @@ func UnknownCases(attrs []Attribute, full, minimal map[string]any, name func(i i
 		if !replaceAt(body, segs, with) {
 			return false
 		}
-		cases = append(cases, Case{Name: label, Body: body})
+		cases = append(cases, Case{Name: label, Body: body, Blocks: blocks})
 		return true
 	}
 	for _, a := range attrs {
 		segs := strings.Split(a.Path, ".")
 		whole := func(v any) any { return Unknown{Key: key(), Value: v} }
+		if a.Block && !a.Collection {
+			// A single block is unknown as a dynamic block over a
+			// one-element list.
+			whole = func(v any) any { return Unknown{Key: key(), Value: []any{v}} }
+		}
 		each := func(v any) any { return unknownElements(v, key) }
 		if !add(a.Path, full, segs, whole) {
 			missing = append(missing, a.Path)
@@ -142,7 +184,9 @@ func UnknownCases(attrs []Attribute, full, minimal map[string]any, name func(i i
 			copyAt(small, full, segs)
 			add(a.Path+" (with few others)", small, segs, whole)
 		}
-		if a.Collection {
+		// The elements of repeated blocks cannot be unknown one by one: a
+		// dynamic block with an unknown for_each makes the whole list unknown.
+		if a.Collection && !a.Block {
 			add(a.Path+"[*]", full, segs, each)
 			if small != nil {
 				add(a.Path+"[*] (with few others)", small, segs, each)
@@ -262,13 +306,57 @@ func UnknownConfig(kind Kind, typeName string, cases []Case) string {
 	for i, c := range cases {
 		collectUnknowns(c.Body, inputs)
 		fmt.Fprintf(&blocks, "\n# %s\n%s %q \"c%d\" {\n", c.Name, kind, typeName, i)
-		for _, k := range slices.Sorted(maps.Keys(c.Body)) {
-			fmt.Fprintf(&blocks, "  %s = %s\n", k, HCL(c.Body[k]))
-		}
+		writeBody(&blocks, "  ", "", c.Body, c.Blocks)
 		blocks.WriteString("}\n")
 	}
 	return fmt.Sprintf("resource %q %q {\n  input = %s\n}\n", "terraform_data", strings.TrimPrefix(UnknownSource, "terraform_data."),
 		HCL(inputs)) + blocks.String()
+}
+
+// writeBody writes the arguments and blocks of body at indent; prefix is
+// the path of body (ending in a dot) for looking up blocks.
+func writeBody(b *strings.Builder, indent, prefix string, body map[string]any, blocks map[string]bool) {
+	for _, k := range slices.Sorted(maps.Keys(body)) {
+		v := body[k]
+		if !blocks[prefix+k] {
+			fmt.Fprintf(b, "%s%s = %s\n", indent, k, HCL(v))
+			continue
+		}
+		switch c := v.(type) {
+		case Unknown:
+			// The attributes of the block's content are read from the
+			// iterator; blocks nested in it are not supported.
+			keys := map[string]bool{}
+			if elems, ok := c.Value.([]any); ok {
+				for _, e := range elems {
+					if m, ok := e.(map[string]any); ok {
+						for name := range m {
+							keys[name] = true
+						}
+					}
+				}
+			}
+			fmt.Fprintf(b, "%sdynamic %q {\n%s  for_each = %s\n%s  content {\n", indent, k, indent, HCL(c), indent)
+			for _, name := range slices.Sorted(maps.Keys(keys)) {
+				fmt.Fprintf(b, "%s    %s = %s.value.%s\n", indent, name, k, name)
+			}
+			fmt.Fprintf(b, "%s  }\n%s}\n", indent, indent)
+		case map[string]any:
+			fmt.Fprintf(b, "%s%s {\n", indent, k)
+			writeBody(b, indent+"  ", prefix+k+".", c, blocks)
+			fmt.Fprintf(b, "%s}\n", indent)
+		case []any:
+			for _, e := range c {
+				m, _ := e.(map[string]any)
+				fmt.Fprintf(b, "%s%s {\n", indent, k)
+				writeBody(b, indent+"  ", prefix+k+".", m, blocks)
+				fmt.Fprintf(b, "%s}\n", indent)
+			}
+		case nil:
+		default:
+			fmt.Fprintf(b, "%s%s = %s\n", indent, k, HCL(v))
+		}
+	}
 }
 
 func collectUnknowns(v any, into map[string]any) {
@@ -326,7 +414,8 @@ func SetAt(body map[string]any, path string, v any) bool {
 // joined by dots, as in Attribute.Path) set to "": Terraform shows the
 // attribute's line, or the detail names its path (with list indexes) or
 // quotes the empty value. Terraform shows a diagnostic on an attribute
-// nested in an object at the resource's first line, hence the last two.
+// nested in an object attribute (not a block) at the resource's first
+// line, hence the last two.
 func AttributeError(path string) *regexp.Regexp {
 	segs := strings.Split(path, ".")
 	quoted := make([]string, len(segs))

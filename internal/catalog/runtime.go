@@ -745,3 +745,26 @@ func (c *Catalog) frameworkDisplays(names []string) string {
 	}
 	return joinAnd(out)
 }
+
+// RuntimeFramework returns the framework a runtime version implies and, for
+// a TensorFlow runtime, its TensorFlow version: "tensorflow" and "2.18.0"
+// for "tpu-vm-tf-2.18.0-pjrt"; the only framework of a base runtime that
+// lists one. Both are "" when the runtime implies none (a base image that
+// serves several frameworks, or a name the catalog does not know), so that
+// what reads a VM back from the API can tell the framework it was created
+// for whenever the runtime says it.
+func (c *Catalog) RuntimeFramework(runtimeVersion string) (framework, version string) {
+	if c.loadErr != nil {
+		return "", ""
+	}
+	if isTFName(runtimeVersion) {
+		if t, ok := parseTFName(runtimeVersion, c.tfExtras()); ok {
+			return FrameworkTensorFlow, t.version
+		}
+		return "", ""
+	}
+	if rt := c.runtimes[runtimeVersion]; rt != nil && len(rt.Frameworks) == 1 {
+		return rt.Frameworks[0], ""
+	}
+	return "", ""
+}

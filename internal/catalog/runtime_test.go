@@ -299,3 +299,20 @@ func TestResolveRuntimeCandidatesAreCompatible(t *testing.T) {
 		}
 	}
 }
+
+func TestRuntimeFramework(t *testing.T) {
+	t.Parallel()
+	cases := map[string][2]string{
+		"tpu-vm-tf-2.18.0-pjrt":     {FrameworkTensorFlow, "2.18.0"},
+		"tpu-vm-tf-2.16.0-pod-pjrt": {FrameworkTensorFlow, "2.16.0"},
+		"v2-alpha-tpuv6e":           {"", ""},
+		"tpu-vm-tf-":                {"", ""},
+		"no-such-runtime":           {"", ""},
+	}
+	for runtime, want := range cases {
+		fw, v := Default().RuntimeFramework(runtime)
+		if fw != want[0] || v != want[1] {
+			t.Errorf("RuntimeFramework(%q) = %q, %q; want %q, %q", runtime, fw, v, want[0], want[1])
+		}
+	}
+}

@@ -370,7 +370,7 @@ func tpuScenarios() []scenario {
 		}},
 		{name: "tpu_vm/operation_never_finishes", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, true))
-			h.tpuConfig([]string{zoneA}, "  timeouts = { create = \"3s\" }\n")
+			h.tpuConfig([]string{zoneA}, "  timeouts {\n    create = \"3s\"\n  }\n")
 			h.apply(timeoutError)
 			h.expectClean("after the timeout", 1)
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, false))

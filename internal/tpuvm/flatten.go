@@ -8,6 +8,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -15,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	tpu "google.golang.org/api/tpu/v2"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
 
@@ -49,10 +51,13 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 	if known(m.ServiceAccount) {
 		var sa serviceAccountModel
 		diags.Append(m.ServiceAccount.As(ctx, &sa, objectOptions)...)
-		n.ServiceAccount = &tpu.ServiceAccount{Email: knownString(sa.Email)}
+		out := &tpu.ServiceAccount{Email: knownString(sa.Email)}
 		if !sa.Scopes.IsNull() && !sa.Scopes.IsUnknown() {
-			diags.Append(sa.Scopes.ElementsAs(ctx, &n.ServiceAccount.Scope, false)...)
-			slices.Sort(n.ServiceAccount.Scope)
+			diags.Append(sa.Scopes.ElementsAs(ctx, &out.Scope, false)...)
+			slices.Sort(out.Scope)
+		}
+		if out.Email != "" || len(out.Scope) > 0 {
+			n.ServiceAccount = out
 		}
 	}
 	if known(m.SchedulingConfig) {
@@ -159,28 +164,47 @@ func flattenNode(ctx context.Context, n *tpu.Node, prior vmModel, all bool) (vmM
 		m.Tags = types.ListNull(types.StringType)
 	}
 
-	m.NetworkConfig = flattenNetworkConfig(n.NetworkConfig, prior.NetworkConfig, &diags)
-	m.ServiceAccount = flattenServiceAccount(ctx, n.ServiceAccount, prior.ServiceAccount, &diags)
+	// A nested block stays absent while the VM has what its absence means
+	// (see blockFromAPI); the API's own choices are always in the effective
+	// attributes.
+	m.EffectiveNetwork = flattenNetworkConfig(n.NetworkConfig, types.ObjectNull(networkConfigAttrTypes), &diags)
+	m.EffectiveSA = flattenServiceAccount(ctx, n.ServiceAccount, types.ObjectNull(serviceAccountAttrTypes), true, &diags)
+	m.NetworkConfig = blockFromAPI(prior.NetworkConfig, all, flattenNetworkConfig(n.NetworkConfig, prior.NetworkConfig, &diags),
+		func(o types.Object) bool { return networkChanged(o) || boolAttr(o, "enable_external_ips") })
+	m.ServiceAccount = blockFromAPI(prior.ServiceAccount, all,
+		flattenServiceAccount(ctx, n.ServiceAccount, prior.ServiceAccount, false, &diags), serviceAccountChanged)
 	sc := n.SchedulingConfig
 	if sc == nil {
 		sc = &tpu.SchedulingConfig{}
 	}
-	m.SchedulingConfig = objectValue(schedulingConfigAttrTypes, map[string]attr.Value{
+	m.SchedulingConfig = blockFromAPI(prior.SchedulingConfig, all, objectValue(schedulingConfigAttrTypes, map[string]attr.Value{
 		"preemptible": types.BoolValue(sc.Preemptible),
 		"reserved":    types.BoolValue(sc.Reserved),
 		"spot":        types.BoolValue(sc.Spot),
-	}, &diags)
+	}, &diags), anyFlagSet)
 	secureBoot := n.ShieldedInstanceConfig != nil && n.ShieldedInstanceConfig.EnableSecureBoot
-	m.ShieldedInstanceConfig = objectValue(shieldedInstanceConfigAttrTypes, map[string]attr.Value{
+	m.ShieldedInstanceConfig = blockFromAPI(prior.ShieldedInstanceConfig, all, objectValue(shieldedInstanceConfigAttrTypes, map[string]attr.Value{
 		"enable_secure_boot": types.BoolValue(secureBoot),
-	}, &diags)
-	m.DataDisks = flattenDataDisks(n.DataDisks, prior.DataDisks, &diags)
+	}, &diags), anyFlagSet)
+	m.DataDisks = flattenDataDisks(n.DataDisks, &diags)
 
 	m.State = types.StringValue(n.State)
 	m.Health = types.StringValue(n.Health)
 	m.HealthDescription = types.StringValue(n.HealthDescription)
 	m.CreateTime = types.StringValue(n.CreateTime)
 	m.NetworkEndpoints = flattenEndpoints(n.NetworkEndpoints, &diags)
+
+	// framework and framework_version are not stored by the API: an import
+	// (or a value left unknown in the plan) takes what the runtime implies.
+	if all || m.Framework.IsUnknown() || m.FrameworkVersion.IsUnknown() {
+		fw, v := impliedFramework(n.RuntimeVersion)
+		if all || m.Framework.IsUnknown() {
+			m.Framework = fw
+		}
+		if all || m.FrameworkVersion.IsUnknown() {
+			m.FrameworkVersion = v
+		}
+	}
 
 	m.Generation, m.Chips, m.Hosts = types.StringNull(), types.Int64Null(), types.Int64Null()
 	if s, ok := shapeOf(n.AcceleratorType); ok {
@@ -283,7 +307,9 @@ func flattenNetworkConfig(nc *tpu.NetworkConfig, prior types.Object, diags *diag
 	}, diags)
 }
 
-func flattenServiceAccount(ctx context.Context, sa *tpu.ServiceAccount, prior types.Object, diags *diag.Diagnostics) types.Object {
+// flattenServiceAccount maps the API's service account; the Pub/Sub scope
+// the API adds is left out unless prior lists it or raw is set.
+func flattenServiceAccount(ctx context.Context, sa *tpu.ServiceAccount, prior types.Object, raw bool, diags *diag.Diagnostics) types.Object {
 	if sa == nil {
 		sa = &tpu.ServiceAccount{}
 	}
@@ -294,7 +320,7 @@ func flattenServiceAccount(ctx context.Context, sa *tpu.ServiceAccount, prior ty
 			diags.Append(s.ElementsAs(ctx, &priorScopes, false)...)
 		}
 	}
-	if !slices.Contains(priorScopes, pubSubScope) {
+	if !raw && !slices.Contains(priorScopes, pubSubScope) {
 		scopes = slices.DeleteFunc(scopes, func(s string) bool { return s == pubSubScope })
 	}
 	vals := make([]attr.Value, len(scopes))
@@ -309,11 +335,10 @@ func flattenServiceAccount(ctx context.Context, sa *tpu.ServiceAccount, prior ty
 	}, diags)
 }
 
-func flattenDataDisks(disks []*tpu.AttachedDisk, prior types.List, diags *diag.Diagnostics) types.List {
+// flattenDataDisks maps the API's data disks: an empty list when there are
+// none, as Terraform reads a configuration without data_disks blocks.
+func flattenDataDisks(disks []*tpu.AttachedDisk, diags *diag.Diagnostics) types.List {
 	elemType := types.ObjectType{AttrTypes: dataDiskAttrTypes}
-	if len(disks) == 0 && !known(prior) {
-		return types.ListNull(elemType)
-	}
 	vals := make([]attr.Value, 0, len(disks))
 	for _, d := range disks {
 		if d == nil {
@@ -353,4 +378,98 @@ func flattenEndpoints(eps []*tpu.NetworkEndpoint, diags *diag.Diagnostics) types
 	l, d := types.ListValue(elemType, vals)
 	diags.Append(d...)
 	return l
+}
+
+// blockFromAPI returns the state of a nested block: api (the VM's settings)
+// when prior has the block; when prior has none, the block stays absent,
+// except on import (all), where it is absent only when the VM has what an
+// absent block means (changed false), so that the configuration Terraform
+// generates on import is the shortest that plans no change.
+func blockFromAPI(prior types.Object, all bool, api types.Object, changed func(types.Object) bool) types.Object {
+	switch {
+	case known(prior):
+		return api
+	case !all || !changed(api):
+		return types.ObjectNull(api.AttributeTypes(context.Background()))
+	}
+	return api
+}
+
+// boolAttr returns the bool attribute name of o, false when it is not known.
+func boolAttr(o types.Object, name string) bool {
+	if !known(o) {
+		return false
+	}
+	b, ok := o.Attributes()[name].(types.Bool)
+	return ok && b.ValueBool()
+}
+
+// anyFlagSet reports whether any bool attribute of o is true: what an
+// absent scheduling_config or shielded_instance_config does not mean.
+func anyFlagSet(o types.Object) bool {
+	if !known(o) {
+		return false
+	}
+	for name := range o.Attributes() {
+		if boolAttr(o, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultName is the name of the network and subnetwork the API chooses.
+const defaultName = "default"
+
+// networkChanged reports whether o has network settings an absent
+// network_config does not mean and the API cannot update: IP forwarding,
+// or a network or subnetwork other than the default one.
+func networkChanged(o types.Object) bool {
+	if !known(o) {
+		return false
+	}
+	for _, name := range []string{"network", "subnetwork"} {
+		if s := priorString(o, name); known(s) && path.Base(s.ValueString()) != defaultName {
+			return true
+		}
+	}
+	return boolAttr(o, "can_ip_forward")
+}
+
+// defaultServiceAccountSuffix ends the email of the Compute Engine default
+// service account, PROJECT_NUMBER-compute@developer.gserviceaccount.com
+// (https://cloud.google.com/compute/docs/access/service-accounts#default_service_account).
+const defaultServiceAccountSuffix = "-compute@developer.gserviceaccount.com"
+
+// cloudPlatformScope is the scope the API gives a VM created without scopes.
+const cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
+
+// serviceAccountChanged reports whether o names another service account
+// than the Compute Engine default one, or other scopes than the API's
+// default: what an absent service_account does not mean.
+func serviceAccountChanged(o types.Object) bool {
+	if !known(o) {
+		return false
+	}
+	if email := priorString(o, "email"); known(email) && !strings.HasSuffix(email.ValueString(), defaultServiceAccountSuffix) {
+		return true
+	}
+	scopes, ok := o.Attributes()["scopes"].(types.Set)
+	if !ok || !known(scopes) {
+		return false
+	}
+	return !sameScopes(context.Background(), scopes, types.SetValueMust(types.StringType, []attr.Value{types.StringValue(cloudPlatformScope)}))
+}
+
+// impliedFramework returns framework and framework_version as the runtime
+// version implies them (catalog.RuntimeFramework), null where it implies none.
+func impliedFramework(runtimeVersion string) (types.String, types.String) {
+	fw, v := catalog.Default().RuntimeFramework(runtimeVersion)
+	out := func(s string) types.String {
+		if s == "" {
+			return types.StringNull()
+		}
+		return types.StringValue(s)
+	}
+	return out(fw), out(v)
 }

@@ -33,16 +33,17 @@ func mapOf(t *testing.T, m types.Map) map[string]string {
 // priorModel is a plan as Create sees it: computed values unknown.
 func priorModel() vmModel {
 	return vmModel{
-		Zones:           zonesValue("us-central1-a", "us-central1-b"),
-		Framework:       types.StringValue("jax"),
-		Description:     types.StringNull(),
-		Labels:          mapValue(map[string]string{"team": "ml"}),
-		Metadata:        mapValue(map[string]string{"startup-script": "echo hi"}),
-		Tags:            types.ListNull(types.StringType),
-		DataDisks:       types.ListNull(types.ObjectType{AttrTypes: dataDiskAttrTypes}),
-		NetworkConfig:   types.ObjectValueMust(networkConfigAttrTypes, map[string]attr.Value{"network": types.StringValue("default"), "subnetwork": types.StringUnknown(), "enable_external_ips": types.BoolValue(true), "can_ip_forward": types.BoolValue(false)}),
-		ServiceAccount:  types.ObjectUnknown(serviceAccountAttrTypes),
-		EffectiveLabels: types.MapUnknown(types.StringType),
+		Zones:            zonesValue("us-central1-a", "us-central1-b"),
+		Framework:        types.StringValue("jax"),
+		Description:      types.StringNull(),
+		Labels:           mapValue(map[string]string{"team": "ml"}),
+		Metadata:         mapValue(map[string]string{"startup-script": "echo hi"}),
+		Tags:             types.ListNull(types.StringType),
+		DataDisks:        types.ListNull(types.ObjectType{AttrTypes: dataDiskAttrTypes}),
+		NetworkConfig:    types.ObjectValueMust(networkConfigAttrTypes, map[string]attr.Value{"network": types.StringValue("default"), "subnetwork": types.StringUnknown(), "enable_external_ips": types.BoolValue(true), "can_ip_forward": types.BoolValue(false)}),
+		ServiceAccount:   types.ObjectValueMust(serviceAccountAttrTypes, map[string]attr.Value{"email": types.StringUnknown(), "scopes": types.SetUnknown(types.StringType)}),
+		SchedulingConfig: types.ObjectNull(schedulingConfigAttrTypes),
+		EffectiveLabels:  types.MapUnknown(types.StringType),
 	}
 }
 
@@ -92,28 +93,31 @@ func TestFlattenNode(t *testing.T) {
 		t.Fatal(diags)
 	}
 	checks := map[string]struct{ got, want any }{
-		"id":               {m.ID.ValueString(), "projects/p/locations/us-central1-b/nodes/vm"},
-		"project":          {m.Project.ValueString(), "p"},
-		"zone":             {m.Zone.ValueString(), "us-central1-b"},
-		"name":             {m.Name.ValueString(), "vm"},
-		"zones kept":       {m.Zones.Equal(zonesValue("us-central1-a", "us-central1-b")), true},
-		"framework kept":   {m.Framework.ValueString(), "jax"},
-		"description null": {m.Description.IsNull(), true},
-		"labels managed":   {mapOf(t, m.Labels), map[string]string{"team": "ml"}},
-		"effective labels": {mapOf(t, m.EffectiveLabels), map[string]string{"team": "ml", ownerLabelKey: testOwner, "added-by": "someone"}},
-		"metadata managed": {mapOf(t, m.Metadata), map[string]string{"startup-script": "echo hi"}},
-		"tags null":        {m.Tags.IsNull(), true},
-		"network spelling": {m.NetworkConfig.Attributes()["network"], types.StringValue("default")},
-		"subnetwork":       {m.NetworkConfig.Attributes()["subnetwork"], types.StringValue("projects/p/regions/us-central1/subnetworks/default")},
-		"pubsub dropped":   {m.ServiceAccount.Attributes()["scopes"], types.SetValueMust(types.StringType, []attr.Value{types.StringValue("https://www.googleapis.com/auth/cloud-platform")})},
-		"disk mode":        {elemAttr(t, m.DataDisks, 0, "mode"), types.StringValue("READ_WRITE")},
-		"endpoints":        {len(m.NetworkEndpoints.Elements()), 2},
-		"no external ip":   {elemAttr(t, m.NetworkEndpoints, 1, "external_ip").IsNull(), true},
-		"generation":       {m.Generation.ValueString(), "v5e"},
-		"chips":            {m.Chips.ValueInt64(), int64(16)},
-		"hosts":            {m.Hosts.ValueInt64(), int64(4)},
-		"spot":             {m.SchedulingConfig.Attributes()["spot"], types.BoolValue(false)},
-		"state":            {m.State.ValueString(), "READY"},
+		"id":                        {m.ID.ValueString(), "projects/p/locations/us-central1-b/nodes/vm"},
+		"project":                   {m.Project.ValueString(), "p"},
+		"zone":                      {m.Zone.ValueString(), "us-central1-b"},
+		"name":                      {m.Name.ValueString(), "vm"},
+		"zones kept":                {m.Zones.Equal(zonesValue("us-central1-a", "us-central1-b")), true},
+		"framework kept":            {m.Framework.ValueString(), "jax"},
+		"description null":          {m.Description.IsNull(), true},
+		"labels managed":            {mapOf(t, m.Labels), map[string]string{"team": "ml"}},
+		"effective labels":          {mapOf(t, m.EffectiveLabels), map[string]string{"team": "ml", ownerLabelKey: testOwner, "added-by": "someone"}},
+		"metadata managed":          {mapOf(t, m.Metadata), map[string]string{"startup-script": "echo hi"}},
+		"tags null":                 {m.Tags.IsNull(), true},
+		"network spelling":          {m.NetworkConfig.Attributes()["network"], types.StringValue("default")},
+		"subnetwork":                {m.NetworkConfig.Attributes()["subnetwork"], types.StringValue("projects/p/regions/us-central1/subnetworks/default")},
+		"pubsub dropped":            {m.ServiceAccount.Attributes()["scopes"], types.SetValueMust(types.StringType, []attr.Value{types.StringValue("https://www.googleapis.com/auth/cloud-platform")})},
+		"disk mode":                 {elemAttr(t, m.DataDisks, 0, "mode"), types.StringValue("READ_WRITE")},
+		"endpoints":                 {len(m.NetworkEndpoints.Elements()), 2},
+		"no external ip":            {elemAttr(t, m.NetworkEndpoints, 1, "external_ip").IsNull(), true},
+		"generation":                {m.Generation.ValueString(), "v5e"},
+		"chips":                     {m.Chips.ValueInt64(), int64(16)},
+		"hosts":                     {m.Hosts.ValueInt64(), int64(4)},
+		"absent block stays absent": {m.SchedulingConfig.IsNull(), true},
+		"effective network":         {m.EffectiveNetwork.Attributes()["network"], types.StringValue("projects/p/global/networks/default")},
+		"effective scopes as the API reports them": {m.EffectiveSA.Attributes()["scopes"], types.SetValueMust(types.StringType, []attr.Value{
+			types.StringValue("https://www.googleapis.com/auth/cloud-platform"), types.StringValue(pubSubScope)})},
+		"state": {m.State.ValueString(), "READY"},
 	}
 	for name, c := range checks {
 		if diff := cmp.Diff(c.want, c.got); diff != "" {
@@ -140,6 +144,49 @@ func TestFlattenNodeImport(t *testing.T) {
 	}
 	if got := m.NetworkConfig.Attributes()["network"]; !got.Equal(types.StringValue("projects/p/global/networks/default")) {
 		t.Errorf("network = %s, want the API's self link", got)
+	}
+	if got := m.ServiceAccount.Attributes()["email"]; !got.Equal(types.StringValue("sa@p.iam.gserviceaccount.com")) {
+		t.Errorf("service account = %s, want the API's", got)
+	}
+	if !m.SchedulingConfig.IsNull() || !m.ShieldedInstanceConfig.IsNull() {
+		t.Errorf("scheduling_config = %s, shielded_instance_config = %s; want absent for the defaults", m.SchedulingConfig, m.ShieldedInstanceConfig)
+	}
+	if !m.Framework.IsNull() || !m.FrameworkVersion.IsNull() {
+		t.Errorf("framework = %s, %s; want null for a runtime of several frameworks", m.Framework, m.FrameworkVersion)
+	}
+}
+
+// TestFlattenNodeImportDefaults: a VM created with the API's defaults
+// imports with no nested block (what a configuration without them means)
+// and the framework its TensorFlow runtime implies, so that the
+// configuration Terraform generates plans no change.
+func TestFlattenNodeImportDefaults(t *testing.T) {
+	t.Parallel()
+	n := apiNode()
+	n.RuntimeVersion = "tpu-vm-tf-2.18.0-pjrt"
+	n.NetworkConfig.EnableExternalIps = false
+	n.ServiceAccount = &tpu.ServiceAccount{Email: "123-compute@developer.gserviceaccount.com", Scope: []string{cloudPlatformScope}}
+	n.DataDisks = nil
+	n.SchedulingConfig = &tpu.SchedulingConfig{Spot: true}
+	prior := vmModel{Labels: types.MapNull(types.StringType), Metadata: types.MapNull(types.StringType)}
+	m, diags := flattenNode(context.Background(), n, prior, true)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	checks := map[string]struct{ got, want any }{
+		"network_config absent":           {m.NetworkConfig.IsNull(), true},
+		"service_account absent":          {m.ServiceAccount.IsNull(), true},
+		"shielded_instance_config absent": {m.ShieldedInstanceConfig.IsNull(), true},
+		"spot kept":                       {m.SchedulingConfig.Attributes()["spot"], types.BoolValue(true)},
+		"no data disks: an empty list":    {m.DataDisks.Equal(types.ListValueMust(types.ObjectType{AttrTypes: dataDiskAttrTypes}, nil)), true},
+		"framework":                       {m.Framework, types.StringValue("tensorflow")},
+		"framework_version":               {m.FrameworkVersion, types.StringValue("2.18.0")},
+		"effective email":                 {m.EffectiveSA.Attributes()["email"], types.StringValue("123-compute@developer.gserviceaccount.com")},
+	}
+	for name, c := range checks {
+		if diff := cmp.Diff(c.want, c.got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
 	}
 }
 
@@ -174,8 +221,9 @@ func TestPatchFor(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	current := &tpu.Node{
-		Labels:   map[string]string{"team": "ml", "old": "x", ownerLabelKey: testOwner, "added-by": "someone"},
-		Metadata: map[string]string{"startup-script": "echo hi", "ssh-keys": "user:key"},
+		Labels:        map[string]string{"team": "ml", "old": "x", ownerLabelKey: testOwner, "added-by": "someone"},
+		Metadata:      map[string]string{"startup-script": "echo hi", "ssh-keys": "user:key"},
+		NetworkConfig: &tpu.NetworkConfig{},
 	}
 	nc := func(external bool) types.Object {
 		return types.ObjectValueMust(networkConfigAttrTypes, map[string]attr.Value{"network": types.StringValue("default"),

@@ -37,13 +37,15 @@ type vmModel struct {
 	Health                 types.String   `tfsdk:"health"`
 	HealthDescription      types.String   `tfsdk:"health_description"`
 	NetworkEndpoints       types.List     `tfsdk:"network_endpoints"`
+	EffectiveNetwork       types.Object   `tfsdk:"effective_network_config"`
+	EffectiveSA            types.Object   `tfsdk:"effective_service_account"`
 	Generation             types.String   `tfsdk:"generation"`
 	Chips                  types.Int64    `tfsdk:"chips"`
 	Hosts                  types.Int64    `tfsdk:"hosts"`
 	CreateTime             types.String   `tfsdk:"create_time"`
 }
 
-// networkConfigModel is network_config.
+// networkConfigModel is network_config (and effective_network_config).
 type networkConfigModel struct {
 	Network           types.String `tfsdk:"network"`
 	Subnetwork        types.String `tfsdk:"subnetwork"`
@@ -51,7 +53,7 @@ type networkConfigModel struct {
 	CanIPForward      types.Bool   `tfsdk:"can_ip_forward"`
 }
 
-// serviceAccountModel is service_account.
+// serviceAccountModel is service_account (and effective_service_account).
 type serviceAccountModel struct {
 	Email  types.String `tfsdk:"email"`
 	Scopes types.Set    `tfsdk:"scopes"`

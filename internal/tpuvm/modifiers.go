@@ -5,6 +5,7 @@ package tpuvm
 
 import (
 	"context"
+	"fmt"
 	"net/netip"
 	"slices"
 
@@ -17,8 +18,12 @@ import (
 var (
 	_ planmodifier.List   = zonesPlanModifier{}
 	_ planmodifier.String = runtimeVersionPlanModifier{}
-	_ planmodifier.String = sameResourcePlanModifier{}
-	_ validator.String    = cidr29Validator{}
+	_ planmodifier.String = currentStringPlanModifier{}
+	_ planmodifier.Bool   = currentBoolPlanModifier{}
+	_ planmodifier.Set    = scopesPlanModifier{}
+	_ planmodifier.Object = absentBlockPlanModifier{}
+	_ planmodifier.String = keepWhenOmittedPlanModifier{}
+	_ validator.String    = cidrBlockValidator{}
 )
 
 // zonesPlanModifier plans `zones`. When the configuration omits it, the
@@ -60,7 +65,8 @@ func (zonesPlanModifier) PlanModifyList(ctx context.Context, req planmodifier.Li
 
 // runtimeVersionPlanModifier plans `runtime_version`. A configured value
 // replaces the VM when it changes. An omitted value keeps the one in state
-// while accelerator_type, framework and framework_version are unchanged;
+// while accelerator_type is unchanged and framework and framework_version
+// are omitted (they then keep their values in state) or unchanged;
 // otherwise it stays unknown here and ModifyPlan chooses it from the catalog
 // (replacing the VM only if the choice differs from the VM's runtime).
 type runtimeVersionPlanModifier struct{}
@@ -87,65 +93,254 @@ func (runtimeVersionPlanModifier) PlanModifyString(ctx context.Context, req plan
 		return
 	}
 	for _, name := range runtimeInputs {
-		var planned, prior types.String
-		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(name), &planned)...)
+		var configured, prior types.String
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), &configured)...)
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(name), &prior)...)
-		if !planned.Equal(prior) {
+		if name != "accelerator_type" && configured.IsNull() {
+			continue // an omitted framework or framework_version keeps the one in state
+		}
+		if !configured.Equal(prior) {
 			return
 		}
 	}
 	resp.PlanValue = req.StateValue
 }
 
-// sameResourcePlanModifier keeps the state's spelling of a network or
-// subnetwork when the configuration names the same resource another way
-// ("default" for "projects/p/global/networks/default"), as after an import,
-// so that the spelling alone never plans a change or a replacement.
-type sameResourcePlanModifier struct{}
+// currentStringPlanModifier plans a string of a nested block against the
+// VM's current value: the value in the block's state, or, when the block was
+// absent from the state, the value the API reports in the effective
+// attribute (effective_network_config, effective_service_account). An
+// omitted value plans the current one; a value that names the same thing as
+// the current one (same, when set: a name and a self link of one network)
+// plans no change; any other value replaces the VM when replace is set.
+type currentStringPlanModifier struct {
+	effective string
+	same      func(a, b string) bool
+	replace   bool
+}
 
-func (m sameResourcePlanModifier) Description(ctx context.Context) string {
+func (m currentStringPlanModifier) Description(ctx context.Context) string {
 	return m.MarkdownDescription(ctx)
 }
 
-func (sameResourcePlanModifier) MarkdownDescription(context.Context) string {
-	return "A name and a self link of the same resource are the same value."
+func (currentStringPlanModifier) MarkdownDescription(context.Context) string {
+	return "Plans the VM's current value when omitted; another value replaces the VM."
 }
 
-func (sameResourcePlanModifier) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if known(req.ConfigValue) && known(req.StateValue) && sameResource(req.ConfigValue.ValueString(), req.StateValue.ValueString()) {
-		resp.PlanValue = req.StateValue
+func (m currentStringPlanModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return // create or destroy
+	}
+	current := req.StateValue
+	if current.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(m.effective).AtName(lastName(req.Path)), &current)...)
+	}
+	switch {
+	case req.ConfigValue.IsNull():
+		if known(current) {
+			resp.PlanValue = current
+		}
+		return
+	case known(req.ConfigValue) && known(current) && m.equal(req.ConfigValue.ValueString(), current.ValueString()):
+		if known(req.StateValue) {
+			resp.PlanValue = req.StateValue // the spelling in state
+		}
+		return
+	}
+	resp.RequiresReplace = m.replace
+}
+
+func (m currentStringPlanModifier) equal(a, b string) bool {
+	if m.same != nil {
+		return m.same(a, b)
+	}
+	return a == b
+}
+
+// currentBoolPlanModifier replaces the VM when a flag of a nested block is
+// planned to differ from the VM's current value: the value in the block's
+// state, or, when the block was absent from the state, the value in the
+// effective attribute when there is one, else false (what an absent block
+// means).
+type currentBoolPlanModifier struct {
+	effective string
+}
+
+func (m currentBoolPlanModifier) Description(ctx context.Context) string {
+	return m.MarkdownDescription(ctx)
+}
+
+func (currentBoolPlanModifier) MarkdownDescription(context.Context) string {
+	return "Changing the value replaces the VM."
+}
+
+func (m currentBoolPlanModifier) PlanModifyBool(ctx context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	current := req.StateValue
+	if current.IsNull() {
+		current = types.BoolValue(false)
+		if m.effective != "" {
+			var eff types.Bool
+			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(m.effective).AtName(lastName(req.Path)), &eff)...)
+			if known(eff) {
+				current = eff
+			}
+		}
+	}
+	if !known(req.PlanValue) || !req.PlanValue.Equal(current) {
+		resp.RequiresReplace = true
 	}
 }
 
-// cidr29Validator checks that a value is an IPv4 /29 network such as
-// "10.0.0.8/29": the only size the Cloud TPU API accepts for cidr_block.
-type cidr29Validator struct{}
+// scopesPlanModifier plans service_account.scopes against the VM's current
+// scopes (as currentStringPlanModifier does for strings), ignoring the
+// Pub/Sub scope the API adds on its own.
+type scopesPlanModifier struct{}
 
-func (v cidr29Validator) Description(ctx context.Context) string { return v.MarkdownDescription(ctx) }
-
-func (cidr29Validator) MarkdownDescription(context.Context) string {
-	return "value must be an IPv4 /29 network, such as `10.0.0.8/29`"
+func (m scopesPlanModifier) Description(ctx context.Context) string {
+	return m.MarkdownDescription(ctx)
 }
 
-func (cidr29Validator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (scopesPlanModifier) MarkdownDescription(context.Context) string {
+	return "Plans the VM's current scopes when omitted; other scopes replace the VM."
+}
+
+func (scopesPlanModifier) PlanModifySet(ctx context.Context, req planmodifier.SetRequest, resp *planmodifier.SetResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	current := req.StateValue
+	if current.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("effective_service_account").AtName("scopes"), &current)...)
+	}
+	switch {
+	case req.ConfigValue.IsNull():
+		if known(current) {
+			resp.PlanValue = current
+		}
+		return
+	case wholly(req.ConfigValue) && known(current) && sameScopes(ctx, req.ConfigValue, current):
+		if known(req.StateValue) {
+			resp.PlanValue = req.StateValue
+		}
+		return
+	}
+	resp.RequiresReplace = true
+}
+
+// sameScopes reports whether two sets of scopes are equal once the Pub/Sub
+// scope is left out.
+func sameScopes(ctx context.Context, a, b types.Set) bool {
+	var x, y []string
+	if a.ElementsAs(ctx, &x, false).HasError() || b.ElementsAs(ctx, &y, false).HasError() {
+		return false
+	}
+	norm := func(s []string) []string {
+		s = slices.DeleteFunc(s, func(v string) bool { return v == pubSubScope })
+		slices.Sort(s)
+		return slices.Compact(s)
+	}
+	return slices.Equal(norm(x), norm(y))
+}
+
+// absentBlockPlanModifier replaces the VM when a nested block present in the
+// state is removed from the configuration while the VM has settings that an
+// absent block does not mean (changed reports whether the state's block has
+// them): Spot provisioning, Secure Boot, IP forwarding, another network or
+// service account. Settings the API updates in place are planned in
+// ModifyPlan.
+type absentBlockPlanModifier struct {
+	changed func(o types.Object) bool
+}
+
+func (m absentBlockPlanModifier) Description(ctx context.Context) string {
+	return m.MarkdownDescription(ctx)
+}
+
+func (absentBlockPlanModifier) MarkdownDescription(context.Context) string {
+	return "Removing the block replaces the VM when the VM's settings differ from what an absent block means."
+}
+
+func (m absentBlockPlanModifier) PlanModifyObject(_ context.Context, req planmodifier.ObjectRequest, resp *planmodifier.ObjectResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || !req.ConfigValue.IsNull() || !known(req.StateValue) {
+		return
+	}
+	if m.changed(req.StateValue) {
+		resp.RequiresReplace = true
+	}
+}
+
+// keepWhenOmittedPlanModifier plans the value in state for an omitted
+// framework or framework_version of an existing VM. A new VM's value is
+// planned in ModifyPlan, from the runtime version.
+type keepWhenOmittedPlanModifier struct{}
+
+func (m keepWhenOmittedPlanModifier) Description(ctx context.Context) string {
+	return m.MarkdownDescription(ctx)
+}
+
+func (keepWhenOmittedPlanModifier) MarkdownDescription(context.Context) string {
+	return "Keeps the value in state when the configuration omits it."
+}
+
+func (keepWhenOmittedPlanModifier) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || !req.ConfigValue.IsNull() {
+		return
+	}
+	resp.PlanValue = req.StateValue
+}
+
+// lastName returns the attribute name p ends with, or "".
+func lastName(p path.Path) string {
+	last, _ := p.Steps().LastStep()
+	if a, ok := last.(path.PathStepAttributeName); ok {
+		return string(a)
+	}
+	return ""
+}
+
+// cidrBlockValidator checks cidr_block: an IPv4 network address with a
+// prefix of at most 29 bits, such as "10.0.0.8/29".
+//
+// The v2 REST reference (Node.cidrBlock) says the block "must be a /29
+// block", but the API itself reports a larger one, the subnetwork's range
+// (such as 10.128.0.0/20), for a VM created without cidr_block, and the same
+// reference calls larger blocks merely "wasteful". Requiring /29 would reject
+// the value the API reports, so a configuration generated on import would
+// fail its own plan: larger blocks are accepted, and only what the API
+// cannot take is rejected (smaller than /29, which the reference says the
+// Compute Engine API forbids, non-IPv4 and host bits set).
+type cidrBlockValidator struct{}
+
+func (v cidrBlockValidator) Description(ctx context.Context) string {
+	return v.MarkdownDescription(ctx)
+}
+
+func (cidrBlockValidator) MarkdownDescription(context.Context) string {
+	return "value must be an IPv4 network of at least 8 addresses (/29 or larger), such as `10.0.0.8/29`"
+}
+
+func (cidrBlockValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if msg := checkCIDR29(req.ConfigValue.ValueString()); msg != "" {
+	if msg := checkCIDRBlock(req.ConfigValue.ValueString()); msg != "" {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid CIDR Block", msg)
 	}
 }
 
-// checkCIDR29 returns why s is not an IPv4 /29 network, or "".
-func checkCIDR29(s string) string {
+// checkCIDRBlock returns why s is not a valid cidr_block, or "".
+func checkCIDRBlock(s string) string {
 	p, err := netip.ParsePrefix(s)
 	switch {
 	case err != nil || !p.Addr().Is4():
-		return "\"" + s + "\" is not an IPv4 CIDR block; use a /29 block such as \"10.0.0.8/29\"."
-	case p.Bits() != 29:
-		return "\"" + s + "\" is not a /29 block: the Cloud TPU API requires a /29 (8 addresses), such as \"10.0.0.8/29\"."
+		return fmt.Sprintf("%q is not an IPv4 CIDR block; use a /29 block such as \"10.0.0.8/29\".", s)
+	case p.Bits() > 29:
+		return fmt.Sprintf("%q is smaller than a /29 block: the Cloud TPU API needs at least 8 addresses; use a /29 such as \"10.0.0.8/29\".", s)
 	case p.Masked() != p:
-		return "\"" + s + "\" has host bits set; use the network address " + p.Masked().String() + "."
+		return fmt.Sprintf("%q has host bits set; use the network address %s.", s, p.Masked())
 	}
 	return ""
 }

@@ -6,6 +6,7 @@ package tpuvm
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -28,19 +29,31 @@ func (r *vmResource) ValidateConfig(ctx context.Context, req resource.ValidateCo
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	validation.AppendErrors(&resp.Diagnostics, path.Empty(), configFindings(ctx, cfg), r.modes.For(cfg.Validation))
+	if cfg.Validation.IsUnknown() {
+		return // the mode is known at apply, where ModifyPlan checks
+	}
+	var fs catalog.Findings
+	if res, ok := resolve(inputsOf(cfg)); ok {
+		fs = res.Findings
+	}
+	appendFindings(&resp.Diagnostics, fs, diskZoneFindings(ctx, cfg), r.modes.For(cfg.Validation), true)
 }
 
-// configFindings are the findings ValidateConfig reports.
-func configFindings(ctx context.Context, cfg vmModel) catalog.Findings {
-	var fs catalog.Findings
-	if cfg.Validation.IsUnknown() {
-		return nil // the mode is known at apply, where ModifyPlan checks
+// appendFindings adds catalog findings to diags on the attribute path each
+// is about: the runtime checks on root attributes (zones[i] for one zone),
+// the data disk checks on data_disks[i].source_disk. With errorsOnly, only
+// the findings that are errors under mode (what ValidateConfig reports).
+func appendFindings(diags *diag.Diagnostics, fs, disks catalog.Findings, mode catalog.Mode, errorsOnly bool) {
+	add := validation.Append
+	if errorsOnly {
+		add = validation.AppendErrors
 	}
-	if res, ok := resolve(inputsOf(cfg)); ok {
-		fs = append(fs, res.Findings...)
+	add(diags, path.Empty(), fs, mode)
+	for _, f := range disks {
+		base := path.Root("data_disks").AtListIndex(f.Index)
+		f.Attribute, f.Index = "source_disk", -1
+		add(diags, base, catalog.Findings{f}, mode)
 	}
-	return append(fs, diskZoneFindings(ctx, cfg)...)
 }
 
 // ModifyPlan fills in what is known at plan time (project and zones from the
@@ -69,6 +82,10 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	// from the state by its plan modifier.
 	choose := cfg.RuntimeVersion.IsNull() && plan.RuntimeVersion.IsUnknown()
 	in := inputsOf(plan)
+	// The catalog checks the framework and its version as configured: an
+	// omitted one planned from the runtime (or kept from the state) is not
+	// a choice of the user's.
+	in.framework, in.frameworkVersion = cfg.Framework, cfg.FrameworkVersion
 	if choose {
 		in.runtimeVersion = types.StringNull()
 	}
@@ -78,8 +95,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		ok = false
 	}
 	if ok {
-		fs := append(slices.Clone(res.Findings), diskZoneFindings(ctx, plan)...)
-		validation.Append(&resp.Diagnostics, path.Empty(), fs, r.modes.For(plan.Validation))
+		appendFindings(&resp.Diagnostics, res.Findings, diskZoneFindings(ctx, plan), r.modes.For(plan.Validation), false)
 	}
 	if choose && !ok && state != nil {
 		// The runtime is chosen once its inputs are known; the VM may
@@ -99,6 +115,19 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		}
 	}
 
+	if state == nil {
+		// An omitted framework and framework_version of a new VM are what
+		// its runtime version implies, as an import reads them back.
+		if fw, v := impliedFramework(plan.RuntimeVersion.ValueString()); known(plan.RuntimeVersion) {
+			if cfg.Framework.IsNull() {
+				plan.Framework = fw
+			}
+			if cfg.FrameworkVersion.IsNull() {
+				plan.FrameworkVersion = v
+			}
+		}
+	}
+
 	// Generation, chips and hosts are known from the accelerator type.
 	switch {
 	case !known(plan.AcceleratorType):
@@ -113,9 +142,17 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	plan.EffectiveLabels = planEffectiveLabels(ctx, plan, state, &resp.Diagnostics)
 
 	if state != nil {
-		// Endpoints change only when external IPs are switched.
-		if ips, old := externalIPs(plan.NetworkConfig), externalIPs(state.NetworkConfig); ips != nil && old != nil && *ips == *old {
+		// External IPs are switched in place; endpoints change only then.
+		ips, old := wantExternalIPs(plan.NetworkConfig), externalIPs(state.EffectiveNetwork)
+		switch {
+		case ips != nil && old != nil && *ips == *old:
 			plan.NetworkEndpoints = state.NetworkEndpoints
+		case ips != nil && known(state.EffectiveNetwork):
+			attrs := maps.Clone(state.EffectiveNetwork.Attributes())
+			attrs["enable_external_ips"] = types.BoolValue(*ips)
+			plan.EffectiveNetwork = objectValue(networkConfigAttrTypes, attrs, &resp.Diagnostics)
+		default:
+			plan.EffectiveNetwork = types.ObjectUnknown(networkConfigAttrTypes)
 		}
 		if slices.Contains(replaceStates, state.State.ValueString()) {
 			plan.State = types.StringUnknown()
@@ -158,6 +195,7 @@ func sameSettings(plan, state vmModel) bool {
 func keepReadOnly(plan *vmModel, state vmModel) {
 	plan.ID, plan.State, plan.Health, plan.HealthDescription = state.ID, state.State, state.Health, state.HealthDescription
 	plan.NetworkEndpoints, plan.CreateTime = state.NetworkEndpoints, state.CreateTime
+	plan.EffectiveNetwork, plan.EffectiveSA = state.EffectiveNetwork, state.EffectiveSA
 }
 
 // planProjectAndZones fills project from the provider for a new VM, reports
@@ -229,15 +267,18 @@ func planEffectiveLabels(ctx context.Context, plan vmModel, state *vmModel, diag
 	return types.MapValueMust(types.StringType, vals)
 }
 
-// checkAtApply repeats the catalog checks on the planned values, all known
+// checkAtApply repeats the catalog checks on the planned values (the
+// framework and its version as configured), all known
 // at apply, and adds the errors before any API call: the checks ModifyPlan
 // left for later because a value was unknown at plan time. Terraform plans
 // again with the known values before it applies, so this finds something
 // only when that plan did not run the checks.
-func (r *vmResource) checkAtApply(ctx context.Context, plan vmModel, diags *diag.Diagnostics) {
-	fs := diskZoneFindings(ctx, plan)
-	if res, ok := resolve(inputsOf(plan)); ok {
-		fs = append(fs, res.Findings...)
+func (r *vmResource) checkAtApply(ctx context.Context, cfg, plan vmModel, diags *diag.Diagnostics) {
+	in := inputsOf(plan)
+	in.framework, in.frameworkVersion = cfg.Framework, cfg.FrameworkVersion
+	var fs catalog.Findings
+	if res, ok := resolve(in); ok {
+		fs = res.Findings
 	}
-	validation.AppendErrors(diags, path.Empty(), fs, r.modes.For(plan.Validation))
+	appendFindings(diags, fs, diskZoneFindings(ctx, plan), r.modes.For(plan.Validation), true)
 }

@@ -39,7 +39,8 @@ func nullModel() vmModel {
 		})},
 		State: types.StringNull(), Health: types.StringNull(), HealthDescription: types.StringNull(),
 		NetworkEndpoints: types.ListNull(types.ObjectType{AttrTypes: networkEndpointAttrTypes}),
-		Generation:       types.StringNull(), Chips: types.Int64Null(), Hosts: types.Int64Null(), CreateTime: types.StringNull(),
+		EffectiveNetwork: obj(networkConfigAttrTypes), EffectiveSA: obj(serviceAccountAttrTypes),
+		Generation: types.StringNull(), Chips: types.Int64Null(), Hosts: types.Int64Null(), CreateTime: types.StringNull(),
 	}
 }
 

@@ -87,9 +87,10 @@ func (r *vmResource) api(ctx context.Context, diags *diag.Diagnostics) nodeAPI {
 }
 
 func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan vmModel
+	var cfg, plan vmModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	r.checkAtApply(ctx, plan, &resp.Diagnostics)
+	r.checkAtApply(ctx, cfg, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -245,10 +246,11 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 }
 
 func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state vmModel
+	var cfg, plan, state vmModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	r.checkAtApply(ctx, plan, &resp.Diagnostics)
+	r.checkAtApply(ctx, cfg, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -303,7 +305,7 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 }
 
 // patchFor returns the patch body and update mask that take the node from
-// state to plan, for the fields the API updates in place (nodes.patch
+// state to plan (external IPs: from the node's current setting), for the fields the API updates in place (nodes.patch
 // updateMask: description, tags, labels, metadata and
 // network_config.enable_external_ips, per the v2 REST reference). labels and
 // metadata are merged into the node's current maps, so keys set outside
@@ -334,8 +336,8 @@ func patchFor(ctx context.Context, current *tpu.Node, state, plan vmModel) (*tpu
 		patch.ForceSendFields = append(patch.ForceSendFields, "Metadata")
 		mask = append(mask, "metadata")
 	}
-	planIPs, stateIPs := externalIPs(plan.NetworkConfig), externalIPs(state.NetworkConfig)
-	if planIPs != nil && (stateIPs == nil || *planIPs != *stateIPs) {
+	planIPs := wantExternalIPs(plan.NetworkConfig)
+	if planIPs != nil && (current.NetworkConfig == nil || *planIPs != current.NetworkConfig.EnableExternalIps) {
 		patch.NetworkConfig = &tpu.NetworkConfig{EnableExternalIps: *planIPs, ForceSendFields: []string{"EnableExternalIps"}}
 		mask = append(mask, "networkConfig.enableExternalIps")
 	}
@@ -367,7 +369,18 @@ func merged(ctx context.Context, current map[string]string, state, plan types.Ma
 	return out
 }
 
-// externalIPs returns network_config.enable_external_ips when known.
+// wantExternalIPs returns the enable_external_ips a planned network_config
+// asks for: false when the block is absent, nil when unknown.
+func wantExternalIPs(o types.Object) *bool {
+	if o.IsNull() {
+		off := false
+		return &off
+	}
+	return externalIPs(o)
+}
+
+// externalIPs returns enable_external_ips of a network settings object
+// (network_config or effective_network_config) when known.
 func externalIPs(o types.Object) *bool {
 	if !known(o) {
 		return nil

@@ -166,8 +166,9 @@ resource "accel_tpu_vm" "test" {
 						"accel-managed": ownerID,
 					})),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_endpoints"), knownvalue.ListSizeExact(1)),
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_config").AtMapKey("enable_external_ips"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("scheduling_config").AtMapKey("spot"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("effective_network_config").AtMapKey("enable_external_ips"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_config"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("scheduling_config"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("create_time"), knownvalue.NotNull()),
 					expectNodes{tg: tg, name: name, ids: []string{id}},
 				},
@@ -203,7 +204,7 @@ resource "accel_tpu_vm" "test" {
     startup-script = %[5]q
   }
   tags = ["tpu", %[4]q]
-  network_config = {
+  network_config {
     enable_external_ips = %[6]t
   }
 }
@@ -589,7 +590,7 @@ func TestAccTPUVM_timeoutTaints(t *testing.T) {
 resource "accel_tpu_vm" "test" {
   name             = %[1]q
   accelerator_type = "v5litepod-4"
-  timeouts = {
+  timeouts {
     create = "1s"
   }
 }
@@ -636,7 +637,7 @@ resource "accel_tpu_vm" "test" {
   name             = %[1]q
   accelerator_type = "v5litepod-4"
   labels           = { env = "test" }
-  timeouts = {
+  timeouts {
     create = "1s"
   }
 }
@@ -811,15 +812,15 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
 		"zonal disk outside the zones": {
 			body: `accelerator_type = "v5litepod-4"
   zones            = ["us-central1-a", "us-south1-a"]
-  data_disks = [{
+  data_disks {
     source_disk = "projects/p/zones/us-central1-a/disks/data"
-  }]`,
-			want: `(?s)Data Disk in Another Zone.*data_disks.*also\s+lists\s+us-south1-a`,
+  }`,
+			want: `(?s)Data Disk in Another Zone.*source_disk = "projects/p/zones/us-central1-a/disks/data".*also\s+lists\s+us-south1-a`,
 		},
-		"CIDR block not a /29": {
+		"CIDR block smaller than a /29": {
 			body: `accelerator_type = "v5litepod-4"
-  cidr_block       = "10.0.0.0/24"`,
-			want: `Invalid CIDR Block`,
+  cidr_block       = "10.0.0.0/30"`,
+			want: `(?s)Invalid CIDR Block.*"10.0.0.0/30" is smaller than a /29`,
 		},
 		"invalid name": {
 			name: "Bad_Name",
@@ -965,8 +966,9 @@ func mustNoErr(t *testing.T, err error) {
 }
 
 // TestAccTPUVM_importCreatedElsewhere imports a VM created outside
-// Terraform, whose network the API reports as a self link, into a
-// configuration that names the network: the import plans no change.
+// Terraform with the API's defaults (the network the API reports as a self
+// link) into a configuration that leaves the network to the API: the import
+// plans no change.
 func TestAccTPUVM_importCreatedElsewhere(t *testing.T) {
 	tg := acctest.New(t)
 	tg.RequireEmulator(t)
@@ -986,9 +988,6 @@ resource "accel_tpu_vm" "test" {
   name             = %[1]q
   accelerator_type = "v5litepod-4"
   labels           = { team = "ml" }
-  network_config = {
-    network = "default"
-  }
 }
 `, name)),
 			ResourceName:    address,

@@ -13,18 +13,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -144,23 +140,31 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				MarkdownDescription: "TPU software version, for example `v2-alpha-tpuv6e` or `tpu-vm-tf-2.18.0-pjrt`. " +
 					"Checked at plan time against the generation and `framework`. When omitted, the catalog's choice for " +
 					"the generation and `framework` is used and shown in the plan; once the VM exists it is kept until " +
-					"`accelerator_type`, `framework` or `framework_version` change. Changing the value replaces the VM.",
+					"`accelerator_type` changes or `framework` or `framework_version` is set to another value. Changing the value replaces the VM.",
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
 				PlanModifiers: []planmodifier.String{runtimeVersionPlanModifier{}},
 			},
 			"framework": schema.StringAttribute{
 				Optional: true,
+				Computed: true,
 				MarkdownDescription: "ML framework the VM will run, used to choose and check `runtime_version`. One of " +
 					schemadoc.Codes(frameworkNames()) + ". Not sent to the API; changing it replaces the VM only if the " +
-					"chosen runtime version changes.",
-				Validators: []validator.String{stringvalidator.OneOf(frameworkNames()...)},
+					"chosen runtime version changes. When omitted, the framework the runtime version implies " +
+					"(`tensorflow` for a `tpu-vm-tf-*` runtime), else null, so that a VM imported from the API reads back " +
+					"the same value; once the VM exists, omitting it keeps the value in state.",
+				Validators:    []validator.String{stringvalidator.OneOf(frameworkNames()...)},
+				PlanModifiers: []planmodifier.String{keepWhenOmittedPlanModifier{}},
 			},
 			"framework_version": schema.StringAttribute{
 				Optional: true,
+				Computed: true,
 				MarkdownDescription: "Version of `framework`, for example `2.18.0` for TensorFlow (which selects the " +
 					"`tpu-vm-tf-<version>` runtime) or `2.8.0` for PyTorch/XLA (checked against the generation's minimum). " +
-					"Checked only together with `framework`. Not sent to the API.",
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+					"Checked only together with `framework`. Not sent to the API. When omitted, the version the runtime " +
+					"version implies (`2.18.0` for `tpu-vm-tf-2.18.0-pjrt`), else null; once the VM exists, omitting it keeps " +
+					"the value in state.",
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers: []planmodifier.String{keepWhenOmittedPlanModifier{}},
 			},
 			"description": schema.StringAttribute{
 				Optional:            true,
@@ -203,152 +207,13 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"cidr_block": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
-				MarkdownDescription: "CIDR block the VM takes its internal IP from; must be a `/29` block (v2 REST " +
-					"reference, `Node.cidrBlock`). Default: chosen by the API. Changing it replaces the VM.",
-				Validators: []validator.String{cidr29Validator{}},
+				MarkdownDescription: "IPv4 CIDR block the VM takes its internal IP from, such as `10.0.0.8/29`: a `/29` " +
+					"(the size the v2 REST reference asks for) or a larger block, as the API reports for a VM created " +
+					"without one (the subnetwork's range). Default: chosen by the API. Changing it replaces the VM.",
+				Validators: []validator.String{cidrBlockValidator{}},
 				PlanModifiers: []planmodifier.String{
 					stringplanmodifier.UseStateForUnknown(),
 					stringplanmodifier.RequiresReplaceIfConfigured(),
-				},
-			},
-			"network_config": schema.SingleNestedAttribute{
-				Optional:            true,
-				Computed:            true,
-				MarkdownDescription: "Network settings. Default: the project's `default` network and subnetwork, no external IPs.",
-				PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
-				Attributes: map[string]schema.Attribute{
-					"network": schema.StringAttribute{
-						Optional:            true,
-						Computed:            true,
-						MarkdownDescription: "VPC network name or self link. Default: `default`. Changing it replaces the VM.",
-						Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-						PlanModifiers: []planmodifier.String{
-							stringplanmodifier.UseStateForUnknown(),
-							sameResourcePlanModifier{},
-							stringplanmodifier.RequiresReplaceIfConfigured(),
-						},
-					},
-					"subnetwork": schema.StringAttribute{
-						Optional:            true,
-						Computed:            true,
-						MarkdownDescription: "Subnetwork name or self link. Default: `default`. Changing it replaces the VM.",
-						Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-						PlanModifiers: []planmodifier.String{
-							stringplanmodifier.UseStateForUnknown(),
-							sameResourcePlanModifier{},
-							stringplanmodifier.RequiresReplaceIfConfigured(),
-						},
-					},
-					"enable_external_ips": schema.BoolAttribute{
-						Optional: true,
-						Computed: true,
-						Default:  booldefault.StaticBool(false),
-						MarkdownDescription: "Give every TPU worker an external IP. Default: `false` (the network then needs " +
-							"Private Google Access). Updated in place.",
-					},
-					"can_ip_forward": schema.BoolAttribute{
-						Optional:            true,
-						Computed:            true,
-						Default:             booldefault.StaticBool(false),
-						MarkdownDescription: "Allow the workers to forward packets. Default: `false`. Changing it replaces the VM.",
-						PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
-					},
-				},
-			},
-			"service_account": schema.SingleNestedAttribute{
-				Optional:            true,
-				Computed:            true,
-				MarkdownDescription: "Service account of the TPU workers. Default: the Compute Engine default service account. Changing it replaces the VM.",
-				PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
-				Attributes: map[string]schema.Attribute{
-					"email": schema.StringAttribute{
-						Optional:            true,
-						Computed:            true,
-						MarkdownDescription: "Service account email. Default: the Compute Engine default service account.",
-						Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-						PlanModifiers: []planmodifier.String{
-							stringplanmodifier.UseStateForUnknown(),
-							stringplanmodifier.RequiresReplaceIfConfigured(),
-						},
-					},
-					"scopes": schema.SetAttribute{
-						ElementType: types.StringType,
-						Optional:    true,
-						Computed:    true,
-						MarkdownDescription: "OAuth scopes. Default: chosen by the API (`cloud-platform`). The Pub/Sub scope " +
-							"the API adds on its own is ignored.",
-						Validators: []validator.Set{
-							setvalidator.SizeAtLeast(1),
-							setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
-						},
-						PlanModifiers: []planmodifier.Set{
-							setplanmodifier.UseStateForUnknown(),
-							setplanmodifier.RequiresReplaceIfConfigured(),
-						},
-					},
-				},
-			},
-			"scheduling_config": schema.SingleNestedAttribute{
-				Optional:            true,
-				Computed:            true,
-				MarkdownDescription: "Provisioning model. Default: on-demand (every flag `false`). Changing it replaces the VM.",
-				PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
-				Attributes: map[string]schema.Attribute{
-					"spot": schema.BoolAttribute{
-						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-						MarkdownDescription: "Create a Spot VM. Default: `false`.",
-						PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
-					},
-					"preemptible": schema.BoolAttribute{
-						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-						MarkdownDescription: "Create a preemptible VM (the older form of Spot). Default: `false`.",
-						PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
-					},
-					"reserved": schema.BoolAttribute{
-						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-						MarkdownDescription: "Create the VM from the project's TPU reservation. Default: `false`.",
-						PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
-					},
-				},
-			},
-			"shielded_instance_config": schema.SingleNestedAttribute{
-				Optional:            true,
-				Computed:            true,
-				MarkdownDescription: "Shielded VM options. Changing them replaces the VM.",
-				PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
-				Attributes: map[string]schema.Attribute{
-					"enable_secure_boot": schema.BoolAttribute{
-						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-						MarkdownDescription: "Enable Secure Boot. Default: `false`.",
-						PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
-					},
-				},
-			},
-			"data_disks": schema.ListNestedAttribute{
-				Optional: true,
-				MarkdownDescription: "Existing persistent disks to attach. A zonal disk can only be attached in its own " +
-					"zone, so with a zonal disk `zones` must name only that zone (checked at plan time). Changing the list " +
-					"replaces the VM (the API cannot update data disks).",
-				PlanModifiers: []planmodifier.List{listplanmodifier.RequiresReplace()},
-				NestedObject: schema.NestedAttributeObject{
-					// source_disk is required through a validator: a required
-					// attribute would be reported missing when a whole element
-					// is unknown at plan time.
-					Validators: []validator.Object{objectvalidator.AlsoRequires(path.MatchRelative().AtName("source_disk"))},
-					Attributes: map[string]schema.Attribute{
-						"source_disk": schema.StringAttribute{
-							Optional:            true,
-							MarkdownDescription: "Full path of the disk, `projects/{project}/zones/{zone}/disks/{disk}`. Required.",
-							Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-						},
-						"mode": schema.StringAttribute{
-							Optional:            true,
-							Computed:            true,
-							Default:             stringdefault.StaticString(diskModes[0]),
-							MarkdownDescription: "Attach mode, one of " + schemadoc.Codes(diskModes) + ". Default: `" + diskModes[0] + "`.",
-							Validators:          []validator.String{stringvalidator.OneOf(diskModes...)},
-						},
-					},
 				},
 			},
 			"validation": schema.StringAttribute{
@@ -358,7 +223,6 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 					"Default: the provider's `validation`.",
 				Validators: []validator.String{stringvalidator.OneOf(modeNames()...)},
 			},
-			"timeouts": timeoutsAttribute(ctx),
 			"state": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "TPU node state, for example `READY`, `CREATING`, `STOPPED` or `PREEMPTED`. A VM in a failed state (" + schemadoc.Codes(replaceStates) + ") is replaced by the next apply.",
@@ -382,6 +246,29 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 					},
 				},
 			},
+			"effective_network_config": schema.SingleNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The VM's network settings as the API reports them, whether or not `network_config` is set: " +
+					"the network and subnetwork the API chose when `network_config` leaves them out, and whether " +
+					"external IPs and IP forwarding are on.",
+				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+				Attributes: map[string]schema.Attribute{
+					"network":             schema.StringAttribute{Computed: true, MarkdownDescription: "VPC network."},
+					"subnetwork":          schema.StringAttribute{Computed: true, MarkdownDescription: "Subnetwork."},
+					"enable_external_ips": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the workers have external IPs."},
+					"can_ip_forward":      schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the workers may forward packets."},
+				},
+			},
+			"effective_service_account": schema.SingleNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The VM's service account as the API reports it, whether or not `service_account` is set " +
+					"(the Compute Engine default service account when it is not).",
+				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+				Attributes: map[string]schema.Attribute{
+					"email":  schema.StringAttribute{Computed: true, MarkdownDescription: "Service account email."},
+					"scopes": schema.SetAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "OAuth scopes, including any the API added."},
+				},
+			},
 			"generation": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "TPU generation of `accelerator_type` from the catalog, one of " + schemadoc.Codes(generationNames()) + ". Known at plan time.",
@@ -400,20 +287,140 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 		},
+		Blocks: map[string]schema.Block{
+			"network_config": schema.SingleNestedBlock{
+				MarkdownDescription: "Network settings. Without the block: the network and subnetwork the API chooses (the project's " +
+					"`default`), no external IPs, no IP forwarding; the values the API chose are in `effective_network_config`.",
+				Attributes: map[string]schema.Attribute{
+					"network": schema.StringAttribute{
+						Optional: true,
+						Computed: true,
+						MarkdownDescription: "VPC network name or self link. Default: chosen by the API (`default`). A name and a self " +
+							"link of the same network are the same value. Changing it replaces the VM.",
+						Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+						PlanModifiers: []planmodifier.String{currentStringPlanModifier{effective: "effective_network_config", same: sameResource, replace: true}},
+					},
+					"subnetwork": schema.StringAttribute{
+						Optional: true,
+						Computed: true,
+						MarkdownDescription: "Subnetwork name or self link. Default: chosen by the API (`default`). A name and a self " +
+							"link of the same subnetwork are the same value. Changing it replaces the VM.",
+						Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+						PlanModifiers: []planmodifier.String{currentStringPlanModifier{effective: "effective_network_config", same: sameResource, replace: true}},
+					},
+					"enable_external_ips": schema.BoolAttribute{
+						Optional: true,
+						Computed: true,
+						Default:  booldefault.StaticBool(false),
+						MarkdownDescription: "Give every TPU worker an external IP. Default: `false` (the network then needs " +
+							"Private Google Access). Updated in place.",
+					},
+					"can_ip_forward": schema.BoolAttribute{
+						Optional:            true,
+						Computed:            true,
+						Default:             booldefault.StaticBool(false),
+						MarkdownDescription: "Allow the workers to forward packets. Default: `false`. Changing it replaces the VM.",
+						PlanModifiers:       []planmodifier.Bool{currentBoolPlanModifier{effective: "effective_network_config"}},
+					},
+				},
+				PlanModifiers: []planmodifier.Object{absentBlockPlanModifier{changed: networkChanged}},
+			},
+			"service_account": schema.SingleNestedBlock{
+				MarkdownDescription: "Service account of the TPU workers. Without the block: the Compute Engine default service " +
+					"account with the API's default scopes, shown in `effective_service_account`. Changing it replaces the VM.",
+				Attributes: map[string]schema.Attribute{
+					"email": schema.StringAttribute{
+						Optional:            true,
+						Computed:            true,
+						MarkdownDescription: "Service account email. Default: the Compute Engine default service account.",
+						Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+						PlanModifiers:       []planmodifier.String{currentStringPlanModifier{effective: "effective_service_account", replace: true}},
+					},
+					"scopes": schema.SetAttribute{
+						ElementType: types.StringType,
+						Optional:    true,
+						Computed:    true,
+						MarkdownDescription: "OAuth scopes. Default: chosen by the API (`cloud-platform`). The Pub/Sub scope " +
+							"the API adds on its own is ignored.",
+						Validators: []validator.Set{
+							setvalidator.SizeAtLeast(1),
+							setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+						},
+						PlanModifiers: []planmodifier.Set{scopesPlanModifier{}},
+					},
+				},
+				PlanModifiers: []planmodifier.Object{absentBlockPlanModifier{changed: serviceAccountChanged}},
+			},
+			"scheduling_config": schema.SingleNestedBlock{
+				MarkdownDescription: "Provisioning model. Without the block: on-demand (every flag `false`). Changing it replaces the VM.",
+				Attributes: map[string]schema.Attribute{
+					"spot": schema.BoolAttribute{
+						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+						MarkdownDescription: "Create a Spot VM. Default: `false`.",
+						PlanModifiers:       []planmodifier.Bool{currentBoolPlanModifier{}},
+					},
+					"preemptible": schema.BoolAttribute{
+						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+						MarkdownDescription: "Create a preemptible VM (the older form of Spot). Default: `false`.",
+						PlanModifiers:       []planmodifier.Bool{currentBoolPlanModifier{}},
+					},
+					"reserved": schema.BoolAttribute{
+						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+						MarkdownDescription: "Create the VM from the project's TPU reservation. Default: `false`.",
+						PlanModifiers:       []planmodifier.Bool{currentBoolPlanModifier{}},
+					},
+				},
+				PlanModifiers: []planmodifier.Object{absentBlockPlanModifier{changed: anyFlagSet}},
+			},
+			"shielded_instance_config": schema.SingleNestedBlock{
+				MarkdownDescription: "Shielded VM options. Without the block: Secure Boot off. Changing them replaces the VM.",
+				Attributes: map[string]schema.Attribute{
+					"enable_secure_boot": schema.BoolAttribute{
+						Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+						MarkdownDescription: "Enable Secure Boot. Default: `false`.",
+						PlanModifiers:       []planmodifier.Bool{currentBoolPlanModifier{}},
+					},
+				},
+				PlanModifiers: []planmodifier.Object{absentBlockPlanModifier{changed: anyFlagSet}},
+			},
+			"data_disks": schema.ListNestedBlock{
+				MarkdownDescription: "An existing persistent disk to attach; repeat the block for each disk. A zonal disk can only " +
+					"be attached in its own zone, so with a zonal disk `zones` must name only that zone (checked at plan time). " +
+					"Changing the disks replaces the VM (the API cannot update data disks).",
+				PlanModifiers: []planmodifier.List{listplanmodifier.RequiresReplace()},
+				NestedObject: schema.NestedBlockObject{
+					Attributes: map[string]schema.Attribute{
+						"source_disk": schema.StringAttribute{
+							Required:            true,
+							MarkdownDescription: "Full path of the disk, `projects/{project}/zones/{zone}/disks/{disk}`.",
+							Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+						},
+						"mode": schema.StringAttribute{
+							Optional:            true,
+							Computed:            true,
+							Default:             stringdefault.StaticString(diskModes[0]),
+							MarkdownDescription: "Attach mode, one of " + schemadoc.Codes(diskModes) + ". Default: `" + diskModes[0] + "`.",
+							Validators:          []validator.String{stringvalidator.OneOf(diskModes...)},
+						},
+					},
+				},
+			},
+			"timeouts": timeoutsBlock(ctx),
+		},
 	}
 }
 
-// timeoutsAttribute is the framework's timeouts attribute, documented with
-// this resource's defaults.
-func timeoutsAttribute(ctx context.Context) schema.Attribute {
-	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
-	if n, ok := a.(schema.SingleNestedAttribute); ok {
+// timeoutsBlock is the framework's timeouts block, documented with this
+// resource's defaults.
+func timeoutsBlock(ctx context.Context) schema.Block {
+	b := timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	if n, ok := b.(schema.SingleNestedBlock); ok {
 		n.MarkdownDescription = fmt.Sprintf("How long each operation may take, as Go durations such as `\"45m\"`. "+
 			"Defaults: create `%s` (all zones of `zones` together), update `%s`, delete `%s`.",
 			shortDuration(defaultCreateTimeout), shortDuration(defaultUpdateTimeout), shortDuration(defaultDeleteTimeout))
 		return n
 	}
-	return a
+	return b
 }
 
 // shortDuration formats whole minutes and hours as "30m" and "1h" rather than "30m0s" and "1h0m0s".

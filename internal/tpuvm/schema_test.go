@@ -54,36 +54,45 @@ func attrNames[T any](m map[string]T) []string {
 func TestSchemaModelParity(t *testing.T) {
 	t.Parallel()
 	s := testSchema(t)
-	if diff := cmp.Diff(attrNames(s.Attributes), tfsdkTags(vmModel{})); diff != "" {
+	all := attrNames(s.Attributes)
+	all = append(all, attrNames(s.Blocks)...)
+	sort.Strings(all)
+	if diff := cmp.Diff(all, tfsdkTags(vmModel{})); diff != "" {
 		t.Errorf("vmModel fields vs schema attributes (-schema +model):\n%s", diff)
 	}
 	nested := map[string]struct {
 		model any
 		types map[string]attr.Type
 	}{
-		"network_config":           {networkConfigModel{}, networkConfigAttrTypes},
-		"service_account":          {serviceAccountModel{}, serviceAccountAttrTypes},
-		"scheduling_config":        {schedulingConfigModel{}, schedulingConfigAttrTypes},
-		"shielded_instance_config": {shieldedInstanceConfigModel{}, shieldedInstanceConfigAttrTypes},
-		"data_disks":               {dataDiskModel{}, dataDiskAttrTypes},
-		"network_endpoints":        {networkEndpointModel{}, networkEndpointAttrTypes},
+		"network_config":            {networkConfigModel{}, networkConfigAttrTypes},
+		"service_account":           {serviceAccountModel{}, serviceAccountAttrTypes},
+		"scheduling_config":         {schedulingConfigModel{}, schedulingConfigAttrTypes},
+		"shielded_instance_config":  {shieldedInstanceConfigModel{}, shieldedInstanceConfigAttrTypes},
+		"data_disks":                {dataDiskModel{}, dataDiskAttrTypes},
+		"network_endpoints":         {networkEndpointModel{}, networkEndpointAttrTypes},
+		"effective_network_config":  {networkConfigModel{}, networkConfigAttrTypes},
+		"effective_service_account": {serviceAccountModel{}, serviceAccountAttrTypes},
 	}
 	ctx := context.Background()
 	for name, n := range nested {
-		a, ok := s.Attributes[name]
-		if !ok {
+		var typ attr.Type
+		if a, ok := s.Attributes[name]; ok {
+			typ = a.GetType()
+		} else if b, ok := s.Blocks[name]; ok {
+			typ = b.Type()
+		} else {
 			t.Errorf("schema has no %s", name)
 			continue
 		}
 		var obj types.ObjectType
-		switch at := a.GetType().(type) {
+		switch at := typ.(type) {
 		case types.ObjectType:
 			obj = at
 		case types.ListType:
 			obj, _ = at.ElemType.(types.ObjectType)
 		}
 		if !obj.Equal(types.ObjectType{AttrTypes: n.types}) {
-			t.Errorf("%s: schema type %s, attribute types %v", name, a.GetType().String(), n.types)
+			t.Errorf("%s: schema type %s, attribute types %v", name, typ.String(), n.types)
 		}
 		if diff := cmp.Diff(attrNames(n.types), tfsdkTags(n.model)); diff != "" {
 			t.Errorf("%s: model fields vs attribute types (-types +model):\n%s", name, diff)
@@ -116,6 +125,20 @@ func TestSchemaDescriptions(t *testing.T) {
 		}
 	}
 	walk("", s.Attributes)
+	for name, b := range s.Blocks {
+		if b.GetMarkdownDescription() == "" {
+			t.Errorf("block %s has no description", name)
+		}
+		if name == "timeouts" {
+			continue
+		}
+		switch n := b.(type) {
+		case schema.SingleNestedBlock:
+			walk(name+".", n.Attributes)
+		case schema.ListNestedBlock:
+			walk(name+".", n.NestedObject.Attributes)
+		}
+	}
 	// The documented allowed values come from the catalog.
 	for _, want := range []string{"v5litepod-4", "v6e-8", "v5p-16"} {
 		if !slices.Contains(tpuAPIAcceleratorTypes(), want) {

@@ -121,10 +121,12 @@ var emptyStringValid = map[string]bool{
 // rejected at plan with a diagnostic that names the attribute.
 func TestAccTPUVM_emptyStrings(t *testing.T) {
 	tg := acctest.New(t)
+	attrs := acctest.SettableAttributes(t, acctest.Resource, "accel_tpu_vm")
+	blocks := acctest.BlockPaths(attrs)
 	valid := resource.TestStep{Config: tg.Config(acctest.UnknownConfig(acctest.Resource, "accel_tpu_vm",
-		[]acctest.Case{{Name: "valid", Body: everyAttribute(tg, "tf-acc-empty")}}))}
+		[]acctest.Case{{Name: "valid", Body: everyAttribute(tg, "tf-acc-empty"), Blocks: blocks}}))}
 	steps := []resource.TestStep{valid}
-	for _, a := range acctest.SettableAttributes(t, acctest.Resource, "accel_tpu_vm") {
+	for _, a := range attrs {
 		if !a.String || a.Required {
 			continue
 		}
@@ -133,7 +135,7 @@ func TestAccTPUVM_emptyStrings(t *testing.T) {
 			t.Errorf("everyAttribute has no value for %s: add one", a.Path)
 			continue
 		}
-		config := tg.Config(acctest.UnknownConfig(acctest.Resource, "accel_tpu_vm", []acctest.Case{{Name: a.Path, Body: body}}))
+		config := tg.Config(acctest.UnknownConfig(acctest.Resource, "accel_tpu_vm", []acctest.Case{{Name: a.Path, Body: body, Blocks: blocks}}))
 		if emptyStringValid[a.Path] {
 			steps = append(steps, resource.TestStep{Config: config})
 			continue

@@ -7,11 +7,11 @@ resource "accel_tpu_vm" "batch" {
   framework         = "pytorch"
   framework_version = "2.8.0"
 
-  scheduling_config = {
+  scheduling_config {
     spot = true
   }
 
-  network_config = {
+  network_config {
     enable_external_ips = true
   }
 }

@@ -9,12 +9,12 @@ resource "accel_tpu_vm" "train" {
   framework         = "tensorflow"
   framework_version = "2.16.1"
 
-  data_disks = [{
+  data_disks {
     source_disk = "projects/my-ml-project/zones/us-east5-a/disks/training-data"
     mode        = "READ_ONLY"
-  }]
+  }
 
-  service_account = {
+  service_account {
     email  = "tpu-training@my-ml-project.iam.gserviceaccount.com"
     scopes = ["https://www.googleapis.com/auth/cloud-platform"]
   }

@@ -11,7 +11,7 @@ resource "accel_tpu_vm" "serve" {
   accelerator_type = "v6e-4"
   framework        = "vllm"
 
-  timeouts = {
+  timeouts {
     create = "45m"
   }
 }

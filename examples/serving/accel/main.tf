@@ -36,7 +36,7 @@ resource "accel_tpu_vm" "experiments" {
     purpose = "experiments"
   }
 
-  scheduling_config = {
+  scheduling_config {
     spot = var.experiment_spot
   }
 }

@@ -1,0 +1,73 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package acctest
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestUnknownConfigBlocks checks how cases render blocks: a map as one
+// block, a list of maps as repeated blocks, an unknown block as a dynamic
+// block over the unknown value, and attributes as arguments.
+func TestUnknownConfigBlocks(t *testing.T) {
+	t.Parallel()
+	attrs := []Attribute{
+		{Path: "name", String: true},
+		{Path: "labels", Collection: true},
+		{Path: "network_config", Block: true},
+		{Path: "network_config.network", String: true},
+		{Path: "data_disks", Block: true, Collection: true},
+		{Path: "data_disks.source_disk", String: true},
+	}
+	full := map[string]any{
+		"name":           "vm",
+		"labels":         map[string]any{"team": "ml"},
+		"network_config": map[string]any{"network": "default"},
+		"data_disks":     []any{map[string]any{"source_disk": "a"}, map[string]any{"source_disk": "b"}},
+	}
+	cases, missing := UnknownCases(attrs, full, nil, nil)
+	if len(missing) > 0 {
+		t.Fatalf("missing %v", missing)
+	}
+	byName := map[string]Case{}
+	for _, c := range cases {
+		byName[c.Name] = c
+	}
+	if _, ok := byName["data_disks[*]"]; ok {
+		t.Error("a case makes the elements of a repeated block unknown one by one")
+	}
+	tests := map[string][]string{
+		"name": {
+			"name = terraform_data.unknown.output.v1",
+			"  network_config {\n    network = \"default\"\n  }",
+			"  data_disks {\n    source_disk = \"a\"\n  }\n  data_disks {\n    source_disk = \"b\"\n  }",
+			"labels = {\n    \"team\" = \"ml\"\n  }",
+		},
+		"network_config": {
+			"dynamic \"network_config\" {\n    for_each = terraform_data.unknown.output.v",
+			"content {\n      network = network_config.value.network\n    }",
+		},
+		"network_config.network": {"network_config {\n    network = terraform_data.unknown.output.v"},
+		"data_disks":             {"dynamic \"data_disks\" {", "source_disk = data_disks.value.source_disk"},
+	}
+	for name, wants := range tests {
+		c, ok := byName[name]
+		if !ok {
+			t.Errorf("no case %s", name)
+			continue
+		}
+		got := UnknownConfig(Resource, "accel_tpu_vm", []Case{c})
+		for _, want := range wants {
+			if !strings.Contains(got, want) {
+				t.Errorf("case %s: config lacks %q:\n%s", name, want, got)
+			}
+		}
+	}
+	// The input of a single unknown block is a one-element list.
+	got := UnknownConfig(Resource, "accel_tpu_vm", []Case{byName["network_config"]})
+	if !strings.Contains(got, "= [{\n    \"network\" = \"default\"\n  }]") {
+		t.Errorf("the unknown single block's value is not a one-element list:\n%s", got)
+	}
+}
