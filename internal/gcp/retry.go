@@ -2,6 +2,7 @@ package gcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -80,7 +81,8 @@ func (b Backoff) ceiling(attempt int) time.Duration {
 
 // Retry calls fn until it succeeds, returns an error whose Class is not
 // Retryable, b.MaxAttempts calls were made, or ctx ends; in the last case it
-// returns the last error of fn wrapped together with the cause of ctx's end.
+// returns the last error of fn wrapped together with the cause of ctx's end
+// (and, when ctx ended during a call, with the answer of the call before).
 // When ctx has no deadline, it ends after NoDeadlineTimeout. Answers of
 // ClassNotAPI are retried NotAPIAttempts times in all. Waits use full
 // jitter. onRetry, when not nil, is called before each wait so that callers
@@ -97,12 +99,19 @@ func retry(ctx context.Context, b Backoff, onRetry func(error, Class, int, time.
 		defer cancel()
 	}
 	notAPI := 0
+	var last error // the answer of the call before, for an error cut short by ctx
 	for attempt := 1; ; attempt++ {
 		err := fn(ctx)
 		if err == nil {
 			return nil
 		}
 		err = Compact(err)
+		if last != nil && ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+			// The call itself was cut short: say what the API answered
+			// before, not only that time ran out.
+			return fmt.Errorf("%w (stopped retrying; the answer before was: %s)", err, last.Error())
+		}
+		last = err
 		class := Classify(err)
 		switch {
 		case class == ClassNotAPI:

@@ -3,6 +3,7 @@ package gcp
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,6 +100,25 @@ func TestRetryStopsWhenContextEnds(t *testing.T) {
 	}
 	if !errors.Is(err, context.Canceled) || !errors.Is(err, errUnavailable) {
 		t.Errorf("want the last error wrapped with the context error, got %v", err)
+	}
+}
+
+// TestRetryCutShortNamesTheAnswerBefore: when ctx ends during a call, the
+// error says what the API answered before, not only that time ran out.
+func TestRetryCutShortNamesTheAnswerBefore(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	attempts := 0
+	err := Retry(ctx, Backoff{Initial: time.Millisecond, Max: time.Millisecond, Multiplier: 1}, nil, func(ctx context.Context) error {
+		if attempts++; attempts < 3 {
+			return errUnavailable
+		}
+		cancel()
+		return ctx.Err()
+	})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "the answer before was: HTTP 503") {
+		t.Errorf("want the context's end with the answer before it, got %v", err)
 	}
 }
 
