@@ -232,8 +232,8 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 		},
 		Blocks: map[string]schema.Block{
 			"tiers": schema.ListNestedBlock{
-				MarkdownDescription: "A node pool; repeat the block for each, in priority order: the first tier is tried first " +
-					"(at least one). Each tier is either a TPU tier (`accelerator_type`) or a GPU tier (`gpu_type` and/or a GPU " +
+				MarkdownDescription: "Required, at least one. A node pool; repeat the block for each, in priority order: the " +
+					"first tier is tried first. Each tier is either a TPU tier (`accelerator_type`) or a GPU tier (`gpu_type` and/or a GPU " +
 					"`machine_type`). Tiers are matched by `name`: adding, removing or reordering tiers touches only those pools " +
 					"and the ComputeClass.",
 				Validators:   []validator.List{listvalidator.IsRequired(), listvalidator.SizeAtLeast(1)},
