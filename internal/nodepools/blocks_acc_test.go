@@ -73,6 +73,7 @@ func TestAccFallbackNodePools_misspeltBlockArguments(t *testing.T) {
 // place to an empty list; and import then reads an empty list back too.
 func TestAccFallbackNodePools_blocksLifecycle(t *testing.T) {
 	tg := newTarget(t)
+	tg.RequireEmulator(t) // the reservation exists only as a name on the emulator
 	tpuZone, gpuZone := zones(tg)
 	prefix := acctest.RandomName("blk")
 	tpuName, gpuName := prefix+"-v6e", prefix+"-l4"
