@@ -324,23 +324,8 @@ func writeBody(b *strings.Builder, indent, prefix string, body map[string]any, b
 		}
 		switch c := v.(type) {
 		case Unknown:
-			// The attributes of the block's content are read from the
-			// iterator; blocks nested in it are not supported.
-			keys := map[string]bool{}
-			if elems, ok := c.Value.([]any); ok {
-				for _, e := range elems {
-					if m, ok := e.(map[string]any); ok {
-						for name := range m {
-							keys[name] = true
-						}
-					}
-				}
-			}
-			fmt.Fprintf(b, "%sdynamic %q {\n%s  for_each = %s\n%s  content {\n", indent, k, indent, HCL(c), indent)
-			for _, name := range slices.Sorted(maps.Keys(keys)) {
-				fmt.Fprintf(b, "%s    %s = %s.value.%s\n", indent, name, k, name)
-			}
-			fmt.Fprintf(b, "%s  }\n%s}\n", indent, indent)
+			elems, _ := c.Value.([]any)
+			writeDynamic(b, indent, prefix+k, k, HCL(c), elems, blocks)
 		case map[string]any:
 			fmt.Fprintf(b, "%s%s {\n", indent, k)
 			writeBody(b, indent+"  ", prefix+k+".", c, blocks)
@@ -357,6 +342,66 @@ func writeBody(b *strings.Builder, indent, prefix string, body map[string]any, b
 			fmt.Fprintf(b, "%s%s = %s\n", indent, k, HCL(v))
 		}
 	}
+}
+
+// writeDynamic writes a dynamic block named name (at path p) over
+// forEach, whose content reads the block's arguments from the iterator:
+// those of elems, the values forEach takes. An argument some elements
+// leave out is read with lookup, as null for them; a block nested in the
+// content is a dynamic block over the iterator's value, none when the
+// element leaves it out.
+func writeDynamic(b *strings.Builder, indent, p, name, forEach string, elems []any, blocks map[string]bool) {
+	keys := map[string]int{}
+	nested := map[string][]any{}
+	for _, e := range elems {
+		m, _ := e.(map[string]any)
+		for key, v := range m {
+			keys[key]++
+			if !blocks[p+"."+key] {
+				continue
+			}
+			switch c := v.(type) {
+			case []any:
+				nested[key] = append(nested[key], c...)
+			case nil:
+			default:
+				nested[key] = append(nested[key], c)
+			}
+		}
+	}
+	fmt.Fprintf(b, "%sdynamic %q {\n%s  for_each = %s\n%s  content {\n", indent, name, indent, forEach, indent)
+	for _, key := range slices.Sorted(maps.Keys(keys)) {
+		value := fmt.Sprintf("%s.value.%s", name, key)
+		if keys[key] < len(elems) {
+			value = fmt.Sprintf("lookup(%s.value, %q, null)", name, key)
+		}
+		if !blocks[p+"."+key] {
+			fmt.Fprintf(b, "%s    %s = %s\n", indent, key, value)
+			continue
+		}
+		inner := fmt.Sprintf("[for x in [%s] : x if x != null]", value)
+		if isRepeated(elems, key) {
+			inner = fmt.Sprintf("%s.value.%s", name, key)
+			if keys[key] < len(elems) {
+				inner = fmt.Sprintf("lookup(%s.value, %q, [])", name, key)
+			}
+		}
+		writeDynamic(b, indent+"    ", p+"."+key, key, inner, nested[key], blocks)
+	}
+	fmt.Fprintf(b, "%s  }\n%s}\n", indent, indent)
+}
+
+// isRepeated reports whether the elements hold key as a list: a repeated
+// block rather than a single one.
+func isRepeated(elems []any, key string) bool {
+	for _, e := range elems {
+		if m, ok := e.(map[string]any); ok {
+			if _, ok := m[key].([]any); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func collectUnknowns(v any, into map[string]any) {

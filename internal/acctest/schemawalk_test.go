@@ -71,3 +71,44 @@ func TestUnknownConfigBlocks(t *testing.T) {
 		t.Errorf("the unknown single block's value is not a one-element list:\n%s", got)
 	}
 }
+
+// TestUnknownConfigNestedBlocks checks the content of an unknown repeated
+// block whose elements hold blocks and leave some arguments out: nested
+// blocks are dynamic blocks over the iterator, and an argument or block an
+// element leaves out is read with lookup.
+func TestUnknownConfigNestedBlocks(t *testing.T) {
+	t.Parallel()
+	attrs := []Attribute{
+		{Path: "tiers", Block: true, Collection: true},
+		{Path: "tiers.name", String: true},
+		{Path: "tiers.gpu_type", String: true},
+		{Path: "tiers.taints", Block: true, Collection: true},
+		{Path: "tiers.taints.key", String: true},
+		{Path: "tiers.reservation_affinity", Block: true},
+		{Path: "tiers.reservation_affinity.key", String: true},
+	}
+	full := map[string]any{"tiers": []any{
+		map[string]any{"name": "tpu", "taints": []any{map[string]any{"key": "k"}}, "reservation_affinity": map[string]any{"key": "r"}},
+		map[string]any{"name": "gpu", "gpu_type": "nvidia-l4"},
+	}}
+	cases, _ := UnknownCases(attrs, full, nil, nil)
+	var whole Case
+	for _, c := range cases {
+		if c.Name == "tiers" {
+			whole = c
+		}
+	}
+	got := UnknownConfig(Resource, "accel_fallback_nodepools", []Case{whole})
+	for _, want := range []string{
+		"dynamic \"tiers\" {\n    for_each = terraform_data.unknown.output.v",
+		"name = tiers.value.name",
+		"gpu_type = lookup(tiers.value, \"gpu_type\", null)",
+		"dynamic \"taints\" {\n        for_each = lookup(tiers.value, \"taints\", [])\n        content {\n          key = taints.value.key\n        }",
+		"dynamic \"reservation_affinity\" {\n        for_each = [for x in [lookup(tiers.value, \"reservation_affinity\", null)] : x if x != null]",
+		"key = reservation_affinity.value.key",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("config lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -128,11 +128,11 @@ func TestNodePoolsConfigTiers(t *testing.T) {
 	t.Parallel()
 	for n := 1; n <= MaxPools; n++ {
 		cfg := NodePoolsConfig("", "c", n)
-		if got := strings.Count(cfg, "{ name = "); got != n {
+		if got := strings.Count(cfg, "tiers {"); got != n {
 			t.Errorf("NodePoolsConfig(%d) has %d tiers", n, got)
 		}
 	}
-	if got := strings.Count(NodePoolsConfig("", "c", MaxPools+3), "{ name = "); got != MaxPools {
+	if got := strings.Count(NodePoolsConfig("", "c", MaxPools+3), "tiers {"); got != MaxPools {
 		t.Errorf("NodePoolsConfig(MaxPools+3) has %d tiers, want %d", got, MaxPools)
 	}
 }

@@ -80,12 +80,12 @@ func EmulatorProvider(project, zone, baseURL, poll string) string {
 // poolTiers are the tiers of NodePoolsConfig, in order: each fits the
 // emulator's us-central1 cluster.
 var poolTiers = []string{
-	`accelerator_type = "v6e-4", node_locations = ["us-central1-b"]`,
-	`machine_type = "g2-standard-4", gpu_type = "nvidia-l4", node_locations = ["us-central1-a"]`,
-	`accelerator_type = "v5litepod-4", node_locations = ["us-central1-a"]`,
-	`machine_type = "g2-standard-8", gpu_type = "nvidia-l4", node_locations = ["us-central1-b"]`,
-	`machine_type = "g2-standard-4", gpu_type = "nvidia-l4", node_locations = ["us-central1-c"]`,
-	`machine_type = "a2-highgpu-1g", gpu_type = "nvidia-tesla-a100", node_locations = ["us-central1-a"]`,
+	"accelerator_type = \"v6e-4\"\n    node_locations   = [\"us-central1-b\"]",
+	"machine_type     = \"g2-standard-4\"\n    gpu_type         = \"nvidia-l4\"\n    node_locations   = [\"us-central1-a\"]",
+	"accelerator_type = \"v5litepod-4\"\n    node_locations   = [\"us-central1-a\"]",
+	"machine_type     = \"g2-standard-8\"\n    gpu_type         = \"nvidia-l4\"\n    node_locations   = [\"us-central1-b\"]",
+	"machine_type     = \"g2-standard-4\"\n    gpu_type         = \"nvidia-l4\"\n    node_locations   = [\"us-central1-c\"]",
+	"machine_type     = \"a2-highgpu-1g\"\n    gpu_type         = \"nvidia-tesla-a100\"\n    node_locations   = [\"us-central1-a\"]",
 }
 
 // MaxPools is the largest n NodePoolsConfig accepts.
@@ -97,11 +97,11 @@ func NodePoolsConfig(provider, cluster string, n int) string {
 	var b strings.Builder
 	b.WriteString(requiredProviders)
 	b.WriteString(provider)
-	fmt.Fprintf(&b, "\nresource \"accel_fallback_nodepools\" \"bench\" {\n  cluster       = %q\n  compute_class = \"bench\"\n  tiers = [\n", cluster)
+	fmt.Fprintf(&b, "\nresource \"accel_fallback_nodepools\" \"bench\" {\n  cluster       = %q\n  compute_class = \"bench\"\n", cluster)
 	for i := range min(n, len(poolTiers)) {
-		fmt.Fprintf(&b, "    { name = \"bench-%d\", %s },\n", i, poolTiers[i])
+		fmt.Fprintf(&b, "\n  tiers {\n    name             = \"bench-%d\"\n    %s\n  }\n", i, poolTiers[i])
 	}
-	b.WriteString("  ]\n}\n")
+	b.WriteString("}\n")
 	return b.String()
 }
 

@@ -465,20 +465,18 @@ func (h *harness) poolsConfig(n int, extra string) { h.write(h.poolsBody(n, extr
 // poolsBody is the configuration poolsConfig writes.
 func (h *harness) poolsBody(n int, extra string) string {
 	tiers := []string{
-		`{ name = %q, accelerator_type = "v6e-4", node_locations = ["us-central1-b"] }`,
-		`{ name = %q, machine_type = "g2-standard-4", gpu_type = "nvidia-l4", node_locations = ["us-central1-a"] }`,
-		`{ name = %q, accelerator_type = "v5litepod-4", node_locations = ["us-central1-a"] }`,
+		"accelerator_type = \"v6e-4\"\n    node_locations   = [\"us-central1-b\"]",
+		"machine_type     = \"g2-standard-4\"\n    gpu_type         = \"nvidia-l4\"\n    node_locations   = [\"us-central1-a\"]",
+		"accelerator_type = \"v5litepod-4\"\n    node_locations   = [\"us-central1-a\"]",
 	}
 	var b strings.Builder
 	for i := range n {
-		fmt.Fprintf(&b, "    "+tiers[i]+",\n", fmt.Sprintf("%s-%d", h.prefix, i))
+		fmt.Fprintf(&b, "  tiers {\n    name             = %q\n    %s\n  }\n", fmt.Sprintf("%s-%d", h.prefix, i), tiers[i])
 	}
 	return fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
   cluster       = %q
   compute_class = %q
-  tiers = [
-%s  ]
-%s}
+%s%s}
 `, h.tg.Cluster, h.prefix+"-class", b.String(), extra)
 }
 
@@ -526,7 +524,7 @@ func poolScenarios() []scenario {
 		}},
 		{name: "node_pools/operation_never_finishes", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, true))
-			h.poolsConfig(2, "  timeouts = { create = \"3s\" }\n")
+			h.poolsConfig(2, "  timeouts {\n    create = \"3s\"\n  }\n")
 			h.apply(timeoutError)
 			h.expectClean("after the timeout", 2)
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
@@ -596,7 +594,7 @@ func poolScenarios() []scenario {
 			const forever = 1 << 30
 			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsList, forever, 503))
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, true))
-			h.poolsConfig(2, "  timeouts = { create = \"2s\" }\n")
+			h.poolsConfig(2, "  timeouts {\n    create = \"2s\"\n  }\n")
 			h.apply(regexp.MustCompile(`(?s)Timeout Reading Node Pools.*503`))
 			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsList, 0, 503))
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
@@ -635,8 +633,8 @@ func poolScenarios() []scenario {
 				h.t.Fatal(err)
 			}
 			body := h.poolsBody(1, "")
-			h.write(strings.Replace(body, "  ]\n", fmt.Sprintf(
-				"    { name = %q, machine_type = \"g2-standard-4\", gpu_type = \"nvidia-l4\", node_locations = [\"us-central1-a\"] },\n  ]\n", foreign), 1))
+			h.write(strings.TrimSuffix(body, "}\n") + fmt.Sprintf("  tiers {\n    name           = %q\n    machine_type   = \"g2-standard-4\"\n"+
+				"    gpu_type       = \"nvidia-l4\"\n    node_locations = [\"us-central1-a\"]\n  }\n}\n", foreign))
 			h.apply(poolExists)
 			h.write(body)
 			h.apply(nil)

@@ -50,7 +50,7 @@ func TestAccFallbackNodePools_createTimeoutWhileListUnavailable(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() { before = tg.Emulator.Counters(); fault(true) },
-				Config:    config(tg, prefix, "  timeouts = {\n    create = \"1s\"\n  }\n", gpuTier(name, gpuZone, "g2-standard-4")),
+				Config:    config(tg, prefix, "  timeouts {\n    create = \"1s\"\n  }\n", gpuTier(name, gpuZone, "g2-standard-4")),
 				ExpectError: phrases("Timeout Reading Node Pools", "could not be read before the timeout:",
 					"HTTP 503 UNAVAILABLE: The service is currently unavailable."),
 			},

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 )
@@ -108,12 +109,18 @@ func TestFindingPaths(t *testing.T) {
 					attrPath = p.ParentPath()
 				}
 			}
-			a, diags := sch.AttributeAtPath(ctx, attrPath)
-			if diags.HasError() {
-				t.Errorf("%s: %q is on %s, not on an attribute: %v", name, d.Summary(), p, diags)
-				continue
+			// A finding about one element of a repeated block (a taint) is
+			// on that block, which Terraform shows at its line.
+			settable := blockAt(sch, attrPath)
+			if !settable {
+				a, diags := sch.AttributeAtPath(ctx, attrPath)
+				if diags.HasError() {
+					t.Errorf("%s: %q is on %s, not on an attribute or a block: %v", name, d.Summary(), p, diags)
+					continue
+				}
+				settable = a.IsOptional() || a.IsRequired()
 			}
-			if !a.IsOptional() && !a.IsRequired() {
+			if !settable {
 				t.Errorf("%s: %q is on %s, which a configuration cannot set", name, d.Summary(), p)
 			}
 			if !strings.HasPrefix(attrPath.String(), "tiers[2].") {
@@ -153,4 +160,31 @@ func TestTierFindingAttribute(t *testing.T) {
 			t.Errorf("tierFindingAttribute(%q) = %q, %v; want %q, %v", tt.in, got, keep, tt.want, tt.keepIndex)
 		}
 	}
+}
+
+// blockAt reports whether p (names and list indexes) leads to a nested
+// block of s.
+func blockAt(s schema.Schema, p path.Path) bool {
+	blocks := s.Blocks
+	found := false
+	for _, step := range p.Steps() {
+		switch st := step.(type) {
+		case path.PathStepAttributeName:
+			b, ok := blocks[string(st)]
+			if !ok {
+				return false
+			}
+			found = true
+			blocks = map[string]schema.Block{}
+			for n, nb := range b.GetNestedObject().GetBlocks() {
+				if sb, ok := nb.(schema.Block); ok {
+					blocks[n] = sb
+				}
+			}
+		case path.PathStepElementKeyInt:
+		default:
+			return false
+		}
+	}
+	return found
 }

@@ -465,6 +465,11 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 		}
 	}
 	t.Labels = stringMap(userLabels)
+	// taints is a block: without one, configuration and state hold an
+	// empty list, never null.
+	if userTaints == nil {
+		userTaints = []taint{}
+	}
 	t.Taints = taintList(userTaints)
 
 	nodeLabels := map[string]string{}

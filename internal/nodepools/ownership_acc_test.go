@@ -218,7 +218,12 @@ func TestAccFallbackNodePools_secondInstanceRefused(t *testing.T) {
 resource "accel_fallback_nodepools" "second" {
   cluster       = %q
   compute_class = %q
-  tiers = [{ name = %q, machine_type = "g2-standard-4", gpu_type = "nvidia-l4", node_locations = [%q] }]
+  tiers {
+    name           = %q
+    machine_type   = "g2-standard-4"
+    gpu_type       = "nvidia-l4"
+    node_locations = [%q]
+  }
 }
 `, tg.Cluster, prefix, name, gpuZone)
 	var owner string

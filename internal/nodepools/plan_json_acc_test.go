@@ -85,7 +85,11 @@ func TestAccFallbackNodePools_diagnosticsOnce(t *testing.T) {
 			diags, stdout, err := acctest.PlanDiagnostics(t, env, tf, tg.Config(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
   cluster       = %q
   compute_class = "once"
-%s  tiers = [{ name = "tpu", accelerator_type = "v6e-4", node_locations = [%s] }]
+%s  tiers {
+    name             = "tpu"
+    accelerator_type = "v6e-4"
+    node_locations   = [%s]
+  }
 }
 `, tg.Cluster, tc.extra, tc.zones)))
 			if failed := err != nil; failed != tc.wantFail {
@@ -134,10 +138,18 @@ func TestAccFallbackNodePools_stockoutTaint(t *testing.T) {
 	w := newCLIWorkspace(t, env, tf, tg, fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
   cluster       = %q
   compute_class = %q
-  tiers = [
-    { name = "%[2]s-v6e", accelerator_type = "v6e-4", node_count = 1, node_locations = ["us-central1-b"] },
-    { name = "%[2]s-l4", machine_type = "g2-standard-4", gpu_type = "nvidia-l4", node_locations = ["us-central1-a"] },
-  ]
+  tiers {
+    name             = "%[2]s-v6e"
+    accelerator_type = "v6e-4"
+    node_count       = 1
+    node_locations   = ["us-central1-b"]
+  }
+  tiers {
+    name           = "%[2]s-l4"
+    machine_type   = "g2-standard-4"
+    gpu_type       = "nvidia-l4"
+    node_locations = ["us-central1-a"]
+  }
 }
 `, tg.Cluster, prefix))
 	t.Cleanup(func() {

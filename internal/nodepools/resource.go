@@ -131,10 +131,14 @@ func tierFindingAttribute(attr string) (string, bool) {
 	return "name", false
 }
 
-// tierAttributes is the set of a tier's attribute names.
+// tierAttributes is the set of a tier's attribute and block names.
 var tierAttributes = sync.OnceValue(func() map[string]struct{} {
 	out := map[string]struct{}{}
-	for name := range tierNestedObject(catalog.Default()).Attributes {
+	obj := tierBlockObject(catalog.Default())
+	for name := range obj.Attributes {
+		out[name] = struct{}{}
+	}
+	for name := range obj.Blocks {
 		out[name] = struct{}{}
 	}
 	return out
@@ -837,7 +841,8 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// nullTier is a tier with every value null.
+// nullTier is a tier with every value null, but taints: a block that is
+// absent is an empty list.
 func nullTier() tierModel {
 	return tierModel{
 		Name: types.StringNull(), AcceleratorType: types.StringNull(), MachineType: types.StringNull(),
@@ -845,7 +850,7 @@ func nullTier() tierModel {
 		GPUDriverVersion: types.StringNull(), NodeLocations: types.ListNull(types.StringType),
 		NodeCount: types.Int64Null(), MinNodeCount: types.Int64Null(), MaxNodeCount: types.Int64Null(),
 		Spot: types.BoolNull(), AutoRepair: types.BoolNull(), AutoUpgrade: types.BoolNull(),
-		Labels: types.MapNull(types.StringType), Taints: types.ListNull(taintObjectType),
+		Labels: types.MapNull(types.StringType), Taints: taintList([]taint{}),
 		ReservationAffinity: types.ObjectNull(reservationAttrTypes),
 		PlacementPolicy:     types.StringNull(), PoolName: types.StringNull(), Status: types.StringNull(),
 		StatusMessage: types.StringNull(), AcceleratorLabels: types.MapNull(types.StringType),

@@ -174,23 +174,36 @@ type tier struct {
 // config renders the resource with the given tiers.
 func config(tg *acctest.Target, class, extra string, tiers ...tier) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "resource \"accel_fallback_nodepools\" \"test\" {\n  cluster       = %q\n  compute_class = %q\n%s  tiers = [\n", tg.Cluster, class, extra)
+	fmt.Fprintf(&b, "resource \"accel_fallback_nodepools\" \"test\" {\n  cluster       = %q\n  compute_class = %q\n%s", tg.Cluster, class, extra)
 	for _, t := range tiers {
-		fmt.Fprintf(&b, "    {\n      name = %q\n%s    },\n", t.name, t.attrs)
+		fmt.Fprintf(&b, "\n  tiers {\n    name = %q\n%s  }\n", t.name, t.attrs)
 	}
-	b.WriteString("  ]\n}\n")
+	b.WriteString("}\n")
 	return tg.Config(b.String())
 }
 
 func tpuTier(name, zone, accel string, more ...string) tier {
-	return tier{name: name, attrs: fmt.Sprintf("      accelerator_type = %q\n      node_locations   = [%q]\n%s", accel, zone, strings.Join(more, ""))}
+	return tier{name: name, attrs: fmt.Sprintf("    accelerator_type = %q\n    node_locations   = [%q]\n%s", accel, zone, strings.Join(more, ""))}
 }
 
 func gpuTier(name, zone, machine string, more ...string) tier {
-	return tier{name: name, attrs: fmt.Sprintf("      machine_type   = %q\n      gpu_type       = \"nvidia-l4\"\n      node_locations = [%q]\n%s", machine, zone, strings.Join(more, ""))}
+	return tier{name: name, attrs: fmt.Sprintf("    machine_type   = %q\n    gpu_type       = \"nvidia-l4\"\n    node_locations = [%q]\n%s", machine, zone, strings.Join(more, ""))}
 }
 
-func line(attr, value string) string { return fmt.Sprintf("      %s = %s\n", attr, value) }
+// line renders one argument of a tier.
+func line(attr, value string) string { return fmt.Sprintf("    %s = %s\n", attr, value) }
+
+// block renders one nested block of a tier with the given arguments, in
+// the order given as name, value pairs.
+func block(name string, args ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "    %s {\n", name)
+	for i := 0; i+1 < len(args); i += 2 {
+		fmt.Fprintf(&b, "      %s = %s\n", args[i], args[i+1])
+	}
+	b.WriteString("    }\n")
+	return b.String()
+}
 
 func tierPath(i int, attr string) tfjsonpath.Path {
 	return tfjsonpath.New("tiers").AtSliceIndex(i).AtMapKey(attr)

@@ -146,7 +146,7 @@ func TestAccFallbackNodePools_updateInPlace(t *testing.T) {
 		after := config(tg, prefix+"-new", "",
 			tpuTier(names[0], tpuZone, "v6e-4", line("min_node_count", "1"), line("max_node_count", "3"),
 				line("labels", `{ team = "serving" }`),
-				line("taints", `[{ key = "dedicated", value = "llm", effect = "NO_EXECUTE" }]`)),
+				block("taints", "key", `"dedicated"`, "value", `"llm"`, "effect", `"NO_EXECUTE"`)),
 			gpuTier(names[1], gpuZone, "g2-standard-4", line("node_count", "2"), line("auto_upgrade", "false")),
 		)
 		resource.ParallelTest(t, resource.TestCase{
@@ -475,7 +475,7 @@ func TestAccFallbackNodePools_concurrency(t *testing.T) {
 			}
 			// A bound for the failure of a provider that creates one pool
 			// at a time, not a measure of anything.
-			timeouts := "  timeouts = {\n    create = \"2m\"\n  }\n"
+			timeouts := "  timeouts {\n    create = \"2m\"\n  }\n"
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 				CheckDestroy:             checkDestroyed(tg, names...),
@@ -565,7 +565,7 @@ func TestAccFallbackNodePools_gkeAdditions(t *testing.T) {
 			names := []string{prefix + "-v6e", prefix + "-l4"}
 			cfg := config(tg, prefix, "",
 				tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1"), line("labels", `{ app = "vllm" }`)),
-				gpuTier(names[1], gpuZone, "g2-standard-4", line("taints", `[{ key = "team", value = "a", effect = "NO_SCHEDULE" }]`)),
+				gpuTier(names[1], gpuZone, "g2-standard-4", block("taints", "key", `"team"`, "value", `"a"`, "effect", `"NO_SCHEDULE"`)),
 			)
 			addOutOfBand := func() {
 				if tg.Emulator == nil {
@@ -685,7 +685,7 @@ func TestAccFallbackNodePools_timeout(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				PreConfig:   hang(true),
-				Config:      config(tg, prefix, "  timeouts = {\n    create = \"1s\"\n  }\n", gpuTier(name, gpuZone, "g2-standard-4")),
+				Config:      config(tg, prefix, "  timeouts {\n    create = \"1s\"\n  }\n", gpuTier(name, gpuZone, "g2-standard-4")),
 				ExpectError: regexp.MustCompile(`Timeout Waiting for Node Pool`),
 			},
 			{

@@ -95,15 +95,18 @@ func gpuTypeNames() []string {
 	return out
 }
 
-func taintNestedObject(computed bool) schema.NestedAttributeObject {
-	if computed {
-		return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"key":    schema.StringAttribute{Computed: true, MarkdownDescription: "Taint key."},
-			"value":  schema.StringAttribute{Computed: true, MarkdownDescription: "Taint value."},
-			"effect": schema.StringAttribute{Computed: true, MarkdownDescription: "GKE taint effect: " + schemadoc.Codes(taintEffects) + "."},
-		}}
-	}
-	return schema.NestedAttributeObject{Validators: requiredInElement("key", "value", "effect"), Attributes: map[string]schema.Attribute{
+// taintNestedObject is an element of the computed taint lists.
+func taintNestedObject() schema.NestedAttributeObject {
+	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		"key":    schema.StringAttribute{Computed: true, MarkdownDescription: "Taint key."},
+		"value":  schema.StringAttribute{Computed: true, MarkdownDescription: "Taint value."},
+		"effect": schema.StringAttribute{Computed: true, MarkdownDescription: "GKE taint effect: " + schemadoc.Codes(taintEffects) + "."},
+	}}
+}
+
+// taintBlockObject is the content of a tier's taints block.
+func taintBlockObject() schema.NestedBlockObject {
+	return schema.NestedBlockObject{Validators: requiredInElement("key", "value", "effect"), Attributes: map[string]schema.Attribute{
 		"key": schema.StringAttribute{
 			Optional:            true,
 			MarkdownDescription: "Required. Taint key. Keys the provider sets itself (the accelerator taints and `cloud.google.com/compute-class`) are rejected here.",
@@ -170,14 +173,6 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 				Validators: []validator.String{stringvalidator.RegexMatches(computeClassRE,
 					"must be at most 63 lowercase letters, digits and hyphens, starting and ending with a letter or digit")},
 			},
-			"tiers": schema.ListNestedAttribute{
-				Required: true,
-				MarkdownDescription: "The node pools in priority order: the first tier is tried first. Each tier is either a TPU tier " +
-					"(`accelerator_type`) or a GPU tier (`gpu_type` and/or a GPU `machine_type`). Tiers are matched by `name`: adding, " +
-					"removing or reordering tiers touches only those pools and the ComputeClass.",
-				Validators:   []validator.List{listvalidator.SizeAtLeast(1)},
-				NestedObject: tierNestedObject(cat),
-			},
 			"on_stockout": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
@@ -210,10 +205,6 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 					"`warn` reports them as warnings. One of " + schemadoc.Codes(catalog.ModeNames) + ".",
 				Validators: []validator.String{stringvalidator.OneOf(catalog.ModeNames...)},
 			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true, CreateDescription: fmt.Sprintf(
-				"Time to create every pool (default `%s`).", defaultCreateTimeout), UpdateDescription: fmt.Sprintf(
-				"Time to update, add, re-create and remove pools (default `%s`).", defaultUpdateTimeout), DeleteDescription: fmt.Sprintf(
-				"Time to delete every pool (default `%s`).", defaultDeleteTimeout)}),
 			"owner_id": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "The value of the GKE resource label `" + ownership.LabelKey + "` on every pool this resource " +
@@ -239,17 +230,42 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 				NestedObject: tolerationNestedObject(),
 			},
 		},
+		Blocks: map[string]schema.Block{
+			"tiers": schema.ListNestedBlock{
+				MarkdownDescription: "Required, at least one. A node pool; repeat the block for each, in priority order: the " +
+					"first tier is tried first. Each tier is either a TPU tier (`accelerator_type`) or a GPU tier (`gpu_type` and/or a GPU " +
+					"`machine_type`). Tiers are matched by `name`: adding, removing or reordering tiers touches only those pools " +
+					"and the ComputeClass.",
+				Validators:   []validator.List{listvalidator.IsRequired(), listvalidator.SizeAtLeast(1)},
+				NestedObject: tierBlockObject(cat),
+			},
+			"timeouts": timeoutsBlock(ctx),
+		},
 	}
 }
 
-func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
+// timeoutsBlock is the framework's timeouts block, documented with this
+// resource's defaults.
+func timeoutsBlock(ctx context.Context) schema.Block {
+	b := timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true, CreateDescription: fmt.Sprintf(
+		"Time to create every pool (default `%s`).", defaultCreateTimeout), UpdateDescription: fmt.Sprintf(
+		"Time to update, add, re-create and remove pools (default `%s`).", defaultUpdateTimeout), DeleteDescription: fmt.Sprintf(
+		"Time to delete every pool (default `%s`).", defaultDeleteTimeout)})
+	if n, ok := b.(schema.SingleNestedBlock); ok {
+		n.MarkdownDescription = "How long each operation may take, as Go durations such as `\"45m\"`."
+		return n
+	}
+	return b
+}
+
+func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 	computedString := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
 	computedMap := func(desc string) schema.MapAttribute {
 		return schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
 	}
-	return schema.NestedAttributeObject{Validators: requiredInElement("name", "node_locations"), Attributes: map[string]schema.Attribute{
+	return schema.NestedBlockObject{Validators: requiredInElement("name", "node_locations"), Attributes: map[string]schema.Attribute{
 		"name": schema.StringAttribute{
 			Optional: true,
 			MarkdownDescription: fmt.Sprintf("Required. The GKE node pool name: 1 to %d lowercase letters, digits and hyphens, starting with a letter "+
@@ -366,19 +382,53 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 				"`node_labels`); labels GKE adds never cause a diff. Updated in place.",
 			Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.LengthBetween(1, 317))},
 		},
-		"taints": schema.ListNestedAttribute{
-			Optional: true,
-			MarkdownDescription: "Extra Kubernetes node taints. The provider adds the accelerator taint and the ComputeClass taint " +
-				"itself (see `node_taints`); taints GKE adds never cause a diff. Updated in place.",
-			NestedObject: taintNestedObject(false),
+		"placement_policy": computedString("Derived: `COMPACT` for multi-host TPU slices (with `topology` as the placement's TPU topology), else null."),
+		"pool_name":        computedString("The node pool name GKE reports: what the ComputeClass lists for this tier."),
+		"status": computedString("The pool's status as GKE reports it (`PROVISIONING`, `RUNNING`, `RUNNING_WITH_ERROR`, `RECONCILING`, " +
+			"`STOPPING`, `ERROR`), `MISSING` when the pool no longer exists (the next apply re-creates it), or `UNKNOWN` when an apply could not read the pool back (the next refresh reads it)."),
+		"status_message": computedString("GKE's message about the status, such as the reason of an `ERROR`; empty when there is none."),
+		"accelerator_labels": computedMap("Derived: the labels GKE itself puts on this tier's nodes to describe the accelerator " +
+			"(`cloud.google.com/gke-tpu-accelerator` and `cloud.google.com/gke-tpu-topology` for TPU tiers, " +
+			"`cloud.google.com/gke-accelerator` for GPU tiers), for selectors that target one tier."),
+		"node_labels": computedMap("Derived: the Kubernetes node labels the provider sets on the pool: `labels` plus " +
+			"`cloud.google.com/compute-class`."),
+		"node_taints": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "Derived: the node taints the provider sets on the pool: the accelerator taint (`google.com/tpu` or " +
+				"`nvidia.com/gpu`, `present`, `NO_SCHEDULE`), the ComputeClass taint, then `taints`.",
+			NestedObject: taintNestedObject(),
 		},
-		"reservation_affinity": schema.SingleNestedAttribute{
-			Optional:            true,
-			MarkdownDescription: "Which Compute Engine reservations the nodes consume. Changing it re-creates the pool.",
+		"effective_labels": computedMap("All node labels GKE reports for the pool, including those GKE adds."),
+		"effective_taints": schema.ListNestedAttribute{
+			Computed:            true,
+			MarkdownDescription: "All node taints GKE reports for the pool, including those GKE adds.",
+			NestedObject:        taintNestedObject(),
+		},
+		"node_selector": computedMap("The `nodeSelector` that targets this tier through the ComputeClass: " +
+			"`cloud.google.com/compute-class=<compute_class>`."),
+		"tolerations": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The Kubernetes tolerations a pod needs for this tier's taints: the accelerator taint (`Exists`), " +
+				"the ComputeClass taint, `cloud.google.com/gke-spot` when `spot`, and `taints`.",
+			NestedObject: tolerationNestedObject(),
+		},
+	}, Blocks: map[string]schema.Block{
+		"taints": schema.ListNestedBlock{
+			MarkdownDescription: "An extra Kubernetes node taint; repeat the block for each. The provider adds the accelerator taint and the ComputeClass taint " +
+				"itself (see `node_taints`); taints GKE adds never cause a diff. Updated in place.",
+			NestedObject: taintBlockObject(),
+		},
+		"reservation_affinity": schema.SingleNestedBlock{
+			MarkdownDescription: "Which Compute Engine reservations the nodes consume. Without the block: GKE's default. " +
+				"Changing it re-creates the pool.",
+			// consume_reservation_type is optional in the schema, as the
+			// framework checks required attributes of an absent single
+			// block; this requires it when the block is written.
+			Validators: requiredInElement("consume_reservation_type"),
 			Attributes: map[string]schema.Attribute{
 				"consume_reservation_type": schema.StringAttribute{
-					Required:            true,
-					MarkdownDescription: "One of " + schemadoc.Codes(reservationTypes) + ".",
+					Optional:            true,
+					MarkdownDescription: "Required. One of " + schemadoc.Codes(reservationTypes) + ".",
 					Validators:          []validator.String{stringvalidator.OneOf(reservationTypes...)},
 				},
 				"key": schema.StringAttribute{
@@ -395,44 +445,15 @@ func tierNestedObject(cat *catalog.Catalog) schema.NestedAttributeObject {
 				},
 			},
 		},
-		"placement_policy": computedString("Derived: `COMPACT` for multi-host TPU slices (with `topology` as the placement's TPU topology), else null."),
-		"pool_name":        computedString("The node pool name GKE reports: what the ComputeClass lists for this tier."),
-		"status": computedString("The pool's status as GKE reports it (`PROVISIONING`, `RUNNING`, `RUNNING_WITH_ERROR`, `RECONCILING`, " +
-			"`STOPPING`, `ERROR`), `MISSING` when the pool no longer exists (the next apply re-creates it), or `UNKNOWN` when an apply could not read the pool back (the next refresh reads it)."),
-		"status_message": computedString("GKE's message about the status, such as the reason of an `ERROR`; empty when there is none."),
-		"accelerator_labels": computedMap("Derived: the labels GKE itself puts on this tier's nodes to describe the accelerator " +
-			"(`cloud.google.com/gke-tpu-accelerator` and `cloud.google.com/gke-tpu-topology` for TPU tiers, " +
-			"`cloud.google.com/gke-accelerator` for GPU tiers), for selectors that target one tier."),
-		"node_labels": computedMap("Derived: the Kubernetes node labels the provider sets on the pool: `labels` plus " +
-			"`cloud.google.com/compute-class`."),
-		"node_taints": schema.ListNestedAttribute{
-			Computed: true,
-			MarkdownDescription: "Derived: the node taints the provider sets on the pool: the accelerator taint (`google.com/tpu` or " +
-				"`nvidia.com/gpu`, `present`, `NO_SCHEDULE`), the ComputeClass taint, then `taints`.",
-			NestedObject: taintNestedObject(true),
-		},
-		"effective_labels": computedMap("All node labels GKE reports for the pool, including those GKE adds."),
-		"effective_taints": schema.ListNestedAttribute{
-			Computed:            true,
-			MarkdownDescription: "All node taints GKE reports for the pool, including those GKE adds.",
-			NestedObject:        taintNestedObject(true),
-		},
-		"node_selector": computedMap("The `nodeSelector` that targets this tier through the ComputeClass: " +
-			"`cloud.google.com/compute-class=<compute_class>`."),
-		"tolerations": schema.ListNestedAttribute{
-			Computed: true,
-			MarkdownDescription: "The Kubernetes tolerations a pod needs for this tier's taints: the accelerator taint (`Exists`), " +
-				"the ComputeClass taint, `cloud.google.com/gke-spot` when `spot`, and `taints`.",
-			NestedObject: tolerationNestedObject(),
-		},
 	}}
 }
 
 // requiredInElement requires the named attributes in every element of a
-// list of nested objects. The attributes are optional in the schema, as
-// the framework reports a required attribute missing when a whole element
-// is unknown at plan time (it comes from another resource); this checks
-// each element once it is known.
+// list of nested objects, or in a single block when it is written. The
+// attributes are optional in the schema, as the framework reports a
+// required attribute missing when a whole element is unknown at plan time
+// (it comes from another resource), or in a single block left out; this
+// checks each element once it is known.
 func requiredInElement(names ...string) []validator.Object {
 	exprs := make([]path.Expression, len(names))
 	for i, n := range names {

@@ -407,30 +407,37 @@ func TestSchemaModelParity(t *testing.T) {
 	if diags := resp.Schema.ValidateImplementation(context.Background()); diags.HasError() {
 		t.Fatal(diags)
 	}
-	check := func(what string, attrs map[string]schema.Attribute, model any) {
+	check := func(what string, attrs map[string]schema.Attribute, blocks map[string]schema.Block, model any) {
 		t.Helper()
 		fields := map[string]bool{}
 		rt := reflect.TypeOf(model)
 		for i := range rt.NumField() {
 			fields[rt.Field(i).Tag.Get("tfsdk")] = true
 		}
+		names := map[string]bool{}
 		for name := range attrs {
+			names[name] = true
+		}
+		for name := range blocks {
+			names[name] = true
+		}
+		for name := range names {
 			if !fields[name] {
-				t.Errorf("%s: schema attribute %q has no model field", what, name)
+				t.Errorf("%s: schema attribute or block %q has no model field", what, name)
 			}
 		}
 		for name := range fields {
-			if _, ok := attrs[name]; !ok {
-				t.Errorf("%s: model field %q has no schema attribute", what, name)
+			if !names[name] {
+				t.Errorf("%s: model field %q has no schema attribute or block", what, name)
 			}
 		}
 	}
-	check("resource", resp.Schema.Attributes, resourceModel{})
-	tiers, ok := resp.Schema.Attributes["tiers"].(schema.ListNestedAttribute)
+	check("resource", resp.Schema.Attributes, resp.Schema.Blocks, resourceModel{})
+	tiers, ok := resp.Schema.Blocks["tiers"].(schema.ListNestedBlock)
 	if !ok {
-		t.Fatal("tiers is not a list nested attribute")
+		t.Fatal("tiers is not a list nested block")
 	}
-	check("tiers", tiers.NestedObject.Attributes, tierModel{})
+	check("tiers", tiers.NestedObject.Attributes, tiers.NestedObject.Blocks, tierModel{})
 	if diff := cmp.Diff(tierObjectType, tiers.NestedObject.Type()); diff != "" {
 		t.Errorf("tier object type differs from the schema (-model +schema):\n%s", diff)
 	}
@@ -439,8 +446,23 @@ func TestSchemaModelParity(t *testing.T) {
 			t.Errorf("tiers.%s has no description", name)
 		}
 	}
+	for name, b := range tiers.NestedObject.Blocks {
+		if b.GetMarkdownDescription() == "" {
+			t.Errorf("tiers.%s has no description", name)
+		}
+		for an, a := range b.GetNestedObject().GetAttributes() {
+			if a.GetMarkdownDescription() == "" {
+				t.Errorf("tiers.%s.%s has no description", name, an)
+			}
+		}
+	}
 	for name, a := range resp.Schema.Attributes {
-		if a.GetMarkdownDescription() == "" && name != "timeouts" { // the timeouts library describes its own attributes
+		if a.GetMarkdownDescription() == "" {
+			t.Errorf("%s has no description", name)
+		}
+	}
+	for name, b := range resp.Schema.Blocks {
+		if b.GetMarkdownDescription() == "" {
 			t.Errorf("%s has no description", name)
 		}
 	}

@@ -137,11 +137,11 @@ resource "terraform_data" "type" {
 resource "accel_fallback_nodepools" "test" {
   cluster       = %q
   compute_class = "unknown-type"
-  tiers = [{
+  tiers {
     name             = "tf-acc-unknown-type"
     accelerator_type = terraform_data.type.output
     node_locations   = [%q]
-  }]
+  }
 }
 `, tg.Cluster, tpuZone)),
 			ExpectError: regexp.MustCompile(`(?s)accelerator_type.*v6e-3`),
@@ -170,12 +170,14 @@ func TestAccFallbackNodePools_emptyStrings(t *testing.T) {
 		uniqueNames(0, body)
 		return body
 	}
+	attrs := acctest.SettableAttributes(t, acctest.Resource, "accel_fallback_nodepools")
+	blocks := acctest.BlockPaths(attrs)
 	render := func(body map[string]any) string {
-		return tg.Config(acctest.UnknownConfig(acctest.Resource, "accel_fallback_nodepools", []acctest.Case{{Name: "empty", Body: body}}))
+		return tg.Config(acctest.UnknownConfig(acctest.Resource, "accel_fallback_nodepools", []acctest.Case{{Name: "empty", Body: body, Blocks: blocks}}))
 	}
 	valid := resource.TestStep{Config: render(named())}
 	steps := []resource.TestStep{valid}
-	for _, a := range acctest.SettableAttributes(t, acctest.Resource, "accel_fallback_nodepools") {
+	for _, a := range attrs {
 		if !a.String || a.Required {
 			continue
 		}

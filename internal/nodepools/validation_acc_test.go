@@ -20,9 +20,48 @@ func offlineConfig(body string) string {
 	return acctest.OfflineProviderConfig + "\n" + body
 }
 
+// resourceHCL renders the resource with one tiers block per tier, each
+// given as its arguments in braces, separated by commas, as in
+// `{ name = "x", node_locations = ["a", "b"] }`, or as a whole block.
 func resourceHCL(cluster, class, extra string, tiers ...string) string {
-	return fmt.Sprintf("resource \"accel_fallback_nodepools\" \"test\" {\n  cluster       = %q\n  compute_class = %q\n%s  tiers = [%s]\n}\n",
-		cluster, class, extra, strings.Join(tiers, ",\n"))
+	var b strings.Builder
+	fmt.Fprintf(&b, "resource \"accel_fallback_nodepools\" \"test\" {\n  cluster       = %q\n  compute_class = %q\n%s", cluster, class, extra)
+	for _, t := range tiers {
+		if !strings.HasPrefix(t, "{") {
+			b.WriteString(t + "\n")
+			continue
+		}
+		b.WriteString("  tiers {\n")
+		for _, arg := range splitArguments(strings.TrimSuffix(strings.TrimPrefix(t, "{"), "}")) {
+			b.WriteString("    " + arg + "\n")
+		}
+		b.WriteString("  }\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// splitArguments splits s at the commas outside brackets and braces.
+func splitArguments(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, c := range s {
+		switch c {
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if last := strings.TrimSpace(s[start:]); last != "" {
+		out = append(out, last)
+	}
+	return out
 }
 
 func TestAccFallbackNodePools_validation(t *testing.T) {
@@ -34,7 +73,7 @@ func TestAccFallbackNodePools_validation(t *testing.T) {
 		hcl   string
 		error string
 	}{
-		{"empty tier list", resourceHCL(cluster, "c", ""), `tiers list must contain at least 1 elements`},
+		{"no tiers block", resourceHCL(cluster, "c", ""), `Block tiers must have a configuration value`},
 		{"duplicate tier names", resourceHCL(cluster, "c", "", v6e, strings.Replace(l4, `"gpu"`, `"tpu"`, 1)), `Duplicate Tier Name`},
 		{"both TPU and GPU", resourceHCL(cluster, "c", "",
 			`{ name = "x", accelerator_type = "v6e-4", gpu_type = "nvidia-l4", node_locations = ["us-central1-b"] }`), `Tier Is Both TPU and GPU`},
@@ -65,7 +104,16 @@ func TestAccFallbackNodePools_validation(t *testing.T) {
 		{"unknown accelerator type", resourceHCL(cluster, "c", "",
 			`{ name = "x", accelerator_type = "v6e-3", node_locations = ["us-central1-b"] }`), `Invalid TPU Accelerator Type`},
 		{"provider taint in taints", resourceHCL(cluster, "c", "",
-			`{ name = "x", accelerator_type = "v6e-4", node_locations = ["us-central1-b"], taints = [{ key = "google.com/tpu", value = "present", effect = "NO_SCHEDULE" }] }`),
+			`  tiers {
+    name             = "x"
+    accelerator_type = "v6e-4"
+    node_locations   = ["us-central1-b"]
+    taints {
+      key    = "google.com/tpu"
+      value  = "present"
+      effect = "NO_SCHEDULE"
+    }
+  }`),
 			`Taint Set by the Provider`},
 		{"invalid pool name", resourceHCL(cluster, "c", "", strings.Replace(v6e, `"tpu"`, `"TPU_pool"`, 1)), `must be 1 to 40 lowercase`},
 		{"invalid cluster id", resourceHCL("serving", "c", "", v6e), `Invalid Cluster ID`},

@@ -168,9 +168,11 @@ resource "accel_tpu_vm" "test" {
 resource "accel_fallback_nodepools" "test" {
   cluster       = %[2]q
   compute_class = %[3]q
-  tiers = [
-    { name = %[4]q, accelerator_type = "v6e-4", node_locations = ["us-central1-b"] },
-  ]
+  tiers {
+    name             = %[4]q
+    accelerator_type = "v6e-4"
+    node_locations   = ["us-central1-b"]
+  }
 }
 
 data "accel_runtime_version" "test" {

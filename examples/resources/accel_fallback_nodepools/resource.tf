@@ -24,36 +24,36 @@ resource "accel_fallback_nodepools" "vllm" {
   active_migration = true # move pods back up to the TPU tier when it has capacity again
   on_stockout      = "continue"
 
-  tiers = [
-    {
-      # TPU first, for performance: one v6e-4 slice (2x2, one ct6e-standard-4t node) per node.
-      name             = "v6e-4-spot"
-      accelerator_type = "v6e-4"
-      node_locations   = ["us-central1-b"]
-      spot             = true
-      min_node_count   = 0
-      max_node_count   = 2
-    },
-    {
-      # Then a large GPU: the GPU type and count follow from the machine type.
-      name           = "h100"
-      machine_type   = "a3-highgpu-1g"
-      node_locations = ["us-central1-a"]
-      min_node_count = 0
-      max_node_count = 2
-    },
-    {
-      # Then the small GPU that is usually available.
-      name               = "l4"
-      machine_type       = "g2-standard-8"
-      gpu_type           = "nvidia-l4"
-      gpu_driver_version = "LATEST"
-      node_locations     = ["us-central1-a", "us-central1-c"]
-      min_node_count     = 1
-      max_node_count     = 4
-      labels             = { team = "serving" }
-    },
-  ]
+  tiers {
+    # TPU first, for performance: one v6e-4 slice (2x2, one ct6e-standard-4t node) per node.
+    name             = "v6e-4-spot"
+    accelerator_type = "v6e-4"
+    node_locations   = ["us-central1-b"]
+    spot             = true
+    min_node_count   = 0
+    max_node_count   = 2
+  }
+
+  tiers {
+    # Then a large GPU: the GPU type and count follow from the machine type.
+    name           = "h100"
+    machine_type   = "a3-highgpu-1g"
+    node_locations = ["us-central1-a"]
+    min_node_count = 0
+    max_node_count = 2
+  }
+
+  tiers {
+    # Then the small GPU that is usually available.
+    name               = "l4"
+    machine_type       = "g2-standard-8"
+    gpu_type           = "nvidia-l4"
+    gpu_driver_version = "LATEST"
+    node_locations     = ["us-central1-a", "us-central1-c"]
+    min_node_count     = 1
+    max_node_count     = 4
+    labels             = { team = "serving" }
+  }
 }
 
 # The ComputeClass that orders the pools.

@@ -50,29 +50,29 @@ resource "accel_fallback_nodepools" "serving" {
   compute_class    = var.compute_class
   active_migration = true
 
-  tiers = [
-    {
-      name             = "${var.name}-tpu"
-      accelerator_type = data.accel_runtime_version.team.accelerator_type
-      node_locations   = var.tpu_zones
-      min_node_count   = 0
-      max_node_count   = var.max_nodes_per_tier
-    },
-    {
-      name           = "${var.name}-a100"
-      machine_type   = "a2-ultragpu-1g"
-      node_locations = var.gpu_zones
-      min_node_count = 0
-      max_node_count = var.max_nodes_per_tier
-    },
-    {
-      name           = "${var.name}-l4"
-      machine_type   = "g2-standard-8"
-      gpu_type       = "nvidia-l4"
-      node_locations = var.small_gpu_zones
-      spot           = true
-      min_node_count = 0
-      max_node_count = var.max_nodes_per_tier
-    },
-  ]
+  tiers {
+    name             = "${var.name}-tpu"
+    accelerator_type = data.accel_runtime_version.team.accelerator_type
+    node_locations   = var.tpu_zones
+    min_node_count   = 0
+    max_node_count   = var.max_nodes_per_tier
+  }
+
+  tiers {
+    name           = "${var.name}-a100"
+    machine_type   = "a2-ultragpu-1g"
+    node_locations = var.gpu_zones
+    min_node_count = 0
+    max_node_count = var.max_nodes_per_tier
+  }
+
+  tiers {
+    name           = "${var.name}-l4"
+    machine_type   = "g2-standard-8"
+    gpu_type       = "nvidia-l4"
+    node_locations = var.small_gpu_zones
+    spot           = true
+    min_node_count = 0
+    max_node_count = var.max_nodes_per_tier
+  }
 }
