@@ -123,3 +123,48 @@ func TestAccFallbackNodePools_blocksLifecycle(t *testing.T) {
 		},
 	})
 }
+
+// TestAccFallbackNodePools_findingsOnTheirLine: a catalog finding about a
+// tier is shown on the line of the tier argument it is about (the second
+// tier's node_count, node_locations or taint block), with the bad value quoted,
+// so the user sees which tier and which argument to fix.
+func TestAccFallbackNodePools_findingsOnTheirLine(t *testing.T) {
+	tg := newTarget(t)
+	tg.RequireEmulator(t)
+	tpuZone, gpuZone := zones(tg)
+	prefix := acctest.RandomName("fl")
+	ok := gpuTier(prefix+"-ok", gpuZone, "g2-standard-4")
+	on := func(summary, line, value string) *regexp.Regexp {
+		return regexp.MustCompile(`(?s)Error: ` + summary + `\s+with accel_fallback_nodepools\.test,\s+on \S+ line \d+, in resource ` +
+			`"accel_fallback_nodepools" "test":\s+\d+:\s+` + line + `.*` + regexp.QuoteMeta(value))
+	}
+	cases := map[string]struct {
+		bad  tier
+		want *regexp.Regexp
+	}{
+		"node_count": {
+			bad:  tpuTier(prefix+"-tpu", tpuZone, "v6e-8", line("machine_type", `"ct6e-standard-4t"`), line("node_count", "1")),
+			want: on(`Node Count Does Not Match Slice`, `node_count = 1`, `"`+prefix+`-tpu", node_count: node_count 1 does not fit`),
+		},
+		"node_locations": {
+			bad:  tpuTier(prefix+"-tpu", "us-central1", "v6e-4"),
+			want: on(`[^\n]+`, `node_locations\s+= \["us-central1"\]`, `"us-central1"`),
+		},
+		"taints": {
+			bad:  gpuTier(prefix+"-gpu", gpuZone, "g2-standard-4", block("taints", "key", `"nvidia.com/gpu"`, "value", `"present"`, "effect", `"NO_SCHEDULE"`)),
+			want: on(`Taint Set by the Provider`, `taints \{`, `"nvidia.com/gpu"`),
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      config(tg, prefix, "", ok, tc.bad),
+					PlanOnly:    true,
+					ExpectError: tc.want,
+				}},
+			})
+		})
+	}
+}
