@@ -4,6 +4,7 @@
 package nodepools_test
 
 import (
+	"fmt"
 	"regexp"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 )
@@ -167,4 +169,57 @@ func TestAccFallbackNodePools_findingsOnTheirLine(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestAccFallbackNodePools_importGeneratedConfig: node pools created outside
+// Terraform for a ComputeClass (a GPU pool GKE reports with its
+// accelerators, one created without the accelerators field) are imported by
+// an import block with generated configuration, and the plan is a no-op: no
+// edit needed.
+func TestAccFallbackNodePools_importGeneratedConfig(t *testing.T) {
+	tg := newTarget(t)
+	tg.RequireEmulator(t)
+	_, gpuZone := zones(tg)
+	prefix := acctest.RandomName("ig")
+	withGPU, bare := prefix+"-l4", prefix+"-bare"
+	// Pools set up for a ComputeClass by hand (its node label and taint, and
+	// the GPU taint), as Google's fungibility recipe does.
+	class := map[string]string{"cloud.google.com/compute-class": prefix}
+	taints := []*container.NodeTaint{
+		{Key: "nvidia.com/gpu", Value: "present", Effect: "NO_SCHEDULE"},
+		{Key: "cloud.google.com/compute-class", Value: prefix, Effect: "NO_SCHEDULE"},
+	}
+	l4 := leftoverPool(withGPU, gpuZone, prefix, "")
+	l4.Config.Taints = taints
+	for _, np := range []*container.NodePool{
+		l4,
+		{Name: bare, InitialNodeCount: 1, Locations: []string{gpuZone},
+			Config: &container.NodeConfig{MachineType: "g2-standard-4", Labels: class, Taints: taints}},
+	} {
+		if err := createBehindTerraform(tg, np); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := tg.Cluster + "/nodePools/" + withGPU + "," + bare
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(tg, withGPU, bare),
+		Steps: []resource.TestStep{{
+			Config: tg.Config(fmt.Sprintf(`
+import {
+  to = %s
+  id = %q
+}
+`, address, id)),
+			ResourceName:           address,
+			ImportState:            true,
+			ImportStateId:          id,
+			ImportStateKind:        resource.ImportBlockWithID,
+			ImportStateConfigExact: true,
+			GenerateConfig:         true,
+			ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(address, plancheck.ResourceActionNoop),
+			}},
+		}},
+	})
 }

@@ -293,6 +293,15 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 			break
 		}
 	}
+	if gpu == nil {
+		// A machine type with built-in GPUs has them whether or not the
+		// pool was created with the accelerators field (GKE then reports
+		// none): take them from the catalog, so that an imported pool
+		// plans no change.
+		if shape, fs := cat.GPUNodePool(catalog.GPUPoolQuery{MachineType: cfg.MachineType}); !fs.HasErrors() && shape.GPUType != "" {
+			gpu = &container.AcceleratorConfig{AcceleratorType: shape.GPUType, AcceleratorCount: int64(shape.GPUCount)}
+		}
+	}
 	topology := ""
 	if pp := np.PlacementPolicy; pp != nil {
 		topology = pp.TpuTopology
