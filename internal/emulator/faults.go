@@ -112,13 +112,7 @@ func (s *Server) FailNext(method string, n, httpCode int) error {
 	if n < 0 || httpCode < 400 || httpCode > 599 {
 		return fmt.Errorf("FailNext(%s): need n >= 0 and an HTTP error status, got n=%d code=%d", method, n, httpCode)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if n == 0 {
-		delete(s.faults.failNext, method)
-		return nil
-	}
-	s.faults.failNext[method] = failSpec{n: n, code: httpCode}
+	s.setNext(func(f *faults) map[string]failSpec { return f.failNext }, method, n, httpCode)
 	return nil
 }
 
@@ -134,14 +128,22 @@ func (s *Server) AnswerHTML(method string, n, httpCode int) error {
 	if n < 0 || httpCode < 200 || httpCode > 599 {
 		return fmt.Errorf("AnswerHTML(%s): need n >= 0 and an HTTP status 200..599, got n=%d code=%d", method, n, httpCode)
 	}
+	s.setNext(func(f *faults) map[string]failSpec { return f.htmlNext }, method, n, httpCode)
+	return nil
+}
+
+// setNext records that the next n calls of method answer with code, in the
+// per-method table of the faults that table picks (read under the lock, as
+// Reset replaces the faults); n = 0 clears the entry.
+func (s *Server) setNext(table func(*faults) map[string]failSpec, method string, n, code int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	t := table(&s.faults)
 	if n == 0 {
-		delete(s.faults.htmlNext, method)
-		return nil
+		delete(t, method)
+		return
 	}
-	s.faults.htmlNext[method] = failSpec{n: n, code: httpCode}
-	return nil
+	t[method] = failSpec{n: n, code: code}
 }
 
 // FailNextOperations makes the operations started by the next n successful
