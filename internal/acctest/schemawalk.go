@@ -471,3 +471,13 @@ func AttributeError(path string) *regexp.Regexp {
 	leaf := quoted[len(quoted)-1]
 	return regexp.MustCompile(`(?s)Error: .*(` + full + `|` + leaf + `\s*=\s*""|\s""\s)`)
 }
+
+// RequireValues stops the test when the configuration given to UnknownCases
+// has no value for some settable attributes (its missing list), naming each,
+// so that a new attribute is never left out of the generated cases.
+func RequireValues(t *testing.T, missing []string) {
+	t.Helper()
+	if len(missing) > 0 {
+		t.Fatalf("the test configuration has no value for %s: add one for each", strings.Join(missing, ", "))
+	}
+}

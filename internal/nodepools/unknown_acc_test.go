@@ -102,12 +102,7 @@ func TestAccFallbackNodePools_unknownAtPlan(t *testing.T) {
 	tg.RequireEmulator(t)
 	attrs := acctest.SettableAttributes(t, acctest.Resource, "accel_fallback_nodepools")
 	cases, missing := acctest.UnknownCases(attrs, everyAttribute(tg), fewAttributes(tg), uniqueNames)
-	for _, m := range missing {
-		t.Errorf("everyAttribute has no value for %s: add one", m)
-	}
-	if t.Failed() {
-		return
-	}
+	acctest.RequireValues(t, missing)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{

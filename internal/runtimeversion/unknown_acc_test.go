@@ -28,12 +28,7 @@ func TestAccRuntimeVersion_unknownAtPlan(t *testing.T) {
 		"validation":        "strict",
 	}
 	cases, missing := acctest.UnknownCases(attrs, every, map[string]any{"accelerator_type": "v5litepod-4"}, nil)
-	for _, m := range missing {
-		t.Errorf("the test has no value for %s: add one", m)
-	}
-	if t.Failed() {
-		return
-	}
+	acctest.RequireValues(t, missing)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{

@@ -67,12 +67,7 @@ func TestAccTPUVM_unknownAtPlan(t *testing.T) {
 	cases, missing := acctest.UnknownCases(attrs, everyAttribute(tg, ""), minimal, func(i int, body map[string]any) {
 		body["name"] = fmt.Sprintf("tf-acc-unknown-%d", i)
 	})
-	for _, m := range missing {
-		t.Errorf("everyAttribute has no value for %s: add one", m)
-	}
-	if t.Failed() {
-		return
-	}
+	acctest.RequireValues(t, missing)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
