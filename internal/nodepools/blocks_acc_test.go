@@ -4,7 +4,6 @@
 package nodepools_test
 
 import (
-	"fmt"
 	"regexp"
 	"testing"
 
@@ -204,22 +203,6 @@ func TestAccFallbackNodePools_importGeneratedConfig(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             checkDestroyed(tg, withGPU, bare),
-		Steps: []resource.TestStep{{
-			Config: tg.Config(fmt.Sprintf(`
-import {
-  to = %s
-  id = %q
-}
-`, address, id)),
-			ResourceName:           address,
-			ImportState:            true,
-			ImportStateId:          id,
-			ImportStateKind:        resource.ImportBlockWithID,
-			ImportStateConfigExact: true,
-			GenerateConfig:         true,
-			ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(address, plancheck.ResourceActionNoop),
-			}},
-		}},
+		Steps:                    []resource.TestStep{tg.ImportGeneratedStep(address, id)},
 	})
 }

@@ -218,21 +218,7 @@ func TestAccTPUVM_importGeneratedConfig(t *testing.T) {
 			id := createElsewhere(t, tg, acctest.RandomName("generated"), tc.node)
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: tg.Config(fmt.Sprintf(`
-import {
-  to = %s
-  id = %q
-}
-`, address, id)),
-					ResourceName:           address,
-					ImportState:            true,
-					ImportStateId:          id,
-					ImportStateKind:        resource.ImportBlockWithID,
-					ImportStateConfigExact: true,
-					GenerateConfig:         true,
-					ImportPlanChecks:       resource.ImportPlanChecks{PreApply: append(tc.checks, plancheck.ExpectResourceAction(address, plancheck.ResourceActionNoop))},
-				}},
+				Steps:                    []resource.TestStep{tg.ImportGeneratedStep(address, id, tc.checks...)},
 			})
 		})
 	}
