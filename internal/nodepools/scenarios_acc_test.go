@@ -194,7 +194,7 @@ func TestAccFallbackNodePools_updateInPlace(t *testing.T) {
 	})
 }
 
-func TestAccFallbackNodePools_reorderAddRemove(t *testing.T) {
+func TestAccFallbackNodePools_reorderAddRemoveNamedInPlan(t *testing.T) {
 	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
 		tpuZone, gpuZone := zones(tg)
