@@ -159,6 +159,22 @@ func TestAccHardwarePath_invalidCandidates(t *testing.T) {
 		"no candidates": {`
   start = "gpu"
   zones = ["us-central1-a"]`, `No Candidate Accelerators`},
+		"empty accelerator type": {`
+  start = "tpu"
+  zones = ["us-central1-b"]
+  tpu { accelerator_type = "" }`, `(?s)Invalid Attribute Value Length.*string length must be at least 1, got: 0`},
+		"empty zone": {`
+  start = "tpu"
+  zones = [""]
+  tpu { accelerator_type = "v6e-4" }`, `"" is not a zone name; zones look like "us-central1-a"`},
+		"negative GPU count": {`
+  start = "gpu"
+  zones = ["us-central1-b"]
+  gpu {
+    machine_type = "n1-standard-8"
+    gpu_type     = "nvidia-tesla-t4"
+    gpu_count    = -1
+  }`, `must be at least 1, got: -1`},
 		"bad start": {`
   start = "fpga"
   zones = ["us-central1-a"]

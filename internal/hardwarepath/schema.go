@@ -4,6 +4,7 @@
 package hardwarepath
 
 import (
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -71,10 +72,13 @@ func dataSourceSchema() schema.Schema {
 					Required: true,
 					MarkdownDescription: "Compute Engine machine type: one with built-in GPUs (`a3-highgpu-8g`, `a2-ultragpu-1g`, " +
 						"`g2-standard-8`...) or an N1 type with `gpu_type` and `gpu_count`.",
+					Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 				},
 				"gpu_type": schema.StringAttribute{Optional: true, MarkdownDescription: "GPU type, for N1 machine types (for " +
-					"example `nvidia-tesla-t4`); derived for machine types with built-in GPUs."},
-				"gpu_count": schema.Int64Attribute{Optional: true, MarkdownDescription: "GPUs a node, for N1 machine types."},
+					"example `nvidia-tesla-t4`); derived for machine types with built-in GPUs.",
+					Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+				"gpu_count": schema.Int64Attribute{Optional: true, MarkdownDescription: "GPUs a node, for N1 machine types.",
+					Validators: []validator.Int64{int64validator.AtLeast(1)}},
 			}},
 		}
 	}
@@ -152,6 +156,7 @@ func dataSourceSchema() schema.Schema {
 					"accelerator_type": schema.StringAttribute{
 						Required:            true,
 						MarkdownDescription: "Cloud TPU accelerator type, such as `v6e-4` or `v5litepod-8`.",
+						Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 					},
 				}},
 			},
