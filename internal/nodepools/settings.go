@@ -178,7 +178,7 @@ func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 			Optional: true,
 			MarkdownDescription: "GPU tiers: the multi-instance GPU partition each GPU is split into, such as `1g.5gb` on " +
 				"`nvidia-tesla-a100` or `3g.40gb` on `nvidia-h100-80gb`; each partition is one `nvidia.com/gpu` a container can " +
-				"request, so a tier of smaller GPUs. The sizes each GPU supports are in the compatibility guide. GKE labels " +
+				"request, so a tier of smaller GPUs; a size the GPU does not support is a plan error that lists the sizes it does. GKE labels " +
 				"the nodes `" + catalog.LabelGPUPartitionSize + "` (see `accelerator_labels`). Changing it re-creates the pool.",
 			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 		},
