@@ -258,12 +258,12 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 		s.ImageStreaming = &b
 	}
 	s.ServiceAccount = m.ServiceAccount.ValueString()
-	s.OAuthScopes = knownStrings(ctx, m.OAuthScopes, diags)
+	s.OAuthScopes = knownStrings(m.OAuthScopes)
 	slices.Sort(s.OAuthScopes)
 	s.MaxPodsPerNode = m.MaxPodsPerNode.ValueInt64()
 	s.WorkloadMetadataMode = m.WorkloadMetadataMode.ValueString()
 	s.LocationPolicy = m.LocationPolicy.ValueString()
-	s.Tags = knownStrings(ctx, m.Tags, diags)
+	s.Tags = knownStrings(m.Tags)
 	if !m.ResourceLabels.IsNull() && !m.ResourceLabels.IsUnknown() {
 		s.ResourceLabels = map[string]string{}
 		for k, v := range m.ResourceLabels.Elements() {
@@ -283,11 +283,11 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 
 // knownStrings returns the known elements of a known list or set, nil for
 // a null or unknown one.
-func knownStrings(ctx context.Context, v interface {
+func knownStrings(v interface {
 	IsNull() bool
 	IsUnknown() bool
 	Elements() []attr.Value
-}, _ *diag.Diagnostics,
+},
 ) []string {
 	if v.IsNull() || v.IsUnknown() {
 		return nil
