@@ -85,6 +85,9 @@ type catalogData struct {
 	Taints      []Taint           `json:"taints"`
 	Resources   []Resource        `json:"resources"`
 	Decisions   []Decision        `json:"decisions"`
+
+	// PoolSettings holds the node-pool setting rules (pool_settings.go).
+	PoolSettings PoolSettingsData `json:"pool_settings"`
 }
 
 // Decision records how the catalog resolved a conflict or an uncertain fact.

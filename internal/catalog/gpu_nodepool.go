@@ -101,7 +101,7 @@ func (c *Catalog) checkFixedGPU(m *GPUMachineType, q GPUPoolQuery, gpuTypeOK boo
 	if q.GPUType != "" && gpuTypeOK && q.GPUType != m.GPUType {
 		if slices.Contains(m.ConflictingGPUTypes, q.GPUType) {
 			fs = append(fs, newFinding(SeverityWarning, AttrGPUType, q.GPUType, "Conflicting GPU Type Label", m.Source, []string{m.GPUType},
-				fmt.Sprintf("%q comes with %s; sources disagree on the label. %s", m.Name, m.GPUType, m.Decision)))
+				fmt.Sprintf("gpu_type %q: %q comes with %s; sources disagree on the label, and %q is sent as written. %s", q.GPUType, m.Name, m.GPUType, q.GPUType, m.Decision)))
 		} else {
 			sugg := []string{m.GPUType}
 			detail := fmt.Sprintf("%q comes with %s, not %s; remove gpu_type or set it to %q.", m.Name, m.GPUType, q.GPUType, m.GPUType)

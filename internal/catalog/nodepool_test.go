@@ -239,7 +239,7 @@ func TestGPUNodePool(t *testing.T) {
 			GPUPoolShape{MachineType: "a2-ultragpu-1g", GPUType: "nvidia-a100-80gb", GPUCount: 1,
 				NodeLabels: map[string]string{LabelGPUAccelerator: "nvidia-a100-80gb"}},
 			Findings{warnAt(AttrGPUType, "nvidia-tesla-a100", "Conflicting GPU Type Label",
-				`"a2-ultragpu-1g" comes with nvidia-a100-80gb; sources disagree on the label. cluster-toolkit's machine_mappings.json labels a2-ultragpu as nvidia-tesla-a100; gpu-definition and the toolkit docs say nvidia-a100-80gb, which the catalog uses (nvidia-tesla-a100 here gets a warning).`,
+				`gpu_type "nvidia-tesla-a100": "a2-ultragpu-1g" comes with nvidia-a100-80gb; sources disagree on the label, and "nvidia-tesla-a100" is sent as written. cluster-toolkit's machine_mappings.json labels a2-ultragpu as nvidia-tesla-a100; gpu-definition and the toolkit docs say nvidia-a100-80gb, which the catalog uses (nvidia-tesla-a100 here gets a warning).`,
 				srcCTGPU, "nvidia-a100-80gb")}},
 		{"built-in GPU on N1, no count, driver in lower case",
 			GPUPoolQuery{MachineType: "n1-standard-8", GPUType: "nvidia-l4", DriverVersion: "latest"},

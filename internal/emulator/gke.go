@@ -475,6 +475,12 @@ func (s *Server) validatePool(c *gkeCluster, np *container.NodePool) (int, *apiE
 	if msg := checkAutoscaling(np.Autoscaling); msg != "" {
 		return 0, s.gkeInvalid("%s", msg)
 	}
+	if err := s.checkLocationPolicy(np.Autoscaling); err != nil {
+		return 0, err
+	}
+	if err := s.checkNodeSettings(np.Config, np.MaxPodsConstraint); err != nil {
+		return 0, err
+	}
 	pp := np.PlacementPolicy
 	topology := ""
 	if pp != nil {
@@ -1003,6 +1009,9 @@ func (s *Server) gkePoolsUpdate(q *gkeRequest, c *gkeCluster, p *gkePool) (any, 
 	if err := s.checkLocations(c, locations, &cfg); err != nil {
 		return nil, err
 	}
+	if err := s.checkNodeSettings(&container.NodeConfig{DiskSizeGb: in.DiskSizeGb, WorkloadMetadataConfig: in.WorkloadMetadataConfig}, nil); err != nil {
+		return nil, err
+	}
 	version := p.np.Version
 	switch in.NodeVersion {
 	case "":
@@ -1056,6 +1065,9 @@ func (s *Server) applyUpdate(c *gkeCluster, p *gkePool, in *container.UpdateNode
 	}
 	if in.WorkloadMetadataConfig != nil {
 		nc.WorkloadMetadataConfig = in.WorkloadMetadataConfig
+	}
+	if in.GcfsConfig != nil {
+		nc.GcfsConfig = in.GcfsConfig
 	}
 	if in.UpgradeSettings != nil {
 		np.UpgradeSettings = in.UpgradeSettings
@@ -1119,6 +1131,9 @@ func (s *Server) gkePoolsSetAutoscaling(q *gkeRequest, c *gkeCluster, p *gkePool
 	}
 	if msg := checkAutoscaling(in.Autoscaling); msg != "" {
 		return nil, s.gkeInvalid("%s", msg)
+	}
+	if err := s.checkLocationPolicy(in.Autoscaling); err != nil {
+		return nil, err
 	}
 	if as := in.Autoscaling; p.hosts > 1 && as.Enabled && (as.MaxNodeCount <= 0 || as.MaxNodeCount%int64(p.hosts) != 0) {
 		return nil, s.gkeInvalid("Maximum node count %d is not a valid size of TPU pod slice with topology %s", as.MaxNodeCount, p.np.PlacementPolicy.TpuTopology)

@@ -107,7 +107,10 @@ const maxCreateRounds = 3
 // and management to want, and reports adopted. Any other pool is an error.
 func (o *poolOps) create(ctx context.Context, want tierSpec) (adopted bool, err error) {
 	np := want.nodePool()
-	np.Config.ResourceLabels = map[string]string{ownership.LabelKey: o.owner.id}
+	if np.Config.ResourceLabels == nil {
+		np.Config.ResourceLabels = map[string]string{}
+	}
+	np.Config.ResourceLabels[ownership.LabelKey] = o.owner.id
 	for round := 1; ; round++ {
 		err := o.api.Create(ctx, np)
 		if gcp.Classify(err) != gcp.ClassAlreadyExists {

@@ -39,6 +39,7 @@ type tierInput struct {
 	Labels          map[string]string
 	Taints          []taint
 	Reservation     *reservation
+	Settings        poolSettings
 }
 
 // kind is what a tier's configuration asks for.
@@ -162,6 +163,9 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 		}
 		in.Reservation = r
 	}
+	settings, known := settingsOf(ctx, t.tierSettingsModel, diags)
+	in.Settings = settings
+	in.known = in.known && known
 	return in
 }
 
@@ -197,6 +201,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 		UserLabels:  maps.Clone(in.Labels),
 		UserTaints:  slices.Clone(in.Taints),
 		Reservation: in.Reservation,
+		Settings:    in.Settings,
 		Hosts:       1,
 	}
 	var fs catalog.Findings
@@ -217,6 +222,10 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 	fs = append(fs, sizeFindings(cat, in, &s)...)
 	fs = append(fs, alwaysOnFindings(cat, in, s)...)
 	fs = append(fs, metadataFindings(cat, in)...)
+	fs = append(fs, settingsFindings(cat, in, s)...)
+	if !s.TPU {
+		addGPUSharingLabels(cat, &s)
+	}
 
 	accKey := catalog.TaintGPU
 	if s.TPU {

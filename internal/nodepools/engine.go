@@ -86,7 +86,8 @@ func tierAction(recorded bool, status string, was, want tierSpec) action {
 		return actionCreate
 	case status == statusError || !sameShape(was, want):
 		return actionReplace
-	case !sizeEqual(was, want) || !metadataEqual(was, want) || !managementEqual(was, want):
+	case !sizeEqual(was, want) || !metadataEqual(was, want) || !managementEqual(was, want) ||
+		!nodeSettingsEqual(was.Settings, want.Settings) || !locationPolicyEqual(was.Settings, want.Settings):
 		return actionUpdate
 	}
 	return actionNone
@@ -119,9 +120,13 @@ func (o *poolOps) run(ctx context.Context, st *step) error {
 // update makes the in-place changes from was to want, one operation at a
 // time (GKE runs one operation per pool).
 func (o *poolOps) update(ctx context.Context, was, want tierSpec) error {
-	if !sizeEqual(was, want) {
+	if !sizeEqual(was, want) || !locationPolicyEqual(was.Settings, want.Settings) {
 		if want.Autoscaling || was.Autoscaling {
-			req := &container.SetNodePoolAutoscalingRequest{Autoscaling: want.autoscaling()}
+			as := want.autoscaling()
+			if as.Enabled && want.Settings.LocationPolicy == "" && was.Settings.LocationPolicy != "" {
+				as.LocationPolicy = was.Settings.LocationPolicy // kept as it is
+			}
+			req := &container.SetNodePoolAutoscalingRequest{Autoscaling: as}
 			if err := o.api.SetAutoscaling(ctx, want.Name, req); err != nil {
 				return err
 			}
@@ -140,6 +145,11 @@ func (o *poolOps) update(ctx context.Context, was, want tierSpec) error {
 			Taints: &container.NodeTaints{Taints: np.Config.Taints, ForceSendFields: []string{"Taints"}},
 		}
 		if err := o.api.Update(ctx, want.Name, req); err != nil {
+			return err
+		}
+	}
+	if !nodeSettingsEqual(was.Settings, want.Settings) {
+		if err := o.api.Update(ctx, want.Name, want.Settings.updateRequest(was.Settings, o.owner.id)); err != nil {
 			return err
 		}
 	}

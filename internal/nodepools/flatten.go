@@ -127,6 +127,7 @@ func unknownTier() tierModel {
 		Spot: types.BoolUnknown(), AutoRepair: types.BoolUnknown(), AutoUpgrade: types.BoolUnknown(),
 		Labels: types.MapUnknown(types.StringType), Taints: types.ListUnknown(taintObjectType),
 		ReservationAffinity: types.ObjectUnknown(reservationAttrTypes),
+		tierSettingsModel:   unknownSettings(),
 	}
 	markUnknown(&t)
 	return t
@@ -199,6 +200,7 @@ func markUnknown(t *tierModel) {
 			*v = types.Int64Unknown()
 		}
 	}
+	markSettingsUnknown(&t.tierSettingsModel)
 }
 
 // specOfState rebuilds the spec of a tier recorded in state, from the values
@@ -222,6 +224,7 @@ func specOfState(ctx context.Context, t tierModel, diags *diag.Diagnostics) tier
 		UserLabels:      in.Labels,
 		UserTaints:      in.Taints,
 		Reservation:     in.Reservation,
+		Settings:        in.Settings,
 	}
 	if s.TPU {
 		s.GPUType, s.GPUCount, s.GPUDriver = "", 0, ""
@@ -367,6 +370,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 
 	flattenMetadata(ctx, &t, prior, cfg, isTPU, importing, diags)
 	flattenReservation(ctx, &t, prior, cfg, importing, diags)
+	flattenSettings(ctx, &t, prior, np, importing, diags)
 
 	t.EffectiveLabels = stringMap(maps.Clone(cfg.Labels))
 	if cfg.Labels == nil {
@@ -418,6 +422,7 @@ func settle(t *tierModel) {
 	if t.Tolerations.IsUnknown() {
 		t.Tolerations = tolerationList(nil)
 	}
+	settleSettings(&t.tierSettingsModel)
 }
 
 // flattenMetadata sets labels, taints, node_labels and node_taints.
@@ -536,5 +541,6 @@ func missingTier(t tierModel) tierModel {
 	t.EffectiveLabels = types.MapNull(types.StringType)
 	t.EffectiveTaints = types.ListNull(taintObjectType)
 	t.PoolName = t.Name
+	settleSettings(&t.tierSettingsModel)
 	return t
 }

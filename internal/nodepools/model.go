@@ -46,6 +46,7 @@ type tierModel struct {
 	Labels              types.Map    `tfsdk:"labels"`
 	Taints              types.List   `tfsdk:"taints"`
 	ReservationAffinity types.Object `tfsdk:"reservation_affinity"`
+	tierSettingsModel
 
 	PlacementPolicy   types.String `tfsdk:"placement_policy"`
 	PoolName          types.String `tfsdk:"pool_name"`

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -289,11 +290,12 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		}
 		act := tierAction(recorded, old.Status.ValueString(), was, spec)
 		planPool(i, ct.Name, act == actionNone || act == actionUpdate)
+		planSettings(pt, ct, old, act == actionNone || act == actionUpdate)
 		switch act {
 		case actionReplace:
 			markApplied(pt)
-			why := "changes a setting GKE cannot change in place (machine type, accelerator, topology, GPUs, Spot, node " +
-				"locations or reservation affinity)"
+			why := "changes a setting GKE cannot change in place (machine type, accelerator, topology, GPUs, GPU sharing, Spot, " +
+				"node locations, reservation affinity, service account, OAuth scopes or max pods per node)"
 			if old.Status.ValueString() == statusError {
 				why = fmt.Sprintf("has a node pool in ERROR (%s)", old.StatusMessage.ValueString())
 			}
@@ -363,13 +365,15 @@ func configMatches(cfg, state tierModel) bool {
 
 // tierValues lists the attributes of a tier a configuration can set.
 func tierValues(t tierModel) map[string]attr.Value {
-	return map[string]attr.Value{
+	out := map[string]attr.Value{
 		"name": t.Name, "accelerator_type": t.AcceleratorType, "machine_type": t.MachineType, "topology": t.Topology,
 		"gpu_type": t.GPUType, "gpu_count": t.GPUCount, "gpu_driver_version": t.GPUDriverVersion,
 		"node_locations": t.NodeLocations, "node_count": t.NodeCount, "min_node_count": t.MinNodeCount,
 		"max_node_count": t.MaxNodeCount, "spot": t.Spot, "auto_repair": t.AutoRepair, "auto_upgrade": t.AutoUpgrade,
 		"labels": t.Labels, "taints": t.Taints, "reservation_affinity": t.ReservationAffinity,
 	}
+	maps.Copy(out, settingsValues(t.tierSettingsModel))
+	return out
 }
 
 // checkAtApply repeats the checks of ValidateConfig on the configuration,
@@ -885,6 +889,7 @@ func nullTier() tierModel {
 		NodeLabels: types.MapNull(types.StringType), NodeTaints: types.ListNull(taintObjectType),
 		EffectiveLabels: types.MapNull(types.StringType), EffectiveTaints: types.ListNull(taintObjectType),
 		NodeSelector: types.MapNull(types.StringType), Tolerations: types.ListNull(tolerationObjectType),
+		tierSettingsModel: nullSettings(),
 	}
 }
 

@@ -6,6 +6,7 @@ package nodepools
 import (
 	"context"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -278,7 +279,7 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 	computedMap := func(desc string) schema.MapAttribute {
 		return schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
 	}
-	return schema.NestedBlockObject{Validators: requiredInElement("name", "node_locations"), Attributes: map[string]schema.Attribute{
+	obj := schema.NestedBlockObject{Validators: requiredInElement("name", "node_locations"), Attributes: map[string]schema.Attribute{
 		"name": schema.StringAttribute{
 			Optional: true,
 			MarkdownDescription: fmt.Sprintf("Required. The GKE node pool name: 1 to %d lowercase letters, digits and hyphens, starting with a letter "+
@@ -459,6 +460,9 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 			},
 		},
 	}}
+	maps.Copy(obj.Attributes, settingsAttributes(cat))
+	maps.Copy(obj.Blocks, settingsBlocks(cat))
+	return obj
 }
 
 // requiredInElement requires the named attributes in every element of a

@@ -61,6 +61,7 @@ type tierSpec struct {
 	UserLabels      map[string]string
 	UserTaints      []taint
 	Reservation     *reservation
+	Settings        poolSettings
 
 	// NodeLabels and NodeTaints are what the provider sets on the pool.
 	NodeLabels map[string]string
@@ -84,7 +85,8 @@ func sameShape(a, b tierSpec) bool {
 		a.GPUDriver == b.GPUDriver &&
 		slices.Equal(sortedCopy(a.Locations), sortedCopy(b.Locations)) &&
 		a.Spot == b.Spot &&
-		reservationEqual(a.Reservation, b.Reservation)
+		reservationEqual(a.Reservation, b.Reservation) &&
+		fixedSettingsEqual(a.Settings, b.Settings)
 }
 
 func sortedCopy(s []string) []string {
@@ -169,6 +171,7 @@ func (s tierSpec) nodePool() *container.NodePool {
 	if s.Placement != "" {
 		np.PlacementPolicy = &container.PlacementPolicy{Type: s.Placement, TpuTopology: s.Topology}
 	}
+	s.Settings.applyToNodePool(np)
 	return np
 }
 
@@ -264,6 +267,7 @@ func adoptedSpec(np *container.NodePool, want tierSpec) tierSpec {
 			was.NodeLabels[k] = v
 		}
 	}
+	was.Settings = poolSettingsOf(np, want.Settings.ResourceLabels)
 	api := apiTaints(cfg.Taints)
 	was.NodeTaints = []taint{}
 	for _, t := range want.NodeTaints {
@@ -292,6 +296,9 @@ func (s tierSpec) autoscaling() *container.NodePoolAutoscaling {
 	}
 	if s.Hosts > 1 {
 		as.LocationPolicy = "ANY"
+	}
+	if s.Settings.LocationPolicy != "" {
+		as.LocationPolicy = s.Settings.LocationPolicy
 	}
 	return as
 }

@@ -410,9 +410,10 @@ func TestSchemaModelParity(t *testing.T) {
 	check := func(what string, attrs map[string]schema.Attribute, blocks map[string]schema.Block, model any) {
 		t.Helper()
 		fields := map[string]bool{}
-		rt := reflect.TypeOf(model)
-		for i := range rt.NumField() {
-			fields[rt.Field(i).Tag.Get("tfsdk")] = true
+		for _, f := range reflect.VisibleFields(reflect.TypeOf(model)) {
+			if !f.Anonymous {
+				fields[f.Tag.Get("tfsdk")] = true
+			}
 		}
 		names := map[string]bool{}
 		for name := range attrs {

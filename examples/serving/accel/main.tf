@@ -64,6 +64,8 @@ resource "accel_fallback_nodepools" "serving" {
     node_locations = var.gpu_zones
     min_node_count = 0
     max_node_count = var.max_nodes_per_tier
+    # Scale up in whichever zone has A100s, rather than spreading evenly.
+    location_policy = "ANY"
   }
 
   tiers {

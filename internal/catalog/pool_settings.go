@@ -1,0 +1,313 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package catalog
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Attribute names of the node-pool settings, as the schemas spell them.
+const (
+	AttrDiskSizeGB       = "disk_size_gb"
+	AttrDiskType         = "disk_type"
+	AttrImageType        = "image_type"
+	AttrImageStreaming   = "image_streaming"
+	AttrMaxPodsPerNode   = "max_pods_per_node"
+	AttrLocationPolicy   = "location_policy"
+	AttrResourceLabels   = "resource_labels"
+	AttrGPUPartitionSize = "gpu_partition_size"
+	AttrGPUSharingConfig = "gpu_sharing_config"
+)
+
+// Node labels GKE sets on nodes that share GPUs (source topics
+// "gke_gpu_sharing" and "gke_gpu_partitions").
+const (
+	LabelGPUPartitionSize       = "cloud.google.com/gke-gpu-partition-size"
+	LabelGPUSharingStrategy     = "cloud.google.com/gke-gpu-sharing-strategy"
+	LabelMaxSharedClientsPerGPU = "cloud.google.com/gke-max-shared-clients-per-gpu"
+)
+
+// GPU sharing strategies (GPUSharingConfig.gpuSharingStrategy).
+const (
+	GPUSharingTimeSharing = "TIME_SHARING"
+	GPUSharingMPS         = "MPS"
+)
+
+// PoolSettingsData is the pool_settings section of the catalog data.
+type PoolSettingsData struct {
+	Description             string         `json:"description"`
+	MinDiskSizeGB           int64          `json:"min_disk_size_gb"`
+	MinDiskSizeSource       string         `json:"min_disk_size_source"`
+	DiskTypes               []NamedFact    `json:"disk_types"`
+	DiskTypesDecision       string         `json:"disk_types_decision"`
+	ImageTypes              []NamedFact    `json:"image_types"`
+	ImageTypesDecision      string         `json:"image_types_decision"`
+	ImageStreamingImageType string         `json:"image_streaming_image_type"`
+	ImageStreamingSource    string         `json:"image_streaming_source"`
+	MaxPodsPerNode          IntRange       `json:"max_pods_per_node"`
+	LocationPolicySource    string         `json:"location_policy_source"`
+	ResourceLabels          LabelLimits    `json:"resource_labels"`
+	GPUPartitions           []GPUPartition `json:"gpu_partitions"`
+	GPUPartitionsDecision   string         `json:"gpu_partitions_decision"`
+	GPUSharing              GPUSharing     `json:"gpu_sharing"`
+}
+
+// NamedFact is a documented name with its source.
+type NamedFact struct {
+	Name   string `json:"name"`
+	Source string `json:"source"`
+}
+
+// IntRange is a documented inclusive range.
+type IntRange struct {
+	Min    int64  `json:"min"`
+	Max    int64  `json:"max"`
+	Source string `json:"source"`
+}
+
+// LabelLimits are Compute Engine's label limits.
+type LabelLimits struct {
+	MaxLabels int    `json:"max_labels"`
+	MaxLength int    `json:"max_length"`
+	Source    string `json:"source"`
+}
+
+// GPUPartition lists the multi-instance GPU partition sizes of a GPU type.
+// Status "unverified" marks a GPU whose sizes the catalog does not list.
+type GPUPartition struct {
+	GPUType string   `json:"gpu_type"`
+	Sizes   []string `json:"sizes"`
+	Status  string   `json:"status"`
+	Source  string   `json:"source"`
+}
+
+// GPUSharing holds GKE's GPU time-sharing and MPS limits.
+type GPUSharing struct {
+	Strategies             []string `json:"strategies"`
+	MaxSharedClientsPerGPU int64    `json:"max_shared_clients_per_gpu"`
+	Source                 string   `json:"source"`
+	MPSSource              string   `json:"mps_source"`
+}
+
+// PoolSettingsQuery is the node settings a node pool sets; zero values are
+// settings left to GKE.
+type PoolSettingsQuery struct {
+	TPU            bool
+	GPUType        string
+	DiskSizeGB     int64
+	DiskType       string
+	ImageType      string
+	ImageStreaming bool
+	MaxPodsPerNode int64
+	LocationPolicy string
+	Autoscaling    bool
+	ResourceLabels map[string]string
+	// ReservedLabelKeys are resource label keys the provider sets itself.
+	ReservedLabelKeys []string
+	GPUPartitionSize  string
+	// GPUSharingStrategy is empty when the pool does not share GPUs.
+	GPUSharingStrategy     string
+	MaxSharedClientsPerGPU int64
+}
+
+// GPUSharingStrategies lists the GPU sharing strategies GKE accepts.
+func (c *Catalog) GPUSharingStrategies() []string {
+	return slices.Clone(c.data.PoolSettings.GPUSharing.Strategies)
+}
+
+// MaxSharedClientsPerGPU is GKE's limit of containers sharing one GPU.
+func (c *Catalog) MaxSharedClientsPerGPU() int64 {
+	return c.data.PoolSettings.GPUSharing.MaxSharedClientsPerGPU
+}
+
+// MaxPodsPerNodeRange is GKE's range of the maximum pods per node.
+func (c *Catalog) MaxPodsPerNodeRange() (lo, hi int64) {
+	r := c.data.PoolSettings.MaxPodsPerNode
+	return r.Min, r.Max
+}
+
+// MinDiskSizeGB is GKE's smallest boot disk.
+func (c *Catalog) MinDiskSizeGB() int64 { return c.data.PoolSettings.MinDiskSizeGB }
+
+// DiskTypeNames lists the boot disk types the catalog knows.
+func (c *Catalog) DiskTypeNames() []string { return factNames(c.data.PoolSettings.DiskTypes) }
+
+// ImageTypeNames lists the node image types the catalog knows.
+func (c *Catalog) ImageTypeNames() []string { return factNames(c.data.PoolSettings.ImageTypes) }
+
+func factNames(fs []NamedFact) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// GPUPartitionSizes returns the documented partition sizes of a GPU type,
+// and whether the GPU supports multi-instance partitions at all.
+func (c *Catalog) GPUPartitionSizes(gpuType string) (sizes []string, known, supported bool) {
+	for _, p := range c.data.PoolSettings.GPUPartitions {
+		if p.GPUType == gpuType {
+			return slices.Clone(p.Sizes), p.Status != StatusUnverified, true
+		}
+	}
+	return nil, true, false
+}
+
+// gpuSharingLabels are the node labels GKE sets for a pool's GPU sharing.
+func gpuSharingLabels(q PoolSettingsQuery) map[string]string {
+	out := map[string]string{}
+	if q.GPUPartitionSize != "" {
+		out[LabelGPUPartitionSize] = q.GPUPartitionSize
+	}
+	if q.GPUSharingStrategy != "" {
+		out[LabelGPUSharingStrategy] = strings.ReplaceAll(strings.ToLower(q.GPUSharingStrategy), "_", "-")
+		out[LabelMaxSharedClientsPerGPU] = fmt.Sprint(q.MaxSharedClientsPerGPU)
+	}
+	return out
+}
+
+// GPUSharingLabels returns the node labels GKE sets on the nodes of a pool
+// that shares its GPUs: cloud.google.com/gke-gpu-partition-size for
+// multi-instance partitions; cloud.google.com/gke-gpu-sharing-strategy
+// (time-sharing or mps) and cloud.google.com/gke-max-shared-clients-per-gpu
+// for time-sharing and MPS.
+func (c *Catalog) GPUSharingLabels(partitionSize, strategy string, maxClients int64) map[string]string {
+	return gpuSharingLabels(PoolSettingsQuery{GPUPartitionSize: partitionSize, GPUSharingStrategy: strategy, MaxSharedClientsPerGPU: maxClients})
+}
+
+// labelKeyRE and labelValueRE are Compute Engine's label rules (ASCII
+// part): keys start with a lowercase letter; keys and values hold
+// lowercase letters, digits, underscores and dashes.
+var (
+	labelKeyRE   = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+	labelValueRE = regexp.MustCompile(`^[a-z0-9_-]*$`)
+)
+
+// PoolSettings checks the node settings of a node pool against GKE's
+// documented rules.
+func (c *Catalog) PoolSettings(q PoolSettingsQuery) Findings {
+	ps := &c.data.PoolSettings
+	var fs Findings
+	errf := func(attr, value, summary, source, detail string, args ...any) {
+		fs = append(fs, newFinding(SeverityError, attr, value, summary, source, nil, fmt.Sprintf(detail, args...)))
+	}
+	warnf := func(attr, value, summary, source string, sugg []string, detail string, args ...any) {
+		fs = append(fs, newFinding(SeverityWarning, attr, value, summary, source, sugg, fmt.Sprintf(detail, args...)))
+	}
+	if q.DiskSizeGB != 0 && q.DiskSizeGB < ps.MinDiskSizeGB {
+		errf(AttrDiskSizeGB, fmt.Sprint(q.DiskSizeGB), "Boot Disk Too Small", ps.MinDiskSizeSource,
+			"disk_size_gb %d is below GKE's smallest boot disk, %d GB.", q.DiskSizeGB, ps.MinDiskSizeGB)
+	}
+	if q.DiskType != "" && !slices.Contains(c.DiskTypeNames(), q.DiskType) {
+		warnf(AttrDiskType, q.DiskType, "Unknown Boot Disk Type", ps.DiskTypes[0].Source, nearest(q.DiskType, c.DiskTypeNames()),
+			"%q is not a boot disk type the catalog knows (%s); GKE decides at apply time whether the machine type supports it.",
+			q.DiskType, strings.Join(c.DiskTypeNames(), ", "))
+	}
+	if q.ImageType != "" && !slices.Contains(c.ImageTypeNames(), strings.ToUpper(q.ImageType)) {
+		warnf(AttrImageType, q.ImageType, "Unknown Node Image Type", ps.ImageTypes[0].Source, nearest(strings.ToUpper(q.ImageType), c.ImageTypeNames()),
+			"%q is not a Linux node image the catalog knows for accelerator pools (%s).", q.ImageType, strings.Join(c.ImageTypeNames(), ", "))
+	}
+	if q.ImageStreaming && q.ImageType != "" && !strings.EqualFold(q.ImageType, ps.ImageStreamingImageType) {
+		errf(AttrImageStreaming, "true", "Image Streaming Needs Container-Optimized OS", ps.ImageStreamingSource,
+			"Image streaming needs the %s node image, not %q; set image_type = %q or remove image_streaming.",
+			ps.ImageStreamingImageType, q.ImageType, ps.ImageStreamingImageType)
+	}
+	if r := ps.MaxPodsPerNode; q.MaxPodsPerNode != 0 && (q.MaxPodsPerNode < r.Min || q.MaxPodsPerNode > r.Max) {
+		errf(AttrMaxPodsPerNode, fmt.Sprint(q.MaxPodsPerNode), "Max Pods per Node Out of Range", r.Source,
+			"max_pods_per_node %d is outside GKE's range, %d to %d.", q.MaxPodsPerNode, r.Min, r.Max)
+	}
+	if q.LocationPolicy != "" && !q.Autoscaling {
+		errf(AttrLocationPolicy, q.LocationPolicy, "Location Policy Without Autoscaling", ps.LocationPolicySource,
+			"location_policy is an autoscaling setting (NodePoolAutoscaling.locationPolicy); set min_node_count and max_node_count, or remove it.")
+	}
+	fs = append(fs, c.resourceLabelFindings(q)...)
+	fs = append(fs, c.gpuSharingFindings(q)...)
+	return fs
+}
+
+func (c *Catalog) resourceLabelFindings(q PoolSettingsQuery) Findings {
+	lim := c.data.PoolSettings.ResourceLabels
+	var fs Findings
+	keys := make([]string, 0, len(q.ResourceLabels))
+	for k := range q.ResourceLabels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if n := len(keys) + len(q.ReservedLabelKeys); n > lim.MaxLabels {
+		fs = append(fs, newFinding(SeverityError, AttrResourceLabels, fmt.Sprint(len(keys)), "Too Many Resource Labels", lim.Source, nil,
+			fmt.Sprintf("A Compute Engine resource has at most %d labels; resource_labels has %d, and the provider adds %d.",
+				lim.MaxLabels, len(keys), len(q.ReservedLabelKeys))))
+	}
+	for _, k := range keys {
+		v := q.ResourceLabels[k]
+		switch {
+		case slices.Contains(q.ReservedLabelKeys, k):
+			fs = append(fs, newFinding(SeverityError, AttrResourceLabels, k, "Resource Label Set by the Provider", lim.Source, nil,
+				fmt.Sprintf("The provider sets the resource label %q on every pool it creates, to mark the pool as its own; remove it from resource_labels.", k)))
+		case len(k) > lim.MaxLength || !labelKeyRE.MatchString(k):
+			fs = append(fs, newFinding(SeverityError, AttrResourceLabels, k, "Invalid Resource Label Key", lim.Source, nil,
+				fmt.Sprintf("Resource label key %q must start with a lowercase letter and hold at most %d lowercase letters, digits, underscores and dashes.", k, lim.MaxLength)))
+		case len(v) > lim.MaxLength || !labelValueRE.MatchString(v):
+			fs = append(fs, newFinding(SeverityError, AttrResourceLabels, v, "Invalid Resource Label Value", lim.Source, nil,
+				fmt.Sprintf("The value %q of resource label %q must hold at most %d lowercase letters, digits, underscores and dashes.", v, k, lim.MaxLength)))
+		}
+	}
+	return fs
+}
+
+func (c *Catalog) gpuSharingFindings(q PoolSettingsQuery) Findings {
+	ps := &c.data.PoolSettings
+	var fs Findings
+	if q.TPU && (q.GPUPartitionSize != "" || q.GPUSharingStrategy != "") {
+		attr := AttrGPUPartitionSize
+		if q.GPUPartitionSize == "" {
+			attr = AttrGPUSharingConfig
+		}
+		return Findings{newFinding(SeverityError, attr, q.GPUPartitionSize+q.GPUSharingStrategy, "GPU Sharing on a TPU Tier", c.Source("gke_gpu_sharing"), nil,
+			"gpu_partition_size and gpu_sharing_config share NVIDIA GPUs; remove them from the TPU tier.")}
+	}
+	if p := q.GPUPartitionSize; p != "" {
+		sizes, known, supported := c.GPUPartitionSizes(q.GPUType)
+		src := c.Source("gke_gpu_partitions")
+		switch {
+		case !supported:
+			var capable []string
+			for _, x := range ps.GPUPartitions {
+				capable = append(capable, x.GPUType)
+			}
+			fs = append(fs, newFinding(SeverityError, AttrGPUPartitionSize, p, "GPU Does Not Support Partitions", src, capable,
+				fmt.Sprintf("%s GPUs cannot be partitioned into multi-instance GPUs; GKE partitions %s. Remove gpu_partition_size, or use gpu_sharing_config to share the GPU.",
+					orNone(q.GPUType), strings.Join(capable, ", "))))
+		case !known:
+			fs = append(fs, newFinding(SeverityWarning, AttrGPUPartitionSize, p, "Partition Size Not Verified", src, nil,
+				fmt.Sprintf("The catalog does not list the partition sizes of %s; %q is sent as written. %s", q.GPUType, p, ps.GPUPartitionsDecision)))
+		case !slices.Contains(sizes, p):
+			fs = append(fs, newFinding(SeverityError, AttrGPUPartitionSize, p, "Unsupported GPU Partition Size", src, nearest(p, sizes),
+				fmt.Sprintf("%s GPUs partition into %s, not %q.", q.GPUType, strings.Join(sizes, ", "), p)))
+		}
+	}
+	if q.GPUSharingStrategy != "" {
+		limit := ps.GPUSharing.MaxSharedClientsPerGPU
+		src := ps.GPUSharing.Source
+		if q.GPUSharingStrategy == GPUSharingMPS {
+			src = ps.GPUSharing.MPSSource
+		}
+		if n := q.MaxSharedClientsPerGPU; n < 1 || n > limit {
+			fs = append(fs, newFinding(SeverityError, AttrGPUSharingConfig, fmt.Sprint(n), "Too Many Shared Clients per GPU", src, nil,
+				fmt.Sprintf("max_shared_clients_per_gpu %d is outside GKE's range for %s, 1 to %d containers per GPU.", n, q.GPUSharingStrategy, limit)))
+		}
+	}
+	return fs
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "These"
+	}
+	return s
+}

@@ -1,0 +1,80 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package catalog
+
+import (
+	"maps"
+	"slices"
+	"testing"
+)
+
+// TestPoolSettings: each rule gives its finding (summary, attribute,
+// value, severity) and nothing else; valid settings give none.
+func TestPoolSettings(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	type want struct {
+		attr, value, summary string
+		sev                  Severity
+	}
+	cases := []struct {
+		name string
+		q    PoolSettingsQuery
+		want []want
+	}{
+		{"valid", PoolSettingsQuery{GPUType: "nvidia-tesla-a100", DiskSizeGB: 10, DiskType: "pd-ssd", ImageType: "cos_containerd",
+			ImageStreaming: true, MaxPodsPerNode: 256, LocationPolicy: "ANY", Autoscaling: true,
+			ResourceLabels: map[string]string{"team": "ml-serving_1"}, ReservedLabelKeys: []string{"accel-managed"},
+			GPUPartitionSize: "1g.5gb", GPUSharingStrategy: GPUSharingTimeSharing, MaxSharedClientsPerGPU: 48}, nil},
+		{"disk", PoolSettingsQuery{DiskSizeGB: 9}, []want{{AttrDiskSizeGB, "9", "Boot Disk Too Small", SeverityError}}},
+		{"unknown disk type", PoolSettingsQuery{DiskType: "pd-ssdd"}, []want{{AttrDiskType, "pd-ssdd", "Unknown Boot Disk Type", SeverityWarning}}},
+		{"windows image", PoolSettingsQuery{ImageType: "WINDOWS_LTSC_CONTAINERD"},
+			[]want{{AttrImageType, "WINDOWS_LTSC_CONTAINERD", "Unknown Node Image Type", SeverityWarning}}},
+		{"streaming on ubuntu", PoolSettingsQuery{ImageType: "UBUNTU_CONTAINERD", ImageStreaming: true},
+			[]want{{AttrImageStreaming, "true", "Image Streaming Needs Container-Optimized OS", SeverityError}}},
+		{"pods", PoolSettingsQuery{MaxPodsPerNode: 7}, []want{{AttrMaxPodsPerNode, "7", "Max Pods per Node Out of Range", SeverityError}}},
+		{"location policy", PoolSettingsQuery{LocationPolicy: "ANY"}, []want{{AttrLocationPolicy, "ANY", "Location Policy Without Autoscaling", SeverityError}}},
+		{"reserved label", PoolSettingsQuery{ResourceLabels: map[string]string{"accel-managed": "x"}, ReservedLabelKeys: []string{"accel-managed"}},
+			[]want{{AttrResourceLabels, "accel-managed", "Resource Label Set by the Provider", SeverityError}}},
+		{"label value", PoolSettingsQuery{ResourceLabels: map[string]string{"team": "ML"}}, []want{{AttrResourceLabels, "ML", "Invalid Resource Label Value", SeverityError}}},
+		{"partition on L4", PoolSettingsQuery{GPUType: "nvidia-l4", GPUPartitionSize: "1g.5gb"},
+			[]want{{AttrGPUPartitionSize, "1g.5gb", "GPU Does Not Support Partitions", SeverityError}}},
+		{"H100 size", PoolSettingsQuery{GPUType: "nvidia-h100-80gb", GPUPartitionSize: "1g.5gb"},
+			[]want{{AttrGPUPartitionSize, "1g.5gb", "Unsupported GPU Partition Size", SeverityError}}},
+		{"H200 unverified", PoolSettingsQuery{GPUType: "nvidia-h200-141gb", GPUPartitionSize: "1g.18gb"},
+			[]want{{AttrGPUPartitionSize, "1g.18gb", "Partition Size Not Verified", SeverityWarning}}},
+		{"clients", PoolSettingsQuery{GPUType: "nvidia-l4", GPUSharingStrategy: GPUSharingMPS, MaxSharedClientsPerGPU: 49},
+			[]want{{AttrGPUSharingConfig, "49", "Too Many Shared Clients per GPU", SeverityError}}},
+		{"TPU", PoolSettingsQuery{TPU: true, GPUSharingStrategy: GPUSharingMPS, MaxSharedClientsPerGPU: 2},
+			[]want{{AttrGPUSharingConfig, "MPS", "GPU Sharing on a TPU Tier", SeverityError}}},
+	}
+	for _, tc := range cases {
+		var got []want
+		for _, f := range c.PoolSettings(tc.q) {
+			got = append(got, want{f.Attribute, f.Value, f.Summary, f.Severity})
+			if f.Source == "" || f.Detail == "" {
+				t.Errorf("%s: finding %q has no source or detail", tc.name, f.Summary)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestGPUSharingLabels: the node labels GKE documents for each strategy.
+func TestGPUSharingLabels(t *testing.T) {
+	t.Parallel()
+	got := Default().GPUSharingLabels("1g.5gb", GPUSharingTimeSharing, 3)
+	want := map[string]string{LabelGPUPartitionSize: "1g.5gb", LabelGPUSharingStrategy: "time-sharing", LabelMaxSharedClientsPerGPU: "3"}
+	if !maps.Equal(got, want) {
+		t.Errorf("time-sharing: got %v, want %v", got, want)
+	}
+	if got := Default().GPUSharingLabels("", GPUSharingMPS, 2)[LabelGPUSharingStrategy]; got != "mps" {
+		t.Errorf("MPS strategy label = %q, want mps", got)
+	}
+	if got := Default().GPUSharingLabels("", "", 0); len(got) != 0 {
+		t.Errorf("no sharing: got %v, want none", got)
+	}
+}

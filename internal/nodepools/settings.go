@@ -1,0 +1,662 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	container "google.golang.org/api/container/v1"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
+	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+)
+
+// The node settings of a tier beyond its accelerator and size: boot disk,
+// image, identity, pod density, autoscaling location policy, Compute Engine
+// resource labels, network tags, workload metadata and GPU sharing. Each
+// is sent on create; GKE's nodePools.update changes the boot disk, image,
+// image streaming, workload metadata, network tags and resource labels in
+// place, setAutoscaling the location policy; the service account, scopes,
+// pod density and GPU sharing re-create the pool (the google provider makes
+// them ForceNew too).
+
+// WorkloadMetadataConfig.mode values a tier may set
+// (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/NodeConfig#WorkloadMetadataConfig).
+var workloadMetadataModes = []string{"GCE_METADATA", "GKE_METADATA"}
+
+// NodePoolAutoscaling.locationPolicy values
+// (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/projects.locations.clusters.nodePools#NodePoolAutoscaling).
+var locationPolicies = []string{"BALANCED", "ANY"}
+
+// oauthScopeRE is the form of a full OAuth scope URL.
+var oauthScopeRE = regexp.MustCompile(`^https://www\.googleapis\.com/auth/[a-z0-9._-]+$`)
+
+// tierSettingsModel holds the settings' attributes, embedded in tierModel.
+type tierSettingsModel struct {
+	DiskSizeGB           types.Int64  `tfsdk:"disk_size_gb"`
+	DiskType             types.String `tfsdk:"disk_type"`
+	ImageType            types.String `tfsdk:"image_type"`
+	ImageStreaming       types.Bool   `tfsdk:"image_streaming"`
+	ServiceAccount       types.String `tfsdk:"service_account"`
+	OAuthScopes          types.Set    `tfsdk:"oauth_scopes"`
+	MaxPodsPerNode       types.Int64  `tfsdk:"max_pods_per_node"`
+	WorkloadMetadataMode types.String `tfsdk:"workload_metadata_mode"`
+	LocationPolicy       types.String `tfsdk:"location_policy"`
+	Tags                 types.List   `tfsdk:"tags"`
+	ResourceLabels       types.Map    `tfsdk:"resource_labels"`
+	GPUPartitionSize     types.String `tfsdk:"gpu_partition_size"`
+	GPUSharingConfig     types.Object `tfsdk:"gpu_sharing_config"`
+}
+
+// gpuSharingModel is gpu_sharing_config.
+type gpuSharingModel struct {
+	Strategy   types.String `tfsdk:"gpu_sharing_strategy"`
+	MaxClients types.Int64  `tfsdk:"max_shared_clients_per_gpu"`
+}
+
+var (
+	gpuSharingAttrTypes = map[string]attr.Type{
+		"gpu_sharing_strategy":       types.StringType,
+		"max_shared_clients_per_gpu": types.Int64Type,
+	}
+	settingsAttrTypes = map[string]attr.Type{
+		"disk_size_gb":           types.Int64Type,
+		"disk_type":              types.StringType,
+		"image_type":             types.StringType,
+		"image_streaming":        types.BoolType,
+		"service_account":        types.StringType,
+		"oauth_scopes":           types.SetType{ElemType: types.StringType},
+		"max_pods_per_node":      types.Int64Type,
+		"workload_metadata_mode": types.StringType,
+		"location_policy":        types.StringType,
+		"tags":                   types.ListType{ElemType: types.StringType},
+		"resource_labels":        types.MapType{ElemType: types.StringType},
+		"gpu_partition_size":     types.StringType,
+		"gpu_sharing_config":     types.ObjectType{AttrTypes: gpuSharingAttrTypes},
+	}
+)
+
+func init() {
+	maps.Copy(tierAttrTypes, settingsAttrTypes)
+	tierObjectType = types.ObjectType{AttrTypes: tierAttrTypes}
+}
+
+// settingsAttributes are the settings' schema attributes.
+func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
+	podsMin, podsMax := cat.MaxPodsPerNodeRange()
+	return map[string]schema.Attribute{
+		"disk_size_gb": schema.Int64Attribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: fmt.Sprintf("Boot disk size of each node, in GB (at least %d). Without it, GKE's default (100 GB), "+
+				"as GKE reports it. Updated in place.", cat.MinDiskSizeGB()),
+			Validators: []validator.Int64{int64validator.AtLeast(1)},
+		},
+		"disk_type": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Boot disk type, such as " + schemadoc.Codes(cat.DiskTypeNames()) + " (another type is a warning: " +
+				"GKE decides which machine series supports it). Without it, GKE's default. Updated in place.",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"image_type": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Node image, such as " + schemadoc.Codes(cat.ImageTypeNames()) + ". Without it, GKE's default " +
+				"(`COS_CONTAINERD`). Updated in place.",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"image_streaming": schema.BoolAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Image streaming (GKE's `gcfsConfig`): containers start while their image is still being " +
+				"pulled, which shortens the start of large serving images. Needs the `COS_CONTAINERD` image and the Container File " +
+				"System API. Without it, as GKE reports it. Updated in place.",
+		},
+		"service_account": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Email of the Google service account of the nodes. Without it, GKE's default (`default`, the " +
+				"Compute Engine default service account). Changing it re-creates the pool.",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"oauth_scopes": schema.SetAttribute{
+			Optional: true, Computed: true, ElementType: types.StringType,
+			MarkdownDescription: "OAuth scopes of the nodes' service account, as full URLs such as " +
+				"`https://www.googleapis.com/auth/cloud-platform`. Without it, GKE's default scopes. Changing them re-creates the pool.",
+			Validators: []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueStringsAre(
+				stringvalidator.RegexMatches(oauthScopeRE, "must be a full scope URL starting with https://www.googleapis.com/auth/"))},
+		},
+		"max_pods_per_node": schema.Int64Attribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: fmt.Sprintf("Maximum pods per node, %d to %d. Without it, the cluster's default (110). "+
+				"Changing it re-creates the pool.", podsMin, podsMax),
+			Validators: []validator.Int64{int64validator.AtLeast(1)},
+		},
+		"workload_metadata_mode": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "How pods see the metadata server: `GKE_METADATA` (Workload Identity Federation for GKE) or " +
+				"`GCE_METADATA` (the node's own). One of " + schemadoc.Codes(workloadMetadataModes) + ". Without it, as GKE reports " +
+				"it (null when the cluster sets none). Updated in place.",
+			Validators: []validator.String{stringvalidator.OneOf(workloadMetadataModes...)},
+		},
+		"location_policy": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Autoscaling tiers: how the cluster autoscaler spreads nodes over the zones, one of " +
+				schemadoc.Codes(locationPolicies) + " (`ANY` prefers zones with capacity or reservations, which suits " +
+				"scarce accelerators). Without it: `ANY` for multi-host TPU slices, else GKE's default (`BALANCED`). Null " +
+				"without autoscaling. Updated in place.",
+			Validators: []validator.String{stringvalidator.OneOf(locationPolicies...)},
+		},
+		"tags": schema.ListAttribute{
+			Optional: true, Computed: true, ElementType: types.StringType,
+			MarkdownDescription: "Network tags of the nodes, for firewall rules and routes. Without it, as GKE reports them. " +
+				"Updated in place.",
+			Validators: nonEmptyStrings(),
+		},
+		"resource_labels": schema.MapAttribute{
+			Optional: true, ElementType: types.StringType,
+			MarkdownDescription: "Compute Engine resource labels of the nodes (and their disks), for billing and inventory: keys " +
+				"start with a lowercase letter; keys and values hold at most 63 lowercase letters, digits, underscores and " +
+				"dashes. They are merged with the provider's `default_labels` (see `terraform_labels`); the provider adds `" +
+				ownership.LabelKey + "` itself. Labels GKE adds never cause a diff. Updated in place.",
+			Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.LengthBetween(1, 63))},
+		},
+		"gpu_partition_size": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "GPU tiers: the multi-instance GPU partition each GPU is split into, such as `1g.5gb` on " +
+				"`nvidia-tesla-a100` or `3g.40gb` on `nvidia-h100-80gb`; each partition is one `nvidia.com/gpu` a container can " +
+				"request, so a tier of smaller GPUs; a size the GPU does not support is a plan error that lists the sizes it does. GKE labels " +
+				"the nodes `" + catalog.LabelGPUPartitionSize + "` (see `accelerator_labels`). Changing it re-creates the pool.",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+	}
+}
+
+// settingsBlocks are the settings' schema blocks.
+func settingsBlocks(cat *catalog.Catalog) map[string]schema.Block {
+	return map[string]schema.Block{
+		"gpu_sharing_config": schema.SingleNestedBlock{
+			MarkdownDescription: fmt.Sprintf("GPU tiers: let several containers share each GPU (or each partition). GKE labels the "+
+				"nodes `%s` and `%s` (see `accelerator_labels`). Without the block, each container gets whole GPUs. Changing it "+
+				"re-creates the pool.", catalog.LabelGPUSharingStrategy, catalog.LabelMaxSharedClientsPerGPU),
+			Validators: requiredInElement("gpu_sharing_strategy", "max_shared_clients_per_gpu"),
+			Attributes: map[string]schema.Attribute{
+				"gpu_sharing_strategy": schema.StringAttribute{
+					Optional: true,
+					MarkdownDescription: "Required. `TIME_SHARING` (containers take turns on the GPU) or `MPS` (NVIDIA " +
+						"Multi-Process Service: containers run at once). One of " + schemadoc.Codes(cat.GPUSharingStrategies()) + ".",
+					Validators: []validator.String{stringvalidator.OneOf(cat.GPUSharingStrategies()...)},
+				},
+				"max_shared_clients_per_gpu": schema.Int64Attribute{
+					Optional:            true,
+					MarkdownDescription: fmt.Sprintf("Required. Containers that may share one GPU, 1 to %d.", cat.MaxSharedClientsPerGPU()),
+					Validators:          []validator.Int64{int64validator.AtLeast(1)},
+				},
+			},
+		},
+	}
+}
+
+func nonEmptyStrings() []validator.List {
+	return []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))}
+}
+
+// gpuSharing is gpu_sharing_config as Go values.
+type gpuSharing struct {
+	Strategy   string
+	MaxClients int64
+}
+
+// poolSettings are a tier's settings as Go values. A zero value (nil for
+// pointers, slices and maps) is a setting the tier leaves to GKE, except
+// ResourceLabels, GPUPartitionSize and GPUSharing, where it is "none".
+type poolSettings struct {
+	DiskSizeGB           int64
+	DiskType             string
+	ImageType            string
+	ImageStreaming       *bool
+	ServiceAccount       string
+	OAuthScopes          []string // sorted
+	MaxPodsPerNode       int64
+	WorkloadMetadataMode string
+	LocationPolicy       string
+	Tags                 []string
+	ResourceLabels       map[string]string
+	GPUPartitionSize     string
+	GPUSharing           *gpuSharing
+}
+
+// settingsOf reads the settings of a tier; known is false when one of them
+// is unknown. Null values are settings left to GKE.
+func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostics) (poolSettings, bool) {
+	var s poolSettings
+	known := true
+	for _, v := range []attr.Value{m.DiskSizeGB, m.DiskType, m.ImageType, m.ImageStreaming, m.ServiceAccount, m.OAuthScopes,
+		m.MaxPodsPerNode, m.WorkloadMetadataMode, m.LocationPolicy, m.Tags, m.ResourceLabels, m.GPUPartitionSize, m.GPUSharingConfig} {
+		if !wholly(v) {
+			known = false
+		}
+	}
+	s.DiskSizeGB = m.DiskSizeGB.ValueInt64()
+	s.DiskType = m.DiskType.ValueString()
+	s.ImageType = m.ImageType.ValueString()
+	if !m.ImageStreaming.IsNull() && !m.ImageStreaming.IsUnknown() {
+		b := m.ImageStreaming.ValueBool()
+		s.ImageStreaming = &b
+	}
+	s.ServiceAccount = m.ServiceAccount.ValueString()
+	s.OAuthScopes = knownStrings(m.OAuthScopes)
+	slices.Sort(s.OAuthScopes)
+	s.MaxPodsPerNode = m.MaxPodsPerNode.ValueInt64()
+	s.WorkloadMetadataMode = m.WorkloadMetadataMode.ValueString()
+	s.LocationPolicy = m.LocationPolicy.ValueString()
+	s.Tags = knownStrings(m.Tags)
+	if !m.ResourceLabels.IsNull() && !m.ResourceLabels.IsUnknown() {
+		s.ResourceLabels = map[string]string{}
+		for k, v := range m.ResourceLabels.Elements() {
+			if sv, ok := v.(types.String); ok {
+				s.ResourceLabels[k] = sv.ValueString()
+			}
+		}
+	}
+	s.GPUPartitionSize = m.GPUPartitionSize.ValueString()
+	if !m.GPUSharingConfig.IsNull() && !m.GPUSharingConfig.IsUnknown() {
+		var g gpuSharingModel
+		diags.Append(m.GPUSharingConfig.As(ctx, &g, objectAsOptions)...)
+		s.GPUSharing = &gpuSharing{Strategy: g.Strategy.ValueString(), MaxClients: g.MaxClients.ValueInt64()}
+	}
+	return s, known
+}
+
+// knownStrings returns the known elements of a known list or set, nil for
+// a null or unknown one.
+func knownStrings(v interface {
+	IsNull() bool
+	IsUnknown() bool
+	Elements() []attr.Value
+},
+) []string {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	out := []string{}
+	for _, e := range v.Elements() {
+		if s, ok := e.(types.String); ok && !s.IsUnknown() {
+			out = append(out, s.ValueString())
+		}
+	}
+	return out
+}
+
+// settingsFindings checks a tier's settings (catalog.PoolSettings).
+func settingsFindings(cat *catalog.Catalog, in tierInput, s tierSpec) catalog.Findings {
+	q := catalog.PoolSettingsQuery{
+		TPU:               in.kind() == kindTPU,
+		GPUType:           s.GPUType,
+		DiskSizeGB:        in.Settings.DiskSizeGB,
+		DiskType:          in.Settings.DiskType,
+		ImageType:         in.Settings.ImageType,
+		ImageStreaming:    in.Settings.ImageStreaming != nil && *in.Settings.ImageStreaming,
+		MaxPodsPerNode:    in.Settings.MaxPodsPerNode,
+		LocationPolicy:    in.Settings.LocationPolicy,
+		Autoscaling:       in.MinNodes != nil && in.MaxNodes != nil,
+		ResourceLabels:    in.Settings.ResourceLabels,
+		ReservedLabelKeys: []string{ownership.LabelKey},
+		GPUPartitionSize:  in.Settings.GPUPartitionSize,
+	}
+	if g := in.Settings.GPUSharing; g != nil {
+		q.GPUSharingStrategy, q.MaxSharedClientsPerGPU = g.Strategy, g.MaxClients
+	}
+	return cat.PoolSettings(q)
+}
+
+// gpuSharingLabels adds the node labels GKE sets for the tier's GPU sharing
+// to its accelerator labels.
+func addGPUSharingLabels(cat *catalog.Catalog, s *tierSpec) {
+	strategy, clients := "", int64(0)
+	if g := s.Settings.GPUSharing; g != nil {
+		strategy, clients = g.Strategy, g.MaxClients
+	}
+	extra := cat.GPUSharingLabels(s.Settings.GPUPartitionSize, strategy, clients)
+	if len(extra) == 0 {
+		return
+	}
+	if s.AcceleratorLabels == nil {
+		s.AcceleratorLabels = map[string]string{}
+	}
+	maps.Copy(s.AcceleratorLabels, extra)
+}
+
+// fixedSettingsEqual reports whether the settings GKE cannot change in
+// place are as want asks: the ones want leaves to GKE always are; resource
+// labels, partitions and sharing compare as set.
+func fixedSettingsEqual(was, want poolSettings) bool {
+	return (want.ServiceAccount == "" || want.ServiceAccount == was.ServiceAccount) &&
+		(want.OAuthScopes == nil || slices.Equal(want.OAuthScopes, was.OAuthScopes)) &&
+		(want.MaxPodsPerNode == 0 || want.MaxPodsPerNode == was.MaxPodsPerNode) &&
+		want.GPUPartitionSize == was.GPUPartitionSize &&
+		gpuSharingEqual(was.GPUSharing, want.GPUSharing)
+}
+
+func gpuSharingEqual(a, b *gpuSharing) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// nodeSettingsEqual reports whether the settings nodePools.update changes
+// are as want asks.
+func nodeSettingsEqual(was, want poolSettings) bool {
+	return (want.DiskSizeGB == 0 || want.DiskSizeGB == was.DiskSizeGB) &&
+		(want.DiskType == "" || want.DiskType == was.DiskType) &&
+		(want.ImageType == "" || strings.EqualFold(want.ImageType, was.ImageType)) &&
+		(want.ImageStreaming == nil || (was.ImageStreaming != nil && *want.ImageStreaming == *was.ImageStreaming)) &&
+		(want.WorkloadMetadataMode == "" || want.WorkloadMetadataMode == was.WorkloadMetadataMode) &&
+		(want.Tags == nil || slices.Equal(want.Tags, was.Tags)) &&
+		maps.Equal(want.ResourceLabels, was.ResourceLabels)
+}
+
+// locationPolicyEqual reports whether the location policy is as want asks.
+func locationPolicyEqual(was, want poolSettings) bool {
+	return want.LocationPolicy == "" || want.LocationPolicy == was.LocationPolicy
+}
+
+// applyToNodePool sets the settings on a create request's node pool.
+// owner is the ownership label value, kept among the resource labels.
+func (s poolSettings) applyToNodePool(np *container.NodePool) {
+	cfg := np.Config
+	cfg.DiskSizeGb = s.DiskSizeGB
+	cfg.DiskType = s.DiskType
+	cfg.ImageType = s.ImageType
+	if s.ImageStreaming != nil {
+		cfg.GcfsConfig = &container.GcfsConfig{Enabled: *s.ImageStreaming, ForceSendFields: []string{"Enabled"}}
+	}
+	cfg.ServiceAccount = s.ServiceAccount
+	cfg.OauthScopes = slices.Clone(s.OAuthScopes)
+	if s.MaxPodsPerNode != 0 {
+		np.MaxPodsConstraint = &container.MaxPodsConstraint{MaxPodsPerNode: s.MaxPodsPerNode}
+	}
+	if s.WorkloadMetadataMode != "" {
+		cfg.WorkloadMetadataConfig = &container.WorkloadMetadataConfig{Mode: s.WorkloadMetadataMode}
+	}
+	cfg.Tags = slices.Clone(s.Tags)
+	if len(s.ResourceLabels) > 0 {
+		cfg.ResourceLabels = maps.Clone(s.ResourceLabels)
+	}
+	for _, a := range cfg.Accelerators {
+		a.GpuPartitionSize = s.GPUPartitionSize
+		if g := s.GPUSharing; g != nil {
+			a.GpuSharingConfig = &container.GPUSharingConfig{GpuSharingStrategy: g.Strategy, MaxSharedClientsPerGpu: g.MaxClients}
+		}
+	}
+}
+
+// updateRequest is the nodePools.update request that brings the in-place
+// settings from was to want, with the ownership label kept.
+func (s poolSettings) updateRequest(was poolSettings, owner string) *container.UpdateNodePoolRequest {
+	req := &container.UpdateNodePoolRequest{}
+	if s.DiskSizeGB != 0 && s.DiskSizeGB != was.DiskSizeGB {
+		req.DiskSizeGb = s.DiskSizeGB
+	}
+	if s.DiskType != "" && s.DiskType != was.DiskType {
+		req.DiskType = s.DiskType
+	}
+	if s.ImageType != "" && !strings.EqualFold(s.ImageType, was.ImageType) {
+		req.ImageType = s.ImageType
+	}
+	if s.ImageStreaming != nil {
+		req.GcfsConfig = &container.GcfsConfig{Enabled: *s.ImageStreaming, ForceSendFields: []string{"Enabled"}}
+	}
+	if s.WorkloadMetadataMode != "" && s.WorkloadMetadataMode != was.WorkloadMetadataMode {
+		req.WorkloadMetadataConfig = &container.WorkloadMetadataConfig{Mode: s.WorkloadMetadataMode}
+	}
+	if s.Tags != nil {
+		req.Tags = &container.NetworkTags{Tags: slices.Clone(s.Tags), ForceSendFields: []string{"Tags"}}
+	}
+	if !maps.Equal(s.ResourceLabels, was.ResourceLabels) {
+		labels := maps.Clone(s.ResourceLabels)
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		if owner != "" {
+			labels[ownership.LabelKey] = owner
+		}
+		req.ResourceLabels = &container.ResourceLabels{Labels: labels, ForceSendFields: []string{"Labels"}}
+	}
+	return req
+}
+
+// poolSettingsOf reads the settings GKE reports for a pool; userLabels
+// decides which resource labels are the tier's (nil: every label but the
+// ownership label and those GKE adds).
+func poolSettingsOf(np *container.NodePool, userLabels map[string]string) poolSettings {
+	cfg := np.Config
+	if cfg == nil {
+		cfg = &container.NodeConfig{}
+	}
+	s := poolSettings{
+		DiskSizeGB: cfg.DiskSizeGb, DiskType: cfg.DiskType, ImageType: cfg.ImageType, ServiceAccount: cfg.ServiceAccount,
+		OAuthScopes: slices.Clone(cfg.OauthScopes), Tags: slices.Clone(cfg.Tags),
+	}
+	slices.Sort(s.OAuthScopes)
+	enabled := cfg.GcfsConfig != nil && cfg.GcfsConfig.Enabled
+	s.ImageStreaming = &enabled
+	if mp := np.MaxPodsConstraint; mp != nil {
+		s.MaxPodsPerNode = mp.MaxPodsPerNode
+	}
+	if w := cfg.WorkloadMetadataConfig; w != nil && w.Mode != "MODE_UNSPECIFIED" {
+		s.WorkloadMetadataMode = w.Mode
+	}
+	if as := np.Autoscaling; as != nil && as.Enabled && as.LocationPolicy != "LOCATION_POLICY_UNSPECIFIED" {
+		s.LocationPolicy = as.LocationPolicy
+	}
+	s.ResourceLabels = tierResourceLabels(cfg.ResourceLabels, userLabels)
+	gpu := gpuOf(cfg)
+	s.GPUPartitionSize = gpu.GpuPartitionSize
+	if g := gpu.GpuSharingConfig; g != nil && g.GpuSharingStrategy != "" && g.GpuSharingStrategy != "GPU_SHARING_STRATEGY_UNSPECIFIED" {
+		s.GPUSharing = &gpuSharing{Strategy: g.GpuSharingStrategy, MaxClients: g.MaxSharedClientsPerGpu}
+	}
+	return s
+}
+
+// tierResourceLabels picks a tier's own resource labels from those GKE
+// reports: the keys of declared, or (declared nil) every label but the
+// ownership label and those GKE adds (goog-*); nil when there are none.
+func tierResourceLabels(api, declared map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range api {
+		_, want := declared[k]
+		if declared == nil {
+			want = k != ownership.LabelKey && !strings.HasPrefix(k, "goog-")
+		}
+		if want {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 && declared == nil {
+		return nil
+	}
+	return out
+}
+
+// flattenSettings sets a tier's settings from the pool GKE reports. The
+// resource labels are those prior declares (every one of the pool's own on
+// import, none otherwise when prior declares none).
+func flattenSettings(ctx context.Context, t *tierModel, prior tierModel, np *container.NodePool, importing bool, diags *diag.Diagnostics) {
+	declared, _ := settingsOf(ctx, prior.tierSettingsModel, diags)
+	userLabels := declared.ResourceLabels
+	if userLabels == nil && !importing {
+		userLabels = map[string]string{}
+	}
+	s := poolSettingsOf(np, userLabels)
+	if !importing && declared.ResourceLabels == nil {
+		s.ResourceLabels = nil
+	}
+	t.tierSettingsModel = settingsModelOf(s)
+}
+
+// settingsModelOf converts settings to attribute values; a zero value is null.
+func settingsModelOf(s poolSettings) tierSettingsModel {
+	m := tierSettingsModel{
+		DiskSizeGB:           int64OrNull(s.DiskSizeGB, s.DiskSizeGB != 0),
+		DiskType:             stringOrNull(s.DiskType),
+		ImageType:            stringOrNull(s.ImageType),
+		ImageStreaming:       types.BoolNull(),
+		ServiceAccount:       stringOrNull(s.ServiceAccount),
+		OAuthScopes:          types.SetNull(types.StringType),
+		MaxPodsPerNode:       int64OrNull(s.MaxPodsPerNode, s.MaxPodsPerNode != 0),
+		WorkloadMetadataMode: stringOrNull(s.WorkloadMetadataMode),
+		LocationPolicy:       stringOrNull(s.LocationPolicy),
+		Tags:                 types.ListNull(types.StringType),
+		ResourceLabels:       stringMap(s.ResourceLabels),
+		GPUPartitionSize:     stringOrNull(s.GPUPartitionSize),
+		GPUSharingConfig:     types.ObjectNull(gpuSharingAttrTypes),
+	}
+	if s.ImageStreaming != nil {
+		m.ImageStreaming = types.BoolValue(*s.ImageStreaming)
+	}
+	if len(s.OAuthScopes) > 0 {
+		elems := make([]attr.Value, len(s.OAuthScopes))
+		for i, v := range s.OAuthScopes {
+			elems[i] = types.StringValue(v)
+		}
+		m.OAuthScopes = types.SetValueMust(types.StringType, elems)
+	}
+	if len(s.Tags) > 0 {
+		m.Tags = stringList(s.Tags)
+	}
+	if g := s.GPUSharing; g != nil {
+		m.GPUSharingConfig = types.ObjectValueMust(gpuSharingAttrTypes, map[string]attr.Value{
+			"gpu_sharing_strategy": types.StringValue(g.Strategy), "max_shared_clients_per_gpu": types.Int64Value(g.MaxClients),
+		})
+	}
+	return m
+}
+
+// computedSettings points at the settings GKE fills when a tier leaves
+// them out (Optional and Computed).
+func (m *tierSettingsModel) computedSettings() []any {
+	return []any{&m.DiskSizeGB, &m.DiskType, &m.ImageType, &m.ImageStreaming, &m.ServiceAccount, &m.OAuthScopes,
+		&m.MaxPodsPerNode, &m.WorkloadMetadataMode, &m.LocationPolicy, &m.Tags}
+}
+
+// valueAt returns the value a computedSettings pointer points at.
+func valueAt(p any) attr.Value {
+	switch p := p.(type) {
+	case *types.Int64:
+		return *p
+	case *types.String:
+		return *p
+	case *types.Bool:
+		return *p
+	case *types.Set:
+		return *p
+	case *types.List:
+		return *p
+	}
+	return nil
+}
+
+// setAt sets what a computedSettings pointer points at to v, or to unknown
+// (unknown) or null when v is nil.
+func setAt(p any, v attr.Value, unknown bool) {
+	switch p := p.(type) {
+	case *types.Int64:
+		*p = pick(v, types.Int64Unknown(), types.Int64Null(), unknown)
+	case *types.String:
+		*p = pick(v, types.StringUnknown(), types.StringNull(), unknown)
+	case *types.Bool:
+		*p = pick(v, types.BoolUnknown(), types.BoolNull(), unknown)
+	case *types.Set:
+		*p = pick(v, types.SetUnknown(types.StringType), types.SetNull(types.StringType), unknown)
+	case *types.List:
+		*p = pick(v, types.ListUnknown(types.StringType), types.ListNull(types.StringType), unknown)
+	}
+}
+
+func pick[T attr.Value](v attr.Value, unknownValue, nullValue T, unknown bool) T {
+	if x, ok := v.(T); ok {
+		return x
+	}
+	if unknown {
+		return unknownValue
+	}
+	return nullValue
+}
+
+// planSettings plans the computed settings a tier's configuration leaves
+// out: what the state records when the pool is kept (keep), else unknown
+// until GKE reports them. A location policy is null without autoscaling.
+func planSettings(pt *tierModel, cfg tierModel, old tierModel, keep bool) {
+	planned, configured, recorded := pt.computedSettings(), cfg.computedSettings(), old.computedSettings()
+	for i, p := range planned {
+		switch {
+		case !valueAt(configured[i]).IsNull():
+			continue
+		case keep:
+			setAt(p, valueAt(recorded[i]), false)
+		default:
+			setAt(p, nil, true)
+		}
+	}
+	if cfg.LocationPolicy.IsNull() && cfg.MinNodeCount.IsNull() && !cfg.MinNodeCount.IsUnknown() {
+		pt.LocationPolicy = types.StringNull()
+	}
+}
+
+// markSettingsUnknown sets the computed settings a tier leaves out to
+// unknown (markUnknown).
+func markSettingsUnknown(m *tierSettingsModel) {
+	for _, p := range m.computedSettings() {
+		if valueAt(p).IsNull() {
+			setAt(p, nil, true)
+		}
+	}
+}
+
+// settleSettings sets the computed settings still unknown to null.
+func settleSettings(m *tierSettingsModel) {
+	for _, p := range m.computedSettings() {
+		if valueAt(p).IsUnknown() {
+			setAt(p, nil, false)
+		}
+	}
+}
+
+// unknownSettings is every setting unknown.
+func unknownSettings() tierSettingsModel {
+	return tierSettingsModel{
+		DiskSizeGB: types.Int64Unknown(), DiskType: types.StringUnknown(), ImageType: types.StringUnknown(),
+		ImageStreaming: types.BoolUnknown(), ServiceAccount: types.StringUnknown(), OAuthScopes: types.SetUnknown(types.StringType),
+		MaxPodsPerNode: types.Int64Unknown(), WorkloadMetadataMode: types.StringUnknown(), LocationPolicy: types.StringUnknown(),
+		Tags: types.ListUnknown(types.StringType), ResourceLabels: types.MapUnknown(types.StringType),
+		GPUPartitionSize: types.StringUnknown(), GPUSharingConfig: types.ObjectUnknown(gpuSharingAttrTypes),
+	}
+}
+
+// nullSettings is every setting null.
+func nullSettings() tierSettingsModel { return settingsModelOf(poolSettings{}) }
+
+// settingsValues lists the settings a configuration can set (tierValues).
+func settingsValues(m tierSettingsModel) map[string]attr.Value {
+	return map[string]attr.Value{
+		"disk_size_gb": m.DiskSizeGB, "disk_type": m.DiskType, "image_type": m.ImageType, "image_streaming": m.ImageStreaming,
+		"service_account": m.ServiceAccount, "oauth_scopes": m.OAuthScopes, "max_pods_per_node": m.MaxPodsPerNode,
+		"workload_metadata_mode": m.WorkloadMetadataMode, "location_policy": m.LocationPolicy, "tags": m.Tags,
+		"resource_labels": m.ResourceLabels, "gpu_partition_size": m.GPUPartitionSize, "gpu_sharing_config": m.GPUSharingConfig,
+	}
+}

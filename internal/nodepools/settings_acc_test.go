@@ -1,0 +1,285 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	container "google.golang.org/api/container/v1"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
+)
+
+// settingCase is one node setting: its HCL before and after a change, what
+// GKE must report for each, and whether the change is made in place.
+type settingCase struct {
+	name           string
+	gpu            bool // a GPU tier setting (else set on the TPU tier)
+	before, after  string
+	inPlace        bool
+	reportsBefore  func(*container.NodePool) bool
+	reportsAfter   func(*container.NodePool) bool
+	stateAttribute string
+	stateAfter     knownvalue.Check
+}
+
+func settingCases() []settingCase {
+	cfg := func(np *container.NodePool) *container.NodeConfig { return np.Config }
+	return []settingCase{
+		{name: "disk_size_gb", before: line("disk_size_gb", "200"), after: line("disk_size_gb", "300"), inPlace: true,
+			reportsBefore:  func(np *container.NodePool) bool { return cfg(np).DiskSizeGb == 200 },
+			reportsAfter:   func(np *container.NodePool) bool { return cfg(np).DiskSizeGb == 300 },
+			stateAttribute: "disk_size_gb", stateAfter: knownvalue.Int64Exact(300)},
+		{name: "disk_type", before: line("disk_type", `"pd-ssd"`), after: line("disk_type", `"hyperdisk-balanced"`), inPlace: true,
+			reportsBefore:  func(np *container.NodePool) bool { return cfg(np).DiskType == "pd-ssd" },
+			reportsAfter:   func(np *container.NodePool) bool { return cfg(np).DiskType == "hyperdisk-balanced" },
+			stateAttribute: "disk_type", stateAfter: knownvalue.StringExact("hyperdisk-balanced")},
+		{name: "image_type", before: line("image_type", `"UBUNTU_CONTAINERD"`), after: line("image_type", `"COS_CONTAINERD"`), inPlace: true,
+			reportsBefore:  func(np *container.NodePool) bool { return cfg(np).ImageType == "UBUNTU_CONTAINERD" },
+			reportsAfter:   func(np *container.NodePool) bool { return cfg(np).ImageType == "COS_CONTAINERD" },
+			stateAttribute: "image_type", stateAfter: knownvalue.StringExact("COS_CONTAINERD")},
+		{name: "image_streaming", gpu: true, before: line("image_streaming", "false"), after: line("image_streaming", "true"), inPlace: true,
+			reportsBefore:  func(np *container.NodePool) bool { return cfg(np).GcfsConfig == nil || !cfg(np).GcfsConfig.Enabled },
+			reportsAfter:   func(np *container.NodePool) bool { return cfg(np).GcfsConfig != nil && cfg(np).GcfsConfig.Enabled },
+			stateAttribute: "image_streaming", stateAfter: knownvalue.Bool(true)},
+		{name: "workload_metadata_mode", before: line("workload_metadata_mode", `"GCE_METADATA"`), after: line("workload_metadata_mode", `"GKE_METADATA"`), inPlace: true,
+			reportsBefore:  func(np *container.NodePool) bool { return modeOf(np) == "GCE_METADATA" },
+			reportsAfter:   func(np *container.NodePool) bool { return modeOf(np) == "GKE_METADATA" },
+			stateAttribute: "workload_metadata_mode", stateAfter: knownvalue.StringExact("GKE_METADATA")},
+		{name: "tags", before: line("tags", `["serving"]`), after: line("tags", `["serving", "vllm"]`), inPlace: true,
+			reportsBefore:  func(np *container.NodePool) bool { return slices.Equal(cfg(np).Tags, []string{"serving"}) },
+			reportsAfter:   func(np *container.NodePool) bool { return slices.Equal(cfg(np).Tags, []string{"serving", "vllm"}) },
+			stateAttribute: "tags", stateAfter: knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("serving"), knownvalue.StringExact("vllm")})},
+		{name: "resource_labels", before: line("resource_labels", `{ team = "serving" }`), after: line("resource_labels", `{ team = "ml", cost = "gpu" }`), inPlace: true,
+			reportsBefore: func(np *container.NodePool) bool { return cfg(np).ResourceLabels["team"] == "serving" && ours(np) },
+			reportsAfter: func(np *container.NodePool) bool {
+				return cfg(np).ResourceLabels["team"] == "ml" && cfg(np).ResourceLabels["cost"] == "gpu" && ours(np)
+			},
+			stateAttribute: "resource_labels", stateAfter: knownvalue.MapExact(map[string]knownvalue.Check{
+				"team": knownvalue.StringExact("ml"), "cost": knownvalue.StringExact("gpu")})},
+		{name: "location_policy", gpu: true, before: line("location_policy", `"BALANCED"`), after: line("location_policy", `"ANY"`), inPlace: true,
+			reportsBefore: func(np *container.NodePool) bool {
+				return np.Autoscaling != nil && np.Autoscaling.LocationPolicy == "BALANCED"
+			},
+			reportsAfter: func(np *container.NodePool) bool {
+				return np.Autoscaling != nil && np.Autoscaling.LocationPolicy == "ANY"
+			},
+			stateAttribute: "location_policy", stateAfter: knownvalue.StringExact("ANY")},
+		{name: "service_account", before: line("service_account", `"nodes@p.iam.gserviceaccount.com"`), after: line("service_account", `"serving@p.iam.gserviceaccount.com"`),
+			reportsBefore: func(np *container.NodePool) bool { return cfg(np).ServiceAccount == "nodes@p.iam.gserviceaccount.com" },
+			reportsAfter: func(np *container.NodePool) bool {
+				return cfg(np).ServiceAccount == "serving@p.iam.gserviceaccount.com"
+			},
+			stateAttribute: "service_account", stateAfter: knownvalue.StringExact("serving@p.iam.gserviceaccount.com")},
+		{name: "oauth_scopes", before: line("oauth_scopes", `["https://www.googleapis.com/auth/cloud-platform"]`),
+			after:          line("oauth_scopes", `["https://www.googleapis.com/auth/devstorage.read_only", "https://www.googleapis.com/auth/logging.write"]`),
+			reportsBefore:  func(np *container.NodePool) bool { return len(cfg(np).OauthScopes) == 1 },
+			reportsAfter:   func(np *container.NodePool) bool { return len(cfg(np).OauthScopes) == 2 },
+			stateAttribute: "oauth_scopes", stateAfter: knownvalue.SetSizeExact(2)},
+		{name: "max_pods_per_node", before: line("max_pods_per_node", "32"), after: line("max_pods_per_node", "64"),
+			reportsBefore:  func(np *container.NodePool) bool { return np.MaxPodsConstraint.MaxPodsPerNode == 32 },
+			reportsAfter:   func(np *container.NodePool) bool { return np.MaxPodsConstraint.MaxPodsPerNode == 64 },
+			stateAttribute: "max_pods_per_node", stateAfter: knownvalue.Int64Exact(64)},
+		{name: "gpu_sharing_config", gpu: true,
+			before:         block("gpu_sharing_config", "gpu_sharing_strategy", `"TIME_SHARING"`, "max_shared_clients_per_gpu", "4"),
+			after:          block("gpu_sharing_config", "gpu_sharing_strategy", `"MPS"`, "max_shared_clients_per_gpu", "8"),
+			reportsBefore:  func(np *container.NodePool) bool { return sharingOf(np) == "TIME_SHARING/4" },
+			reportsAfter:   func(np *container.NodePool) bool { return sharingOf(np) == "MPS/8" },
+			stateAttribute: "accelerator_labels", stateAfter: knownvalue.MapExact(map[string]knownvalue.Check{
+				"cloud.google.com/gke-accelerator":                knownvalue.StringExact("nvidia-l4"),
+				"cloud.google.com/gke-gpu-sharing-strategy":       knownvalue.StringExact("mps"),
+				"cloud.google.com/gke-max-shared-clients-per-gpu": knownvalue.StringExact("8"),
+			})},
+	}
+}
+
+func modeOf(np *container.NodePool) string {
+	if w := np.Config.WorkloadMetadataConfig; w != nil {
+		return w.Mode
+	}
+	return ""
+}
+
+func sharingOf(np *container.NodePool) string {
+	for _, a := range np.Config.Accelerators {
+		if g := a.GpuSharingConfig; g != nil {
+			return fmt.Sprintf("%s/%d", g.GpuSharingStrategy, g.MaxSharedClientsPerGpu)
+		}
+	}
+	return ""
+}
+
+// ours reports whether the pool still carries the ownership label.
+func ours(np *container.NodePool) bool {
+	_, ok := np.Config.ResourceLabels["accel-managed"]
+	return ok
+}
+
+// TestAccFallbackNodePools_settings: every node setting, set on a TPU or
+// GPU tier, is sent on create and reported back; import gives the same
+// state; changing it updates the pool in place (no pool created) or
+// re-creates that tier's pool, as the plan says; and every step plans
+// nothing after its apply. One resource holds one tier per setting, so
+// each change is a step of one test.
+func TestAccFallbackNodePools_settings(t *testing.T) {
+	tg := newTarget(t)
+	tg.RequireEmulator(t)
+	tpuZone, gpuZone := zones(tg)
+	prefix := acctest.RandomName("set")
+	cases := settingCases()
+	name := func(i int) string { return fmt.Sprintf("%s-%d", prefix, i) }
+	tierOf := func(i int, setting string) tier {
+		c := cases[i]
+		if c.gpu {
+			return gpuTier(name(i), gpuZone, "g2-standard-4", line("min_node_count", "0"), line("max_node_count", "1"), setting)
+		}
+		return tpuTier(name(i), tpuZone, "v6e-1", setting)
+	}
+	// render gives the configuration with the cases up to changed (none
+	// for -1) after their change: each step changes one setting.
+	render := func(changed int) string {
+		tiers := make([]tier, len(cases))
+		for i, c := range cases {
+			s := c.before
+			if i <= changed {
+				s = c.after
+			}
+			tiers[i] = tierOf(i, s)
+		}
+		return config(tg, prefix, "", tiers...)
+	}
+	names := make([]string, len(cases))
+	for i := range cases {
+		names[i] = name(i)
+	}
+	var checks []statecheck.StateCheck
+	for i, c := range cases {
+		checks = append(checks, poolCheck{tg: tg, name: name(i), check: reports(c.name, c.reportsBefore)})
+	}
+	steps := []resource.TestStep{{
+		Config:            render(-1),
+		ConfigStateChecks: checks,
+		ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	}, {
+		ResourceName:            address,
+		ImportState:             true,
+		ImportStateVerify:       true,
+		ImportStateId:           tg.Cluster + "/nodePools/" + joinNames(names),
+		ImportStateVerifyIgnore: []string{"timeouts", "pools"}, // created_at is empty for imported pools
+	}}
+	for i, c := range cases {
+		var creates int64
+		steps = append(steps, resource.TestStep{
+			PreConfig: func() { creates = tg.Emulator.Counters()[emulator.MethodNodePoolsCreate] },
+			Config:    render(i),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				poolCheck{tg: tg, name: name(i), check: reports(c.name, c.reportsAfter)},
+				statecheck.ExpectKnownValue(address, tierPath(i, c.stateAttribute), c.stateAfter),
+				countCheck{tg: tg, since: &creates, recreated: !c.inPlace, what: c.name},
+			},
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(tg, names...),
+		Steps:                    steps,
+	})
+}
+
+func reports(what string, ok func(*container.NodePool) bool) func(*container.NodePool) error {
+	return func(np *container.NodePool) error {
+		if !ok(np) {
+			return fmt.Errorf("%s: node pool %s does not report the configured value", what, np.Name)
+		}
+		return nil
+	}
+}
+
+func joinNames(names []string) string { return strings.Join(names, ",") }
+
+// countCheck checks whether a step created a pool: exactly one for a
+// re-creation, none for an in-place change.
+type countCheck struct {
+	tg        *acctest.Target
+	since     *int64
+	recreated bool
+	what      string
+}
+
+func (c countCheck) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	got := c.tg.Emulator.Counters()[emulator.MethodNodePoolsCreate] - *c.since
+	want := int64(0)
+	if c.recreated {
+		want = 1
+	}
+	if got != want {
+		resp.Error = fmt.Errorf("changing %s created %d node pools, want %d", c.what, got, want)
+	}
+}
+
+// TestAccFallbackNodePools_settingsRejected: each setting GKE would refuse
+// is an error at plan time, offline, on the tier's attribute, naming the
+// value and what is valid.
+func TestAccFallbackNodePools_settingsRejected(t *testing.T) {
+	const cluster = "projects/p/locations/us-central1/clusters/c"
+	gpu := func(extra string) string {
+		return `{ name = "g", machine_type = "g2-standard-4", node_locations = ["us-central1-a"], ` + extra + ` }`
+	}
+	sharing := func(tierArgs, strategy string, clients int) string {
+		return "  tiers {\n" + tierArgs + "    gpu_sharing_config {\n      gpu_sharing_strategy = \"" + strategy +
+			"\"\n      max_shared_clients_per_gpu = " + fmt.Sprint(clients) + "\n    }\n  }"
+	}
+	gpuArgs := "    name = \"g\"\n    machine_type = \"g2-standard-4\"\n    node_locations = [\"us-central1-a\"]\n"
+	tpuArgs := "    name = \"t\"\n    accelerator_type = \"v6e-4\"\n    node_locations = [\"us-central1-b\"]\n"
+	tpu := func(extra string) string {
+		return `{ name = "t", accelerator_type = "v6e-4", node_locations = ["us-central1-b"], ` + extra + ` }`
+	}
+	cases := []struct {
+		name, tier string
+		want       *regexp.Regexp
+	}{
+		{"disk too small", tpu("disk_size_gb = 5"), phrases("Boot Disk Too Small", "disk_size_gb 5", "10 GB")},
+		{"max pods", tpu("max_pods_per_node = 300"), phrases("Max Pods per Node Out of Range", "300", "8 to 256")},
+		{"image streaming on Ubuntu", tpu(`image_type = "UBUNTU_CONTAINERD", image_streaming = true`),
+			phrases("Image Streaming Needs Container-Optimized OS", `"UBUNTU_CONTAINERD"`, "COS_CONTAINERD")},
+		{"location policy without autoscaling", tpu(`location_policy = "ANY"`), phrases("Location Policy Without Autoscaling")},
+		{"ownership label", tpu(`resource_labels = { "accel-managed" = "x" }`), phrases("Resource Label Set by the Provider", "accel-managed")},
+		{"label key", tpu(`resource_labels = { "Team" = "x" }`), phrases("Invalid Resource Label Key", `"Team"`)},
+		{"partition on L4", gpu(`gpu_partition_size = "1g.5gb"`), phrases("GPU Does Not Support Partitions", "nvidia-l4", "nvidia-tesla-a100")},
+		{"partition size", `{ name = "a", machine_type = "a2-highgpu-1g", node_locations = ["us-central1-a"], gpu_partition_size = "1g.10gb" }`,
+			phrases("Unsupported GPU Partition Size", `"1g.10gb"`, "1g.5gb, 2g.10gb, 3g.20gb, 7g.40gb")},
+		{"too many clients", sharing(gpuArgs, "TIME_SHARING", 49),
+			phrases("Too Many Shared Clients per GPU", "49", "1 to 48")},
+		{"sharing on TPU", sharing(tpuArgs, "MPS", 2),
+			phrases("GPU Sharing on a TPU Tier")},
+		{"scope form", tpu(`oauth_scopes = ["cloud-platform"]`), phrases("oauth_scopes", "full scope URL")},
+	}
+	steps := make([]resource.TestStep, 0, len(cases))
+	for _, c := range cases {
+		tier := c.tier
+		steps = append(steps, resource.TestStep{
+			Config:      offlineConfig(resourceHCL(cluster, "c", "", tier)),
+			PlanOnly:    true,
+			ExpectError: c.want,
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+}
