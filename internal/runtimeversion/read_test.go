@@ -229,7 +229,9 @@ func TestReadLiveCheck(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			// Not parallel: the emulator's call counter is shared.
 			before := srv.Counters()[emulator.MethodTPUAcceleratorTypesList]
-			v, r, state := testRead(t, tc.data, tc.mode, tc.inputs)
+			// A new provider process per case: live answers are cached per process.
+			data := &providerdata.Data{Clients: tc.data.Clients}
+			v, r, state := testRead(t, data, tc.mode, tc.inputs)
 			if v.HasError() {
 				t.Fatalf("ValidateConfig: %v", v)
 			}
