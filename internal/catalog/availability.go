@@ -80,10 +80,7 @@ func (c *Catalog) checkGKEZones(g *Generation, zones []string) Findings {
 // region. clusterLocation is a region (regional cluster) or a zone (zonal
 // cluster). Findings carry the zone's index.
 func (c *Catalog) NodeLocationsInCluster(clusterLocation string, zones []string) Findings {
-	region := clusterLocation
-	if r, ok := zoneRegion(clusterLocation); ok {
-		region = r
-	}
+	region := RegionOf(clusterLocation)
 	if region == "" {
 		return nil
 	}
@@ -148,3 +145,22 @@ func (c *Catalog) ReservationAffinity(typ, key string, values []string) Findings
 		fmt.Sprintf("consume_reservation_type %s consumes only the reservations named in values; set key = %q and values = [\"<reservation name>\"], or use ANY_RESERVATION.",
 			ReservationSpecific, ReservationNameKey))}
 }
+
+// RegionOf returns the region of a zone ("us-central1" for
+// "us-central1-a"), or location itself when it is not a zone (a region).
+func RegionOf(location string) string {
+	if r, ok := zoneRegion(location); ok {
+		return r
+	}
+	return location
+}
+
+// GKEAvailabilityTable returns GKE's TPU availability table.
+func (c *Catalog) GKEAvailabilityTable() GKEAvailability {
+	a := c.data.GKEAvailability
+	a.Generations = slices.Clone(a.Generations)
+	return a
+}
+
+// ComputeClassRequirement returns what a custom ComputeClass needs from the cluster.
+func (c *Catalog) ComputeClassRequirement() ComputeClassReq { return c.data.ComputeClass }

@@ -217,6 +217,9 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 	fs = append(fs, sizeFindings(cat, in, &s)...)
 	fs = append(fs, alwaysOnFindings(cat, in, s)...)
 	fs = append(fs, metadataFindings(cat, in)...)
+	if r := in.Reservation; r != nil {
+		fs = append(fs, cat.ReservationAffinity(r.Type, r.Key, r.Values)...)
+	}
 
 	accKey := catalog.TaintGPU
 	if s.TPU {
