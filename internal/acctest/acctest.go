@@ -116,6 +116,7 @@ func (tg *Target) ProviderConfig() string {
 	if tg.Emulator != nil {
 		fmt.Fprintf(&b, "  tpu_endpoint       = %q\n", tg.Emulator.TPUEndpoint())
 		fmt.Fprintf(&b, "  container_endpoint = %q\n", tg.Emulator.ContainerEndpoint())
+		fmt.Fprintf(&b, "  compute_endpoint   = %q\n", tg.Emulator.ComputeEndpoint())
 		b.WriteString("  poll_interval      = \"100ms\"\n")
 	}
 	b.WriteString("}\n")

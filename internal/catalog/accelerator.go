@@ -221,6 +221,7 @@ func (c *Catalog) accFromSize(g *Generation, size, chips, vms, cpv int, topo str
 	if g.GKE != nil {
 		a.GKEAccelerator = g.GKE.AcceleratorLabel
 		if l := gkeLayouts(g, chips); len(l) > 0 {
+			a.GKEAccelerator = g.GKE.labelOf(l[0].mt)
 			a.GKEMachineType = l[0].mt.Name
 			a.GKENodeCount = l[0].nodes
 		}

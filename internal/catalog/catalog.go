@@ -40,6 +40,9 @@ const (
 	SupportSupported    = "supported"
 	SupportExperimental = "experimental"
 	SupportUnsupported  = "unsupported"
+	// SupportUnlisted marks a generation the framework's docs do not name;
+	// using it gives a warning.
+	SupportUnlisted = "unlisted"
 )
 
 // Catalog is a loaded, indexed compatibility catalog. It is safe for
@@ -85,7 +88,10 @@ type catalogData struct {
 	Taints      []Taint           `json:"taints"`
 	Resources   []Resource        `json:"resources"`
 	Decisions   []Decision        `json:"decisions"`
-
+	// GKEAvailability is GKE's own TPU availability, kept apart from the
+	// Cloud TPU API's zone lists (Generation.Zones).
+	GKEAvailability GKEAvailability `json:"gke_tpu_availability"`
+	ComputeClass    ComputeClassReq `json:"compute_class"`
 	// PoolSettings holds the node-pool setting rules (pool_settings.go).
 	PoolSettings PoolSettingsData `json:"pool_settings"`
 }
@@ -136,7 +142,11 @@ type TPUAPISupport struct {
 	Supported bool   `json:"supported"`
 	Type      string `json:"type"` // AcceleratorConfig.Type enum value
 	Source    string `json:"source"`
-	Decision  string `json:"decision"`
+	// ConflictSource is a source that contradicts Supported = false (Google
+	// using the generation through the Cloud TPU API anyway): the catalog
+	// then warns instead of rejecting.
+	ConflictSource string `json:"conflict_source"`
+	Decision       string `json:"decision"`
 }
 
 // SliceSize is one documented accelerator type of a generation.
@@ -181,9 +191,12 @@ type TPUMachineType struct {
 	Name      string `json:"name"`
 	Chips     int    `json:"chips"`
 	MultiHost bool   `json:"multi_host"` // can form multi-node slices
-	Status    string `json:"status"`
-	Source    string `json:"source"`
-	Decision  string `json:"decision"`
+	// AcceleratorLabel overrides the generation's GKE accelerator label
+	// for this machine type (v3 device nodes are tpu-v3-device).
+	AcceleratorLabel string `json:"accelerator_label"`
+	Status           string `json:"status"`
+	Source           string `json:"source"`
+	Decision         string `json:"decision"`
 }
 
 // ZoneOffer is one zone that offers a generation.

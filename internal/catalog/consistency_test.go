@@ -30,7 +30,7 @@ func TestDefaultLoads(t *testing.T) {
 	if got := c.GenerationNames(); !slices.Equal(got, want) {
 		t.Errorf("generations = %v, want %v", got, want)
 	}
-	if got, want := c.Frameworks(), []string{"jax", "pytorch", "tensorflow", "vllm"}; !slices.Equal(got, want) {
+	if got, want := c.Frameworks(), []string{"jax", "pytorch", "tensorflow", "vllm", "vllm-torchtpu"}; !slices.Equal(got, want) {
 		t.Errorf("frameworks = %v, want %v", got, want)
 	}
 }
@@ -319,7 +319,7 @@ func TestTensorFlowRulesConsistent(t *testing.T) {
 func TestFrameworksConsistent(t *testing.T) {
 	t.Parallel()
 	c := Default()
-	statuses := []string{SupportRecommended, SupportSupported, SupportExperimental, SupportUnsupported}
+	statuses := []string{SupportRecommended, SupportSupported, SupportExperimental, SupportUnsupported, SupportUnlisted}
 	for _, name := range c.Frameworks() {
 		f, _ := c.Framework(name)
 		for _, g := range c.GenerationNames() {
@@ -369,7 +369,7 @@ func TestGPUConsistent(t *testing.T) {
 				t.Errorf("%s: conflicting type %q unknown", m.Name, alt)
 			}
 		}
-		if c.attachmentFor(m.Name) != nil {
+		if c.attachmentFor(m.Name, "") != nil {
 			t.Errorf("%s is both a built-in and an attachable machine type", m.Name)
 		}
 	}

@@ -43,7 +43,7 @@ func (c *Catalog) GPUNodePool(q GPUPoolQuery) (GPUPoolShape, Findings) {
 		fs = append(fs, newFinding(SeverityError, AttrGPUCount, itoa(q.GPUCount), "Invalid GPU Count", src, nil,
 			fmt.Sprintf("gpu_count %d is negative; use a positive count.", q.GPUCount)))
 	}
-	switch m, att := c.gpuMachines[q.MachineType], c.attachmentFor(q.MachineType); {
+	switch m, att := c.gpuMachines[q.MachineType], c.attachmentFor(q.MachineType, q.GPUType); {
 	case q.MachineType == "":
 		fs = append(fs, newFinding(SeverityError, AttrMachineType, "", "Missing Machine Type", src, nil,
 			"Set machine_type to a GPU machine type such as \"g2-standard-4\" or \"a3-highgpu-8g\"."))
@@ -81,14 +81,39 @@ func (c *Catalog) GPUNodePool(q GPUPoolQuery) (GPUPoolShape, Findings) {
 	return shape, fs
 }
 
-func (c *Catalog) attachmentFor(machine string) *GPUAttachment {
+// attachmentFor returns the attachment rule of a machine family for a GPU
+// type: the family's entry that lists gpuType, else one entry with every
+// GPU type the family takes (for the findings that list them).
+func (c *Catalog) attachmentFor(machine, gpuType string) *GPUAttachment {
+	var family []*GPUAttachment
 	for i := range c.data.GPU.Attachable {
 		a := &c.data.GPU.Attachable[i]
 		if strings.HasPrefix(machine, a.MachinePrefix) && len(machine) > len(a.MachinePrefix) {
-			return a
+			if slices.Contains(a.GPUTypes, gpuType) {
+				return a
+			}
+			family = append(family, a)
 		}
 	}
-	return nil
+	switch len(family) {
+	case 0:
+		return nil
+	case 1:
+		return family[0]
+	}
+	all := *family[0]
+	all.GPUTypes = slices.Clone(all.GPUTypes)
+	for _, a := range family[1:] {
+		all.GPUTypes = append(all.GPUTypes, a.GPUTypes...)
+		all.Decision += " " + a.Decision
+		for _, n := range a.Counts {
+			if !slices.Contains(all.Counts, n) {
+				all.Counts = append(all.Counts, n)
+			}
+		}
+	}
+	slices.Sort(all.Counts)
+	return &all
 }
 
 // checkFixedGPU checks gpu_type and gpu_count against a machine type with built-in GPUs.
@@ -172,7 +197,7 @@ func (c *Catalog) unknownGPUType(s string) Finding {
 	var sugg []string
 	if m, ok := caseMatch(s, c.gpuNames); ok {
 		sugg = []string{m}
-	} else {
+	} else if sugg = sameModel(s, c.gpuNames); len(sugg) == 0 {
 		sugg = nearest(s, c.gpuNames)
 	}
 	detail := fmt.Sprintf("%q is not a GKE GPU type; known: %s", s, strings.Join(c.gpuNames, ", "))
@@ -217,4 +242,26 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// sameModel returns the GPU types that name the same model as s: those that
+// contain the last part of s ("a100" of "nvidia-a100") as one of their own
+// parts, so that a model name never suggests another model that happens to
+// be fewer edits away.
+func sameModel(s string, names []string) []string {
+	t := normalizeGuess(s)
+	model := t[strings.LastIndexByte(t, '-')+1:]
+	if len(model) < 2 {
+		return nil
+	}
+	var out []string
+	for _, n := range names {
+		if slices.Contains(strings.Split(n, "-"), model) {
+			out = append(out, n)
+		}
+		if len(out) == maxSuggestions {
+			break
+		}
+	}
+	return out
 }

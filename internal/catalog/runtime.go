@@ -58,10 +58,14 @@ func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
 			r.Accelerator = acc
 			g = c.gens[acc.Generation]
 			if q.ForTPUAPI && !g.TPUAPI.Supported {
-				r.Findings = append(r.Findings, newFinding(SeverityError, AttrAcceleratorType, q.AcceleratorType,
+				sev, detail := SeverityError, ""
+				if g.TPUAPI.ConflictSource != "" {
+					sev, detail = SeverityWarning, " "+g.TPUAPI.Decision
+				}
+				r.Findings = append(r.Findings, newFinding(sev, AttrAcceleratorType, q.AcceleratorType,
 					"TPU Generation Not Supported by the Cloud TPU API", g.TPUAPI.Source, nil,
-					fmt.Sprintf("%q is %s, which the Cloud TPU API (used by accel_tpu_vm) does not support: the Cloud TPU docs say TPU7x and later are not supported. Create %s capacity as a GKE node pool with accel_fallback_nodepools instead (machine type %s).",
-						q.AcceleratorType, g.DisplayName, g.Name, acc.GKEMachineType)))
+					fmt.Sprintf("%q is %s, which the Cloud TPU API (used by accel_tpu_vm) does not support according to the Cloud TPU docs. Prefer %s capacity as a GKE node pool with accel_fallback_nodepools (machine type %s).%s",
+						q.AcceleratorType, g.DisplayName, g.Name, acc.GKEMachineType, detail)))
 			}
 		}
 	}
@@ -106,9 +110,9 @@ func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
 	case q.FrameworkVersion == "":
 	case fw == "":
 		if q.Framework == "" {
-			r.Findings = append(r.Findings, newFinding(SeverityWarning, AttrFrameworkVersion, q.FrameworkVersion,
-				"Framework Version Without Framework", c.data.Sources["frameworks"], nil,
-				fmt.Sprintf("framework_version %q is not checked because no framework is set; set framework to one of %s.",
+			r.Findings = append(r.Findings, newFinding(SeverityError, AttrFrameworkVersion, q.FrameworkVersion,
+				"Framework Version Without Framework", c.data.Sources["frameworks"], c.Frameworks(),
+				fmt.Sprintf("framework_version %q names a version of no framework; set framework to one of %s, or remove framework_version.",
 					q.FrameworkVersion, quoteList(c.Frameworks()))))
 		}
 	case fw == FrameworkTensorFlow:
@@ -251,7 +255,7 @@ func (f *Framework) support(gen string) *FrameworkSupport {
 // supportedOn returns the display names of the frameworks usable on g.
 func (c *Catalog) supportedOn(g *Generation) (names, displays []string) {
 	for _, f := range c.data.Frameworks {
-		if s := f.support(g.Name); s != nil && s.Status != SupportUnsupported {
+		if s := f.support(g.Name); s != nil && s.Status != SupportUnsupported && s.Status != SupportUnlisted {
 			names = append(names, f.Name)
 			displays = append(displays, f.DisplayName)
 		}
@@ -274,6 +278,9 @@ func (c *Catalog) checkFrameworkGen(g *Generation, fw string, acc Accelerator) F
 			detail += " " + s.Decision
 		}
 		fs = append(fs, newFinding(SeverityError, AttrFramework, fw, "Framework Not Supported on Generation", s.Source, names, detail))
+	case s.Status == SupportUnlisted:
+		fs = append(fs, newFinding(SeverityWarning, AttrFramework, fw, "Framework Support Not Listed", s.Source, nil,
+			fmt.Sprintf("%s does not list %s. %s", f.DisplayName, g.Name, s.Decision)))
 	case s.Status == SupportExperimental:
 		var rec []string
 		for _, x := range f.Support {

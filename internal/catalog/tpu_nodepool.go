@@ -134,7 +134,7 @@ func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
 		// Only unverified machine types without a documented shape get
 		// here: describe the single node and leave the topology unset.
 		shape = TPUPoolShape{MachineType: mt.Name, NodeCount: 1, ChipsPerNode: mt.Chips,
-			NodeLabels: map[string]string{LabelTPUAccelerator: g.GKE.AcceleratorLabel}}
+			NodeLabels: map[string]string{LabelTPUAccelerator: g.GKE.labelOf(mt)}}
 		return shape, fs
 	}
 
@@ -192,7 +192,7 @@ func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
 
 	// Node locations and GKE version.
 	a := c.accForChips(g, chips, topo)
-	fs = append(fs, c.checkZones(g, a.Type, q.NodeLocations, AttrNodeLocations)...)
+	fs = append(fs, c.checkGKEZones(g, q.NodeLocations)...)
 	if multi && len(q.NodeLocations) > 1 {
 		f := newFinding(SeverityError, AttrNodeLocations, q.NodeLocations[1], "Multi-Host Slice Needs One Zone", src, []string{q.NodeLocations[0]},
 			fmt.Sprintf("A multi-host TPU slice (%s, %d nodes of %s) is placed compactly in one zone; set node_locations to exactly one zone, and add a node pool per extra zone.",
@@ -210,7 +210,7 @@ func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
 		MultiHost:    multi,
 		ChipsPerNode: mt.Chips,
 		NodeLabels: map[string]string{
-			LabelTPUAccelerator: g.GKE.AcceleratorLabel,
+			LabelTPUAccelerator: g.GKE.labelOf(mt),
 			LabelTPUTopology:    topo,
 		},
 	}
@@ -229,6 +229,14 @@ func (g *Generation) sourceOf() string {
 		return g.CubeRule.Source
 	}
 	return g.Source
+}
+
+// labelOf is the GKE accelerator label of mt's nodes.
+func (k *GKETPU) labelOf(mt *TPUMachineType) string {
+	if mt != nil && mt.AcceleratorLabel != "" {
+		return mt.AcceleratorLabel
+	}
+	return k.AcceleratorLabel
 }
 
 func (g *Generation) machineNames() []string {
@@ -282,7 +290,7 @@ func (c *Catalog) unknownTPUMachine(g *Generation, s string) Finding {
 	if m, ok := caseMatch(s, c.tpuMachNames); ok {
 		sugg = []string{m}
 	} else {
-		sugg = nearest(s, pool)
+		sugg = keepChips(s, nearest(s, pool), c.tpuMachines)
 	}
 	detail := fmt.Sprintf("%q is not a GKE TPU machine type", s)
 	switch {
@@ -498,4 +506,38 @@ func sameDims(t string, dims []int) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// keepChips orders machine-type suggestions so that those with the chip
+// count the input names ("-8t") come first and drops those with another
+// count, unless none has it: a did-you-mean must not change the slice.
+func keepChips(input string, sugg []string, machines map[string]tpuMachineRef) []string {
+	want := machineChips(input)
+	if want == 0 || len(sugg) == 0 {
+		return sugg
+	}
+	var same []string
+	for _, s := range sugg {
+		if ref, ok := machines[s]; ok && ref.mt.Chips == want {
+			same = append(same, s)
+		}
+	}
+	if len(same) == 0 {
+		return sugg
+	}
+	return same
+}
+
+// machineChips is the chip count a TPU machine type name ends with
+// ("ct6e-standard-4t" is 4), or 0.
+func machineChips(name string) int {
+	i := strings.LastIndexByte(name, '-')
+	if i < 0 || !strings.HasSuffix(name, "t") {
+		return 0
+	}
+	n, ok := parseUint(name[i+1:len(name)-1], 3)
+	if !ok {
+		return 0
+	}
+	return n
 }

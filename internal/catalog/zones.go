@@ -10,9 +10,9 @@ import (
 // whether it offers generation g (and the accelerator type accType, when
 // the zone lists only some sizes). Findings carry attr and the list index.
 //
-// Zone lists change between docs revisions, so a zone is an error only when its
-// region offers nothing of the generation; an unlisted zone in a region that
-// offers it is a warning.
+// Zone lists change month to month, so offline every availability finding
+// is a warning (the live check decides when the API is reachable); only a
+// malformed zone is an error.
 func (c *Catalog) checkZones(g *Generation, accType string, zones []string, attr string) Findings {
 	var fs Findings
 	for i, z := range zones {
@@ -74,8 +74,8 @@ func (c *Catalog) checkZone(g *Generation, accType, z, attr string) (Finding, bo
 		}
 	}
 	sugg := nearest(z, genZones)
-	return newFinding(SeverityError, attr, z, "Zone Does Not Offer TPU Generation", src, sugg,
-		fmt.Sprintf("%q does not offer %s: no zone in region %s lists it. %s zones: %s.",
+	return newFinding(SeverityWarning, attr, z, "Zone Not Listed for TPU Generation", src, sugg,
+		fmt.Sprintf("%q is not listed for %s: no zone in region %s is. %s zones: %s. Zone lists change month to month; with the API reachable at plan time the provider checks the zone's live list, and offline this is a warning only.",
 			z, g.Name, region, g.Name, strings.Join(genZones, ", "))), true
 }
 

@@ -290,7 +290,7 @@ func (s *Server) gkePoolsList(q *gkeRequest, cluster string) (any, *apiError) {
 	return out, nil
 }
 
-// Machine-type families. TPU: ct4p, ct5lp, ct5p, ct6e, tpu7x; GPU: a2, a3,
+// Machine-type families. TPU: ct3, ct3p, ct4p, ct5lp, ct5p, ct6e, tpu7x; GPU: a2, a3,
 // a4, a4x, g2, g4 (cluster-toolkit's tpu-definition and gpu-definition
 // modules, https://github.com/GoogleCloudPlatform/cluster-toolkit).
 func isTPUMachine(mt string) bool {
@@ -321,7 +321,7 @@ func hasGPUs(cfg *container.NodeConfig) bool {
 var chipsRE = regexp.MustCompile(`-(\d+)t$`)
 
 // tpuMachine returns the chips per VM and topology dimensions of a TPU
-// machine type: 2D for v5e (ct5lp) and v6e (ct6e), 3D for v4, v5p and TPU7x.
+// machine type: 2D for v3 (ct3, ct3p), v5e (ct5lp) and v6e (ct6e), 3D for v4, v5p and TPU7x.
 func tpuMachine(mt string) (chips, dims int, ok bool) {
 	m := chipsRE.FindStringSubmatch(mt)
 	if m == nil {
@@ -332,7 +332,7 @@ func tpuMachine(mt string) (chips, dims int, ok bool) {
 		return 0, 0, false
 	}
 	dims = 3
-	if strings.HasPrefix(mt, "ct5lp-") || strings.HasPrefix(mt, "ct6e-") {
+	if strings.HasPrefix(mt, "ct5lp-") || strings.HasPrefix(mt, "ct6e-") || strings.HasPrefix(mt, "ct3") {
 		dims = 2
 	}
 	return chips, dims, true

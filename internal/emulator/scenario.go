@@ -230,6 +230,8 @@ var (
 // GKE TPU machine types per generation, from the TPU generation pages and
 // https://github.com/GoogleCloudPlatform/cluster-toolkit/blob/e07b3ea5dd665400a34111245f306cd3411af73a/modules/internal/tpu-definition/main.tf.
 var (
+	// v3 on GKE: https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus.
+	machinesV3  = []string{"ct3-hightpu-4t", "ct3p-hightpu-4t"}
 	machinesV4  = []string{"ct4p-hightpu-4t"}
 	machinesV5e = []string{"ct5lp-hightpu-1t", "ct5lp-hightpu-4t", "ct5lp-hightpu-8t"}
 	machinesV5p = []string{"ct5p-hightpu-4t"}
@@ -247,6 +249,8 @@ var (
 	gpusA100u = []string{"a2-ultragpu-1g", "a2-ultragpu-2g", "a2-ultragpu-4g", "a2-ultragpu-8g", "nvidia-a100-80gb"}
 	gpusH100  = []string{"a3-highgpu-1g", "a3-highgpu-2g", "a3-highgpu-4g", "a3-highgpu-8g", "a3-megagpu-8g", "nvidia-h100-80gb", "nvidia-h100-mega-80gb"}
 	gpusT4    = []string{"nvidia-tesla-t4"}
+	// N1 attachables besides T4: https://cloud.google.com/compute/docs/gpus.
+	gpusN1 = []string{"nvidia-tesla-p4", "nvidia-tesla-p100", "nvidia-tesla-v100"}
 )
 
 func concat(lists ...[]string) []string {
@@ -260,14 +264,14 @@ func concat(lists ...[]string) []string {
 // Default returns the built-in scenario, modeled on the public TPU zone and
 // type tables (https://cloud.google.com/tpu/docs/regions-zones and
 // https://cloud.google.com/tpu/docs/types-zones; zone lists change often):
-//   - us-central1-a: v5p, v5e, v3-8, v2-32…v2-512; A100/H100/L4/T4 GPUs.
-//   - us-central1-b: v6e, v3-8, v2-8; L4/T4 GPUs.
+//   - us-central1-a: v5p, v5e, v3-8, v2-32…v2-512; v3 on GKE; A100/H100/L4/T4/P4/P100/V100 GPUs.
+//   - us-central1-b: v6e, v3-8, v2-8; v3 on GKE; L4/T4 GPUs.
 //   - us-central1-c: v2-8 on the TPU API; tpu7x-standard-4t on GKE only
 //     (the Cloud TPU API does not support TPU7x); A100 80GB and L4 GPUs.
 //   - us-east5-a: v6e, v5p; H100 GPUs.
 //   - us-south1-a: v5e.
 //   - us-central2-b: v4.
-//   - europe-west4-a: v6e, v3, v2; L4 GPUs.
+//   - europe-west4-a: v6e, v3, v2; v3 on GKE; L4 GPUs.
 //
 // Any project ID is accepted. Seeded clusters (in every project):
 // us-central1/serving (1.33.5-gke.1000000, nodes in us-central1-a/b/c, with a
@@ -287,10 +291,10 @@ func Default() *Scenario {
 		Zones: []Zone{
 			tpuZone("us-central1-a",
 				concat(typesV5p, typesV5e, []string{"v3-8"}, typesV2[1:]),
-				concat(machinesV5p, machinesV5e, gpusA100, gpusH100, gpusL4, gpusT4)),
+				concat(machinesV5p, machinesV5e, machinesV3, gpusA100, gpusH100, gpusL4, gpusT4, gpusN1)),
 			tpuZone("us-central1-b",
 				concat(typesV6e, []string{"v3-8", "v2-8"}),
-				concat(machinesV6e, gpusL4, gpusT4)),
+				concat(machinesV6e, machinesV3, gpusL4, gpusT4)),
 			tpuZone("us-central1-c",
 				[]string{"v2-8"},
 				concat(machines7x, gpusA100u, gpusL4)),
@@ -301,7 +305,7 @@ func Default() *Scenario {
 			tpuZone("us-central2-b", typesV4, machinesV4),
 			tpuZone("europe-west4-a",
 				concat(typesV6e, typesV3, typesV2),
-				concat(machinesV6e, gpusL4)),
+				concat(machinesV6e, machinesV3, gpusL4)),
 		},
 		Clusters: []ClusterSeed{
 			{

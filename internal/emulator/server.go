@@ -162,7 +162,7 @@ type request struct {
 type handler func(q *request) (any, *apiError)
 
 // ServeHTTP routes /v2/ and /v2alpha1/ to the Cloud TPU API, /v1/ to the
-// GKE API and /admin/ to the admin API.
+// GKE API, /compute/v1/ to the Compute Engine API and /admin/ to the admin API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	if strings.HasPrefix(path, "/admin/") {
@@ -178,6 +178,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		method, project, h = s.routeTPU(r, "v2alpha1", strings.TrimPrefix(path, "/v2alpha1/"))
 	case strings.HasPrefix(path, "/v1/"):
 		method, project, h = s.routeContainer(r, strings.TrimPrefix(path, "/v1/"))
+	case strings.HasPrefix(path, "/compute/v1/"):
+		method, project, h = s.routeCompute(r, strings.TrimPrefix(path, "/compute/v1/"))
 	}
 	if h == nil {
 		s.logf("%s %s -> 404 (no such method)", r.Method, path)
@@ -240,8 +242,11 @@ func (s *Server) checkProject(method, project string) *apiError {
 		return nil
 	}
 	service := "tpu.googleapis.com"
-	if strings.HasPrefix(method, "container.") {
+	switch {
+	case strings.HasPrefix(method, "container."):
 		service = "container.googleapis.com"
+	case strings.HasPrefix(method, "compute."):
+		service = "compute.googleapis.com"
 	}
 	return newError(statusPermissionDenied, "Permission denied on resource project %s.", project).
 		with(errorInfo("CONSUMER_INVALID", "googleapis.com", map[string]string{

@@ -37,7 +37,7 @@ output "tensorflow_pod" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("base", knownvalue.StringExact("v2-alpha-tpuv5-lite")),
 				statecheck.ExpectKnownOutputValue("jax", knownvalue.StringExact("v2-alpha-tpuv6e")),
-				statecheck.ExpectKnownOutputValue("tensorflow_pod", knownvalue.StringExact("tpu-vm-tf-2.16.1-pod-pjrt")),
+				statecheck.ExpectKnownOutputValue("tensorflow_pod", knownvalue.StringExact("tpu-vm-tf-2.18.0-pod-pjrt")),
 			},
 		}},
 	})

@@ -71,9 +71,9 @@ func TestRuntimeVersionRun(t *testing.T) {
 		"v5p jax":                    {"v5p-8", "jax", types.StringValue("v2-alpha-tpuv5"), nil},
 		"v6e vllm":                   {"v6e-4", "vllm", types.StringValue("v2-alpha-tpuv6e"), nil},
 		"tpu7x jax":                  {"tpu7x-8", "jax", types.StringValue("v2-alpha-tpu7-ubuntu2404"), nil},
-		"v6e tensorflow single-host": {"v6e-8", "tensorflow", types.StringValue("tpu-vm-tf-2.16.1-pjrt"), nil},
-		"v6e tensorflow multi-host":  {"v6e-16", "tensorflow", types.StringValue("tpu-vm-tf-2.16.1-pod-pjrt"), nil},
-		"v3 tensorflow multi-host":   {"v3-32", "tensorflow", types.StringValue("tpu-vm-tf-2.16.1-pod-pjrt"), nil},
+		"v6e tensorflow single-host": {"v6e-8", "tensorflow", types.StringValue("tpu-vm-tf-2.18.0-pjrt"), nil},
+		"v6e tensorflow multi-host":  {"v6e-16", "tensorflow", types.StringValue("tpu-vm-tf-2.18.0-pod-pjrt"), nil},
+		"v3 tensorflow multi-host":   {"v3-32", "tensorflow", types.StringValue("tpu-vm-tf-2.18.0-pod-pjrt"), nil},
 		"wrong case accelerator type": {
 			"V6E-4", "", types.StringNull(),
 			function.NewArgumentFuncError(0, `Invalid TPU Accelerator Type: "V6E-4" is not a TPU accelerator type (names are lower case, without spaces); did you mean "v6e-4"?`),
@@ -84,16 +84,16 @@ func TestRuntimeVersionRun(t *testing.T) {
 		},
 		"framework typo": {
 			"v6e-4", "Jax", types.StringNull(),
-			function.NewArgumentFuncError(1, `Unsupported Framework: "Jax" is not a supported framework; use one of "jax", "pytorch", "tensorflow" or "vllm"; did you mean "jax"?`),
+			function.NewArgumentFuncError(1, `Unsupported Framework: "Jax" is not a supported framework; use one of "jax", "pytorch", "tensorflow", "vllm" or "vllm-torchtpu"; did you mean "jax"?`),
 		},
 		"tensorflow on tpu7x": {
 			"tpu7x-8", "tensorflow", types.StringNull(),
-			function.NewArgumentFuncError(1, `Framework Not Supported on Generation: TensorFlow is not supported on tpu7x; use JAX, PyTorch/XLA or vLLM (tpu-inference)`),
+			function.NewArgumentFuncError(1, `Framework Not Supported on Generation: TensorFlow is not supported on tpu7x; use JAX, PyTorch/XLA, vLLM (vLLM JAX) or vLLM (PyTorch-native TPU)`),
 		},
 		"both arguments wrong": {
 			"v6e-3", "mxnet", types.StringNull(),
 			function.NewArgumentFuncError(0, `Invalid TPU Accelerator Type: "v6e-3" is not a v6e size; valid: v6e-1, v6e-4, v6e-8, v6e-16, v6e-32, v6e-64, v6e-128, v6e-256.`+"\n"+
-				`Unsupported Framework: "mxnet" is not a supported framework; use one of "jax", "pytorch", "tensorflow" or "vllm"`),
+				`Unsupported Framework: "mxnet" is not a supported framework; use one of "jax", "pytorch", "tensorflow", "vllm" or "vllm-torchtpu"`),
 		},
 	}
 	for name, tc := range tests {
@@ -136,7 +136,7 @@ func TestAcceleratorRun(t *testing.T) {
 		wantErr         *function.FuncError
 	}{
 		"v2-8":        {"v2-8", obj("v2", 8, 4, 1, 4, "2x2", false, true, "", "", 0), nil},
-		"v3-32":       {"v3-32", obj("v3", 32, 16, 4, 4, "4x4", true, true, "", "", 0), nil},
+		"v3-32":       {"v3-32", obj("v3", 32, 16, 4, 4, "4x4", true, true, "ct3p-hightpu-4t", "tpu-v3-slice", 4), nil},
 		"v4-8":        {"v4-8", obj("v4", 8, 4, 1, 4, "2x2x1", false, true, "ct4p-hightpu-4t", "tpu-v4-podslice", 1), nil},
 		"v5litepod-4": {"v5litepod-4", obj("v5e", 4, 4, 1, 4, "2x2", false, true, "ct5lp-hightpu-4t", "tpu-v5-lite-podslice", 1), nil},
 		"v5p-8":       {"v5p-8", obj("v5p", 8, 4, 1, 4, "2x2x1", false, true, "ct5p-hightpu-4t", "tpu-v5p-slice", 1), nil},

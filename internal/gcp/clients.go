@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/google"
+	compute "google.golang.org/api/compute/v1"
 	container "google.golang.org/api/container/v1"
 	"google.golang.org/api/impersonate"
 	"google.golang.org/api/option"
@@ -52,6 +53,9 @@ type Clients struct {
 
 	containerMu sync.Mutex
 	container   *container.Service
+
+	computeMu sync.Mutex
+	compute   *compute.Service
 }
 
 // NewClients stores cfg, with its polling settings completed (see
@@ -128,7 +132,13 @@ func (c *Clients) Container(ctx context.Context) (*container.Service, error) {
 // server could provide are not detected. Callers use it to decide whether
 // optional live checks are attempted.
 func (c *Clients) TPUConfigured() bool {
-	if c.cfg.TPUEndpoint != "" || c.cfg.Credentials != "" || c.cfg.AccessToken != "" {
+	return c.cfg.TPUEndpoint != "" || c.credentialsConfigured()
+}
+
+// credentialsConfigured reports, without any network access, whether a
+// credential is configured or found on disk (see [Clients.TPUConfigured]).
+func (c *Clients) credentialsConfigured() bool {
+	if c.cfg.Credentials != "" || c.cfg.AccessToken != "" {
 		return true
 	}
 	if p := os.Getenv("GOOGLE_APPLICATION_CREDENTIALS"); p != "" && isFile(p) {
@@ -327,7 +337,7 @@ func pathFreeError(err error) error {
 const credentialsHowTo = "To authenticate, do one of: run `gcloud auth application-default login`; " +
 	"set GOOGLE_APPLICATION_CREDENTIALS or GOOGLE_CREDENTIALS to a service account key file; " +
 	"set GOOGLE_OAUTH_ACCESS_TOKEN; set the provider's `credentials` or `access_token` argument; " +
-	"or, for the local emulator, set the provider's `tpu_endpoint` and `container_endpoint` to its http:// address"
+	"or, for the local emulator, set the provider's `tpu_endpoint`, `container_endpoint` and `compute_endpoint` to its http:// addresses"
 
 // CredentialsError means no usable Google credentials were found. Its message
 // says how to authenticate and never contains secrets; Err keeps the cause

@@ -40,6 +40,10 @@ type Config struct {
 	TPUEndpoint string
 	// ContainerEndpoint is the root URL of the GKE API; empty means Google's default.
 	ContainerEndpoint string
+	// ComputeEndpoint is the base URL of the Compute Engine API, with its
+	// path, for example "http://127.0.0.1:1234/compute/v1/"; empty means
+	// Google's default.
+	ComputeEndpoint string
 
 	// UserAgent is sent as the User-Agent header of every API request, for example
 	// "terraform-provider-accel/1.2.3 (+https://registry.terraform.io/providers/accel-dev/accel) Terraform/1.11.4".

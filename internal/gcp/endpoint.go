@@ -24,6 +24,8 @@ const (
 	TPUEndpointEnv           = "ACCEL_TPU_ENDPOINT"
 	ContainerEndpointSetting = "container_endpoint"
 	ContainerEndpointEnv     = "ACCEL_CONTAINER_ENDPOINT"
+	ComputeEndpointSetting   = "compute_endpoint"
+	ComputeEndpointEnv       = "ACCEL_COMPUTE_ENDPOINT"
 )
 
 // The default endpoints of google.golang.org/api, named in errors when no
@@ -31,6 +33,7 @@ const (
 const (
 	defaultTPUEndpoint       = "https://tpu.googleapis.com/"
 	defaultContainerEndpoint = "https://container.googleapis.com/"
+	defaultComputeEndpoint   = "https://compute.googleapis.com/compute/v1/"
 )
 
 // maxErrorBody is how much of an error answer is read to check that it is a

@@ -226,6 +226,9 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 	if !s.TPU {
 		addGPUSharingLabels(cat, &s)
 	}
+	if r := in.Reservation; r != nil {
+		fs = append(fs, cat.ReservationAffinity(r.Type, r.Key, r.Values)...)
+	}
 
 	accKey := catalog.TaintGPU
 	if s.TPU {

@@ -40,7 +40,7 @@ func TestFindingPaths(t *testing.T) {
 	}{
 		"unknown accelerator type":        {in: tpu("v6e-3", "us-central1-b")},
 		"accelerator type in upper case":  {in: tpu("V6E-4", "us-central1-b")},
-		"zone not listed for generation":  {in: tpu("v6e-4", "us-central1-b", "us-central1-f")},
+		"zone not listed for generation":  {in: tpu("v6e-4", "us-central1-b", "asia-east1-b")},
 		"zone without the generation":     {in: tpu("v6e-4", "asia-east1-c")},
 		"region instead of zone":          {in: tpu("v6e-4", "us-central1")},
 		"malformed zone":                  {in: tpu("v6e-4", "US Central1 B")},

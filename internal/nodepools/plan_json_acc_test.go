@@ -68,15 +68,19 @@ func TestAccFallbackNodePools_diagnosticsOnce(t *testing.T) {
 	env := acctest.DevInstall(t)
 	tf := acctest.TerraformPath(t)
 	cases := map[string]struct {
-		extra, zones string
-		severity     string
-		summary      string
-		wantFail     bool
+		extra, tier string
+		severity    string
+		summary     string
+		wantFail    bool
 	}{
-		"catalog warning": {zones: `"us-central1-b", "us-central1-f"`, severity: "warning", summary: "Zone Not Listed for TPU Generation"},
-		"catalog error":   {zones: `"asia-east1-c"`, severity: "error", summary: "Zone Does Not Offer TPU Generation", wantFail: true},
-		"catalog error as a warning": {extra: "  validation = \"warn\"\n", zones: `"asia-east1-c"`, severity: "warning",
-			summary: "Zone Does Not Offer TPU Generation"},
+		"catalog warning": {tier: `accelerator_type = "v6e-16"
+    min_node_count   = 0
+    max_node_count   = 8
+    node_locations   = ["us-central1-b"]`, severity: "warning", summary: "Autoscaling Bound Above One Slice"},
+		"live error": {tier: `accelerator_type = "v6e-4"
+    node_locations   = ["us-central1-a"]`, severity: "error", summary: "Zone Does Not Offer Accelerator", wantFail: true},
+		"live error as a warning": {extra: "  validation = \"warn\"\n", tier: `accelerator_type = "v6e-4"
+    node_locations   = ["us-central1-a"]`, severity: "warning", summary: "Zone Does Not Offer Accelerator"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -88,11 +92,10 @@ func TestAccFallbackNodePools_diagnosticsOnce(t *testing.T) {
   compute_class = "once"
 %s  tiers {
     name             = "tpu"
-    accelerator_type = "v6e-4"
-    node_locations   = [%s]
+    %s
   }
 }
-`, tg.Cluster, tc.extra, tc.zones)))
+`, tg.Cluster, tc.extra, tc.tier)))
 			if failed := err != nil; failed != tc.wantFail {
 				t.Fatalf("plan error = %v, want failure %v\nstdout:\n%s", err, tc.wantFail, stdout)
 			}

@@ -231,6 +231,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 	if live != nil && (state == nil || state.Cluster.Equal(plan.Cluster)) {
 		checkPlannedPools(&resp.Diagnostics, live, plan, state, prior, cfgElems)
 	}
+	validation.Append(&resp.Diagnostics, path.Empty(), computeClassFindings(cat, plan.Cluster.ValueString(), live), mode)
 
 	allKnown := classKnown && !plan.Cluster.IsUnknown()
 	for i, elem := range cfgElems {
@@ -259,6 +260,9 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			continue
 		}
 		spec, fs := derive(cat, in, class, version)
+		if !fs.HasErrors() && !plan.Cluster.IsUnknown() && !plan.Cluster.IsNull() {
+			fs = append(fs, r.clusterFindings(ctx, cat, plan.Cluster.ValueString(), live, in, spec)...)
+		}
 		for j, f := range fs {
 			if f.Attribute == catalog.AttrGKEVersion {
 				fs[j].Detail = fmt.Sprintf("The cluster %s runs GKE %s. %s", plan.Cluster.ValueString(), f.Value, f.Detail)

@@ -93,8 +93,19 @@ func TestAccFallbackNodePools_validation(t *testing.T) {
 		{"multi-host slice in two zones", resourceHCL(cluster, "c", "",
 			`{ name = "x", accelerator_type = "v6e-16", node_locations = ["us-east5-a", "us-east5-b"] }`),
 			`Multi-Host Slice Needs One Zone`},
-		{"generation not offered in the zone", resourceHCL(cluster, "c", "",
-			`{ name = "x", accelerator_type = "v6e-4", node_locations = ["asia-east1-c"] }`), `Zone Does Not Offer TPU Generation`},
+		{"node location outside the cluster's region", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v6e-4", node_locations = ["us-east5-a"] }`), `(?s)Node Location Outside the.*us-east5-a`},
+		{"specific reservation without a name", resourceHCL(cluster, "c", "",
+			`  tiers {
+    name             = "x"
+    accelerator_type = "v6e-4"
+    node_locations   = ["us-central1-b"]
+    reservation_affinity {
+      consume_reservation_type = "SPECIFIC_RESERVATION"
+    }
+  }`), `Specific Reservation Without a Name`},
+		{"v5p beyond 96 cubes", resourceHCL(cluster, "c", "",
+			`{ name = "x", accelerator_type = "v5p-16384", node_locations = ["us-central1-a"] }`), `(?s)Invalid TPU Accelerator Type.*v5p-12288`},
 		{"GPU type does not match the machine type", resourceHCL(cluster, "c", "",
 			`{ name = "x", machine_type = "g2-standard-4", gpu_type = "nvidia-h100-80gb", node_locations = ["us-central1-a"] }`),
 			`GPU Type Does Not Match Machine Type`},

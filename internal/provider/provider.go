@@ -67,6 +67,7 @@ type accelProviderModel struct {
 	ImpersonateServiceAccount types.String `tfsdk:"impersonate_service_account"`
 	TPUEndpoint               types.String `tfsdk:"tpu_endpoint"`
 	ContainerEndpoint         types.String `tfsdk:"container_endpoint"`
+	ComputeEndpoint           types.String `tfsdk:"compute_endpoint"`
 	Validation                types.String `tfsdk:"validation"`
 	PollInterval              types.String `tfsdk:"poll_interval"`
 }
@@ -98,6 +99,8 @@ var settings = []setting{
 		summary: "Base URL of the Cloud TPU API, for a private endpoint or the local emulator (e.g. `http://127.0.0.1:8089/`). Over plain `http://` with no explicit credential, no credentials are sent."},
 	{attr: "container_endpoint", env: []string{"ACCEL_CONTAINER_ENDPOINT"},
 		summary: "Base URL of the GKE API, for a private endpoint or the local emulator. Over plain `http://` with no explicit credential, no credentials are sent."},
+	{attr: "compute_endpoint", env: []string{"ACCEL_COMPUTE_ENDPOINT"},
+		summary: "Base URL of the Compute Engine API with its path (Google's is `https://compute.googleapis.com/compute/v1/`; the local emulator's is `http://127.0.0.1:8089/compute/v1/`). Plans use it to check live which zones offer a tier's machine type or GPU; without it (and without credentials) they use the catalog's zone lists and only warn. Over plain `http://` with no explicit credential, no credentials are sent."},
 	{attr: "validation", env: []string{"ACCEL_VALIDATION"}, def: "strict",
 		summary: "How catalog findings are reported: `strict` makes known-incompatible configurations errors; `warn` reports them as warnings, an escape hatch for hardware or software newer than the provider's catalog."},
 	{attr: "poll_interval", env: []string{"ACCEL_POLL_INTERVAL"}, def: defaultPollInterval.String(),
@@ -185,6 +188,7 @@ func (p *accelProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"impersonate_service_account": attr("impersonate_service_account"),
 			"tpu_endpoint":                attr("tpu_endpoint", endpointValidator{}),
 			"container_endpoint":          attr("container_endpoint", endpointValidator{}),
+			"compute_endpoint":            attr("compute_endpoint", endpointValidator{}),
 			"validation":                  attr("validation", stringvalidator.OneOf(catalog.ModeNames...)),
 			"poll_interval":               attr("poll_interval", durationValidator{}),
 		},
@@ -209,7 +213,7 @@ func (p *accelProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	cfg := data.Clients.Config()
 	tflog.Debug(ctx, "configured accel provider", map[string]any{
 		"project": cfg.Project, "zone": cfg.Zone,
-		"tpu_endpoint": cfg.TPUEndpoint, "container_endpoint": cfg.ContainerEndpoint,
+		"tpu_endpoint": cfg.TPUEndpoint, "container_endpoint": cfg.ContainerEndpoint, "compute_endpoint": cfg.ComputeEndpoint,
 		"validation": c.mode.String(), "poll_max": cfg.Polling.Max.String(),
 	})
 	p.modes.Set(c.mode)
@@ -238,7 +242,7 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 	values := map[string]types.String{
 		"project": m.Project, "zone": m.Zone, "credentials": m.Credentials,
 		"access_token": m.AccessToken, "impersonate_service_account": m.ImpersonateServiceAccount,
-		"tpu_endpoint": m.TPUEndpoint, "container_endpoint": m.ContainerEndpoint,
+		"tpu_endpoint": m.TPUEndpoint, "container_endpoint": m.ContainerEndpoint, "compute_endpoint": m.ComputeEndpoint,
 		"validation": m.Validation, "poll_interval": m.PollInterval,
 	}
 	got := map[string]string{}
@@ -268,7 +272,7 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 			badSetting(settingByAttr("poll_interval"), from["poll_interval"], "is not a positive Go duration",
 				`a duration such as "10s" or "500ms"`))
 	}
-	for _, attr := range []string{"tpu_endpoint", "container_endpoint"} {
+	for _, attr := range []string{"tpu_endpoint", "container_endpoint", "compute_endpoint"} {
 		if v := got[attr]; v != "" && checkEndpoint(v) != "" {
 			diags.AddAttributeError(path.Root(attr), "Invalid Endpoint",
 				badSetting(settingByAttr(attr), from[attr], "is not an absolute http:// or https:// URL",
@@ -287,6 +291,7 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 		ImpersonateServiceAccount: got["impersonate_service_account"],
 		TPUEndpoint:               got["tpu_endpoint"],
 		ContainerEndpoint:         got["container_endpoint"],
+		ComputeEndpoint:           got["compute_endpoint"],
 		UserAgent:                 userAgent,
 		Polling:                   gcp.Polling{Max: poll}, // polling starts quickly and grows to the cap (see gcp.NewClients)
 		Logger:                    slog.New(tflogHandler{}),

@@ -9,10 +9,12 @@ package providerdata
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/livecheck"
 )
 
 // Data is the provider's configured state, shared by all resources.
@@ -22,6 +24,17 @@ type Data struct {
 	// Unknown lists provider arguments that were unknown at configure time
 	// (they become known during apply).
 	Unknown []string
+
+	liveOnce sync.Once
+	live     *livecheck.Checker
+}
+
+// Live is the live availability checker of this provider process, built
+// on first use: every resource and data source of a plan shares its cached
+// answers.
+func (d *Data) Live() *livecheck.Checker {
+	d.liveOnce.Do(func() { d.live = livecheck.New(d.Clients) })
+	return d.live
 }
 
 // Project is the provider's default project ("" when unset).

@@ -99,8 +99,7 @@ func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.Read
 	}
 
 	if d.liveCheckable(ctx, q) {
-		lc := newLiveChecker(d.data.Clients, d.cat)
-		resp.Diagnostics.Append(lc.check(ctx, d.data.Project(), q.Zones[0], res, mode)...)
+		resp.Diagnostics.Append(d.checkLive(ctx, q.Zones[0], res, mode)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}

@@ -65,15 +65,15 @@ func TestAccRuntimeVersion_everyGeneration(t *testing.T) {
 		{"v2", `accelerator_type = "v2-8"`,
 			want{"tpu-ubuntu2204-base", "v2", "2x2", 4, 1, false, true, "", "", []string{"tpu-ubuntu2204-base"}}},
 		{"v3", "accelerator_type = \"v3-32\"\n  framework = \"tensorflow\"\n  framework_version = \"2.14.1\"",
-			want{"tpu-vm-tf-2.14.1-pod", "v3", "4x4", 16, 4, true, true, "", "", []string{"tpu-vm-tf-2.14.1-pod"}}},
+			want{"tpu-vm-tf-2.14.1-pod", "v3", "4x4", 16, 4, true, true, "ct3p-hightpu-4t", "tpu-v3-slice", []string{"tpu-vm-tf-2.14.1-pod"}}},
 		{"v4", "accelerator_type = \"v4-8\"\n  framework = \"jax\"",
 			want{"tpu-ubuntu2204-base", "v4", "2x2x1", 4, 1, false, true, "ct4p-hightpu-4t", "tpu-v4-podslice", []string{"tpu-ubuntu2204-base"}}},
 		{"v5e", "accelerator_type = \"v5litepod-4\"\n  framework = \"pytorch\"\n  framework_version = \"2.8.0\"",
 			want{"v2-alpha-tpuv5-lite", "v5e", "2x2", 4, 1, false, true, "ct5lp-hightpu-4t", "tpu-v5-lite-podslice", []string{"v2-alpha-tpuv5-lite"}}},
 		{"v5p", "accelerator_type = \"v5p-16\"\n  runtime_version = \"v2-alpha-tpuv5\"",
 			want{"v2-alpha-tpuv5", "v5p", "2x2x2", 8, 2, true, true, "ct5p-hightpu-4t", "tpu-v5p-slice", []string{"v2-alpha-tpuv5"}}},
-		{"v6e", "accelerator_type = \"v6e-16\"\n  framework = \"tensorflow\"\n  runtime_version = \"tpu-vm-tf-2.16.1-pod-pjrt\"",
-			want{"tpu-vm-tf-2.16.1-pod-pjrt", "v6e", "4x4", 16, 4, true, true, "ct6e-standard-4t", "tpu-v6e-slice", nil}},
+		{"v6e", "accelerator_type = \"v6e-16\"\n  framework = \"tensorflow\"\n  runtime_version = \"tpu-vm-tf-2.18.0-pod-pjrt\"",
+			want{"tpu-vm-tf-2.18.0-pod-pjrt", "v6e", "4x4", 16, 4, true, true, "ct6e-standard-4t", "tpu-v6e-slice", nil}},
 		{"tpu7x", "accelerator_type = \"tpu7x-8\"\n  framework = \"jax\"",
 			want{"v2-alpha-tpu7-ubuntu2404", "tpu7x", "2x2x1", 4, 1, false, false, "tpu7x-standard-4t", "tpu7x", []string{"v2-alpha-tpu7-ubuntu2404"}}},
 	}
@@ -182,7 +182,7 @@ func TestAccRuntimeVersion_misconfigurations(t *testing.T) {
 		},
 		"unsupported framework": {
 			hcl:  "accelerator_type = \"v6e-4\"\n  framework = \"mxnet\"",
-			want: words(`"mxnet" is not a supported framework; use one of "jax", "pytorch", "tensorflow" or "vllm".`),
+			want: words(`"mxnet" is not a supported framework; use one of "jax", "pytorch", "tensorflow", "vllm" or "vllm-torchtpu".`),
 		},
 		"framework version too old for the generation": {
 			hcl:  "accelerator_type = \"v6e-4\"\n  framework = \"tensorflow\"\n  framework_version = \"2.12.0\"",
@@ -200,9 +200,9 @@ func TestAccRuntimeVersion_misconfigurations(t *testing.T) {
 			hcl:  "accelerator_type = \"v5litepod-8\"\n  runtime_version = \"tpu-vm-tf-2.16.1\"",
 			want: words(`lacks the device API suffix`),
 		},
-		"zone that does not offer the generation": {
-			hcl:  "accelerator_type = \"v4-8\"\n  zone = \"europe-west4-a\"",
-			want: words(`"europe-west4-a" does not offer v4: no zone in region europe-west4 lists it. v4 zones: us-central2-b.`),
+		"v5p beyond its largest slice": {
+			hcl:  `accelerator_type = "v5p-16384"`,
+			want: words(`up to v5p-12288`),
 		},
 		"malformed zone": {
 			hcl:  "accelerator_type = \"v6e-4\"\n  zone = \"us-central1\"",
@@ -210,7 +210,7 @@ func TestAccRuntimeVersion_misconfigurations(t *testing.T) {
 		},
 		"tpu7x with tensorflow": {
 			hcl:  "accelerator_type = \"tpu7x-8\"\n  framework = \"tensorflow\"",
-			want: words(`TensorFlow is not supported on tpu7x; use JAX, PyTorch/XLA or vLLM (tpu-inference).`),
+			want: words(`TensorFlow is not supported on tpu7x; use JAX, PyTorch/XLA, vLLM (vLLM JAX) or vLLM (PyTorch-native TPU).`),
 		},
 		"accelerator type in upper case": {
 			hcl:  `accelerator_type = "V6E-4"`,
@@ -341,7 +341,7 @@ data "accel_runtime_version" "x" {
 // not the chosen runtime; that is a warning and the outputs stay the
 // catalog's.
 func TestAccRuntimeVersion_liveRuntimeNotListed(t *testing.T) {
-	tg := acctest.New(t, withZoneRuntimes("us-central1-b", "v2-alpha-tpuv6e", "tpu-vm-tf-2.16.1-pjrt"))
+	tg := acctest.New(t, withZoneRuntimes("us-central1-b", "v2-alpha-tpuv6e", "tpu-vm-tf-2.18.0-pjrt"))
 	tg.RequireEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
@@ -360,7 +360,7 @@ data "accel_runtime_version" "tensorflow" {
 `),
 			ConfigStateChecks: []statecheck.StateCheck{
 				attr("base", "runtime_version", knownvalue.StringExact("v2-alpha-tpuv6e")),
-				attr("tensorflow", "runtime_version", knownvalue.StringExact("tpu-vm-tf-2.16.1-pjrt")),
+				attr("tensorflow", "runtime_version", knownvalue.StringExact("tpu-vm-tf-2.18.0-pjrt")),
 			},
 		}},
 	})

@@ -123,8 +123,12 @@ func TestReadReportsEachFindingOnce(t *testing.T) {
 			wantValidate: []string{"Error: runtime_version: Runtime Version Does Not Support Generation"},
 		},
 		"zone error on the zone attribute": {
-			inputs:       map[string]string{"accelerator_type": "v4-8", "zone": "europe-west4-a"},
-			wantValidate: []string{"Error: zone: Zone Does Not Offer TPU Generation"},
+			inputs:       map[string]string{"accelerator_type": "v4-8", "zone": "Europe-West4-A"},
+			wantValidate: []string{"Error: zone: Invalid Zone"},
+		},
+		"offline zone availability is a warning on the zone attribute": {
+			inputs:   map[string]string{"accelerator_type": "v4-8", "zone": "europe-west4-a"},
+			wantRead: []string{"Warning: zone: Zone Not Listed for TPU Generation"},
 		},
 	}
 	for name, tc := range tests {
@@ -200,7 +204,7 @@ func TestReadLiveCheck(t *testing.T) {
 		},
 		"chosen TensorFlow runtime not live, another candidate is": {
 			data:     online,
-			inputs:   map[string]string{"accelerator_type": "v6e-4", "framework": "tensorflow", "zone": "us-central1-b"},
+			inputs:   map[string]string{"accelerator_type": "v6e-4", "framework": "tensorflow", "framework_version": "2.17.0", "zone": "us-central1-b"},
 			wantRead: []string{"Warning: runtime_version: Runtime Version Not Offered in Zone"},
 			wantCall: true,
 		},
@@ -225,7 +229,9 @@ func TestReadLiveCheck(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			// Not parallel: the emulator's call counter is shared.
 			before := srv.Counters()[emulator.MethodTPUAcceleratorTypesList]
-			v, r, state := testRead(t, tc.data, tc.mode, tc.inputs)
+			// A new provider process per case: live answers are cached per process.
+			data := &providerdata.Data{Clients: tc.data.Clients}
+			v, r, state := testRead(t, data, tc.mode, tc.inputs)
 			if v.HasError() {
 				t.Fatalf("ValidateConfig: %v", v)
 			}
@@ -255,7 +261,7 @@ func TestReadLiveCheckNamesLiveCandidate(t *testing.T) {
 	for i := range sc.Zones {
 		if sc.Zones[i].Name == "us-central1-b" {
 			sc.Zones[i].RuntimeVersions = slices.DeleteFunc(sc.Zones[i].RuntimeVersions, func(v string) bool {
-				return v == "tpu-vm-tf-2.16.1-pjrt"
+				return v == "tpu-vm-tf-2.18.0-pjrt"
 			})
 		}
 	}
@@ -269,8 +275,8 @@ func TestReadLiveCheckNamesLiveCandidate(t *testing.T) {
 	if len(r) != 1 {
 		t.Fatalf("diagnostics = %v, want one warning", r)
 	}
-	const want = `The Cloud TPU API does not list runtime version "tpu-vm-tf-2.16.1-pjrt" in zone "us-central1-b", although the catalog considers it compatible with v6e-4. ` +
-		`Compatible runtime versions the zone lists: "tpu-vm-tf-2.18.0-pjrt", "tpu-vm-tf-2.17.1-pjrt", "tpu-vm-tf-2.15.1-pjrt"; consider runtime_version = "tpu-vm-tf-2.18.0-pjrt".`
+	const want = `The Cloud TPU API does not list runtime version "tpu-vm-tf-2.18.0-pjrt" in zone "us-central1-b", although the catalog considers it compatible with v6e-4. ` +
+		`Compatible runtime versions the zone lists: "tpu-vm-tf-2.17.1-pjrt", "tpu-vm-tf-2.16.1-pjrt", "tpu-vm-tf-2.15.1-pjrt"; consider runtime_version = "tpu-vm-tf-2.17.1-pjrt".`
 	if diff := cmp.Diff(want, r[0].Detail()); diff != "" {
 		t.Errorf("warning detail (-want +got):\n%s", diff)
 	}

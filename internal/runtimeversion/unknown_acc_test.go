@@ -27,7 +27,7 @@ func TestAccRuntimeVersion_unknownAtPlan(t *testing.T) {
 		"runtime_version":   "tpu-vm-tf-2.18.0-pjrt",
 		"validation":        "strict",
 	}
-	cases, missing := acctest.UnknownCases(attrs, every, map[string]any{"accelerator_type": "v5litepod-4"}, nil)
+	cases, missing := acctest.UnknownCases(attrs, every, map[string]any{"accelerator_type": "v5litepod-4", "framework": "tensorflow"}, nil)
 	acctest.RequireValues(t, missing)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,

@@ -97,6 +97,10 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	if ok {
 		appendFindings(&resp.Diagnostics, res.Findings, diskZoneFindings(ctx, plan), r.modes.For(plan.Validation), false)
 	}
+	if ok && state == nil && !resp.Diagnostics.HasError() {
+		// A new VM: the zones' live offer, when the API can be reached.
+		appendFindings(&resp.Diagnostics, r.liveZoneFindings(ctx, plan, res), nil, r.modes.For(plan.Validation), false)
+	}
 	if choose && !ok && state != nil {
 		// The runtime is chosen once its inputs are known; the VM may
 		// then need another one.

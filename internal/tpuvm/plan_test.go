@@ -180,7 +180,7 @@ func TestModifyPlanRuntimeChoiceChangeReplaces(t *testing.T) {
 		framework   string
 		wantRuntime string
 		wantReplace bool
-	}{{"jax", "v2-alpha-tpuv6e", false}, {"tensorflow", "tpu-vm-tf-2.16.1-pjrt", true}} {
+	}{{"jax", "v2-alpha-tpuv6e", false}, {"tensorflow", "tpu-vm-tf-2.18.0-pjrt", true}} {
 		t.Run(tc.framework, func(t *testing.T) {
 			t.Parallel()
 			c := cfg

@@ -369,18 +369,18 @@ resource "accel_tpu_vm" "test" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate),
-						plancheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact("tpu-vm-tf-2.16.1-pjrt")),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact("tpu-vm-tf-2.18.0-pjrt")),
 					},
 				},
 			},
 			{
 				// So is a runtime version configured differently.
-				Config: strings.Replace(config("v5litepod-8"), "accelerator_type", "runtime_version = \"tpu-vm-tf-2.18.0-pjrt\"\n  accelerator_type", 1),
+				Config: strings.Replace(config("v5litepod-8"), "accelerator_type", "runtime_version = \"tpu-vm-tf-2.17.1-pjrt\"\n  accelerator_type", 1),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact("tpu-vm-tf-2.18.0-pjrt")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact("tpu-vm-tf-2.17.1-pjrt")),
 					expectNodes{tg: tg, name: name, ids: []string{gcp.NodeID(tg.Project, tg.Zone, name)}},
 				},
 			},
@@ -778,10 +778,10 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
 		body string
 		want string
 	}{
-		"TPU7x is not supported by the Cloud TPU API": {
+		"TPU7x in a zone whose Cloud TPU API does not offer it": {
 			body: `accelerator_type = "tpu7x-8"
   zones = ["us-central1-c"]`,
-			want: `(?s)Not Supported by the Cloud TPU API.*accel_fallback_nodepools`,
+			want: `(?s)Zone Does Not Offer Accelerator Type.*tpu7x-8`,
 		},
 		"unknown accelerator type": {
 			body: `accelerator_type = "v6e-3"
@@ -859,14 +859,14 @@ resource "accel_tpu_vm" "test" {
 	}
 }
 
-// TestAccTPUVM_warnMode: validation = "warn" turns the catalog's error for a
-// zone that does not offer the generation into a warning, shown once, and
+// TestAccTPUVM_warnMode: validation = "warn" turns the live error for a
+// zone whose Cloud TPU API does not offer the type into a warning, shown once, and
 // lets the configuration through to the plan; without it the same finding
 // is an error. The real CLI's `plan -json` shows the diagnostics
 // (terraform-plugin-testing shows errors only).
 func TestAccTPUVM_warnMode(t *testing.T) {
 	tg := acctest.New(t)
-	const summary = "Zone Does Not Offer TPU Generation"
+	const summary = "Zone Does Not Offer Accelerator Type"
 	cfg := func(validation string) string {
 		return tg.Config(fmt.Sprintf(`
 resource "accel_tpu_vm" "test" {

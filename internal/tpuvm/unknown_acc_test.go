@@ -63,7 +63,7 @@ func everyAttribute(tg *acctest.Target, name string) map[string]any {
 func TestAccTPUVM_unknownAtPlan(t *testing.T) {
 	tg := acctest.New(t)
 	attrs := acctest.SettableAttributes(t, acctest.Resource, "accel_tpu_vm")
-	minimal := map[string]any{"name": "", "accelerator_type": "v5litepod-4"}
+	minimal := map[string]any{"name": "", "accelerator_type": "v5litepod-4", "framework": "tensorflow"}
 	cases, missing := acctest.UnknownCases(attrs, everyAttribute(tg, ""), minimal, func(i int, body map[string]any) {
 		body["name"] = fmt.Sprintf("tf-acc-unknown-%d", i)
 	})

@@ -13,10 +13,11 @@ data "accel_runtime_version" "team" {
 
   lifecycle {
     postcondition {
-      # vLLM serves a TPU slice from one VM; GKE does not support multi-host
-      # vLLM on TPUs (https://cloud.google.com/kubernetes-engine/docs/tutorials/serve-vllm-tpu).
-      condition     = !self.multi_host
-      error_message = "Choose a single-host TPU slice (up to 8 chips on v5e and v6e) for vLLM serving."
+      # vLLM JAX (framework "vllm") serves a slice from one VM in this
+      # scenario; the PyTorch-native backend ("vllm-torchtpu") also serves
+      # multi-host slices (https://cloud.google.com/tpu/docs/tpu-inference).
+      condition     = !self.multi_host || var.framework == "vllm-torchtpu"
+      error_message = "A multi-host TPU slice needs a vLLM backend that serves multi-host slices: set framework = \"vllm-torchtpu\", or choose a single-host slice (up to 8 chips on v5e and v6e)."
     }
   }
 }

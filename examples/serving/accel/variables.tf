@@ -22,7 +22,7 @@ variable "tpu_accelerator_type" {
 }
 
 variable "framework" {
-  description = "What runs on the TPU: the runtime version is chosen for it (vllm, jax, pytorch or tensorflow)."
+  description = "What runs on the TPU: the runtime version is chosen for it (vllm for vLLM JAX, vllm-torchtpu for PyTorch-native vLLM, jax, pytorch or tensorflow)."
   type        = string
   default     = "vllm"
 }

@@ -385,6 +385,18 @@ func (w *writer) gke(c *catalog.Catalog) {
 			w.p("- %s multi-host pools use a workload policy instead of `tpu_topology`. %s", g.DisplayName, link(g.GKE.WorkloadPolicySource))
 		}
 	}
+	cc := c.ComputeClassRequirement()
+	w.p("- Custom ComputeClasses need GKE %s or later. %s %s", cc.MinGKEVersion, text(cc.Decision), link(cc.Source))
+	w.p("")
+	av := c.GKEAvailabilityTable()
+	w.p("### GKE TPU availability")
+	w.p("")
+	w.p("%s %s", text(av.Decision), link(av.Source))
+	w.p("")
+	w.header("Generation", "Regions", "Notes", "Source")
+	for _, r := range av.Generations {
+		w.row(r.Generation, strings.Join(r.Regions, ", "), text(r.Decision), link(r.Source))
+	}
 	w.p("")
 }
 

@@ -1,0 +1,166 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// GKEAvailability is GKE's TPU availability table: the regions where GKE
+// offers each generation, with its own source. It is kept apart from the
+// Cloud TPU API's zone lists, which describe TPU VMs, not GKE nodes.
+type GKEAvailability struct {
+	Source      string            `json:"source"`
+	Decision    string            `json:"decision"`
+	Generations []GKEAvailableGen `json:"generations"`
+}
+
+// GKEAvailableGen is one row of GKE's TPU availability table.
+type GKEAvailableGen struct {
+	Generation string   `json:"generation"`
+	Regions    []string `json:"regions"`
+	Source     string   `json:"source"`
+	Decision   string   `json:"decision"`
+}
+
+// ComputeClassReq is what a custom ComputeClass needs from the cluster.
+type ComputeClassReq struct {
+	MinGKEVersion string `json:"min_gke_version"`
+	Source        string `json:"source"`
+	Decision      string `json:"decision"`
+}
+
+// GKERegions returns the regions GKE's availability table lists for a
+// generation (nil when the table has no row for it).
+func (c *Catalog) GKERegions(gen string) []string {
+	for _, r := range c.data.GKEAvailability.Generations {
+		if r.Generation == gen {
+			return slices.Clone(r.Regions)
+		}
+	}
+	return nil
+}
+
+// checkGKEZones checks a TPU node pool's node locations against GKE's
+// availability table: a malformed zone is an error, a zone in a region the
+// table does not list is a warning (zone lists change; the live check,
+// when the API is reachable, decides).
+func (c *Catalog) checkGKEZones(g *Generation, zones []string) Findings {
+	var fs Findings
+	var row *GKEAvailableGen
+	for i := range c.data.GKEAvailability.Generations {
+		if r := &c.data.GKEAvailability.Generations[i]; r.Generation == g.Name {
+			row = r
+		}
+	}
+	for i, z := range zones {
+		region, ok := zoneRegion(z)
+		var f Finding
+		switch {
+		case !ok:
+			f = c.badZoneForm(g, z, AttrNodeLocations, nil)
+		case row == nil || slices.Contains(row.Regions, region):
+			continue
+		default:
+			f = newFinding(SeverityWarning, AttrNodeLocations, z, "Region Not Listed for TPU Generation on GKE", row.Source, nil,
+				fmt.Sprintf("GKE's TPU availability lists %s in %s, not in region %s. Availability changes; with the Compute Engine API reachable at plan time, the provider checks the zone's live machine types.",
+					g.Name, joinAnd(row.Regions), region))
+		}
+		f.Index = i
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// NodeLocationsInCluster checks that each node location is a zone of the
+// cluster's region: GKE places a node pool only in zones of its cluster's
+// region. clusterLocation is a region (regional cluster) or a zone (zonal
+// cluster). Findings carry the zone's index.
+func (c *Catalog) NodeLocationsInCluster(clusterLocation string, zones []string) Findings {
+	region := RegionOf(clusterLocation)
+	if region == "" {
+		return nil
+	}
+	var fs Findings
+	for i, z := range zones {
+		zr, ok := zoneRegion(z)
+		if !ok || zr == region {
+			continue
+		}
+		var sugg []string
+		if suffix := strings.TrimPrefix(z, zr); suffix != z {
+			sugg = []string{region + suffix}
+		}
+		f := newFinding(SeverityError, AttrNodeLocations, z, "Node Location Outside the Cluster's Region", c.data.Sources["gke_node_pool"], sugg,
+			fmt.Sprintf("%q is in region %s, but the cluster is in %s; GKE places node pools only in zones of the cluster's region. Use zones of %s such as %q.",
+				z, zr, region, region, region+"-a"))
+		f.Index = i
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// ComputeClassVersion checks a known cluster version against the minimum
+// GKE version of custom ComputeClasses; "" (unknown) is not checked.
+func (c *Catalog) ComputeClassVersion(version string) Findings {
+	req := c.data.ComputeClass
+	if version == "" || req.MinGKEVersion == "" {
+		return nil
+	}
+	v, ok := parseGKEVersion(version)
+	minV, okMin := parseGKEVersion(req.MinGKEVersion)
+	if !ok || !okMin || compareGKE(v, minV) >= 0 {
+		return nil
+	}
+	return Findings{newFinding(SeverityError, AttrGKEVersion, version, "GKE Version Too Old for ComputeClass", req.Source,
+		[]string{req.MinGKEVersion},
+		fmt.Sprintf("GKE %s is older than %s, the first version with custom ComputeClasses, which this resource renders; upgrade the cluster.", version, req.MinGKEVersion))}
+}
+
+// Reservation type values of reservation_affinity.consume_reservation_type.
+const (
+	ReservationSpecific = "SPECIFIC_RESERVATION"
+	// ReservationNameKey is the label key that selects a reservation by name.
+	ReservationNameKey = "compute.googleapis.com/reservation-name"
+)
+
+// AttrReservationAffinity is the attribute of a node pool's reservation block.
+const AttrReservationAffinity = "reservation_affinity"
+
+// ReservationAffinity checks a node pool's reservation affinity: a
+// SPECIFIC_RESERVATION needs the key and at least one value (the
+// reservation names), as GKE's ReservationAffinity requires.
+func (c *Catalog) ReservationAffinity(typ, key string, values []string) Findings {
+	if typ != ReservationSpecific {
+		return nil
+	}
+	named := slices.ContainsFunc(values, func(v string) bool { return v != "" })
+	if key != "" && named {
+		return nil
+	}
+	return Findings{newFinding(SeverityError, AttrReservationAffinity, typ, "Specific Reservation Without a Name", c.data.Sources["gke_node_pool"], nil,
+		fmt.Sprintf("consume_reservation_type %s consumes only the reservations named in values; set key = %q and values = [\"<reservation name>\"], or use ANY_RESERVATION.",
+			ReservationSpecific, ReservationNameKey))}
+}
+
+// RegionOf returns the region of a zone ("us-central1" for
+// "us-central1-a"), or location itself when it is not a zone (a region).
+func RegionOf(location string) string {
+	if r, ok := zoneRegion(location); ok {
+		return r
+	}
+	return location
+}
+
+// GKEAvailabilityTable returns GKE's TPU availability table.
+func (c *Catalog) GKEAvailabilityTable() GKEAvailability {
+	a := c.data.GKEAvailability
+	a.Generations = slices.Clone(a.Generations)
+	return a
+}
+
+// ComputeClassRequirement returns what a custom ComputeClass needs from the cluster.
+func (c *Catalog) ComputeClassRequirement() ComputeClassReq { return c.data.ComputeClass }

@@ -1,0 +1,168 @@
+package catalog
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Pages the valid-configuration corpus cites.
+const (
+	pagePlanTPUs     = "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus"
+	pageTPUIronwood  = "https://docs.cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood"
+	pageTPURuntimes  = "https://cloud.google.com/tpu/docs/runtimes"
+	pageTPUTypes     = "https://cloud.google.com/tpu/docs/types-topologies"
+	pageTPUv5p       = "https://cloud.google.com/tpu/docs/v5p"
+	pageTPUv5e       = "https://cloud.google.com/tpu/docs/v5e"
+	pageTPUv6e       = "https://cloud.google.com/tpu/docs/v6e"
+	pageTPUZones     = "https://cloud.google.com/tpu/docs/regions-zones"
+	pageComputeGPUs  = "https://cloud.google.com/compute/docs/gpus"
+	pageAcceleratorM = "https://cloud.google.com/compute/docs/accelerator-optimized-machines"
+)
+
+// gkeTPURow is a documented GKE TPU machine type with its topologies.
+type gkeTPURow struct {
+	machine    string
+	topologies []string
+	page       string
+}
+
+// validGKETPUs are the TPU machine types and topologies Google documents
+// for GKE node pools. Each row cites its page; none may be rejected.
+var validGKETPUs = []gkeTPURow{
+	{"ct3-hightpu-4t", []string{"2x2"}, pagePlanTPUs},
+	{"ct3p-hightpu-4t", []string{"4x4", "4x8", "8x8", "8x16", "16x16", "16x32", "32x32"}, pagePlanTPUs},
+	{"ct4p-hightpu-4t", []string{"2x2x1", "2x2x2", "2x2x4", "2x4x4", "4x4x4", "4x4x8", "4x8x8", "8x8x8", "8x8x12", "8x8x16", "8x16x16", "16x16x16"}, pagePlanTPUs},
+	{"ct5lp-hightpu-1t", []string{"1x1"}, pagePlanTPUs},
+	{"ct5lp-hightpu-4t", []string{"2x2", "2x4", "4x4", "4x8", "8x8", "8x16", "16x16"}, pagePlanTPUs},
+	{"ct5lp-hightpu-8t", []string{"2x4"}, pagePlanTPUs},
+	{"ct5p-hightpu-4t", []string{"2x2x1", "2x2x2", "2x2x4", "2x4x4", "4x4x4", "4x4x8", "4x8x8", "8x8x8", "8x8x16", "8x16x16", "16x16x16", "16x16x24"}, pagePlanTPUs},
+	{"ct6e-standard-1t", []string{"1x1"}, pagePlanTPUs},
+	{"ct6e-standard-4t", []string{"2x2", "2x4", "4x4", "4x8", "8x8", "8x16", "16x16"}, pagePlanTPUs},
+	{"ct6e-standard-8t", []string{"2x4"}, pagePlanTPUs},
+	{"tpu7x-standard-4t", []string{"2x2x1", "2x2x2", "2x2x4", "2x4x4", "4x4x4", "4x4x8", "4x8x8", "8x8x8", "8x8x16", "8x16x16", "16x16x16"}, pageTPUIronwood},
+}
+
+// tpuAPIRow is a documented Cloud TPU API accelerator type with the
+// runtime versions documented for its generation.
+type tpuAPIRow struct {
+	types    []string
+	runtimes []string
+	page     string
+}
+
+var validTPUAPI = []tpuAPIRow{
+	{[]string{"v2-8", "v2-32", "v2-128", "v2-256", "v2-512"}, []string{"tpu-ubuntu2204-base"}, pageTPUZones},
+	{[]string{"v3-8", "v3-32", "v3-64", "v3-128", "v3-256", "v3-512", "v3-1024", "v3-2048"}, []string{"tpu-ubuntu2204-base"}, pageTPUZones},
+	{[]string{"v4-8", "v4-16", "v4-32", "v4-64", "v4-128", "v4-256", "v4-512", "v4-1024", "v4-2048", "v4-4096"}, []string{"tpu-ubuntu2204-base"}, pageTPUTypes},
+	{[]string{"v5litepod-1", "v5litepod-4", "v5litepod-8", "v5litepod-16", "v5litepod-32", "v5litepod-64", "v5litepod-128", "v5litepod-256"}, []string{"v2-alpha-tpuv5-lite"}, pageTPUv5e},
+	{[]string{"v5p-8", "v5p-16", "v5p-32", "v5p-64", "v5p-128", "v5p-256", "v5p-512", "v5p-1024", "v5p-2048", "v5p-4096", "v5p-8192", "v5p-12288"}, []string{"v2-alpha-tpuv5"}, pageTPUv5p},
+	{[]string{"v6e-1", "v6e-4", "v6e-8", "v6e-16", "v6e-32", "v6e-64", "v6e-128", "v6e-256"}, []string{"v2-alpha-tpuv6e"}, pageTPUv6e},
+}
+
+// validTFRuntimes are TensorFlow runtime names the runtimes page lists,
+// with an accelerator type each runs on.
+var validTFRuntimes = []struct {
+	acceleratorType, runtime, page string
+}{
+	{"v5litepod-4", "tpu-vm-tf-2.18.0-pjrt", pageTPURuntimes},
+	{"v5litepod-16", "tpu-vm-tf-2.18.0-pod-pjrt", pageTPURuntimes},
+	{"v6e-8", "tpu-vm-tf-2.17.1-pjrt", pageTPURuntimes},
+	{"v5p-16", "tpu-vm-tf-2.17.1-pod-pjrt", pageTPURuntimes},
+	{"v3-8", "tpu-vm-tf-2.18.0-pjrt", pageTPURuntimes},
+	{"v3-32", "tpu-vm-tf-2.18.0-pod-se", pageTPURuntimes},
+	{"v2-8", "tpu-vm-tf-2.17.0-se", pageTPURuntimes},
+}
+
+// gpuRow is a machine type with the GPUs Google lists for it.
+type gpuRow struct {
+	machine string
+	gpu     string
+	counts  []int
+	page    string
+}
+
+var validGPUs = []gpuRow{
+	{"g2-standard-4", "nvidia-l4", []int{1}, pageComputeGPUs},
+	{"g2-standard-8", "nvidia-l4", []int{1}, pageComputeGPUs},
+	{"g2-standard-12", "nvidia-l4", []int{1}, pageComputeGPUs},
+	{"g2-standard-16", "nvidia-l4", []int{1}, pageComputeGPUs},
+	{"g2-standard-24", "nvidia-l4", []int{2}, pageComputeGPUs},
+	{"g2-standard-32", "nvidia-l4", []int{1}, pageComputeGPUs},
+	{"g2-standard-48", "nvidia-l4", []int{4}, pageComputeGPUs},
+	{"g2-standard-96", "nvidia-l4", []int{8}, pageComputeGPUs},
+	{"a2-highgpu-1g", "nvidia-tesla-a100", []int{1}, pageAcceleratorM},
+	{"a2-highgpu-2g", "nvidia-tesla-a100", []int{2}, pageAcceleratorM},
+	{"a2-highgpu-4g", "nvidia-tesla-a100", []int{4}, pageAcceleratorM},
+	{"a2-highgpu-8g", "nvidia-tesla-a100", []int{8}, pageAcceleratorM},
+	{"a2-megagpu-16g", "nvidia-tesla-a100", []int{16}, pageAcceleratorM},
+	{"a2-ultragpu-1g", "nvidia-a100-80gb", []int{1}, pageAcceleratorM},
+	{"a2-ultragpu-2g", "nvidia-a100-80gb", []int{2}, pageAcceleratorM},
+	{"a2-ultragpu-4g", "nvidia-a100-80gb", []int{4}, pageAcceleratorM},
+	{"a2-ultragpu-8g", "nvidia-a100-80gb", []int{8}, pageAcceleratorM},
+	{"a3-highgpu-1g", "nvidia-h100-80gb", []int{1}, pageAcceleratorM},
+	{"a3-highgpu-2g", "nvidia-h100-80gb", []int{2}, pageAcceleratorM},
+	{"a3-highgpu-4g", "nvidia-h100-80gb", []int{4}, pageAcceleratorM},
+	{"a3-highgpu-8g", "nvidia-h100-80gb", []int{8}, pageAcceleratorM},
+	{"a3-edgegpu-8g", "nvidia-h100-80gb", []int{8}, pageAcceleratorM},
+	{"a3-megagpu-8g", "nvidia-h100-mega-80gb", []int{8}, pageAcceleratorM},
+	{"a3-ultragpu-8g", "nvidia-h200-141gb", []int{8}, pageAcceleratorM},
+	{"a4-highgpu-8g", "nvidia-b200", []int{8}, pageAcceleratorM},
+	{"a4x-highgpu-4g", "nvidia-gb200", []int{4}, pageAcceleratorM},
+	{"n1-standard-8", "nvidia-tesla-t4", []int{1, 2, 4}, pageComputeGPUs},
+	{"n1-standard-8", "nvidia-tesla-p4", []int{1, 2, 4}, pageComputeGPUs},
+	{"n1-standard-8", "nvidia-tesla-p100", []int{1, 2, 4}, pageComputeGPUs},
+	{"n1-standard-8", "nvidia-tesla-v100", []int{1, 2, 4, 8}, pageComputeGPUs},
+}
+
+// TestValidConfigurationCorpus checks that no configuration Google
+// documents as valid gets a finding: every TPU machine type and topology
+// on GKE, every accelerator type with its generation's runtime on the
+// Cloud TPU API, the listed TensorFlow runtimes, and every GPU machine type
+// with its GPUs (including the N1 attachables).
+func TestValidConfigurationCorpus(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	for _, row := range validGKETPUs {
+		for _, topo := range row.topologies {
+			shape, fs := c.TPUNodePool(TPUPoolQuery{MachineType: row.machine, Topology: topo})
+			if len(fs) > 0 {
+				t.Errorf("GKE %s %s (%s): %v", row.machine, topo, row.page, fs)
+				continue
+			}
+			if _, fs := c.TPUNodePool(TPUPoolQuery{MachineType: row.machine, Topology: topo, NodeCount: shape.NodeCount}); len(fs) > 0 {
+				t.Errorf("GKE %s %s with node_count %d (%s): %v", row.machine, topo, shape.NodeCount, row.page, fs)
+			}
+		}
+	}
+	for _, row := range validTPUAPI {
+		for _, at := range row.types {
+			for _, rv := range row.runtimes {
+				r := c.ResolveRuntime(RuntimeQuery{AcceleratorType: at, RuntimeVersion: rv, ForTPUAPI: true})
+				if len(r.Findings) > 0 {
+					t.Errorf("TPU API %s with %s (%s): %v", at, rv, row.page, r.Findings)
+				}
+			}
+			if r := c.ResolveRuntime(RuntimeQuery{AcceleratorType: at, ForTPUAPI: true}); len(r.Findings) > 0 || r.RuntimeVersion == "" {
+				t.Errorf("TPU API %s, runtime chosen (%s): %q %v", at, row.page, r.RuntimeVersion, r.Findings)
+			}
+		}
+	}
+	for _, row := range validTFRuntimes {
+		r := c.ResolveRuntime(RuntimeQuery{AcceleratorType: row.acceleratorType, RuntimeVersion: row.runtime, ForTPUAPI: true})
+		if len(r.Findings) > 0 {
+			t.Errorf("TensorFlow %s on %s (%s): %v", row.runtime, row.acceleratorType, row.page, r.Findings)
+		}
+	}
+	for _, row := range validGPUs {
+		for _, n := range row.counts {
+			name := fmt.Sprintf("%s with %d %s (%s)", row.machine, n, row.gpu, row.page)
+			shape, fs := c.GPUNodePool(GPUPoolQuery{MachineType: row.machine, GPUType: row.gpu, GPUCount: n})
+			if len(fs) > 0 {
+				t.Errorf("%s: %v", name, fs)
+			}
+			if shape.GPUType != row.gpu || shape.GPUCount != n {
+				t.Errorf("%s: shape %s x%d", name, shape.GPUType, shape.GPUCount)
+			}
+		}
+	}
+}
