@@ -89,7 +89,7 @@ func TestAccFallbackNodePools_blocksLifecycle(t *testing.T) {
 		ImportState:             true,
 		ImportStateVerify:       true,
 		ImportStateId:           tg.Cluster + "/nodePools/" + tpuName + "," + gpuName,
-		ImportStateVerifyIgnore: []string{"timeouts"},
+		ImportStateVerifyIgnore: []string{"timeouts", "pools"}, // created_at is empty for imported pools
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,

@@ -155,7 +155,10 @@ func (o *poolOps) update(ctx context.Context, was, want tierSpec) error {
 // apply brings the cluster's pools to the plan: it runs every step, then
 // reads the pools once and records every tier whose pool exists, whatever
 // failed. It returns the tiers for state and whether any pool exists.
-func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, plan resourceModel, stateTiers []tierModel, diags *diag.Diagnostics) ([]tierModel, bool) {
+//
+// It returns the tiers to record, whether any pool exists, and the pools
+// this apply created (re-created ones included).
+func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, plan resourceModel, stateTiers []tierModel, diags *diag.Diagnostics) ([]tierModel, bool, map[string]bool) {
 	cat := catalog.Default()
 	class := plan.ComputeClass.ValueString()
 	planTiers := tiersOf(ctx, plan.Tiers, diags)
@@ -184,11 +187,16 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 	failed := ops.execute(ctx, steps)
 	interrupted := errors.Is(ctx.Err(), context.Canceled)
 	adopted := map[string]bool{}
+	creates := map[string]bool{}
 	for _, st := range steps {
 		if st.adopted {
 			adopted[st.want.Name] = true
 		}
+		if st.action == actionCreate || st.action == actionReplace {
+			creates[st.want.Name] = true
+		}
 	}
+	created := map[string]bool{}
 
 	rctx, cancel := gcp.AfterDeadline(ctx)
 	defer cancel()
@@ -237,6 +245,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		default:
 			anyPool = true
 			out = append(out, flattenPool(ctx, cat, prior, np, class, false, diags))
+			created[name] = creates[name]
 		}
 		if adopted[name] {
 			diags.AddAttributeWarning(base, "Existing Node Pool Adopted",
@@ -275,7 +284,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 			out = append(out, flattenPool(ctx, cat, state[name], np, class, false, diags))
 		}
 	}
-	return out, anyPool
+	return out, anyPool, created
 }
 
 // guard refuses, before anything runs, every step that would delete,

@@ -506,9 +506,12 @@ func TestOwnershipGuards(t *testing.T) {
 		}
 		var diags diag.Diagnostics
 		r := &fallbackNodePoolsResource{}
-		out, exists := r.apply(ctx, newOps(), plan, nil, &diags)
+		out, exists, created := r.apply(ctx, newOps(), plan, nil, &diags)
 		if !exists || len(out) != 1 || out[0].Name.ValueString() != "fresh" {
 			t.Errorf("recorded %d tiers (%v), want only the created one", len(out), out)
+		}
+		if len(created) != 1 || !created["fresh"] {
+			t.Errorf("created %v, want only fresh", created)
 		}
 		if diags.ErrorsCount() != 1 || diags.Errors()[0].Summary() != "Node Pool Already Exists" {
 			t.Errorf("diagnostics %v, want one Node Pool Already Exists", diags)

@@ -21,6 +21,7 @@ type resourceModel struct {
 	Validation           types.String   `tfsdk:"validation"`
 	Timeouts             timeouts.Value `tfsdk:"timeouts"`
 	OwnerID              types.String   `tfsdk:"owner_id"`
+	Pools                types.Map      `tfsdk:"pools"`
 	ComputeClassManifest types.String   `tfsdk:"compute_class_manifest"`
 	NodeSelector         types.Map      `tfsdk:"node_selector"`
 	Tolerations          types.List     `tfsdk:"tolerations"`

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +176,10 @@ func TestAccFallbackNodePools_stockoutTaint(t *testing.T) {
 		!strings.Contains(out, prefix+`-v6e", so its node pool will be deleted and created again`) &&
 			!strings.Contains(strings.Join(strings.Fields(out), " "), `Tier "`+prefix+`-v6e" has a node pool in ERROR`) {
 		t.Fatalf("plan after untaint: want an in-place update that re-creates the pool in ERROR, got %v\n%s", err, out)
+	}
+	// The diff itself names the pool that is re-created.
+	recreated := regexp.MustCompile(`~ "` + prefix + `-v6e" = \{\s+~ created_at = "[0-9TZ:-]+" -> \(known after apply\)`)
+	if !recreated.MatchString(out) {
+		t.Errorf("plan after untaint: want pools[%q].created_at -> (known after apply) in the diff, got\n%s", prefix+"-v6e", out)
 	}
 }

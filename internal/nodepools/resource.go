@@ -200,10 +200,23 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		return
 	}
 	prior := map[string]tierModel{}
+	priorPools := map[string]poolEntry{}
 	if state != nil {
 		for _, t := range tiersOf(ctx, state.Tiers, &resp.Diagnostics) {
 			prior[t.Name.ValueString()] = t
 		}
+		priorPools = poolEntries(ctx, state.Pools, &resp.Diagnostics)
+	}
+	// The planned pools: see pools.go.
+	planned := map[string]poolEntry{}
+	poolsKnown := true
+	planPool := func(i int, name types.String, keeps bool) {
+		if name.IsUnknown() || name.IsNull() {
+			poolsKnown = false
+			return
+		}
+		old, had := priorPools[name.ValueString()]
+		planned[name.ValueString()] = plannedPool(i, old, had, keeps)
 	}
 	cat := catalog.Default()
 	mode := r.modes.For(plan.Validation)
@@ -232,6 +245,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		if !ok || obj.IsUnknown() {
 			markUnknown(pt)
 			allKnown = false
+			poolsKnown = false
 			continue
 		}
 		in := inputOf(ctx, ct, &resp.Diagnostics)
@@ -239,6 +253,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			// Derived values and checks wait for the values (the plan
 			// Terraform makes at apply, once they are known).
 			markUnknown(pt)
+			planPool(i, ct.Name, false)
 			allKnown = false
 			continue
 		}
@@ -258,9 +273,11 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 				// A tier the catalog cannot derive, kept with validation =
 				// "warn": the pool is as configured, nothing to plan.
 				*pt = old
+				planPool(i, ct.Name, true)
 				continue
 			}
 			markUnknown(pt)
+			planPool(i, ct.Name, false)
 			allKnown = false
 			continue
 		}
@@ -270,7 +287,9 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		if recorded {
 			was = specOfState(ctx, old, &resp.Diagnostics)
 		}
-		switch tierAction(recorded, old.Status.ValueString(), was, spec) {
+		act := tierAction(recorded, old.Status.ValueString(), was, spec)
+		planPool(i, ct.Name, act == actionNone || act == actionUpdate)
+		switch act {
 		case actionReplace:
 			markApplied(pt)
 			why := "changes a setting GKE cannot change in place (machine type, accelerator, topology, GPUs, Spot, node " +
@@ -295,6 +314,10 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		}
 	}
 	plan.Tiers = tierList(ctx, planTiers, &resp.Diagnostics)
+	plan.Pools = types.MapUnknown(poolEntryType)
+	if poolsKnown {
+		plan.Pools = poolMap(planned, &resp.Diagnostics)
+	}
 	if allKnown {
 		r.setOutputs(ctx, &plan, planTiers, &resp.Diagnostics)
 		if plan.WhenUnsatisfiable.IsUnknown() || plan.ActiveMigration.IsUnknown() {
@@ -560,7 +583,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 				plan.Cluster.ValueString(), strings.Join(lines, "\n"), resourceID(plan.Cluster.ValueString(), taken)))
 		return
 	}
-	tiers, exists := r.apply(ctx, ops, plan, nil, &resp.Diagnostics)
+	tiers, exists, created := r.apply(ctx, ops, plan, nil, &resp.Diagnostics)
 	if !exists {
 		// Nothing exists: no state.
 		if !resp.Diagnostics.HasError() {
@@ -570,6 +593,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 		return
 	}
 	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
+	plan.Pools = recordedPools(tiers, nil, nil, created, &resp.Diagnostics)
 	r.setOutputs(ctx, &plan, tiers, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -600,8 +624,10 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	tiers, _ := r.apply(ctx, ops, plan, tiersOf(ctx, state.Tiers, &resp.Diagnostics), &resp.Diagnostics)
+	tiers, _, created := r.apply(ctx, ops, plan, tiersOf(ctx, state.Tiers, &resp.Diagnostics), &resp.Diagnostics)
 	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
+	plan.Pools = recordedPools(tiers, poolEntries(ctx, plan.Pools, &resp.Diagnostics),
+		poolEntries(ctx, state.Pools, &resp.Diagnostics), created, &resp.Diagnostics)
 	r.setOutputs(ctx, &plan, tiers, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -710,6 +736,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		return
 	}
 	state.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
+	state.Pools = recordedPools(tiers, nil, poolEntries(ctx, state.Pools, &resp.Diagnostics), nil, &resp.Diagnostics)
 	r.setOutputs(ctx, &state, tiers, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -833,6 +860,7 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 		ActiveMigration:      types.BoolNull(),
 		Validation:           types.StringNull(),
 		OwnerID:              types.StringNull(),
+		Pools:                types.MapNull(poolEntryType),
 		ComputeClassManifest: types.StringNull(),
 		NodeSelector:         types.MapNull(types.StringType),
 		Tolerations:          types.ListNull(tolerationObjectType),

@@ -298,7 +298,19 @@ func TestAccFallbackNodePools_tpuAndGPU(t *testing.T) {
 					ImportState:             true,
 					ImportStateVerify:       true,
 					ImportStateId:           tg.Cluster + "/nodePools/" + tpuName + "," + gpuName,
-					ImportStateVerifyIgnore: []string{"timeouts"},
+					ImportStateVerifyIgnore: []string{"timeouts", "pools"}, // created_at is empty for imported pools
+					ImportStateCheck: func(states []*terraform.InstanceState) error {
+						want := map[string]string{
+							"pools.%": "2", "pools." + tpuName + ".tier": "1", "pools." + gpuName + ".tier": "2",
+							"pools." + tpuName + ".created_at": "", "pools." + gpuName + ".created_at": "",
+						}
+						for k, v := range want {
+							if got, ok := states[0].Attributes[k]; !ok || got != v {
+								return fmt.Errorf("imported %s = %q (set: %v), want %q", k, got, ok, v)
+							}
+						}
+						return nil
+					},
 				},
 			},
 		})

@@ -125,7 +125,7 @@ func TestAccFallbackNodePools_multiHost(t *testing.T) {
 					ImportState:             true,
 					ImportStateVerify:       true,
 					ImportStateId:           poolID(tg, names[0]) + "," + names[1],
-					ImportStateVerifyIgnore: []string{"timeouts"},
+					ImportStateVerifyIgnore: []string{"timeouts", "pools"}, // created_at is empty for imported pools
 				},
 			},
 		})
@@ -194,7 +194,7 @@ func TestAccFallbackNodePools_updateInPlace(t *testing.T) {
 	})
 }
 
-func TestAccFallbackNodePools_reorderAddRemove(t *testing.T) {
+func TestAccFallbackNodePools_reorderAddRemoveNamedInPlan(t *testing.T) {
 	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
 		tpuZone, gpuZone := zones(tg)
@@ -217,10 +217,15 @@ func TestAccFallbackNodePools_reorderAddRemove(t *testing.T) {
 				{Config: config(tg, prefix, "", a, b)},
 				{
 					// Reorder: only the ComputeClass changes; the id stays.
+					// The plan shows the reorder as each pool's tier.
 					PreConfig: calls.snapshot,
 					Config:    config(tg, prefix, "", b, a),
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(address, poolPath(b.name, "tier"), knownvalue.Int64Exact(1)),
+						plancheck.ExpectKnownValue(address, poolPath(a.name, "tier"), knownvalue.Int64Exact(2)),
+						plancheck.ExpectKnownValue(address, poolPath(a.name, "created_at"), createdAt),
+						plancheck.ExpectKnownValue(address, poolPath(b.name, "created_at"), createdAt),
 					}},
 					ConfigStateChecks: []statecheck.StateCheck{
 						calls.expect(noPoolCalls),
@@ -229,19 +234,34 @@ func TestAccFallbackNodePools_reorderAddRemove(t *testing.T) {
 					},
 				},
 				{
-					// Add a tier in the middle: one create.
+					// Add a tier in the middle: one create, named in the plan.
 					PreConfig: calls.snapshot,
 					Config:    config(tg, prefix, "", b, c, a),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectUnknownValue(address, poolPath(c.name, "created_at")),
+						plancheck.ExpectKnownValue(address, poolPath(c.name, "tier"), knownvalue.Int64Exact(2)),
+						plancheck.ExpectKnownValue(address, poolPath(a.name, "tier"), knownvalue.Int64Exact(3)),
+						plancheck.ExpectKnownValue(address, poolPath(a.name, "created_at"), createdAt),
+					}},
 					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(address, poolPath(c.name, "created_at"), createdAt),
 						calls.expect(map[string]int64{createCalls: 1, deleteCalls: 0, updateCalls: 0}),
 						expectPools{tg: tg, prefix: prefix, names: []string{a.name, b.name, c.name}},
 						statecheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), manifestOrder(b.name, c.name, a.name)),
 					},
 				},
 				{
-					// Remove the first tier: one delete.
+					// Remove the first tier: one delete; its pool leaves the
+					// plan's pools.
 					PreConfig: calls.snapshot,
 					Config:    config(tg, prefix, "", c, a),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("pools"), knownvalue.MapPartial(map[string]knownvalue.Check{
+							c.name: knownvalue.ObjectExact(map[string]knownvalue.Check{"tier": knownvalue.Int64Exact(1), "created_at": createdAt}),
+							a.name: knownvalue.ObjectExact(map[string]knownvalue.Check{"tier": knownvalue.Int64Exact(2), "created_at": createdAt}),
+						})),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("pools"), knownvalue.MapSizeExact(2)),
+					}},
 					ConfigStateChecks: []statecheck.StateCheck{
 						calls.expect(map[string]int64{createCalls: 0, deleteCalls: 1, updateCalls: 0}),
 						expectPools{tg: tg, prefix: prefix, names: []string{a.name, c.name}},
@@ -249,11 +269,15 @@ func TestAccFallbackNodePools_reorderAddRemove(t *testing.T) {
 					},
 				},
 				{
-					// An immutable change re-creates that pool only.
+					// An immutable change re-creates that pool only: its
+					// created_at is the one value the plan leaves unknown.
 					PreConfig: calls.snapshot,
 					Config:    config(tg, prefix, "", gpuTier(c.name, gpuZone, "g2-standard-12"), a),
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+						plancheck.ExpectUnknownValue(address, poolPath(c.name, "created_at")),
+						plancheck.ExpectKnownValue(address, poolPath(c.name, "tier"), knownvalue.Int64Exact(1)),
+						plancheck.ExpectKnownValue(address, poolPath(a.name, "created_at"), createdAt),
 					}},
 					ConfigStateChecks: []statecheck.StateCheck{
 						calls.expect(map[string]int64{createCalls: 1, deleteCalls: 1, updateCalls: 0}),
@@ -269,6 +293,14 @@ func TestAccFallbackNodePools_reorderAddRemove(t *testing.T) {
 		})
 	})
 }
+
+// poolPath is the path of attr in the entry of pool name in pools.
+func poolPath(name, attr string) tfjsonpath.Path {
+	return tfjsonpath.New("pools").AtMapKey(name).AtMapKey(attr)
+}
+
+// createdAt matches a pool's creation time.
+var createdAt = knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))
 
 func TestAccFallbackNodePools_stockoutFail(t *testing.T) {
 	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {

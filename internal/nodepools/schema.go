@@ -212,6 +212,19 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 					"pools). A pool is adopted, changed or deleted only when it carries this value, or was imported without the label.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
+			"pools": schema.MapNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The node pools of this resource, by pool name, so that the plan names each pool it touches: " +
+					"a new key is a pool the apply creates, a removed key a pool it deletes, a `created_at` shown as " +
+					"`(known after apply)` a pool it creates again (deletes and re-creates), and a changed `tier` a pool " +
+					"that moves to another priority.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"tier": schema.Int64Attribute{Computed: true, MarkdownDescription: "The pool's tier: its position " +
+						"in `tiers`, from 1 (tried first)."},
+					"created_at": schema.StringAttribute{Computed: true, MarkdownDescription: "When an apply of this " +
+						"resource created the pool (UTC, RFC 3339); empty for a pool that was imported."},
+				}},
+			},
 			"compute_class_manifest": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "The ComputeClass as YAML (`apiVersion: cloud.google.com/v1`, `kind: ComputeClass`), one " +

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	providerfunctions "github.com/accel-dev/terraform-provider-accel/internal/functions"
+	"github.com/accel-dev/terraform-provider-accel/internal/hardwarepath"
 	"github.com/accel-dev/terraform-provider-accel/internal/nodepools"
 	"github.com/accel-dev/terraform-provider-accel/internal/runtimeversion"
 	"github.com/accel-dev/terraform-provider-accel/internal/tpuvm"
@@ -27,6 +28,7 @@ func resources(modes *validation.Modes) []func() resource.Resource {
 func dataSources(modes *validation.Modes) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		func() datasource.DataSource { return runtimeversion.NewDataSource(modes) },
+		func() datasource.DataSource { return hardwarepath.NewDataSource(modes) },
 	}
 }
 

@@ -1,0 +1,304 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package capacity answers the first question of both accelerator decision
+// trees, "do you have access to the required TPUs (GPUs)?", and walks the
+// trees to a decision: TPU, GPU, smaller GPU, or stuck. It is pure Go: the
+// evidence for each candidate comes from a caller-supplied function (the
+// catalog offline, the live APIs online).
+package capacity
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Family is an accelerator family.
+type Family string
+
+const (
+	TPU Family = "tpu"
+	GPU Family = "gpu"
+)
+
+// Families lists the families, for validators and docs.
+var Families = []string{string(TPU), string(GPU)}
+
+// Outcome is where a walk ends.
+type Outcome string
+
+const (
+	OutcomeTPU        Outcome = "tpu"
+	OutcomeGPU        Outcome = "gpu"
+	OutcomeSmallerGPU Outcome = "smaller_gpu"
+	OutcomeStuck      Outcome = "stuck"
+)
+
+// Outcomes lists the outcomes, for docs.
+var Outcomes = []string{string(OutcomeTPU), string(OutcomeGPU), string(OutcomeSmallerGPU), string(OutcomeStuck)}
+
+// Candidate is one accelerator configuration the model could run on.
+type Candidate struct {
+	Family Family
+	// Smaller marks a GPU candidate of the "smaller GPUs" step.
+	Smaller bool
+	// TPU: AcceleratorType (Cloud TPU form, e.g. v6e-4). GPU: MachineType,
+	// and for attachable GPUs GPUType and GPUCount.
+	AcceleratorType string
+	MachineType     string
+	GPUType         string
+	GPUCount        int
+}
+
+// Label names the candidate as a user would.
+func (c Candidate) Label() string {
+	switch {
+	case c.Family == TPU:
+		return "TPU " + c.AcceleratorType
+	case c.GPUType != "" && c.GPUCount > 0:
+		return fmt.Sprintf("%s with %d x %s", c.MachineType, c.GPUCount, c.GPUType)
+	case c.GPUType != "":
+		return fmt.Sprintf("%s with %s", c.MachineType, c.GPUType)
+	}
+	return c.MachineType
+}
+
+// Evidence is what is known about a candidate's capacity.
+type Evidence struct {
+	// Available: the candidate can be provisioned in Zones, as far as the
+	// evidence goes.
+	Available bool
+	// Checked: the evidence comes from the live APIs (quota, reservations,
+	// zone offer). Unchecked evidence comes from the catalog alone.
+	Checked bool
+	// Zones are the zones where the candidate is available.
+	Zones []string
+	// Detail says why, in one or two sentences.
+	Detail string
+}
+
+// Input is what a walk starts from.
+type Input struct {
+	// Start is the family the model code was written for.
+	Start Family
+	// Candidates per family, in order of preference; SmallerGPU are the
+	// GPU candidates of the "can you use smaller GPUs?" step.
+	TPU, GPU, SmallerGPU []Candidate
+	// RunsOnOther: the model also runs on the other family as it is.
+	RunsOnOther bool
+	// ConversionFeasible: converting the model to the other family is.
+	ConversionFeasible bool
+}
+
+// Step is one question of a walk with its answer.
+type Step struct {
+	Question string
+	Answer   string
+	Evidence string
+}
+
+// Choice is a candidate a walk keeps, with its evidence.
+type Choice struct {
+	Candidate Candidate
+	Evidence  Evidence
+}
+
+// Result is where a walk ends and how it got there.
+type Result struct {
+	Decision Outcome
+	// ConvertModel: the decision needs the model converted to the other
+	// family first.
+	ConvertModel bool
+	// CapacityChecked: every capacity answer came from live evidence.
+	CapacityChecked bool
+	Steps           []Step
+	// Tiers are the candidates to provision, in priority order: the
+	// decision's first, then the others the model runs on as fallbacks.
+	Tiers []Choice
+}
+
+// walker asks each capacity question once.
+type walker struct {
+	in       Input
+	evidence func(Candidate) Evidence
+	res      Result
+	asked    map[string][]Choice
+	checked  bool
+	anyAsked bool
+}
+
+// Walk walks the tree that starts at in.Start. evidence answers the
+// capacity of one candidate; it is called at most once per candidate.
+func Walk(in Input, evidence func(Candidate) Evidence) Result {
+	w := &walker{in: in, evidence: evidence, asked: map[string][]Choice{}, checked: true}
+	if in.Start == GPU {
+		w.gpuFirst()
+	} else {
+		w.tpuFirst()
+	}
+	w.res.CapacityChecked = w.checked && w.anyAsked
+	return w.res
+}
+
+// tpuFirst is tree 1: TPU capacity? yes -> TPU. No -> does the model run
+// on GPU? yes -> GPU capacity? yes -> GPU. Runs only on TPU -> is
+// converting it feasible? yes -> plan GPU capacity; no -> stuck.
+func (w *walker) tpuFirst() {
+	if tpus := w.capacity("tpu", "Do you have access to the required TPUs?", w.in.TPU); len(tpus) > 0 {
+		w.decide(OutcomeTPU, false, "tpu")
+		return
+	}
+	w.otherFamily("GPUs", "gpu", w.in.GPU, OutcomeGPU)
+}
+
+// gpuFirst is tree 2: GPU capacity? yes -> GPU. No -> are smaller GPUs
+// viable? yes -> smaller GPUs. No -> does it run on TPU? yes -> TPU
+// capacity. Runs only on GPU -> is converting it feasible? yes -> plan TPU
+// capacity; no -> stuck.
+func (w *walker) gpuFirst() {
+	if gpus := w.capacity("gpu", "Do you have access to the required GPUs?", w.in.GPU); len(gpus) > 0 {
+		w.decide(OutcomeGPU, false, "gpu")
+		return
+	}
+	if len(w.in.SmallerGPU) == 0 {
+		w.step("Can you use smaller GPUs?", "no", "no smaller GPU candidate is given")
+	} else {
+		w.step("Can you use smaller GPUs?", "yes", "candidates: "+labels(w.in.SmallerGPU))
+		if small := w.capacity("smaller", "Do you have access to the smaller GPUs?", w.in.SmallerGPU); len(small) > 0 {
+			w.decide(OutcomeSmallerGPU, false, "smaller")
+			return
+		}
+	}
+	w.otherFamily("TPUs", "tpu", w.in.TPU, OutcomeTPU)
+}
+
+// otherFamily is the second half of both trees: does the model run on the
+// other family, or can it be converted, and does that family have capacity?
+func (w *walker) otherFamily(plural, key string, cands []Candidate, out Outcome) {
+	question := "Does the model run on " + plural + "?"
+	if w.in.RunsOnOther {
+		w.step(question, "yes", "runs_on_other = true")
+		if got := w.capacity(key, "Do you have access to the required "+plural+"?", cands); len(got) > 0 {
+			w.decide(out, false, key)
+			return
+		}
+		w.stuck("no candidate of either family has capacity")
+		return
+	}
+	w.step(question, "no", "runs_on_other = false")
+	if !w.in.ConversionFeasible {
+		w.step("Is converting the model to "+plural+" feasible?", "no", "conversion_feasible = false")
+		w.stuck("the model runs only on the family without capacity, and converting it is not feasible")
+		return
+	}
+	w.step("Is converting the model to "+plural+" feasible?", "yes", "conversion_feasible = true: plan capacity for the converted model")
+	if got := w.capacity(key, "Do you have access to the required "+plural+"?", cands); len(got) > 0 {
+		w.decide(out, true, key)
+		return
+	}
+	w.stuck("the converted model would have no capacity either")
+}
+
+// capacity asks the capacity question for cands once and records the step.
+func (w *walker) capacity(key, question string, cands []Candidate) []Choice {
+	if got, ok := w.asked[key]; ok {
+		return got
+	}
+	var got []Choice
+	var lines []string
+	for _, c := range cands {
+		w.anyAsked = true
+		ev := w.evidence(c)
+		if !ev.Checked {
+			w.checked = false
+		}
+		mark := "no"
+		if ev.Available {
+			mark = "yes"
+			got = append(got, Choice{Candidate: c, Evidence: ev})
+		}
+		lines = append(lines, fmt.Sprintf("%s: %s (%s)", c.Label(), mark, ev.Detail))
+	}
+	answer := "no"
+	switch {
+	case len(cands) == 0:
+		lines = []string{"no candidate is given"}
+	case len(got) > 0:
+		answer = "yes"
+	}
+	w.asked[key] = got
+	w.step(question, answer, strings.Join(lines, "; "))
+	return got
+}
+
+// groups are the candidate groups the model runs on as it is, in the
+// order of the walk's tree.
+func (w *walker) groups() []string {
+	if w.in.Start == GPU {
+		if w.in.RunsOnOther {
+			return []string{"gpu", "smaller", "tpu"}
+		}
+		return []string{"gpu", "smaller"}
+	}
+	if w.in.RunsOnOther {
+		return []string{"tpu", "gpu", "smaller"}
+	}
+	return []string{"tpu"}
+}
+
+func (w *walker) candidates(key string) []Candidate {
+	return map[string][]Candidate{"tpu": w.in.TPU, "gpu": w.in.GPU, "smaller": w.in.SmallerGPU}[key]
+}
+
+// quiet answers a capacity question without a step.
+func (w *walker) quiet(key string, cands []Candidate) []Choice {
+	if got, ok := w.asked[key]; ok {
+		return got
+	}
+	var got []Choice
+	for _, c := range cands {
+		ev := w.evidence(c)
+		if !ev.Checked {
+			w.checked = false
+		}
+		if ev.Available {
+			got = append(got, Choice{Candidate: c, Evidence: ev})
+		}
+	}
+	w.asked[key] = got
+	return got
+}
+
+func (w *walker) step(q, a, e string) {
+	w.res.Steps = append(w.res.Steps, Step{Question: q, Answer: a, Evidence: e})
+}
+
+// decide ends the walk at out, with the group key's candidates that have
+// capacity as the first tiers; unless the model must be converted, the
+// other groups the model runs on follow as fallback tiers (their capacity
+// asked without steps).
+func (w *walker) decide(out Outcome, convert bool, key string) {
+	w.res.Decision, w.res.ConvertModel = out, convert
+	w.res.Tiers = append([]Choice{}, w.asked[key]...)
+	if convert {
+		return
+	}
+	for _, g := range w.groups() {
+		if g != key {
+			w.res.Tiers = append(w.res.Tiers, w.quiet(g, w.candidates(g))...)
+		}
+	}
+}
+
+func (w *walker) stuck(why string) {
+	w.res.Decision = OutcomeStuck
+	w.step("Decision", "stuck", why+": revisit the model or the capacity strategy (a reservation, Spot, other regions)")
+}
+
+func labels(cs []Candidate) string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Label()
+	}
+	return strings.Join(out, ", ")
+}

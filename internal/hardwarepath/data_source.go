@@ -1,0 +1,221 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package hardwarepath implements the accel_hardware_path data source: it
+// walks the TPU-first or GPU-first decision tree (package capacity) for a
+// model's candidate accelerators and returns the decision, the steps and
+// the tiers for accel_fallback_nodepools.
+package hardwarepath
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/capacity"
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
+)
+
+var (
+	_ datasource.DataSource                   = &hardwarePathDataSource{}
+	_ datasource.DataSourceWithValidateConfig = &hardwarePathDataSource{}
+)
+
+// NewDataSource returns the accel_hardware_path data source. modes carries
+// the provider-level validation mode.
+func NewDataSource(modes *validation.Modes) datasource.DataSource {
+	return &hardwarePathDataSource{modes: modes, cat: catalog.Default()}
+}
+
+type hardwarePathDataSource struct {
+	modes *validation.Modes
+	cat   *catalog.Catalog
+}
+
+func (d *hardwarePathDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_hardware_path"
+}
+
+func (d *hardwarePathDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = dataSourceSchema()
+}
+
+// objectAs reads a block's object; its attributes are all present.
+var objectAs = basetypes.ObjectAsOptions{}
+
+// group is one candidate block: its path and candidates (nil where a
+// value is unknown).
+type group struct {
+	block string
+	cands []*capacity.Candidate
+}
+
+// inputs reads the configuration. Unknown values are left out (Terraform
+// reads a data source only once its configuration is known; validation
+// checks what is known).
+func inputs(ctx context.Context, m model, diags *diag.Diagnostics) (in capacity.Input, zones []string, groups []group) {
+	in.Start = capacity.Family(m.Start.ValueString())
+	in.RunsOnOther = m.RunsOnOther.ValueBool()
+	in.ConversionFeasible = m.ConversionFeasible.ValueBool()
+	if !m.Zones.IsUnknown() {
+		for _, z := range m.Zones.Elements() {
+			s, ok := z.(types.String)
+			if !ok || s.IsUnknown() {
+				continue
+			}
+			zones = append(zones, s.ValueString())
+		}
+	}
+	read := func(block string, l types.List, smaller bool) []capacity.Candidate {
+		g := group{block: block}
+		var out []capacity.Candidate
+		for _, e := range l.Elements() {
+			obj, ok := e.(types.Object)
+			if !ok || obj.IsUnknown() {
+				g.cands = append(g.cands, nil)
+				continue
+			}
+			c := capacity.Candidate{Family: capacity.GPU, Smaller: smaller}
+			if block == "tpu" {
+				var t tpuModel
+				diags.Append(obj.As(ctx, &t, objectAs)...)
+				c.Family, c.AcceleratorType = capacity.TPU, t.AcceleratorType.ValueString()
+				if t.AcceleratorType.IsUnknown() {
+					g.cands = append(g.cands, nil)
+					continue
+				}
+			} else {
+				var t gpuModel
+				diags.Append(obj.As(ctx, &t, objectAs)...)
+				if t.MachineType.IsUnknown() || t.GPUType.IsUnknown() || t.GPUCount.IsUnknown() {
+					g.cands = append(g.cands, nil)
+					continue
+				}
+				c.MachineType, c.GPUType, c.GPUCount = t.MachineType.ValueString(), t.GPUType.ValueString(), int(t.GPUCount.ValueInt64())
+			}
+			g.cands = append(g.cands, &c)
+			out = append(out, c)
+		}
+		groups = append(groups, g)
+		return out
+	}
+	in.TPU = read("tpu", m.TPU, false)
+	in.GPU = read("gpu", m.GPU, false)
+	in.SmallerGPU = read("smaller_gpu", m.SmallerGPU, true)
+	return in, zones, groups
+}
+
+// check reports the catalog's findings on the zones and on each candidate
+// that is known; errorsOnly keeps the errors (ValidateConfig).
+func (d *hardwarePathDataSource) check(zones []string, groups []group, mode catalog.Mode, errorsOnly bool, diags *diag.Diagnostics) {
+	add := validation.Append
+	if errorsOnly {
+		add = validation.AppendErrors
+	}
+	add(diags, path.Empty(), d.cat.ZoneNames(zones, "zones"), mode)
+	for _, g := range groups {
+		for i, c := range g.cands {
+			if c == nil {
+				continue
+			}
+			fs, _ := shape(d.cat, *c)
+			add(diags, path.Root(g.block).AtListIndex(i), fs, mode)
+		}
+	}
+}
+
+// ValidateConfig reports invalid zones and candidates as soon as they are
+// known, so that `terraform validate` fails on them.
+func (d *hardwarePathDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m model
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	_, zones, groups := inputs(ctx, m, &resp.Diagnostics)
+	if !m.TPU.IsUnknown() && !m.GPU.IsUnknown() && !m.SmallerGPU.IsUnknown() &&
+		len(m.TPU.Elements())+len(m.GPU.Elements())+len(m.SmallerGPU.Elements()) == 0 {
+		resp.Diagnostics.AddError("No Candidate Accelerators",
+			"Give at least one candidate: a tpu, gpu or smaller_gpu block, in order of preference.")
+	}
+	d.check(zones, groups, d.modes.Provider(), true, &resp.Diagnostics)
+}
+
+func (d *hardwarePathDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m model
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	in, zones, groups := inputs(ctx, m, &resp.Diagnostics)
+	d.check(zones, groups, d.modes.Provider(), false, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	res := capacity.Walk(in, func(c capacity.Candidate) capacity.Evidence { return catalogEvidence(d.cat, c, zones) })
+	m.Decision = types.StringValue(string(res.Decision))
+	m.ConvertModel = types.BoolValue(res.ConvertModel)
+	m.CapacityChecked = types.BoolValue(res.CapacityChecked)
+	m.Steps = stepList(res.Steps, &resp.Diagnostics)
+	m.Tiers = tierList(d.cat, res.Tiers, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func stepList(steps []capacity.Step, diags *diag.Diagnostics) types.List {
+	elems := make([]attr.Value, len(steps))
+	for i, s := range steps {
+		obj, d := types.ObjectValue(stepAttrTypes, map[string]attr.Value{
+			"question": types.StringValue(s.Question), "answer": types.StringValue(s.Answer), "evidence": types.StringValue(s.Evidence),
+		})
+		diags.Append(d...)
+		elems[i] = obj
+	}
+	l, d := types.ListValue(types.ObjectType{AttrTypes: stepAttrTypes}, elems)
+	diags.Append(d...)
+	return l
+}
+
+func tierList(cat *catalog.Catalog, tiers []capacity.Choice, diags *diag.Diagnostics) types.List {
+	elems := make([]attr.Value, 0, len(tiers))
+	for _, t := range tiers {
+		c := t.Candidate
+		zones := t.Evidence.Zones
+		if _, multiHost := shape(cat, c); multiHost && len(zones) > 1 {
+			zones = zones[:1] // a multi-host slice lives in one zone
+		}
+		locs, d := types.ListValueFrom(context.Background(), types.StringType, zones)
+		diags.Append(d...)
+		v := map[string]attr.Value{
+			"family": types.StringValue(string(c.Family)), "node_locations": locs, "evidence": types.StringValue(t.Evidence.Detail),
+			"accelerator_type": types.StringNull(), "machine_type": types.StringNull(), "gpu_type": types.StringNull(), "gpu_count": types.Int64Null(),
+		}
+		if c.Family == capacity.TPU {
+			v["name"] = types.StringValue("tpu-" + c.AcceleratorType)
+			v["accelerator_type"] = types.StringValue(c.AcceleratorType)
+		} else {
+			name := "gpu-" + c.MachineType
+			v["machine_type"] = types.StringValue(c.MachineType)
+			if c.GPUType != "" {
+				v["gpu_type"] = types.StringValue(c.GPUType)
+				name += "-" + strings.TrimPrefix(c.GPUType, "nvidia-")
+			}
+			if c.GPUCount > 0 {
+				v["gpu_count"] = types.Int64Value(int64(c.GPUCount))
+			}
+			v["name"] = types.StringValue(name)
+		}
+		obj, d := types.ObjectValue(tierAttrTypes, v)
+		diags.Append(d...)
+		elems = append(elems, obj)
+	}
+	l, d := types.ListValue(types.ObjectType{AttrTypes: tierAttrTypes}, elems)
+	diags.Append(d...)
+	return l
+}

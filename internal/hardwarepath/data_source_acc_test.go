@@ -1,0 +1,219 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package hardwarepath_test
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+)
+
+const address = "data.accel_hardware_path.test"
+
+func value(key string, check knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(address, tfjsonpath.New(key), check)
+}
+
+func step(i int, key string, check knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(address, tfjsonpath.New("steps").AtSliceIndex(i).AtMapKey(key), check)
+}
+
+func tier(i int, key string, check knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(address, tfjsonpath.New("tiers").AtSliceIndex(i).AtMapKey(key), check)
+}
+
+var notChecked = knownvalue.StringRegexp(regexp.MustCompile(`capacity not checked`))
+
+// TestAccHardwarePath_offlineOutcomes walks both trees from the catalog
+// alone: every capacity answer says capacity was not checked, a zone the
+// catalog does not list for a candidate answers no, and the tiers are
+// ready for accel_fallback_nodepools.
+func TestAccHardwarePath_offlineOutcomes(t *testing.T) {
+	tg := acctest.New(t)
+	cases := map[string]struct {
+		body   string
+		checks []statecheck.StateCheck
+	}{
+		"TPU first, TPU offered: TPU, with the GPU as fallback tier": {
+			body: `
+  start         = "tpu"
+  zones         = ["us-central1-b", "us-central1-a"]
+  runs_on_other = true
+  tpu { accelerator_type = "v6e-4" }
+  gpu { machine_type = "a2-ultragpu-1g" }`,
+			checks: []statecheck.StateCheck{
+				value("decision", knownvalue.StringExact("tpu")),
+				value("capacity_checked", knownvalue.Bool(false)),
+				value("convert_model", knownvalue.Bool(false)),
+				step(0, "question", knownvalue.StringExact("Do you have access to the required TPUs?")),
+				step(0, "answer", knownvalue.StringExact("yes")),
+				step(0, "evidence", notChecked),
+				value("tiers", knownvalue.ListSizeExact(2)),
+				tier(0, "name", knownvalue.StringExact("tpu-v6e-4")),
+				tier(0, "node_locations", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("us-central1-b")})),
+				tier(0, "machine_type", knownvalue.Null()),
+				tier(1, "machine_type", knownvalue.StringExact("a2-ultragpu-1g")),
+				tier(1, "accelerator_type", knownvalue.Null()),
+			},
+		},
+		"TPU first, TPU not offered in the zones, model runs on GPU: GPU": {
+			body: `
+  start         = "tpu"
+  zones         = ["asia-east1-c"]
+  runs_on_other = true
+  tpu { accelerator_type = "v6e-4" }
+  gpu {
+    machine_type = "n1-standard-8"
+    gpu_type     = "nvidia-tesla-t4"
+    gpu_count    = 1
+  }`,
+			checks: []statecheck.StateCheck{
+				value("decision", knownvalue.StringExact("gpu")),
+				step(0, "answer", knownvalue.StringExact("no")),
+				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`none of the zones: "asia-east1-c" does not offer v6e`))),
+				step(1, "question", knownvalue.StringExact("Does the model run on GPUs?")),
+				step(2, "answer", knownvalue.StringExact("yes")),
+				tier(0, "name", knownvalue.StringExact("gpu-n1-standard-8-tesla-t4")),
+				tier(0, "gpu_type", knownvalue.StringExact("nvidia-tesla-t4")),
+				tier(0, "gpu_count", knownvalue.Int64Exact(1)),
+			},
+		},
+		"TPU first, TPU only, conversion feasible: GPU after converting": {
+			body: `
+  start               = "tpu"
+  zones               = ["asia-east1-c"]
+  conversion_feasible = true
+  tpu { accelerator_type = "v6e-4" }
+  gpu { machine_type = "g2-standard-8" }`,
+			checks: []statecheck.StateCheck{
+				value("decision", knownvalue.StringExact("gpu")),
+				value("convert_model", knownvalue.Bool(true)),
+				step(2, "question", knownvalue.StringExact("Is converting the model to GPUs feasible?")),
+				value("tiers", knownvalue.ListSizeExact(1)),
+			},
+		},
+		"TPU first, TPU only, no conversion: stuck": {
+			body: `
+  start = "tpu"
+  zones = ["asia-east1-c"]
+  tpu { accelerator_type = "v6e-4" }
+  gpu { machine_type = "g2-standard-8" }`,
+			checks: []statecheck.StateCheck{
+				value("decision", knownvalue.StringExact("stuck")),
+				value("tiers", knownvalue.ListSizeExact(0)),
+				step(3, "answer", knownvalue.StringExact("stuck")),
+			},
+		},
+		"a multi-host slice gets one zone": {
+			body: `
+  start = "tpu"
+  zones = ["us-east5-a", "us-east5-b"]
+  tpu { accelerator_type = "v6e-16" }`,
+			checks: []statecheck.StateCheck{
+				value("decision", knownvalue.StringExact("tpu")),
+				tier(0, "node_locations", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("us-east5-a")})),
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:            tg.Config("data \"accel_hardware_path\" \"test\" {" + tc.body + "\n}\n"),
+					ConfigStateChecks: tc.checks,
+				}},
+			})
+		})
+	}
+}
+
+// TestAccHardwarePath_invalidCandidates: a candidate that is not a valid
+// configuration, a malformed zone and no candidate at all fail validate,
+// on the attribute concerned, with the fix.
+func TestAccHardwarePath_invalidCandidates(t *testing.T) {
+	tg := acctest.New(t)
+	cases := map[string]struct{ body, want string }{
+		"no such TPU size": {`
+  start = "tpu"
+  zones = ["us-central1-b"]
+  tpu { accelerator_type = "v6e-3" }`, `(?s)tpu \{ accelerator_type = "v6e-3" \}.*"v6e-3" is not a v6e size; valid: v6e-1, v6e-4`},
+		"N1 without its GPU": {`
+  start = "gpu"
+  zones = ["us-central1-b"]
+  gpu { machine_type = "n1-standard-8" }`, `(?s)Missing GPU Type.*set gpu_type to`},
+		"a region as zone": {`
+  start = "gpu"
+  zones = ["us-central1"]
+  gpu { machine_type = "g2-standard-8" }`, `"us-central1" is a region, not a zone`},
+		"no candidates": {`
+  start = "gpu"
+  zones = ["us-central1-a"]`, `No Candidate Accelerators`},
+		"empty accelerator type": {`
+  start = "tpu"
+  zones = ["us-central1-b"]
+  tpu { accelerator_type = "" }`, `(?s)Invalid Attribute Value Length.*string length must be at least 1, got: 0`},
+		"empty zone": {`
+  start = "tpu"
+  zones = [""]
+  tpu { accelerator_type = "v6e-4" }`, `"" is not a zone name; zones look like "us-central1-a"`},
+		"negative GPU count": {`
+  start = "gpu"
+  zones = ["us-central1-b"]
+  gpu {
+    machine_type = "n1-standard-8"
+    gpu_type     = "nvidia-tesla-t4"
+    gpu_count    = -1
+  }`, `must be at least 1, got: -1`},
+		"bad start": {`
+  start = "fpga"
+  zones = ["us-central1-a"]
+  gpu { machine_type = "g2-standard-8" }`, `value must be one of`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      tg.Config("data \"accel_hardware_path\" \"test\" {" + tc.body + "\n}\n"),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+}
+
+// TestAccHardwarePath_example applies the documented example against the
+// emulator: the data source's tiers feed accel_fallback_nodepools through a
+// dynamic block, and the second plan is empty.
+func TestAccHardwarePath_example(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	b, err := os.ReadFile("../../examples/data-sources/accel_hardware_path/data-source.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := tg.Config(strings.ReplaceAll(string(b), `"serving-${tiers.value.name}"`, `"`+acctest.RandomName("hp")+`-${tiers.value.name}"`))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("accel_fallback_nodepools.serving", tfjsonpath.New("tiers"), knownvalue.ListSizeExact(4)),
+				statecheck.ExpectKnownValue("accel_fallback_nodepools.serving", tfjsonpath.New("tiers").AtSliceIndex(0).AtMapKey("machine_type"),
+					knownvalue.StringExact("ct6e-standard-4t")),
+			}},
+			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		},
+	})
+}
