@@ -92,6 +92,7 @@ type catalogData struct {
 	// Cloud TPU API's zone lists (Generation.Zones).
 	GKEAvailability GKEAvailability `json:"gke_tpu_availability"`
 	ComputeClass    ComputeClassReq `json:"compute_class"`
+	ComputeQuotas   ComputeQuotas   `json:"compute_quotas"`
 }
 
 // Decision records how the catalog resolved a conflict or an uncertain fact.

@@ -60,7 +60,8 @@ func TestAccHardwarePath_offlineOutcomes(t *testing.T) {
 				step(0, "evidence", notChecked),
 				value("tiers", knownvalue.ListSizeExact(2)),
 				tier(0, "name", knownvalue.StringExact("tpu-v6e-4")),
-				tier(0, "node_locations", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("us-central1-b")})),
+				tier(0, "node_locations", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("us-central1-b"), knownvalue.StringExact("us-central1-a")})),
 				tier(0, "machine_type", knownvalue.Null()),
 				tier(1, "machine_type", knownvalue.StringExact("a2-ultragpu-1g")),
 				tier(1, "accelerator_type", knownvalue.Null()),
@@ -80,7 +81,7 @@ func TestAccHardwarePath_offlineOutcomes(t *testing.T) {
 			checks: []statecheck.StateCheck{
 				value("decision", knownvalue.StringExact("gpu")),
 				step(0, "answer", knownvalue.StringExact("no")),
-				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`none of the zones: "asia-east1-c" does not offer v6e`))),
+				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`none of the zones: GKE's TPU availability lists v6e in us-central1`))),
 				step(1, "question", knownvalue.StringExact("Does the model run on GPUs?")),
 				step(2, "answer", knownvalue.StringExact("yes")),
 				tier(0, "name", knownvalue.StringExact("gpu-n1-standard-8-tesla-t4")),
@@ -204,7 +205,11 @@ func TestAccHardwarePath_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := tg.Config(strings.ReplaceAll(string(b), `"serving-${tiers.value.name}"`, `"`+acctest.RandomName("hp")+`-${tiers.value.name}"`))
+	// Online (compute_endpoint set): the data source keeps only the zones
+	// Compute Engine offers each tier in, so the apply creates every pool.
+	cfg := liveConfig(tg, "")
+	cfg = cfg[:strings.Index(cfg, "data \"accel_hardware_path\"")] +
+		strings.ReplaceAll(string(b), `"serving-${tiers.value.name}"`, `"`+acctest.RandomName("hp")+`-${tiers.value.name}"`)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
