@@ -137,3 +137,33 @@ func RandomName(prefix string) string {
 	_, _ = rand.Read(b)
 	return NamePrefix + prefix + "-" + hex.EncodeToString(b)
 }
+
+// Offline clears every environment variable through which the provider could
+// find a project, credentials or an endpoint, and hides gcloud's
+// application-default credentials: what a CI job without cloud access sees.
+// Tests that call it cannot be parallel.
+func Offline(t *testing.T) {
+	t.Helper()
+	for _, v := range []string{
+		"GOOGLE_PROJECT", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT", "CLOUDSDK_CORE_PROJECT",
+		"GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_KEYFILE_JSON", "GCLOUD_KEYFILE_JSON", "GOOGLE_OAUTH_ACCESS_TOKEN",
+		"GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_IMPERSONATE_SERVICE_ACCOUNT", "GCE_METADATA_HOST",
+		"ACCEL_TPU_ENDPOINT", "ACCEL_CONTAINER_ENDPOINT", "ACCEL_COMPUTE_ENDPOINT", "ACCEL_VALIDATION",
+	} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("CLOUDSDK_CONFIG", t.TempDir())
+}
+
+// WithoutComputeEndpoint is the target's provider block without
+// compute_endpoint: the TPU and GKE APIs are reachable, Compute Engine is
+// not (with Offline, no credential reaches it either).
+func (tg *Target) WithoutComputeEndpoint() string {
+	var kept []string
+	for _, l := range strings.SplitAfter(tg.ProviderConfig(), "\n") {
+		if !strings.Contains(l, "compute_endpoint") {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "")
+}

@@ -94,6 +94,8 @@ type catalogData struct {
 	ComputeClass    ComputeClassReq `json:"compute_class"`
 	// PoolSettings holds the node-pool setting rules (pool_settings.go).
 	PoolSettings PoolSettingsData `json:"pool_settings"`
+	// ComputeQuotas names the regional quota metrics regions.get reports (quotas.go).
+	ComputeQuotas ComputeQuotas `json:"compute_quotas"`
 }
 
 // Decision records how the catalog resolved a conflict or an uncertain fact.

@@ -356,6 +356,9 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte("{}")
 	}
+	if out, ok, err := s.adminCapacityEvidence(verb, body); ok {
+		return out, err
+	}
 	switch verb {
 	case "durations":
 		d := s.Durations()

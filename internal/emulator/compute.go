@@ -81,6 +81,20 @@ func (s *Server) routeCompute(r *http.Request, rest string) (string, string, han
 		return MethodComputeAcceleratorTypesGet, project, func(q *request) (any, *apiError) {
 			return s.computeAcceleratorTypesGet(cr(q), segs[3], segs[5])
 		}
+	case at(2) == "regions" && len(segs) == 4:
+		return MethodComputeRegionsGet, project, func(q *request) (any, *apiError) { return s.computeRegionsGet(cr(q), segs[3]) }
+	case at(2) == "zones" && at(4) == "reservations" && len(segs) == 5:
+		return MethodComputeReservationsList, project, func(q *request) (any, *apiError) {
+			return s.computeReservationsList(cr(q), segs[3])
+		}
+	case at(2) == "zones" && at(4) == "reservations" && len(segs) == 6:
+		return MethodComputeReservationsGet, project, func(q *request) (any, *apiError) {
+			return s.computeReservationsGet(cr(q), segs[3], segs[5])
+		}
+	case at(2) == "aggregated" && at(3) == "reservations" && len(segs) == 4:
+		return MethodComputeReservationsAggregatedList, project, func(q *request) (any, *apiError) {
+			return s.computeReservationsAggregated(cr(q))
+		}
 	case at(2) == "aggregated" && at(3) == "machineTypes" && len(segs) == 4:
 		return MethodComputeMachineTypesAggregatedList, project, func(q *request) (any, *apiError) {
 			return s.computeMachineTypesAggregated(cr(q))

@@ -26,6 +26,11 @@ type Scenario struct {
 	// Capacity limits how many TPU nodes or GKE nodes of a type fit in a zone.
 	// Types without an entry are unlimited.
 	Capacity []Capacity `json:"capacity,omitempty"`
+	// Quotas are the regional Compute Engine quotas regions.get reports;
+	// a region reports no other metric.
+	Quotas []Quota `json:"quotas,omitempty"`
+	// Reservations are Compute Engine zonal reservations.
+	Reservations []Reservation `json:"reservations,omitempty"`
 	// Durations of the long-running operations.
 	Durations Durations `json:"durations"`
 	// SerializePoolCreates makes CREATE_NODE_POOL exclusive among the node-pool

@@ -20,11 +20,13 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/capacity"
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 var (
 	_ datasource.DataSource                   = &hardwarePathDataSource{}
+	_ datasource.DataSourceWithConfigure      = &hardwarePathDataSource{}
 	_ datasource.DataSourceWithValidateConfig = &hardwarePathDataSource{}
 )
 
@@ -37,6 +39,12 @@ func NewDataSource(modes *validation.Modes) datasource.DataSource {
 type hardwarePathDataSource struct {
 	modes *validation.Modes
 	cat   *catalog.Catalog
+	// data is nil until the provider is configured.
+	data *providerdata.Data
+}
+
+func (d *hardwarePathDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerdata.From(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *hardwarePathDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -159,13 +167,43 @@ func (d *hardwarePathDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	res := capacity.Walk(in, func(c capacity.Candidate) capacity.Evidence { return catalogEvidence(d.cat, c, zones) })
+	evidence := func(c capacity.Candidate) capacity.Evidence { return catalogEvidence(d.cat, c, zones) }
+	if project := d.project(); project != "" {
+		live := d.data.Live()
+		warned := map[string]bool{}
+		warn := func(fs catalog.Findings) {
+			for _, f := range fs {
+				if !warned[f.Summary+f.Detail] {
+					warned[f.Summary+f.Detail] = true
+					resp.Diagnostics.AddWarning(f.Summary, f.Detail)
+				}
+			}
+		}
+		evidence = func(c capacity.Candidate) capacity.Evidence {
+			ev := catalogEvidence(d.cat, c, zones)
+			if !ev.Available {
+				return ev
+			}
+			return liveEvidence(ctx, d.cat, live, project, c, ev, warn)
+		}
+	}
+	res := capacity.Walk(in, evidence)
 	m.Decision = types.StringValue(string(res.Decision))
 	m.ConvertModel = types.BoolValue(res.ConvertModel)
 	m.CapacityChecked = types.BoolValue(res.CapacityChecked)
 	m.Steps = stepList(res.Steps, &resp.Diagnostics)
 	m.Tiers = tierList(d.cat, res.Tiers, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// project is the project whose capacity the live APIs can be asked for,
+// "" when the plan stays offline (no project, or neither compute_endpoint
+// nor credentials configured).
+func (d *hardwarePathDataSource) project() string {
+	if d.data == nil || !d.data.Live().ComputeConfigured(d.data.Project()) {
+		return ""
+	}
+	return d.data.Project()
 }
 
 func stepList(steps []capacity.Step, diags *diag.Diagnostics) types.List {

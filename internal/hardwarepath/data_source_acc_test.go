@@ -39,7 +39,7 @@ var notChecked = knownvalue.StringRegexp(regexp.MustCompile(`capacity not checke
 // catalog does not list for a candidate answers no, and the tiers are
 // ready for accel_fallback_nodepools.
 func TestAccHardwarePath_offlineOutcomes(t *testing.T) {
-	tg := acctest.New(t)
+	acctest.Offline(t)
 	cases := map[string]struct {
 		body   string
 		checks []statecheck.StateCheck
@@ -60,7 +60,8 @@ func TestAccHardwarePath_offlineOutcomes(t *testing.T) {
 				step(0, "evidence", notChecked),
 				value("tiers", knownvalue.ListSizeExact(2)),
 				tier(0, "name", knownvalue.StringExact("tpu-v6e-4")),
-				tier(0, "node_locations", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("us-central1-b")})),
+				tier(0, "node_locations", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("us-central1-b"), knownvalue.StringExact("us-central1-a")})),
 				tier(0, "machine_type", knownvalue.Null()),
 				tier(1, "machine_type", knownvalue.StringExact("a2-ultragpu-1g")),
 				tier(1, "accelerator_type", knownvalue.Null()),
@@ -80,7 +81,7 @@ func TestAccHardwarePath_offlineOutcomes(t *testing.T) {
 			checks: []statecheck.StateCheck{
 				value("decision", knownvalue.StringExact("gpu")),
 				step(0, "answer", knownvalue.StringExact("no")),
-				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`none of the zones: "asia-east1-c" does not offer v6e`))),
+				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`none of the zones: GKE's TPU availability lists v6e in us-central1`))),
 				step(1, "question", knownvalue.StringExact("Does the model run on GPUs?")),
 				step(2, "answer", knownvalue.StringExact("yes")),
 				tier(0, "name", knownvalue.StringExact("gpu-n1-standard-8-tesla-t4")),
@@ -127,10 +128,10 @@ func TestAccHardwarePath_offlineOutcomes(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
+			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config:            tg.Config("data \"accel_hardware_path\" \"test\" {" + tc.body + "\n}\n"),
+					Config:            acctest.OfflineProviderConfig + "data \"accel_hardware_path\" \"test\" {" + tc.body + "\n}\n",
 					ConfigStateChecks: tc.checks,
 				}},
 			})
@@ -142,7 +143,7 @@ func TestAccHardwarePath_offlineOutcomes(t *testing.T) {
 // configuration, a malformed zone and no candidate at all fail validate,
 // on the attribute concerned, with the fix.
 func TestAccHardwarePath_invalidCandidates(t *testing.T) {
-	tg := acctest.New(t)
+	acctest.Offline(t)
 	cases := map[string]struct{ body, want string }{
 		"no such TPU size": {`
   start = "tpu"
@@ -182,10 +183,10 @@ func TestAccHardwarePath_invalidCandidates(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
+			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config:      tg.Config("data \"accel_hardware_path\" \"test\" {" + tc.body + "\n}\n"),
+					Config:      acctest.OfflineProviderConfig + "data \"accel_hardware_path\" \"test\" {" + tc.body + "\n}\n",
 					PlanOnly:    true,
 					ExpectError: regexp.MustCompile(tc.want),
 				}},
@@ -204,7 +205,11 @@ func TestAccHardwarePath_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := tg.Config(strings.ReplaceAll(string(b), `"serving-${tiers.value.name}"`, `"`+acctest.RandomName("hp")+`-${tiers.value.name}"`))
+	// Online (compute_endpoint set): the data source keeps only the zones
+	// Compute Engine offers each tier in, so the apply creates every pool.
+	cfg := liveConfig(tg, "")
+	cfg = cfg[:strings.Index(cfg, "data \"accel_hardware_path\"")] +
+		strings.ReplaceAll(string(b), `"serving-${tiers.value.name}"`, `"`+acctest.RandomName("hp")+`-${tiers.value.name}"`)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{

@@ -4,11 +4,14 @@
 package hardwarepath
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/capacity"
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/livecheck"
 )
 
 // shape checks a candidate as a configuration, whatever the zone: its
@@ -47,10 +50,10 @@ func catalogEvidence(cat *catalog.Catalog, c capacity.Candidate, zones []string)
 	if fs, _ := shape(cat, c); fs.HasErrors() {
 		return capacity.Evidence{Detail: "not a valid configuration: " + firstError(fs)}
 	}
-	// Zones the catalog lists come first; a zone it does not list, in a
-	// region that offers the accelerator (a warning: zone lists change),
-	// is used only when no zone is listed.
-	var avail, unlisted, notes, refusals []string
+	// A zone the catalog does not list for the candidate (an error, or a
+	// warning: lists change, so plans only warn) answers no here: the
+	// walk's evidence says so, and an online plan asks the live APIs.
+	var avail, refusals []string
 	for _, z := range zones {
 		var fs catalog.Findings
 		for _, f := range zoneFindings(cat, c, []string{z}).fs {
@@ -58,28 +61,16 @@ func catalogEvidence(cat *catalog.Catalog, c capacity.Candidate, zones []string)
 				fs = append(fs, f)
 			}
 		}
-		switch {
-		case fs.HasErrors():
-			refusals = append(refusals, firstError(fs))
-		case len(fs) == 0:
+		if len(fs) == 0 {
 			avail = append(avail, z)
-		default:
-			unlisted = append(unlisted, z)
-			notes = append(notes, fs[0].Detail)
+		} else {
+			refusals = append(refusals, fs[0].Detail)
 		}
 	}
-	if len(avail) > 0 {
-		notes = nil
-	} else {
-		avail = unlisted
-	}
 	if len(avail) == 0 {
-		return capacity.Evidence{Detail: "the catalog lists it in none of the zones: " + strings.Join(refusals, " ")}
+		return capacity.Evidence{Detail: "the catalog lists it in none of the zones: " + strings.Join(dedupe(refusals), " ")}
 	}
 	detail := fmt.Sprintf("capacity not checked; the catalog lists it in %s", strings.Join(avail, ", "))
-	if len(notes) > 0 {
-		detail += ", with a warning: " + strings.Join(dedupe(notes), " ")
-	}
 	return capacity.Evidence{Available: true, Zones: avail, Detail: detail}
 }
 
@@ -102,4 +93,106 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
+}
+
+// need is what one node of a candidate is, for the live checks.
+type need struct {
+	machineType string // an accelerator machine type (TPU, or GPU with built-in GPUs)
+	gpuType     string // an attached GPU type (N1)
+	accelerator string // the quota's accelerator: GPU type or TPU generation
+	perNode     int64  // GPUs or chips a node
+}
+
+func needOf(cat *catalog.Catalog, c capacity.Candidate) need {
+	if c.Family == capacity.TPU {
+		s, _ := cat.TPUNodePool(catalog.TPUPoolQuery{AcceleratorType: c.AcceleratorType})
+		return need{machineType: s.MachineType, accelerator: s.Accelerator.Generation, perNode: int64(s.ChipsPerNode)}
+	}
+	s, _ := cat.GPUNodePool(catalog.GPUPoolQuery{MachineType: c.MachineType, GPUType: c.GPUType, GPUCount: c.GPUCount})
+	n := need{accelerator: s.GPUType, perNode: int64(s.GPUCount)}
+	if c.GPUType != "" {
+		n.gpuType = s.GPUType // attached to an N1 machine type
+	} else {
+		n.machineType = s.MachineType
+	}
+	return n
+}
+
+// liveEvidence refines the catalog's evidence with the live APIs: the zones
+// Compute Engine offers the candidate in, and per region the quota (when
+// regions.get reports it) and the matching reservations. Warnings about
+// reads the caller may not make are added to diags once per plan.
+func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Checker, project string, c capacity.Candidate,
+	ev capacity.Evidence, warn func(catalog.Findings)) capacity.Evidence {
+	n := needOf(cat, c)
+	fs := live.PoolZones(ctx, livecheck.PoolQuery{Project: project, MachineType: n.machineType, GPUType: n.gpuType, Zones: ev.Zones})
+	offered := slices.Clone(ev.Zones)
+	zoneChecked := true
+	for _, f := range fs {
+		if f.Severity == catalog.SeverityError {
+			offered = slices.DeleteFunc(offered, func(z string) bool { return z == f.Value })
+		} else {
+			zoneChecked = false
+		}
+	}
+	warn(fs.Warnings())
+	if len(offered) == 0 {
+		return capacity.Evidence{Checked: true, Detail: "Compute Engine offers it in none of the zones: " + firstError(fs)}
+	}
+	var zones, notes []string
+	checked := zoneChecked
+	for _, region := range regionsOf(offered) {
+		rz := zonesIn(offered, region)
+		cp := live.Capacity(ctx, cat, "zones", livecheck.CapacityQuery{Project: project, Region: region, Accelerator: n.accelerator,
+			PerNode: n.perNode, MachineType: firstNonEmpty(n.machineType, c.MachineType), Zones: rz})
+		warn(cp.Findings)
+		checked = checked && cp.QuotaChecked
+		notes = append(notes, cp.Summary)
+		if !cp.QuotaShort {
+			zones = append(zones, rz...)
+		}
+	}
+	if len(zones) == 0 {
+		return capacity.Evidence{Checked: true, Detail: "no quota left: " + strings.Join(notes, "; ")}
+	}
+	detail := "offered in " + strings.Join(zones, ", ") + " (checked live); " + strings.Join(notes, "; ")
+	if !checked {
+		detail = "capacity not fully checked: " + detail
+	}
+	return capacity.Evidence{Available: true, Checked: checked, Zones: zones, Detail: detail}
+}
+
+func regionsOf(zones []string) []string {
+	var out []string
+	for _, z := range zones {
+		if r := regionOfZone(z); !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func zonesIn(zones []string, region string) []string {
+	var out []string
+	for _, z := range zones {
+		if regionOfZone(z) == region {
+			out = append(out, z)
+		}
+	}
+	return out
+}
+
+// regionOfZone is the region of a well-formed zone ("us-central1-a").
+func regionOfZone(z string) string {
+	if i := strings.LastIndexByte(z, '-'); i > 0 {
+		return z[:i]
+	}
+	return z
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

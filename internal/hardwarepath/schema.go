@@ -86,11 +86,17 @@ func dataSourceSchema() schema.Schema {
 		MarkdownDescription: "Walks the two accelerator decision trees (TPU first, GPU first) for a model and a set of " +
 			"candidate accelerators, and returns the decision (" + schemadoc.Codes(capacity.Outcomes) + "), the questions " +
 			"asked with their answers and evidence, and the tiers to create, in order, ready for `accel_fallback_nodepools`.\n\n" +
-			"Each capacity question (\"do you have access to the required TPUs?\") is answered per candidate and zone from the " +
-			"compatibility catalog: a candidate is available in a zone the catalog lists for it. The catalog cannot know " +
-			"capacity, so every answer says `capacity not checked` and `capacity_checked` is `false`: the decision is the " +
-			"first configuration Google offers in your zones, not a promise that it has capacity. Candidates that are not " +
-			"valid configurations (an accelerator type that does not exist, an N1 type without its GPU) are errors.",
+			"Each capacity question (\"do you have access to the required TPUs?\") is answered per candidate and zone.\n\n" +
+			"- **Offline** (no `project`, or neither credentials nor `compute_endpoint`): from the compatibility catalog. A candidate " +
+			"is available in the zones the catalog lists for it; every answer says `capacity not checked` and `capacity_checked` is " +
+			"`false`, so the decision is the first configuration Google offers in your zones, not a promise of capacity. No API is called.\n" +
+			"- **Online**: Compute Engine is asked, once per plan, which of the zones offer the candidate's machine type or GPU " +
+			"(`machineTypes` and `acceleratorTypes`), the region's quota for it (`regions.get`: limit and usage of metrics such as " +
+			"`NVIDIA_L4_GPUS` or `TPU_LITE_PODSLICE_V5`) and the matching reservations. A candidate is available where a zone offers " +
+			"it and the quota has room for one node. Quotas `regions.get` does not report (v6e, v5p, TPU7x and, in some projects, the " +
+			"newest GPUs are Cloud Quotas family quotas without usage) are not checked, and `capacity_checked` says so; quota is not " +
+			"capacity, so a zone can still be stocked out. A read the caller may not make is a warning naming the permission.\n\n" +
+			"Candidates that are not valid configurations (an accelerator type that does not exist, an N1 type without its GPU) are errors.",
 		Attributes: map[string]schema.Attribute{
 			"start": schema.StringAttribute{
 				Required: true,
@@ -119,7 +125,7 @@ func dataSourceSchema() schema.Schema {
 			"convert_model": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the decision needs the model " +
 				"converted to the other family first."},
 			"capacity_checked": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every capacity answer " +
-				"came from a live check; `false` when they came from the catalog."},
+				"came from live checks of the zone offer and the quota; `false` offline, or when a quota could not be read."},
 			"steps": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "The questions of the walk, in order, each with its `answer` (`yes`, `no`, `stuck`) and `evidence`.",

@@ -20,20 +20,8 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 )
 
-// offlineEnv clears every environment variable through which the provider
-// could find a project, credentials or an endpoint, so that the test sees
-// what a CI job without cloud access sees. Tests using it cannot be parallel.
-func offlineEnv(t *testing.T) {
-	t.Helper()
-	for _, v := range []string{
-		"GOOGLE_PROJECT", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT", "CLOUDSDK_CORE_PROJECT",
-		"GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_KEYFILE_JSON", "GCLOUD_KEYFILE_JSON", "GOOGLE_OAUTH_ACCESS_TOKEN",
-		"GOOGLE_APPLICATION_CREDENTIALS", "ACCEL_TPU_ENDPOINT", "ACCEL_CONTAINER_ENDPOINT", "ACCEL_VALIDATION",
-	} {
-		t.Setenv(v, "")
-	}
-	t.Setenv("CLOUDSDK_CONFIG", t.TempDir()) // no gcloud application-default credentials
-}
+// offlineEnv: see acctest.Offline.
+func offlineEnv(t *testing.T) { acctest.Offline(t) }
 
 // words matches s with any run of white space between words, as Terraform
 // wraps diagnostic text.
