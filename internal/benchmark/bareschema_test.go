@@ -52,10 +52,12 @@ func TestBareSchema(t *testing.T) {
 					behaviours += len(a.Validators) + len(a.PlanModifiers) + btoi(a.Default != nil)
 				case schema.SingleNestedAttribute:
 					behaviours += len(a.Validators) + len(a.PlanModifiers)
-					walk(f.(schema.SingleNestedAttribute).Attributes, a.Attributes)
+					fa, _ := f.(schema.SingleNestedAttribute)
+					walk(fa.Attributes, a.Attributes)
 				case schema.ListNestedAttribute:
 					behaviours += len(a.Validators) + len(a.PlanModifiers) + len(a.NestedObject.Validators)
-					walk(f.(schema.ListNestedAttribute).NestedObject.Attributes, a.NestedObject.Attributes)
+					fa, _ := f.(schema.ListNestedAttribute)
+					walk(fa.NestedObject.Attributes, a.NestedObject.Attributes)
 				}
 			}
 		}
@@ -64,12 +66,12 @@ func TestBareSchema(t *testing.T) {
 			for name, b := range bare {
 				switch b := b.(type) {
 				case schema.SingleNestedBlock:
-					f := full[name].(schema.SingleNestedBlock)
+					f, _ := full[name].(schema.SingleNestedBlock)
 					behaviours += len(b.Validators) + len(b.PlanModifiers)
 					walk(f.Attributes, b.Attributes)
 					walkBlocks(f.Blocks, b.Blocks)
 				case schema.ListNestedBlock:
-					f := full[name].(schema.ListNestedBlock)
+					f, _ := full[name].(schema.ListNestedBlock)
 					behaviours += len(b.Validators) + len(b.PlanModifiers) + len(b.NestedObject.Validators)
 					walk(f.NestedObject.Attributes, b.NestedObject.Attributes)
 					walkBlocks(f.NestedObject.Blocks, b.NestedObject.Blocks)

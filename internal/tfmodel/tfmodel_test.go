@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -30,8 +29,6 @@ type model struct {
 	Disks    types.List     `tfsdk:"disks"`
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
-
-var netTypes = map[string]attr.Type{"network": types.StringType, "external": types.BoolType}
 
 func testSchema(ctx context.Context) schema.Schema {
 	return schema.Schema{
@@ -77,6 +74,7 @@ func raw(ctx context.Context, t *testing.T, s schema.Schema, set map[string]tfty
 func values(ctx context.Context, t *testing.T, s schema.Schema) map[string]tftypes.Value {
 	str := func(v any) tftypes.Value { return tftypes.NewValue(tftypes.String, v) }
 	typ, _ := s.Type().TerraformType(ctx).(tftypes.Object)
+	disks, _ := typ.AttributeTypes["disks"].(tftypes.List)
 	return map[string]tftypes.Value{
 		"all null": raw(ctx, t, s, nil),
 		"every kind set": raw(ctx, t, s, map[string]tftypes.Value{
@@ -88,7 +86,7 @@ func values(ctx context.Context, t *testing.T, s schema.Schema) map[string]tftyp
 			"scopes": tftypes.NewValue(tftypes.Set{ElementType: tftypes.String}, tftypes.UnknownValue),
 			"net":    tftypes.NewValue(typ.AttributeTypes["net"], map[string]tftypes.Value{"network": str("default"), "external": tftypes.NewValue(tftypes.Bool, nil)}),
 			"disks": tftypes.NewValue(typ.AttributeTypes["disks"], []tftypes.Value{
-				tftypes.NewValue(typ.AttributeTypes["disks"].(tftypes.List).ElementType, map[string]tftypes.Value{"source": str("d1")}),
+				tftypes.NewValue(disks.ElementType, map[string]tftypes.Value{"source": str("d1")}),
 			}),
 			"timeouts": tftypes.NewValue(typ.AttributeTypes["timeouts"], map[string]tftypes.Value{"create": str("45m")}),
 		}),
