@@ -27,6 +27,7 @@ func main() {
 
 	if !debug {
 		go exitWithParent(os.Getppid(), parentCheckInterval)
+		provider.QuietUnrequestedLogs(os.Environ(), os.Setenv)
 	}
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: provider.Address,

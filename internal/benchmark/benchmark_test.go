@@ -97,6 +97,11 @@ func TestConfigsParse(t *testing.T) {
 		{"resources", PlanConfig(KindResources, 7), map[string]int{"terraform": 1, "provider": 1, "resource": 7}},
 		{"data sources", PlanConfig(KindDataSources, 3), map[string]int{"terraform": 1, "provider": 1, "data": 3}},
 		{"no blocks", PlanConfig(KindResources, 0), map[string]int{"terraform": 1, "provider": 1}},
+		{"bare tpu vms", PlanConfig(KindBaselineTPUVM, 3), map[string]int{"terraform": 1, "resource": 3}},
+		{"node pools of three tiers", PlanConfig(KindNodePools, 2), map[string]int{"terraform": 1, "provider": 1, "resource": 2}},
+		{"bare node pools", PlanConfig(KindBaselineNodePools, 2), map[string]int{"terraform": 1, "resource": 2}},
+		{"google-beta", PlanConfig(KindGoogleBeta, 4), map[string]int{"terraform": 1, "provider": 1, "resource": 4}},
+		{"before", BeforeConfig(KindResources, 2), map[string]int{"terraform": 1, "provider": 1, "resource": 2}},
 		{"node pools", NodePoolsConfig(EmulatorProvider("p", "z", "http://127.0.0.1:1", "100ms"), "projects/p/locations/l/clusters/c", 3),
 			map[string]int{"terraform": 1, "provider": 1, "resource": 1}},
 		{"tpu vm", TPUVMConfig(EmulatorProvider("p", "z", "http://127.0.0.1:1", "100ms"), "a", "b"),
@@ -345,5 +350,67 @@ func TestMarkdown(t *testing.T) {
 	}
 	if strings.Contains(md, "{{") {
 		t.Error("the report contains {{, which tfplugindocs would read as a template action")
+	}
+}
+
+// TestPlanConfigSources: each kind's configuration names its provider, and
+// a configuration for the build of another version differs only in its source.
+func TestPlanConfigSources(t *testing.T) {
+	t.Parallel()
+	for kind, want := range map[Kind]string{
+		KindResources: AccelSource, KindNodePools: AccelSource, KindBaselineTPUVM: "accel-dev/baseline",
+		KindBaselineNodePools: "accel-dev/baseline", KindGoogleBeta: GoogleBetaSource,
+	} {
+		if c := PlanConfig(kind, 2); !strings.Contains(c, `source = "`+want+`"`) || !strings.Contains(c, `resource "`+string(kind)+`"`) {
+			t.Errorf("%s: the configuration does not plan %s of %s:\n%s", kind, kind, want, c)
+		}
+	}
+	got := strings.Replace(BeforeConfig(KindNodePools, 3), BeforeSource, AccelSource, 1)
+	if diff := cmp.Diff(PlanConfig(KindNodePools, 3), got); diff != "" {
+		t.Errorf("BeforeConfig differs from PlanConfig beyond the source (-plan +before):\n%s", diff)
+	}
+	if n := strings.Count(PlanConfig(KindNodePools, 2), "tiers {"); n != 6 {
+		t.Errorf("two node-pool resources have %d tiers, want 6", n)
+	}
+}
+
+// TestPerResourceTargets: the cost per resource is compared with the
+// baseline of the same schema, and before figures are shown beside it.
+func TestPerResourceTargets(t *testing.T) {
+	t.Parallel()
+	series := func(d time.Duration) Series[time.Duration] { return Series[time.Duration]{d} }
+	r := &Report{Before: "abc123"}
+	add := func(kind Kind, before bool, perBlock time.Duration) {
+		for _, n := range []int{1, 10, 100, 500} {
+			r.Plans = append(r.Plans, PlanResult{Kind: kind, N: n, Before: before, Sample: Sample{Wall: series(200*time.Millisecond + time.Duration(n)*perBlock)}})
+		}
+	}
+	add(KindBaselineTPUVM, false, 4*time.Millisecond)
+	add(KindResources, false, 5*time.Millisecond)
+	add(KindResources, true, 18*time.Millisecond)
+	add(KindBaselineNodePools, false, 4*time.Millisecond)
+	add(KindNodePools, false, 7*time.Millisecond)
+	got := r.perResourceTargets()
+	if len(got) != 2 {
+		t.Fatalf("got %d per-resource targets, want 2: %+v", len(got), got)
+	}
+	if !got[0].Met || !strings.Contains(got[0].Measured, "5.00 ms per resource against 4.00 ms for `baseline_tpu_vm`: 1.25x") ||
+		!strings.Contains(got[0].Measured, "before, `abc123`: 18.00 ms per resource, 4.50x") {
+		t.Errorf("accel_tpu_vm target = %+v", got[0])
+	}
+	if got[1].Met || !strings.Contains(got[1].Measured, "1.75x") {
+		t.Errorf("node pools target = %+v, want 1.75x and not met", got[1])
+	}
+	md := r.Markdown()
+	for _, want := range []string{"| *before*: `accel_tpu_vm` | 500 |", "| baseline: `baseline_fallback_nodepools` | 1 |", "*before* `accel_tpu_vm`: linear", GoogleBetaEnv} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if _, ok := r.scaling(KindResources, false); !ok {
+		t.Fatal("no scaling")
+	}
+	if s, _ := r.Scaling(KindResources); s.Fit.Slope > 0.0051 {
+		t.Errorf("the before plans were mixed into the scaling: %+v", s)
 	}
 }

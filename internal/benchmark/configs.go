@@ -9,7 +9,21 @@ import (
 )
 
 // requiredProviders selects the provider by its dev_overrides address.
-const requiredProviders = "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n\n"
+var requiredProviders = requiredSource(AccelSource)
+
+// Sources of the providers, as dev_overrides knows them. BeforeSource is
+// another build of this provider (planbench -before), planned with the same
+// configurations.
+const (
+	AccelSource      = "accel-dev/accel"
+	BeforeSource     = "accel-dev/accelbefore"
+	GoogleBetaSource = "hashicorp/google-beta"
+)
+
+// requiredSource selects source as the provider of local name accel.
+func requiredSource(source string) string {
+	return "terraform {\n  required_providers {\n    accel = { source = \"" + source + "\" }\n  }\n}\n\n"
+}
 
 // FloorConfig is Terraform's floor: a configuration with no provider.
 const FloorConfig = "locals {\n  floor = 1\n}\n"
@@ -27,7 +41,36 @@ const (
 	KindResources Kind = "accel_tpu_vm"
 	// KindDataSources is N accel_runtime_version data sources, read at plan time.
 	KindDataSources Kind = "accel_runtime_version"
+	// KindNodePools is N accel_fallback_nodepools of three tiers each
+	// (a v6e tier, an L4 GPU tier, a v5e tier), planned for create.
+	KindNodePools Kind = "accel_fallback_nodepools"
+	// KindBaselineTPUVM and KindBaselineNodePools are N resources of the
+	// baseline provider with the bare schemas of accel_tpu_vm and
+	// accel_fallback_nodepools (BareSchema), configured as KindResources and
+	// KindNodePools are.
+	KindBaselineTPUVM     Kind = "baseline_tpu_vm"
+	KindBaselineNodePools Kind = "baseline_fallback_nodepools"
+	// KindGoogleBeta is N google_tpu_v2_vm of the google-beta provider,
+	// the resource users of the Google provider plan instead of
+	// accel_tpu_vm, configured alike (with the runtime version it requires).
+	KindGoogleBeta Kind = "google_tpu_v2_vm"
 )
+
+// Baseline reports whether kind is a resource of the baseline provider.
+func (k Kind) Baseline() bool {
+	return k == KindBaseline || k == KindBaselineTPUVM || k == KindBaselineNodePools
+}
+
+// BaselineOf is the baseline resource of the same schema as kind, if any.
+func (k Kind) BaselineOf() (Kind, bool) {
+	switch k {
+	case KindResources, KindGoogleBeta:
+		return KindBaselineTPUVM, true
+	case KindNodePools:
+		return KindBaselineNodePools, true
+	}
+	return "", false
+}
 
 // offlineProvider has no credential and no endpoint: nothing the plan does
 // may need the network. The project and zone are names, not calls.
@@ -35,23 +78,40 @@ const offlineProvider = "provider \"accel\" {\n  project = \"bench-project\"\n  
 
 // planShapes are the accelerator types the blocks cycle through, so that the
 // catalog answers more than one question.
-var planShapes = []struct{ accelerator, zone string }{
-	{"v5litepod-4", "us-central1-a"},
-	{"v6e-8", "us-east5-a"},
-	{"v5p-8", "us-east5-a"},
-	{"v4-8", "us-central2-b"},
+var planShapes = []struct{ accelerator, zone, runtime string }{
+	{"v5litepod-4", "us-central1-a", "v2-alpha-tpuv5-lite"},
+	{"v6e-8", "us-east5-a", "v2-alpha-tpuv6e"},
+	{"v5p-8", "us-east5-a", "v2-alpha-tpuv5"},
+	{"v4-8", "us-central2-b", "tpu-ubuntu2204-base"},
 }
 
 // baselineProvider selects the baseline provider.
 const baselineProvider = "terraform {\n  required_providers {\n    baseline = { source = \"accel-dev/baseline\" }\n  }\n}\n"
 
+// googleBetaProvider selects the google-beta provider, offline: a token that
+// is never sent, since a plan for create calls no API.
+const googleBetaProvider = "terraform {\n  required_providers {\n    google-beta = { source = \"" + GoogleBetaSource + "\" }\n  }\n}\n\n" +
+	"provider \"google-beta\" {\n  project      = \"bench-project\"\n  zone         = \"us-central1-a\"\n  access_token = \"offline\"\n}\n"
+
+// planTiers are the tiers of every KindNodePools resource.
+var planTiers = poolTiers[:3]
+
 // PlanConfig returns a configuration of n blocks of kind for an offline plan.
-func PlanConfig(kind Kind, n int) string {
+func PlanConfig(kind Kind, n int) string { return planConfig(kind, n, AccelSource) }
+
+// BeforeConfig is PlanConfig for the provider built from another version
+// (BeforeSource).
+func BeforeConfig(kind Kind, n int) string { return planConfig(kind, n, BeforeSource) }
+
+func planConfig(kind Kind, n int, source string) string {
 	var b strings.Builder
-	if kind == KindBaseline {
+	switch {
+	case kind.Baseline():
 		b.WriteString(baselineProvider)
-	} else {
-		b.WriteString(requiredProviders)
+	case kind == KindGoogleBeta:
+		b.WriteString(googleBetaProvider)
+	default:
+		b.WriteString(requiredSource(source))
 		b.WriteString(offlineProvider)
 	}
 	for i := range n {
@@ -59,12 +119,21 @@ func PlanConfig(kind Kind, n int) string {
 		switch kind {
 		case KindBaseline:
 			fmt.Fprintf(&b, "\nresource \"baseline_thing\" \"t%d\" {\n  name = \"t%d\"\n}\n", i, i)
-		case KindResources:
-			fmt.Fprintf(&b, "\nresource \"accel_tpu_vm\" \"vm%d\" {\n  name             = \"bench-vm-%d\"\n  accelerator_type = %q\n  zones            = [%q]\n}\n",
-				i, i, s.accelerator, s.zone)
+		case KindResources, KindBaselineTPUVM:
+			fmt.Fprintf(&b, "\nresource %q \"vm%d\" {\n  name             = \"bench-vm-%d\"\n  accelerator_type = %q\n  zones            = [%q]\n}\n",
+				kind, i, i, s.accelerator, s.zone)
+		case KindGoogleBeta:
+			fmt.Fprintf(&b, "\nresource %q \"vm%d\" {\n  provider         = google-beta\n  name             = \"bench-vm-%d\"\n  accelerator_type = %q\n  zone             = %q\n  runtime_version  = %q\n}\n",
+				kind, i, i, s.accelerator, s.zone, s.runtime)
 		case KindDataSources:
 			fmt.Fprintf(&b, "\ndata \"accel_runtime_version\" \"rv%d\" {\n  accelerator_type = %q\n  zone             = %q\n}\n",
 				i, s.accelerator, s.zone)
+		case KindNodePools, KindBaselineNodePools:
+			fmt.Fprintf(&b, "\nresource %q \"np%d\" {\n  cluster       = %q\n  compute_class = \"bench-%d\"\n", kind, i, emulatorCluster, i)
+			for j, t := range planTiers {
+				fmt.Fprintf(&b, "\n  tiers {\n    name             = \"bench-%d-%d\"\n    %s\n  }\n", i, j, t)
+			}
+			b.WriteString("}\n")
 		}
 	}
 	return b.String()

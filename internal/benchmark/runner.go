@@ -16,11 +16,34 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/devbuild"
 )
 
+// GoogleBetaEnv names the environment variable that points the benchmarks at
+// a local build of the google-beta provider (a terraform-provider-google-beta
+// binary): when it is set, the plans of KindGoogleBeta are measured beside
+// the others.
+const GoogleBetaEnv = "ACCEL_BENCH_GOOGLE_BETA"
+
+// Extras are the providers Install adds when they are given.
+type Extras struct {
+	// BeforeRoot is the module root of another version of this provider
+	// (planbench -before), served as BeforeSource.
+	BeforeRoot string
+	// GoogleBeta is a google-beta provider binary, served as GoogleBetaSource.
+	GoogleBeta string
+}
+
 // Install builds this module's provider and the baseline provider
-// (cmd/baselineprovider) into dir; see devbuild.Install.
-func Install(ctx context.Context, root, dir string) ([]string, error) {
-	return devbuild.Install(ctx, root, dir, devbuild.Accel,
-		devbuild.Provider{Source: "accel-dev/baseline", Package: "./internal/benchmark/cmd/baselineprovider"})
+// (cmd/baselineprovider) into dir, with the extras given; see
+// devbuild.Install.
+func Install(ctx context.Context, root, dir string, x Extras) ([]string, error) {
+	ps := []devbuild.Provider{devbuild.Accel,
+		{Source: "accel-dev/baseline", Package: "./internal/benchmark/cmd/baselineprovider"}}
+	if x.BeforeRoot != "" {
+		ps = append(ps, devbuild.Provider{Source: BeforeSource, Package: ".", Root: x.BeforeRoot})
+	}
+	if x.GoogleBeta != "" {
+		ps = append(ps, devbuild.Provider{Source: GoogleBetaSource, Binary: x.GoogleBeta})
+	}
+	return devbuild.Install(ctx, root, dir, ps...)
 }
 
 // Runner runs the Terraform CLI repeatedly in fresh working directories.
@@ -123,12 +146,21 @@ var PlanArgs = []string{"plan", "-input=false", "-no-color"}
 type PlanResult struct {
 	Kind Kind
 	N    int
+	// Before is set for the plans of the provider built from another
+	// version (BeforeConfig).
+	Before bool
 	Sample
 }
 
 // PlanJob is the plan of n blocks of kind.
 func PlanJob(kind Kind, n int) Job {
 	return Job{Label: fmt.Sprintf("plan of %d %s", n, kind), Config: PlanConfig(kind, n), Args: PlanArgs}
+}
+
+// BeforePlanJob is the plan of n blocks of kind with the provider built from
+// another version.
+func BeforePlanJob(kind Kind, n int) Job {
+	return Job{Label: fmt.Sprintf("plan of %d %s, before", n, kind), Config: BeforeConfig(kind, n), Args: PlanArgs}
 }
 
 // SchemaInProcess measures a fresh provider server's first GetProviderSchema

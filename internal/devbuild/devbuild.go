@@ -23,6 +23,12 @@ type Provider struct {
 	Source string
 	// Package is the Go package to build, relative to the module root.
 	Package string
+	// Root, when set, is the module root to build Package in instead of
+	// Install's root (another version of this module, say).
+	Root string
+	// Binary, when set, is a provider already built: it is linked into the
+	// directory instead of building Package.
+	Binary string
 }
 
 // Accel is this module's provider.
@@ -37,11 +43,20 @@ var Accel = Provider{Source: "accel-dev/accel", Package: "."}
 func Install(ctx context.Context, root, dir string, providers ...Provider) ([]string, error) {
 	var overrides strings.Builder
 	for _, p := range providers {
-		binary := "terraform-provider-" + path.Base(p.Source)
-		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, binary), p.Package)
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("go build %s: %w\n%s", p.Package, err, out)
+		binary := filepath.Join(dir, "terraform-provider-"+path.Base(p.Source))
+		if p.Binary != "" {
+			if err := os.Symlink(p.Binary, binary); err != nil {
+				return nil, fmt.Errorf("linking %s: %w", p.Binary, err)
+			}
+		} else {
+			build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", binary, p.Package)
+			build.Dir = root
+			if p.Root != "" {
+				build.Dir = p.Root
+			}
+			if out, err := build.CombinedOutput(); err != nil {
+				return nil, fmt.Errorf("go build %s: %w\n%s", p.Package, err, out)
+			}
 		}
 		fmt.Fprintf(&overrides, "    %q = %q\n", p.Source, dir)
 	}

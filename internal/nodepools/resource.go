@@ -30,6 +30,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -74,7 +75,7 @@ func (r *fallbackNodePoolsResource) Configure(_ context.Context, req resource.Co
 // catalog, plus the rules of the resource itself (tier names, TPU or GPU).
 func (r *fallbackNodePoolsResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg resourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() || cfg.Tiers.IsNull() || cfg.Tiers.IsUnknown() {
 		return
 	}
@@ -182,15 +183,15 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		return
 	}
 	var plan, cfg resourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() || plan.Tiers.IsUnknown() || cfg.Tiers.IsUnknown() {
 		return
 	}
 	var state *resourceModel
 	if !req.State.Raw.IsNull() {
 		state = &resourceModel{}
-		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -330,7 +331,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			plan.ComputeClassManifest = types.StringUnknown()
 		}
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.SetPlan(ctx, &resp.Plan, &plan)...)
 }
 
 // updates reports whether a plan with the given tiers changes the state.
@@ -558,7 +559,7 @@ func (r *fallbackNodePoolsResource) clients(diags *diag.Diagnostics) *gcp.Client
 
 func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan resourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
 	r.checkAtApply(ctx, req.Config, &resp.Diagnostics)
 	clients := r.clients(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -603,13 +604,13 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	plan.Pools = recordedPools(tiers, nil, nil, created, &resp.Diagnostics)
 	r.setOutputs(ctx, &plan, tiers, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &plan)...)
 }
 
 func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state resourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
 	r.checkAtApply(ctx, req.Config, &resp.Diagnostics)
 	clients := r.clients(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -637,12 +638,12 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 	plan.Pools = recordedPools(tiers, poolEntries(ctx, plan.Pools, &resp.Diagnostics),
 		poolEntries(ctx, state.Pools, &resp.Diagnostics), created, &resp.Diagnostics)
 	r.setOutputs(ctx, &plan, tiers, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &plan)...)
 }
 
 func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state resourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
 	clients := r.clients(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -746,7 +747,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	state.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	state.Pools = recordedPools(tiers, nil, poolEntries(ctx, state.Pools, &resp.Diagnostics), nil, &resp.Diagnostics)
 	r.setOutputs(ctx, &state, tiers, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &state)...)
 }
 
 // readOwner settles who owns the pools while refreshing state: the owner id
@@ -798,7 +799,7 @@ func importedClass(tiers []tierModel, pools map[string]*container.NodePool) stri
 
 func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state resourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
 	clients := r.clients(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -874,7 +875,7 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 		Tolerations:          types.ListNull(tolerationObjectType),
 	}
 	m.Timeouts.Object = types.ObjectNull(timeoutsAttrTypes(ctx))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &m)...)
 }
 
 // nullTier is a tier with every value null, but taints: a block that is

@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -472,9 +471,5 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 // (it comes from another resource), or in a single block left out; this
 // checks each element once it is known.
 func requiredInElement(names ...string) []validator.Object {
-	exprs := make([]path.Expression, len(names))
-	for i, n := range names {
-		exprs[i] = path.MatchRelative().AtName(n)
-	}
-	return []validator.Object{objectvalidator.AlsoRequires(exprs...)}
+	return []validator.Object{requiredAttributesValidator{names: names}}
 }

@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"log/slog"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
@@ -47,3 +48,35 @@ func (h tflogHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 
 // WithGroup is not used by the clients; groups are flattened.
 func (h tflogHandler) WithGroup(string) slog.Handler { return h }
+
+// libraryLogLevels are the variables that set the levels of the loggers the
+// plugin libraries give the provider: terraform-plugin-go (TF_LOG_SDK and its
+// protocol subsystem), terraform-plugin-framework, and the provider's own
+// tflog logger, named after the provider's type.
+var libraryLogLevels = []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER_ACCEL"}
+
+// QuietUnrequestedLogs turns the plugin libraries' loggers off when no
+// logging variable is set, and returns whether it did. Unless told
+// otherwise, those libraries write every log line at TRACE to the plugin's
+// standard error, where Terraform parses each one and, with logging off (no
+// TF_LOG, TF_LOG_PROVIDER or other TF_LOG* variable: "Logging is off for all
+// subsystems by default", https://developer.hashicorp.com/terraform/plugin/log/managing),
+// throws it away. The framework writes two such lines for every validator
+// and plan modifier of every attribute, so at plan time encoding and parsing
+// logs nobody reads cost more CPU than the plan itself. Any TF_LOG* variable
+// that is set, whatever its value, leaves every level as the libraries
+// choose; so does the -debug mode, whose caller reads the provider's own
+// output. environ is os.Environ(); setenv is os.Setenv.
+func QuietUnrequestedLogs(environ []string, setenv func(key, value string) error) bool {
+	for _, kv := range environ {
+		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "TF_LOG") && v != "" {
+			return false
+		}
+	}
+	for _, k := range libraryLogLevels {
+		if err := setenv(k, "OFF"); err != nil {
+			return false
+		}
+	}
+	return true
+}

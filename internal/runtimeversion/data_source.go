@@ -18,6 +18,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -56,7 +57,7 @@ func (d *runtimeVersionDataSource) Configure(_ context.Context, req datasource.C
 // project-wide rule of package validation, so each finding is shown once.
 func (d *runtimeVersionDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var cfg runtimeVersionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -73,7 +74,7 @@ func (d *runtimeVersionDataSource) ValidateConfig(ctx context.Context, req datas
 // against the zone's live offer when it can.
 func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg runtimeVersionModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -104,7 +105,7 @@ func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.Read
 			return
 		}
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &state)...)
 }
 
 // liveCheckable reports whether the zone's live offer can be asked for: a

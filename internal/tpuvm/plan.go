@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -25,7 +26,7 @@ import (
 // (see package validation for why each is then shown once).
 func (r *vmResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg vmModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -65,12 +66,12 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		return // destroy
 	}
 	var cfg, plan vmModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
 	var state *vmModel
 	if !req.State.Raw.IsNull() {
 		state = &vmModel{}
-		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, state)...)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -171,7 +172,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		// framework marked the read-only values unknown, but nothing will change.
 		keepReadOnly(&plan, *state)
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.SetPlan(ctx, &resp.Plan, &plan)...)
 }
 
 // sameSettings reports whether plan and state agree on every attribute that

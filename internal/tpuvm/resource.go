@@ -23,6 +23,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -88,8 +89,8 @@ func (r *vmResource) api(ctx context.Context, diags *diag.Diagnostics) nodeAPI {
 
 func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var cfg, plan vmModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
 	r.checkAtApply(ctx, cfg, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -128,7 +129,7 @@ func (r *vmResource) reportCreate(ctx context.Context, spec createSpec, out crea
 	if out.node != nil {
 		state, diags := flattenNode(ctx, out.node, plan, false)
 		resp.Diagnostics.Append(diags...)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &state)...)
 	}
 	tried := attemptLines(out.attempts)
 	switch {
@@ -209,7 +210,7 @@ func capitalize(s string) string {
 
 func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state vmModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -239,7 +240,7 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 	}
 	newState, diags := flattenNode(ctx, n, state, len(imported) > 0)
 	resp.Diagnostics.Append(diags...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &newState)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &newState)...)
 	if len(imported) > 0 {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 	}
@@ -247,9 +248,9 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 
 func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var cfg, plan, state vmModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
 	r.checkAtApply(ctx, cfg, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -301,7 +302,7 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 	}
 	newState, diags := flattenNode(ctx, current, plan, false)
 	resp.Diagnostics.Append(diags...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &newState)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &newState)...)
 }
 
 // patchFor returns the patch body and update mask that take the node from
@@ -395,7 +396,7 @@ func externalIPs(o types.Object) *bool {
 
 func (r *vmResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state vmModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -1,11 +1,17 @@
 // Copyright (c) The terraform-provider-accel authors
 // SPDX-License-Identifier: MPL-2.0
 
-// Command baselineprovider is the smallest terraform-plugin-framework
-// provider: one resource, baseline_thing, whose create records its name. The
-// benchmarks plan it next to the real provider to separate what any
+// Command baselineprovider is the baseline of the plan benchmarks: a
+// terraform-plugin-framework provider whose resources do nothing of their
+// own. baseline_thing is the smallest resource (two attributes), what any
 // framework provider costs Terraform (process start-up, plugin handshake,
-// schema) from what this provider adds.
+// schema). baseline_tpu_vm and baseline_fallback_nodepools have the bare
+// schemas (benchmark.BareSchema) of accel_tpu_vm and
+// accel_fallback_nodepools: the same attributes and blocks with no
+// validator, plan modifier, default, ValidateConfig or ModifyPlan, what
+// Terraform and the framework cost for resources of that size. The
+// benchmarks plan them next to the real provider to separate that cost
+// from what this provider adds.
 package main
 
 import (
@@ -20,11 +26,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/benchmark"
+	"github.com/accel-dev/terraform-provider-accel/internal/nodepools"
+	"github.com/accel-dev/terraform-provider-accel/internal/tpuvm"
 )
 
 var (
 	_ provider.Provider = &baselineProvider{}
 	_ resource.Resource = &thingResource{}
+	_ resource.Resource = &bareResource{}
 )
 
 func main() {
@@ -47,7 +59,13 @@ func (p *baselineProvider) Configure(context.Context, provider.ConfigureRequest,
 }
 
 func (p *baselineProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return &thingResource{} }}
+	return []func() resource.Resource{
+		func() resource.Resource { return &thingResource{} },
+		func() resource.Resource { return &bareResource{suffix: "_tpu_vm", of: tpuvm.NewResource(nil)} },
+		func() resource.Resource {
+			return &bareResource{suffix: "_fallback_nodepools", of: nodepools.NewResource(nil)}
+		},
+	}
 }
 
 func (p *baselineProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
@@ -86,3 +104,49 @@ func (r *thingResource) Update(ctx context.Context, req resource.UpdateRequest, 
 }
 
 func (r *thingResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+
+// bareResource serves the bare schema of another resource, named after it
+// (baseline<suffix>), and stores its plan, with null for every value left
+// unknown, as its state.
+type bareResource struct {
+	suffix string
+	of     resource.Resource
+}
+
+func (r *bareResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + r.suffix
+}
+
+func (r *bareResource) Schema(ctx context.Context, req resource.SchemaRequest, resp *resource.SchemaResponse) {
+	var full resource.SchemaResponse
+	r.of.Schema(ctx, req, &full)
+	resp.Diagnostics.Append(full.Diagnostics...)
+	s, err := benchmark.BareSchema(full.Schema)
+	if err != nil {
+		resp.Diagnostics.AddError("Bare Schema", err.Error())
+		return
+	}
+	resp.Schema = s
+}
+
+func (r *bareResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	v, err := tftypes.Transform(req.Plan.Raw, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if !v.IsKnown() {
+			return tftypes.NewValue(v.Type(), nil), nil
+		}
+		return v, nil
+	})
+	if err != nil {
+		resp.Diagnostics.AddError("Create", err.Error())
+		return
+	}
+	resp.State.Raw = v
+}
+
+func (r *bareResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+
+func (r *bareResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.State.Raw = req.Plan.Raw
+}
+
+func (r *bareResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}

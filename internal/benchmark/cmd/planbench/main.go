@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +40,9 @@ type options struct {
 	poll      string
 	suites    bool
 	terraform string
+	// before is a git revision of this module whose provider is planned
+	// beside the current one.
+	before string
 }
 
 func main() {
@@ -52,6 +56,7 @@ func main() {
 	flag.StringVar(&o.poll, "poll-interval", "100ms", "the provider's poll_interval in the applies")
 	flag.BoolVar(&o.suites, "suites", true, "also run the fault suite and the secret-leak tests and report them")
 	flag.StringVar(&o.terraform, "terraform", "", "terraform binary (default: terraform on PATH)")
+	flag.StringVar(&o.before, "before", "", "a git revision of this module whose provider is also planned, in the same rounds, for before-and-after figures")
 	flag.Parse()
 	var err error
 	if o.sizes, err = parseInts(sizes); err == nil {
@@ -110,8 +115,14 @@ func run(ctx context.Context, o options) error {
 		}
 	}()
 
-	logf("building the provider")
-	env, err := benchmark.Install(ctx, root, tmp)
+	x := benchmark.Extras{GoogleBeta: os.Getenv(benchmark.GoogleBetaEnv)}
+	if o.before != "" {
+		if x.BeforeRoot, err = exportRevision(ctx, o.before, tmp); err != nil {
+			return err
+		}
+	}
+	logf("building the providers")
+	env, err := benchmark.Install(ctx, root, tmp, x)
 	if err != nil {
 		return err
 	}
@@ -123,6 +134,8 @@ func run(ctx context.Context, o options) error {
 		Runs:              o.runs,
 		OperationDuration: o.opTime,
 		PollInterval:      o.poll,
+		Before:            o.before,
+		GoogleBeta:        x.GoogleBeta != "",
 	}
 	if err := measurePlans(ctx, r, rep, o); err != nil {
 		return err
@@ -157,10 +170,19 @@ func measurePlans(ctx context.Context, r *benchmark.Runner, rep *benchmark.Repor
 		{Label: "providers schema, no provider", Config: benchmark.FloorConfig, Args: schemaArgs},
 	}
 	var plans []benchmark.PlanResult
-	for _, kind := range []benchmark.Kind{benchmark.KindBaseline, benchmark.KindResources, benchmark.KindDataSources} {
+	kinds := []benchmark.Kind{benchmark.KindBaseline, benchmark.KindBaselineTPUVM, benchmark.KindResources,
+		benchmark.KindBaselineNodePools, benchmark.KindNodePools, benchmark.KindDataSources}
+	if rep.GoogleBeta {
+		kinds = append(kinds, benchmark.KindGoogleBeta)
+	}
+	for _, kind := range kinds {
 		for _, n := range o.sizes {
 			jobs = append(jobs, benchmark.PlanJob(kind, n))
 			plans = append(plans, benchmark.PlanResult{Kind: kind, N: n})
+			if o.before != "" && !kind.Baseline() && kind != benchmark.KindGoogleBeta {
+				jobs = append(jobs, benchmark.BeforePlanJob(kind, n))
+				plans = append(plans, benchmark.PlanResult{Kind: kind, N: n, Before: true})
+			}
 		}
 	}
 	logf("plan and providers schema: %d configurations, interleaved", len(jobs))
@@ -217,6 +239,36 @@ func measureApplies(ctx context.Context, r *benchmark.Runner, rep *benchmark.Rep
 		rep.Applies = append(rep.Applies, a)
 	}
 	return nil
+}
+
+// exportRevision writes the files of revision rev of the repository into a
+// new directory under dir (git archive: no checkout, the work tree is left
+// alone) and returns it.
+func exportRevision(ctx context.Context, rev, dir string) (string, error) {
+	out := filepath.Join(dir, "before")
+	if err := os.MkdirAll(out, 0o700); err != nil {
+		return "", err
+	}
+	archive := exec.CommandContext(ctx, "git", "archive", "--format=tar", rev)
+	extract := exec.CommandContext(ctx, "tar", "-x", "-C", out)
+	pipe, err := archive.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	extract.Stdin = pipe
+	var stderr strings.Builder
+	archive.Stderr, extract.Stderr = &stderr, &stderr
+	if err := extract.Start(); err != nil {
+		return "", err
+	}
+	if err := archive.Run(); err != nil {
+		_ = extract.Wait()
+		return "", fmt.Errorf("git archive %s: %w\n%s", rev, err, stderr.String())
+	}
+	if err := extract.Wait(); err != nil {
+		return "", fmt.Errorf("extracting %s: %w\n%s", rev, err, stderr.String())
+	}
+	return out, nil
 }
 
 // runSuites runs the fault suite and the secret-leak tests and parses their

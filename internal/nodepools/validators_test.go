@@ -1,0 +1,119 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// TestRequiredInElement_sameAsAlsoRequires: requiredInElement reports what
+// objectvalidator.AlsoRequires with relative paths reports, diagnostic for
+// diagnostic, on elements of a list block and on a single block.
+func TestRequiredInElement_sameAsAlsoRequires(t *testing.T) {
+	ctx := context.Background()
+	names := []string{"name", "zones", "size"}
+	attrs := map[string]schema.Attribute{
+		"name":  schema.StringAttribute{Optional: true},
+		"zones": schema.ListAttribute{Optional: true, ElementType: types.StringType},
+		"size":  schema.Int64Attribute{Optional: true},
+		"other": schema.StringAttribute{Optional: true},
+	}
+	s := schema.Schema{Blocks: map[string]schema.Block{
+		"tiers":  schema.ListNestedBlock{NestedObject: schema.NestedBlockObject{Attributes: attrs}},
+		"single": schema.SingleNestedBlock{Attributes: attrs},
+	}}
+	rootType, _ := s.Type().TerraformType(ctx).(tftypes.Object)
+	elemType, _ := rootType.AttributeTypes["single"].(tftypes.Object)
+	str := func(v any) tftypes.Value { return tftypes.NewValue(tftypes.String, v) }
+	zones := func(v any) tftypes.Value { return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, v) }
+	elem := func(name, zs, size, other any) tftypes.Value {
+		return tftypes.NewValue(elemType, map[string]tftypes.Value{
+			"name": str(name), "zones": zones(zs), "size": tftypes.NewValue(tftypes.Number, size), "other": str(other),
+		})
+	}
+	elems := []tftypes.Value{
+		elem("a", []tftypes.Value{str("z")}, 1, nil),     // complete
+		elem(nil, []tftypes.Value{str("z")}, 1, "x"),     // name missing
+		elem(nil, nil, nil, nil),                         // everything missing
+		elem(tftypes.UnknownValue, nil, nil, nil),        // unknown first: checked once known
+		elem("a", tftypes.UnknownValue, nil, nil),        // unknown after a set one
+		elem(nil, tftypes.UnknownValue, nil, nil),        // missing, then unknown
+		elem("a", []tftypes.Value{}, nil, nil),           // an empty list is written
+		tftypes.NewValue(elemType, tftypes.UnknownValue), // the whole element unknown
+	}
+	for _, single := range append(append([]tftypes.Value(nil), elems...), tftypes.NewValue(elemType, nil)) {
+		raw := tftypes.NewValue(rootType, map[string]tftypes.Value{
+			"tiers":  tftypes.NewValue(rootType.AttributeTypes["tiers"], elems),
+			"single": single,
+		})
+		cfg := tfsdk.Config{Schema: s, Raw: raw}
+		paths := []path.Path{path.Root("single")}
+		for i := range elems {
+			paths = append(paths, path.Root("tiers").AtListIndex(i))
+		}
+		exprs := make([]path.Expression, len(names))
+		for i, n := range names {
+			exprs[i] = path.MatchRelative().AtName(n)
+		}
+		want := objectvalidator.AlsoRequires(exprs...)
+		got := requiredInElement(names...)[0]
+		for _, p := range paths {
+			var v types.Object
+			if d := cfg.GetAttribute(ctx, p, &v); d.HasError() {
+				t.Fatal(d)
+			}
+			req := validator.ObjectRequest{Path: p, PathExpression: p.Expression(), Config: cfg, ConfigValue: v}
+			var wantResp, gotResp validator.ObjectResponse
+			want.ValidateObject(ctx, req, &wantResp)
+			got.ValidateObject(ctx, req, &gotResp)
+			if !gotResp.Diagnostics.Equal(wantResp.Diagnostics) {
+				t.Errorf("%s = %v:\n got  %v\n want %v", p, v, gotResp.Diagnostics, wantResp.Diagnostics)
+			}
+		}
+	}
+}
+
+// TestRequiredInElement_namesExist: every attribute a block requires is one
+// of its attributes (the check skips names it does not find).
+func TestRequiredInElement_namesExist(t *testing.T) {
+	var resp resource.SchemaResponse
+	(&fallbackNodePoolsResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	var walk func(where string, attrs map[string]schema.Attribute, blocks map[string]schema.Block, vs []validator.Object)
+	checked := 0
+	walk = func(where string, attrs map[string]schema.Attribute, blocks map[string]schema.Block, vs []validator.Object) {
+		for _, v := range vs {
+			if r, ok := v.(requiredAttributesValidator); ok {
+				checked++
+				for _, n := range r.names {
+					if _, ok := attrs[n]; !ok {
+						t.Errorf("%s requires %q, which it does not have", where, n)
+					}
+				}
+			}
+		}
+		for name, b := range blocks {
+			switch b := b.(type) {
+			case schema.ListNestedBlock:
+				walk(fmt.Sprintf("%s.%s", where, name), b.NestedObject.Attributes, b.NestedObject.Blocks, b.NestedObject.Validators)
+			case schema.SingleNestedBlock:
+				walk(fmt.Sprintf("%s.%s", where, name), b.Attributes, b.Blocks, b.Validators)
+			}
+		}
+	}
+	walk("accel_fallback_nodepools", resp.Schema.Attributes, resp.Schema.Blocks, nil)
+	if checked != 3 {
+		t.Errorf("found %d blocks with required attributes, want 3 (tiers, taints, reservation_affinity)", checked)
+	}
+}
