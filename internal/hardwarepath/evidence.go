@@ -95,27 +95,13 @@ func dedupe(in []string) []string {
 	return out
 }
 
-// need is what one node of a candidate is, for the live checks.
-type need struct {
-	machineType string // an accelerator machine type (TPU, or GPU with built-in GPUs)
-	gpuType     string // an attached GPU type (N1)
-	accelerator string // the quota's accelerator: GPU type or TPU generation
-	perNode     int64  // GPUs or chips a node
-}
-
-func needOf(cat *catalog.Catalog, c capacity.Candidate) need {
+// needOf is what one node of a candidate asks of the live APIs.
+func needOf(cat *catalog.Catalog, c capacity.Candidate) livecheck.Need {
 	if c.Family == capacity.TPU {
 		s, _ := cat.TPUNodePool(catalog.TPUPoolQuery{AcceleratorType: c.AcceleratorType})
-		return need{machineType: s.MachineType, accelerator: s.Accelerator.Generation, perNode: int64(s.ChipsPerNode)}
+		return livecheck.TPUNeed(cat, s.MachineType, s.Topology)
 	}
-	s, _ := cat.GPUNodePool(catalog.GPUPoolQuery{MachineType: c.MachineType, GPUType: c.GPUType, GPUCount: c.GPUCount})
-	n := need{accelerator: s.GPUType, perNode: int64(s.GPUCount)}
-	if c.GPUType != "" {
-		n.gpuType = s.GPUType // attached to an N1 machine type
-	} else {
-		n.machineType = s.MachineType
-	}
-	return n
+	return livecheck.GPUNeed(cat, c.MachineType, c.GPUType, int64(c.GPUCount))
 }
 
 // liveEvidence refines the catalog's evidence with the live APIs: the zones
@@ -125,7 +111,7 @@ func needOf(cat *catalog.Catalog, c capacity.Candidate) need {
 func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Checker, project string, c capacity.Candidate,
 	ev capacity.Evidence, warn func(catalog.Findings)) capacity.Evidence {
 	n := needOf(cat, c)
-	fs := live.PoolZones(ctx, livecheck.PoolQuery{Project: project, MachineType: n.machineType, GPUType: n.gpuType, Zones: ev.Zones})
+	fs := live.PoolZones(ctx, n.Pool(project, "", ev.Zones))
 	offered := slices.Clone(ev.Zones)
 	zoneChecked := true
 	for _, f := range fs {
@@ -143,8 +129,8 @@ func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Che
 	checked := zoneChecked
 	for _, region := range regionsOf(offered) {
 		rz := zonesIn(offered, region)
-		cp := live.Capacity(ctx, cat, "zones", livecheck.CapacityQuery{Project: project, Region: region, Accelerator: n.accelerator,
-			PerNode: n.perNode, MachineType: firstNonEmpty(n.machineType, c.MachineType), Zones: rz})
+		cp := live.Capacity(ctx, cat, "zones", livecheck.CapacityQuery{Project: project, Region: region, Accelerator: n.Accelerator,
+			PerNode: n.PerNode, MachineType: firstNonEmpty(n.MachineType, c.MachineType), Zones: rz})
 		warn(cp.Findings)
 		checked = checked && cp.QuotaChecked
 		notes = append(notes, cp.Summary)

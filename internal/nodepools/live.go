@@ -6,8 +6,11 @@ package nodepools
 import (
 	"context"
 	"fmt"
-	"slices"
+	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
@@ -33,15 +36,7 @@ func (r *fallbackNodePoolsResource) clusterFindings(ctx context.Context, cat *ca
 	if len(zones) == 0 && live != nil {
 		zones = live.Locations
 	}
-	q := livecheck.PoolQuery{Project: project, Zones: zones, Region: catalog.RegionOf(location)}
-	switch {
-	case spec.TPU:
-		q.MachineType = spec.MachineType
-	case slices.ContainsFunc(cat.GPUMachineTypes(), func(m catalog.GPUMachineType) bool { return m.Name == spec.MachineType }):
-		q.MachineType = spec.MachineType
-	default:
-		q.GPUType = spec.GPUType
-	}
+	q := needOf(cat, spec).Pool(project, catalog.RegionOf(location), zones)
 	for _, f := range r.data.Live().PoolZones(ctx, q) {
 		if len(in.Locations) == 0 {
 			f.Index = -1
@@ -50,6 +45,14 @@ func (r *fallbackNodePoolsResource) clusterFindings(ctx context.Context, cat *ca
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// needOf is what one node of a tier asks of the live APIs.
+func needOf(cat *catalog.Catalog, spec tierSpec) livecheck.Need {
+	if spec.TPU {
+		return livecheck.TPUNeed(cat, spec.MachineType, spec.Topology)
+	}
+	return livecheck.GPUNeed(cat, spec.MachineType, spec.GPUType, spec.GPUCount)
 }
 
 // computeClassFindings checks the cluster's GKE version, when GKE was read,
@@ -65,4 +68,83 @@ func computeClassFindings(cat *catalog.Catalog, cluster string, live *container.
 		fs[i].Detail = fmt.Sprintf("The cluster %s runs GKE %s. %s", cluster, live.CurrentMasterVersion, fs[i].Detail)
 	}
 	return fs
+}
+
+// capacityFindings reads, when the provider can reach Compute Engine, the
+// quota and reservations evidence of a tier (livecheck.Checker.Capacity)
+// and warns when the tier can never provision a node: its regional quota
+// has no room for one node (one slice for a multi-host TPU tier), or the
+// specific reservation it must consume does not exist or is full. Every
+// pod then lands on the next tier. checked reports whether the evidence
+// was read; can whether it leaves room.
+func (r *fallbackNodePoolsResource) capacityFindings(ctx context.Context, cat *catalog.Catalog, cluster string, live *container.Cluster,
+	in tierInput, spec tierSpec) (fs catalog.Findings, checked, can bool) {
+	project, location, _, err := gcp.ParseClusterID(cluster)
+	if err != nil || r.data == nil || !r.data.Live().ComputeConfigured(project) {
+		return nil, false, true
+	}
+	zones := in.Locations
+	if len(zones) == 0 && live != nil {
+		zones = live.Locations
+	}
+	n := needOf(cat, spec)
+	q := livecheck.CapacityQuery{Project: project, Region: catalog.RegionOf(location), Accelerator: n.Accelerator, Spot: spec.Spot,
+		PerNode: n.PerNode * max(spec.Hosts, 1), MachineType: spec.MachineType, Zones: zones}
+	if res := spec.Reservation; res != nil && res.Type == "SPECIFIC_RESERVATION" {
+		q.SpecificReservations = res.Values
+	}
+	cp := r.data.Live().Capacity(ctx, cat, catalog.AttrNodeLocations, q)
+	fs = append(fs, cp.Findings...)
+	if cp.QuotaShort {
+		fs = append(fs, catalog.Finding{Attribute: catalog.AttrNodeLocations, Index: -1, Value: q.Region, Severity: catalog.SeverityWarning,
+			Summary: "Tier Has No Quota",
+			Detail: fmt.Sprintf("The regional quota %s in %s has %g of %g left, and one node of this tier needs %d: GKE cannot add a node, "+
+				"so every pod lands on the next tier. Request more quota (IAM & Admin > Quotas, metric %s) or use another region.",
+				cp.Metric, q.Region, cp.Headroom(), cp.Quota.Limit, q.PerNode, cp.Metric)})
+	}
+	for _, name := range cp.MissingReservations {
+		fs = append(fs, catalog.Finding{Attribute: "reservation_affinity", Index: -1, Value: name, Severity: catalog.SeverityWarning,
+			Summary: "Reservation Not Found",
+			Detail: fmt.Sprintf("The tier consumes only the reservation %q, but no reservation of that name for %s exists in %s: GKE cannot "+
+				"add a node, so every pod lands on the next tier.", name, spec.MachineType, strings.Join(zones, ", "))})
+	}
+	for _, name := range cp.FullReservations {
+		fs = append(fs, catalog.Finding{Attribute: "reservation_affinity", Index: -1, Value: name, Severity: catalog.SeverityWarning,
+			Summary: "Reservation Full",
+			Detail: fmt.Sprintf("The tier consumes only the reservation %q, and every VM it reserves is in use: GKE cannot add a node until "+
+				"one is freed, so pods land on the next tier.", name)})
+	}
+	checked = cp.QuotaChecked || len(q.SpecificReservations) > 0
+	return fs, checked, cp.CanProvision()
+}
+
+// tiersCapacity gathers, across a plan's tiers, which ones the live
+// evidence says can never provision.
+type tiersCapacity struct {
+	checked, stuck []string
+}
+
+func (t *tiersCapacity) tier(name string, checked, can bool) {
+	if !checked {
+		return
+	}
+	t.checked = append(t.checked, name)
+	if !can {
+		t.stuck = append(t.stuck, name)
+	}
+}
+
+// report adds the error of a plan in which every one of n tiers was checked
+// and none can provision while when_unsatisfiable keeps pods Pending
+// (DoNotScaleUp): the ComputeClass could never place a pod.
+func (t *tiersCapacity) report(diags *diag.Diagnostics, n int, whenUnsatisfiable types.String) {
+	if n == 0 || len(t.checked) != n || len(t.stuck) != n || whenUnsatisfiable.IsUnknown() ||
+		whenUnsatisfiable.ValueString() != whenUnsatisfiableDoNotScaleUp {
+		return
+	}
+	diags.AddAttributeError(path.Root("tiers"), "No Tier Can Provision",
+		fmt.Sprintf("No tier can add a node: the live quota and reservation checks above rule out every tier (%s), and "+
+			"when_unsatisfiable = %q keeps pods Pending when no tier can. Get quota or a reservation for one tier, add a "+
+			"tier that has capacity, or set when_unsatisfiable = \"ScaleUpAnyway\" to let pods run on general-purpose nodes.",
+			strings.Join(t.stuck, ", "), whenUnsatisfiableDoNotScaleUp))
 }

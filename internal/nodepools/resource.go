@@ -235,6 +235,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 	validation.Append(&resp.Diagnostics, path.Empty(), computeClassFindings(cat, plan.Cluster.ValueString(), live), mode)
 
 	allKnown := classKnown && !plan.Cluster.IsUnknown()
+	capacity := &tiersCapacity{}
 	for i, elem := range cfgElems {
 		pt := &planTiers[i]
 		obj, ok := elem.(types.Object)
@@ -263,6 +264,11 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		spec, fs := derive(cat, in, class, version)
 		if !fs.HasErrors() && !plan.Cluster.IsUnknown() && !plan.Cluster.IsNull() {
 			fs = append(fs, r.clusterFindings(ctx, cat, plan.Cluster.ValueString(), live, in, spec)...)
+			if !fs.HasErrors() {
+				cfs, checked, can := r.capacityFindings(ctx, cat, plan.Cluster.ValueString(), live, in, spec)
+				fs = append(fs, cfs...)
+				capacity.tier(in.Name, checked, can)
+			}
 		}
 		for j, f := range fs {
 			if f.Attribute == catalog.AttrGKEVersion {
@@ -320,6 +326,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			markApplied(&planTiers[i])
 		}
 	}
+	capacity.report(&resp.Diagnostics, len(cfgElems), plan.WhenUnsatisfiable)
 	plan.Tiers = tierList(ctx, planTiers, &resp.Diagnostics)
 	plan.Pools = types.MapUnknown(poolEntryType)
 	if poolsKnown {
