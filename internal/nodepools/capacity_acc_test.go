@@ -65,13 +65,17 @@ func TestAccFallbackNodePools_capacityAtPlan(t *testing.T) {
 				s.SetReservation(emulator.Reservation{Zone: "us-central1-b", Name: "l4-full", MachineType: "g2-standard-8", Count: 2, InUseCount: 2,
 					SpecificReservationRequired: true})
 			},
-			tiers: func(p string) string { return fmt.Sprintf(l4, p, fmt.Sprintf(reserved, "l4-full")) + fmt.Sprintf(v6e, p) },
-			want:  []want{{"warning", "Reservation Full", `The tier consumes only the reservation "l4-full", and every VM it reserves is in use`}},
+			tiers: func(p string) string {
+				return fmt.Sprintf(l4, p, fmt.Sprintf(reserved, "l4-full")) + fmt.Sprintf(v6e, p)
+			},
+			want: []want{{"warning", "Reservation Full", `The tier consumes only the reservation "l4-full", and every VM it reserves is in use`}},
 		},
 		"a missing specific reservation": {
 			setup: func(s *emulator.Server) {},
-			tiers: func(p string) string { return fmt.Sprintf(l4, p, fmt.Sprintf(reserved, "nowhere")) + fmt.Sprintf(v6e, p) },
-			want:  []want{{"warning", "Reservation Not Found", `no reservation of that name for g2-standard-8 exists in us-central1-b`}},
+			tiers: func(p string) string {
+				return fmt.Sprintf(l4, p, fmt.Sprintf(reserved, "nowhere")) + fmt.Sprintf(v6e, p)
+			},
+			want: []want{{"warning", "Reservation Not Found", `no reservation of that name for g2-standard-8 exists in us-central1-b`}},
 		},
 		"no tier can provision, pods would stay Pending: an error": {
 			setup: func(s *emulator.Server) {
