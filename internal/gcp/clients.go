@@ -20,6 +20,7 @@ import (
 	"google.golang.org/api/impersonate"
 	"google.golang.org/api/option"
 	tpu "google.golang.org/api/tpu/v2"
+	tpualpha "google.golang.org/api/tpu/v2alpha1"
 	htransport "google.golang.org/api/transport/http"
 )
 
@@ -49,6 +50,9 @@ type Clients struct {
 
 	tpuMu sync.Mutex
 	tpu   *tpu.Service
+
+	tpuAlphaMu sync.Mutex
+	tpuAlpha   *tpualpha.Service
 
 	containerMu sync.Mutex
 	container   *container.Service
