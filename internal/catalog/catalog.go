@@ -84,6 +84,7 @@ type catalogData struct {
 	Labels      []Label           `json:"labels"`
 	Taints      []Taint           `json:"taints"`
 	Resources   []Resource        `json:"resources"`
+	Capacity    CapacityModes     `json:"capacity_modes"`
 	Decisions   []Decision        `json:"decisions"`
 }
 
