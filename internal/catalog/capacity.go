@@ -127,8 +127,8 @@ func (c *Catalog) checkFlexStart(r CapacityRequest) Findings {
 	}
 	var fs Findings
 	limit := time.Duration(rules.MaxRunHours) * time.Hour
-	switch {
-	case r.MaxRunDuration == "":
+	switch r.MaxRunDuration {
+	case "":
 		fs = append(fs, newFinding(SeverityError, AttrMaxRunDuration, "", "Missing Max Run Duration", rules.Source, nil,
 			fmt.Sprintf("A flex-start VM runs for a duration you choose, up to %d hours (7 days): set max_run_duration, for example \"24h\".", rules.MaxRunHours)))
 	default:

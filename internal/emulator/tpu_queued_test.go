@@ -111,8 +111,7 @@ func TestQueuedResourceLifecycle(t *testing.T) {
 
 	_, err = e.tpu.Projects.Locations.QueuedResources.Delete(want).Do()
 	checkErr(t, err, wantErr{code: http.StatusBadRequest, status: statusFailedPrecondition, msg: "existing TPU nodes"})
-	op, err = e.tpu.Projects.Locations.QueuedResources.Delete(want).Force(true).Do()
-	if err != nil {
+	if _, err := e.tpu.Projects.Locations.QueuedResources.Delete(want).Force(true).Do(); err != nil {
 		t.Fatalf("delete with force: %v", err)
 	}
 	if got := e.qrState(t, "serve").State; got != qrDeleting {

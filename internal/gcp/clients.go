@@ -91,8 +91,7 @@ func (c *Clients) TPU(ctx context.Context) (*tpu.Service, error) {
 	if c.tpu != nil {
 		return c.tpu, nil
 	}
-	opts, err := c.serviceOptions(ctx, endpointRef{api: "Cloud TPU API", url: c.cfg.TPUEndpoint,
-		setting: TPUEndpointSetting, env: TPUEndpointEnv}, defaultTPUEndpoint)
+	opts, err := c.tpuOptions(ctx)
 	if err != nil {
 		return nil, err
 	}

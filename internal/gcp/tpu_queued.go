@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"google.golang.org/api/option"
 	tpu "google.golang.org/api/tpu/v2"
 	tpualpha "google.golang.org/api/tpu/v2alpha1"
 )
@@ -63,8 +64,7 @@ func (c *Clients) tpuAlphaService(ctx context.Context) (*tpualpha.Service, error
 	if c.tpuAlpha != nil {
 		return c.tpuAlpha, nil
 	}
-	opts, err := c.serviceOptions(ctx, endpointRef{api: "Cloud TPU API", url: c.cfg.TPUEndpoint,
-		setting: TPUEndpointSetting, env: TPUEndpointEnv}, defaultTPUEndpoint)
+	opts, err := c.tpuOptions(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +74,13 @@ func (c *Clients) tpuAlphaService(ctx context.Context) (*tpualpha.Service, error
 	}
 	c.tpuAlpha = svc
 	return svc, nil
+}
+
+// tpuOptions are the client options of both Cloud TPU API versions: one
+// endpoint, one credential.
+func (c *Clients) tpuOptions(ctx context.Context) ([]option.ClientOption, error) {
+	return c.serviceOptions(ctx, endpointRef{api: "Cloud TPU API", url: c.cfg.TPUEndpoint,
+		setting: TPUEndpointSetting, env: TPUEndpointEnv}, defaultTPUEndpoint)
 }
 
 // ProtoDuration formats d as a google.protobuf.Duration in JSON ("3600s").
