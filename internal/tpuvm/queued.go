@@ -77,18 +77,21 @@ func capacityBlock() schema.Block {
 				Validators:          []validator.String{stringvalidator.OneOf(cat.CapacityModeNames()...)},
 			},
 			"reservation": schema.StringAttribute{
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 				MarkdownDescription: "With mode `reserved`: the reservation's name, or its full name " +
 					"`projects/{project}/locations/{zone}/reservations/{name}`. A name alone is looked up in the VM's project and zone.",
 			},
 			"max_wait": schema.StringAttribute{
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 				MarkdownDescription: "With a queued mode: how long the request may wait for capacity (the queued resource's " +
 					"`validUntilDuration`), as a Go duration such as `\"6h\"`. A request not served by then fails, and the next zone of " +
 					"`zones` is tried. Default: no limit (the request waits until the create timeout, and after it, until served).",
 			},
 			"max_run_duration": schema.StringAttribute{
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 				MarkdownDescription: fmt.Sprintf("With mode `flex-start` (required there): how long the VM may run once created, "+
 					"at most `%dh` (7 days), as a Go duration such as `\"24h\"`. Then Google deletes it and the next plan replaces it.",
 					cat.FlexStart().MaxRunHours),
