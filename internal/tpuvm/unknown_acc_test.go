@@ -85,7 +85,7 @@ func TestAccTPUVM_unknownAtPlan(t *testing.T) {
 	})
 	for i := range more {
 		more[i].Blocks = acctest.BlockPaths(attrs)
-		more[i].Body = rekeyUnknowns(more[i].Body, "r").(map[string]any)
+		rekeyUnknowns(more[i].Body, "r") // in place: a map
 	}
 	if len(more) > 0 {
 		missing = slices.DeleteFunc(missing, func(p string) bool { return p == reservedAttribute })
