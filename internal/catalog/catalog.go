@@ -87,6 +87,7 @@ type catalogData struct {
 	Labels      []Label           `json:"labels"`
 	Taints      []Taint           `json:"taints"`
 	Resources   []Resource        `json:"resources"`
+	Capacity    CapacityModes     `json:"capacity_modes"`
 	Decisions   []Decision        `json:"decisions"`
 	// GKEAvailability is GKE's own TPU availability, kept apart from the
 	// Cloud TPU API's zone lists (Generation.Zones).

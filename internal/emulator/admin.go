@@ -264,8 +264,9 @@ var adminHelp = []string{
 	"GET  /admin/scenario",
 	"GET  /admin/nodes",
 	"GET  /admin/node-pools",
+	"GET  /admin/queued-resources",
 	"POST /admin/reset                {}",
-	"POST /admin/capacity             {\"zone\":\"us-central1-a\",\"type\":\"v5litepod-4\",\"count\":0}",
+	"POST /admin/capacity             {\"zone\":\"us-central1-a\",\"type\":\"v5litepod-4\",\"count\":0} (with \"untilMethod\":\"tpu.queuedResources.get\",\"untilCalls\":3: set once 3 more such calls were counted)",
 	"POST /admin/fail-next            {\"method\":\"tpu.nodes.create\",\"n\":1,\"httpCode\":503}",
 	"POST /admin/answer-html          {\"method\":\"container.nodePools.list\",\"n\":3,\"httpCode\":502}",
 	"POST /admin/fail-next-operations {\"method\":\"tpu.nodes.create\",\"n\":1,\"code\":13}",
@@ -275,6 +276,7 @@ var adminHelp = []string{
 	"POST /admin/settings             {\"serializePoolCreates\":true,\"maxConcurrentOperationsPerCluster\":5,\"gkeAdditions\":{\"skipGpuTaint\":true}}",
 	"POST /admin/hold-cluster         {\"project\":\"p\",\"location\":\"us-central1\",\"cluster\":\"serving\",\"duration\":\"30s\"} (or \"untilMethod\":\"container.operations.get\",\"untilCalls\":1: until 1 more such call)",
 	"POST /admin/delete-node          {\"name\":\"projects/p/locations/us-central1-a/nodes/n\"}",
+	"POST /admin/preempt-node         {\"name\":\"projects/p/locations/us-central1-a/nodes/n\"} (Spot and preemptible nodes)",
 	"POST /admin/delete-node-pool     {\"name\":\"projects/p/locations/us-central1/clusters/serving/nodePools/np\"}",
 	"POST /admin/snapshot             {\"path\":\"state.json\"}",
 	"POST /admin/load-snapshot        {\"path\":\"state.json\"}",
@@ -343,6 +345,8 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 			return s.Nodes(), nil
 		case "node-pools":
 			return s.NodePools(), nil
+		case "queued-resources":
+			return s.QueuedResources(), nil
 		}
 		return nil, errNoAdminVerb
 	}
@@ -394,6 +398,10 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 		if a.Zone == "" || a.Type == "" || a.Count == nil {
 			return nil, errors.New("capacity needs zone, type and count")
 		}
+		if a.UntilMethod != "" || a.UntilCalls > 0 {
+			err = s.SetCapacityAfterCalls(a.Zone, a.Type, *a.Count, a.UntilMethod, a.UntilCalls)
+			break
+		}
 		s.SetCapacity(a.Zone, a.Type, *a.Count)
 	case "fail-next":
 		err = s.FailNext(a.Method, a.N, a.HTTPCode)
@@ -428,6 +436,8 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 		return map[string]string{"operation": id}, nil
 	case "delete-node":
 		err = s.DeleteNode(a.Name)
+	case "preempt-node":
+		err = s.PreemptNode(a.Name)
 	case "delete-node-pool":
 		err = s.DeleteNodePool(a.Name)
 	case "snapshot":

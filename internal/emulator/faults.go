@@ -26,6 +26,12 @@ const (
 	MethodTPUOperationsList       = "tpu.operations.list"
 	MethodTPUOperationsGet        = "tpu.operations.get"
 
+	MethodTPUQueuedResourcesCreate = "tpu.queuedResources.create"
+	MethodTPUQueuedResourcesList   = "tpu.queuedResources.list"
+	MethodTPUQueuedResourcesGet    = "tpu.queuedResources.get"
+	MethodTPUQueuedResourcesDelete = "tpu.queuedResources.delete"
+	MethodTPUQueuedResourcesReset  = "tpu.queuedResources.reset"
+
 	MethodClustersList            = "container.clusters.list"
 	MethodClustersGet             = "container.clusters.get"
 	MethodNodePoolsCreate         = "container.nodePools.create"
@@ -48,6 +54,8 @@ var methodNames = []string{
 	MethodTPUAcceleratorTypesList, MethodTPUAcceleratorTypesGet,
 	MethodTPURuntimeVersionsList, MethodTPURuntimeVersionsGet,
 	MethodTPUOperationsList, MethodTPUOperationsGet,
+	MethodTPUQueuedResourcesCreate, MethodTPUQueuedResourcesList, MethodTPUQueuedResourcesGet,
+	MethodTPUQueuedResourcesDelete, MethodTPUQueuedResourcesReset,
 	MethodClustersList, MethodClustersGet,
 	MethodNodePoolsCreate, MethodNodePoolsList, MethodNodePoolsGet, MethodNodePoolsUpdate,
 	MethodNodePoolsDelete, MethodNodePoolsSetSize, MethodNodePoolsSetAutoscaling,
@@ -282,6 +290,7 @@ func (s *Server) Counters() map[string]int64 {
 func startsOperation(method string) bool {
 	switch method {
 	case MethodTPUNodesCreate, MethodTPUNodesPatch, MethodTPUNodesDelete, MethodTPUNodesStart, MethodTPUNodesStop,
+		MethodTPUQueuedResourcesCreate, MethodTPUQueuedResourcesDelete, MethodTPUQueuedResourcesReset,
 		MethodNodePoolsCreate, MethodNodePoolsUpdate, MethodNodePoolsDelete, MethodNodePoolsSetSize,
 		MethodNodePoolsSetAutoscaling, MethodNodePoolsSetManagement:
 		return true

@@ -123,6 +123,7 @@ func (s *Server) newOperation(api, method, project, location string, dur time.Du
 // settle finishes, in order, every pending operation due at or before now.
 // The caller holds s.mu.
 func (s *Server) settle(now time.Time) {
+	defer s.advanceQueued(now)
 	var due, rest []*operation
 	for _, op := range s.pending {
 		if !op.hung && !op.due().After(now) {

@@ -53,6 +53,7 @@ type Server struct {
 	capUsed  map[string]int
 
 	nodes        map[string]*tpuNode
+	queued       map[string]*queuedResource
 	clusters     map[string]*gkeCluster
 	materialized map[string]bool
 
@@ -143,6 +144,7 @@ func (s *Server) resetLocked() {
 		}
 	}
 	s.nodes = map[string]*tpuNode{}
+	s.queued = map[string]*queuedResource{}
 	s.clusters = map[string]*gkeCluster{}
 	s.materialized = map[string]bool{}
 	s.ops = nil

@@ -223,6 +223,8 @@ func (s *Server) routeTPU(r *http.Request, version, rest string) (string, string
 		}
 	case 5:
 		switch {
+		case segs[4] == "queuedResources":
+			return s.routeQueued(r, project, tr, "")
 		case segs[4] == "nodes" && get:
 			return MethodTPUNodesList, project, func(q *request) (any, *apiError) { return s.tpuNodesList(tr(q)) }
 		case segs[4] == "nodes" && r.Method == http.MethodPost:
@@ -238,6 +240,8 @@ func (s *Server) routeTPU(r *http.Request, version, rest string) (string, string
 		id, verb, _ := strings.Cut(segs[5], ":")
 		name := strings.Join(segs[:5], "/") + "/" + id
 		switch {
+		case segs[4] == "queuedResources":
+			return s.routeQueued(r, project, tr, name+":"+verb)
 		case segs[4] == "nodes" && verb == "" && get:
 			return MethodTPUNodesGet, project, func(q *request) (any, *apiError) { return s.tpuNodesGet(tr(q), name) }
 		case segs[4] == "nodes" && verb == "" && r.Method == http.MethodPatch:
@@ -427,51 +431,16 @@ func (s *Server) tpuNodesCreate(q *tpuRequest) (any, *apiError) {
 			"Cloud TPU received an invalid argument. The node id %q is not valid: it must be 1-63 characters long, start with a lowercase letter, contain only lowercase letters, digits and hyphens, and not end with a hyphen. %s", id, s.eid()).
 			with(badRequest("node_id", "must match [a-z]([-a-z0-9]{0,61}[a-z0-9])?"))
 	}
-	accel, cfg, aerr := s.resolveAccelerator(&in)
+	accel, cfg, aerr := s.checkNodeOffer(&in, q.location)
 	if aerr != nil {
 		return nil, aerr
-	}
-	z := s.zone(q.location)
-	if z == nil || cfg == nil || !contains(z.TPUAcceleratorTypes, accel) {
-		// Message seen from tpu-vm create (INVALID_ARGUMENT) for a type a zone does not offer.
-		return nil, newError(statusInvalidArgument,
-			"Cloud TPU received a bad request. The requested accelerator configuration for accelerator type, %q, could not be found in the zonal accelerator configurations for %q.; the accelerator %s was not found in zone %s %s",
-			accel, q.location, accel, q.location, s.eid()).
-			with(badRequest("accelerator_type", "not offered in "+q.location))
-	}
-	if in.RuntimeVersion == "" || !contains(z.RuntimeVersions, in.RuntimeVersion) {
-		// Modeled on the API's "The field \"TensorflowVersion\" cannot be \"2.4\"" answer.
-		return nil, newError(statusInvalidArgument,
-			"Cloud TPU received an invalid argument. The field \"runtime_version\" cannot be %q in zone %q. %s",
-			in.RuntimeVersion, q.location, s.eid()).
-			with(badRequest("runtime_version", "not offered in "+q.location))
 	}
 	name := q.parent() + "/nodes/" + id
 	if _, dup := s.nodes[name]; dup {
 		return nil, newError(statusAlreadyExists, "Resource '%s' already exists", name).
 			with(resourceInfo("tpu.googleapis.com", name))
 	}
-	shape, _ := parseTPUType(accel)
-	node := in
-	node.Name = name
-	node.AcceleratorType = accel
-	node.AcceleratorConfig = cfg
-	node.State = stateCreating
-	node.Health = ""
-	node.HealthDescription = ""
-	node.NetworkEndpoints = nil
-	node.Symptoms = nil
-	node.QueuedResource = ""
-	node.MultisliceNode = false
-	node.CreateTime = rfc3339(q.now)
-	node.Id = int64(s.rand.Uint64() >> 1)
-	node.ApiVersion = "V2"
-	if q.version == "v2alpha1" {
-		node.ApiVersion = "V2_ALPHA1"
-	}
-	s.tpuDefaults(&node, q.project, q.location)
-	tn := &tpuNode{node: &node, project: q.project, zone: q.location, workers: shape.workers}
-	s.nodes[name] = tn
+	tn := s.newNode(q, in, name, accel, cfg)
 
 	op := s.newTPUOperation(q, MethodTPUNodesCreate, "create", name, s.sc.Durations.TPUCreate)
 	failure := s.takeOpFailure(MethodTPUNodesCreate)
@@ -503,6 +472,58 @@ func (s *Server) tpuNodesCreate(q *tpuRequest) (any, *apiError) {
 		}
 	}
 	return s.tpuOpJSON(op), nil
+}
+
+// checkNodeOffer checks that zone offers the accelerator and runtime
+// version a node asks for, as nodes.create and queuedResources.create do.
+func (s *Server) checkNodeOffer(in *tpu.Node, zone string) (string, *tpu.AcceleratorConfig, *apiError) {
+	accel, cfg, aerr := s.resolveAccelerator(in)
+	if aerr != nil {
+		return "", nil, aerr
+	}
+	z := s.zone(zone)
+	if z == nil || cfg == nil || !contains(z.TPUAcceleratorTypes, accel) {
+		// Message seen from tpu-vm create (INVALID_ARGUMENT) for a type a zone does not offer.
+		return "", nil, newError(statusInvalidArgument,
+			"Cloud TPU received a bad request. The requested accelerator configuration for accelerator type, %q, could not be found in the zonal accelerator configurations for %q.; the accelerator %s was not found in zone %s %s",
+			accel, zone, accel, zone, s.eid()).
+			with(badRequest("accelerator_type", "not offered in "+zone))
+	}
+	if in.RuntimeVersion == "" || !contains(z.RuntimeVersions, in.RuntimeVersion) {
+		// Modeled on the API's "The field \"TensorflowVersion\" cannot be \"2.4\"" answer.
+		return "", nil, newError(statusInvalidArgument,
+			"Cloud TPU received an invalid argument. The field \"runtime_version\" cannot be %q in zone %q. %s",
+			in.RuntimeVersion, zone, s.eid()).
+			with(badRequest("runtime_version", "not offered in "+zone))
+	}
+	return accel, cfg, nil
+}
+
+// newNode registers a CREATING node named name from the request in, with
+// the output-only fields the API sets.
+func (s *Server) newNode(q *tpuRequest, in tpu.Node, name, accel string, cfg *tpu.AcceleratorConfig) *tpuNode {
+	shape, _ := parseTPUType(accel)
+	node := in
+	node.Name = name
+	node.AcceleratorType = accel
+	node.AcceleratorConfig = cfg
+	node.State = stateCreating
+	node.Health = ""
+	node.HealthDescription = ""
+	node.NetworkEndpoints = nil
+	node.Symptoms = nil
+	node.QueuedResource = ""
+	node.MultisliceNode = false
+	node.CreateTime = rfc3339(q.now)
+	node.Id = int64(s.rand.Uint64() >> 1)
+	node.ApiVersion = "V2"
+	if q.version == "v2alpha1" {
+		node.ApiVersion = "V2_ALPHA1"
+	}
+	s.tpuDefaults(&node, q.project, q.location)
+	tn := &tpuNode{node: &node, project: q.project, zone: q.location, workers: shape.workers}
+	s.nodes[name] = tn
+	return tn
 }
 
 // tpuStockout is the create error of a zone out of TPU capacity. The message
@@ -795,6 +816,10 @@ func (s *Server) tpuOpJSON(op *operation) *tpu.Operation {
 		b, _ := json.Marshal(n)
 		_ = json.Unmarshal(b, &resp)
 		resp["@type"] = "type.googleapis.com/google.cloud.tpu." + op.apiVersion + ".Node"
+	} else if qr, ok := op.response.(*qrWire); ok {
+		b, _ := json.Marshal(qr)
+		_ = json.Unmarshal(b, &resp)
+		resp["@type"] = "type.googleapis.com/google.cloud.tpu." + op.apiVersion + ".QueuedResource"
 	} else {
 		resp = map[string]any{"@type": "type.googleapis.com/google.protobuf.Empty"}
 	}

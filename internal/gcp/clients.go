@@ -21,6 +21,7 @@ import (
 	"google.golang.org/api/impersonate"
 	"google.golang.org/api/option"
 	tpu "google.golang.org/api/tpu/v2"
+	tpualpha "google.golang.org/api/tpu/v2alpha1"
 	htransport "google.golang.org/api/transport/http"
 )
 
@@ -50,6 +51,9 @@ type Clients struct {
 
 	tpuMu sync.Mutex
 	tpu   *tpu.Service
+
+	tpuAlphaMu sync.Mutex
+	tpuAlpha   *tpualpha.Service
 
 	containerMu sync.Mutex
 	container   *container.Service
@@ -91,8 +95,7 @@ func (c *Clients) TPU(ctx context.Context) (*tpu.Service, error) {
 	if c.tpu != nil {
 		return c.tpu, nil
 	}
-	opts, err := c.serviceOptions(ctx, endpointRef{api: "Cloud TPU API", url: c.cfg.TPUEndpoint,
-		setting: TPUEndpointSetting, env: TPUEndpointEnv}, defaultTPUEndpoint)
+	opts, err := c.tpuOptions(ctx)
 	if err != nil {
 		return nil, err
 	}

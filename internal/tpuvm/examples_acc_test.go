@@ -26,6 +26,9 @@ func TestAccTPUVM_examples(t *testing.T) {
 		"resource_zone_fallback.tf": {"accel_tpu_vm.serve", "v2-alpha-tpuv6e"},
 		"resource_spot.tf":          {"accel_tpu_vm.batch", "v2-alpha-tpuv5-lite"},
 		"resource_tensorflow.tf":    {"accel_tpu_vm.train", "tpu-vm-tf-2.16.1-pod-pjrt"},
+		"resource_queued_spot.tf":   {"accel_tpu_vm.spot", "v2-alpha-tpuv6e"},
+		"resource_reserved.tf":      {"accel_tpu_vm.reserved", "v2-alpha-tpuv5"},
+		"resource_flex_start.tf":    {"accel_tpu_vm.finetune", "v2-alpha-tpuv6e"},
 	}
 	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "resources", "accel_tpu_vm", "*.tf"))
 	if err != nil || len(files) != len(runtimes) {

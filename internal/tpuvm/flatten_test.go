@@ -43,6 +43,7 @@ func priorModel() vmModel {
 		NetworkConfig:    types.ObjectValueMust(networkConfigAttrTypes, map[string]attr.Value{"network": types.StringValue("default"), "subnetwork": types.StringUnknown(), "enable_external_ips": types.BoolValue(true), "can_ip_forward": types.BoolValue(false)}),
 		ServiceAccount:   types.ObjectValueMust(serviceAccountAttrTypes, map[string]attr.Value{"email": types.StringUnknown(), "scopes": types.SetUnknown(types.StringType)}),
 		SchedulingConfig: types.ObjectNull(schedulingConfigAttrTypes),
+		Capacity:         types.ObjectNull(capacityAttrTypes),
 		EffectiveLabels:  types.MapUnknown(types.StringType),
 	}
 }

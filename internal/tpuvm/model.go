@@ -31,6 +31,9 @@ type vmModel struct {
 	SchedulingConfig       types.Object   `tfsdk:"scheduling_config"`
 	ShieldedInstanceConfig types.Object   `tfsdk:"shielded_instance_config"`
 	DataDisks              types.List     `tfsdk:"data_disks"`
+	Capacity               types.Object   `tfsdk:"capacity"`
+	QueuedResource         types.String   `tfsdk:"queued_resource"`
+	QueuedResourceState    types.String   `tfsdk:"queued_resource_state"`
 	Validation             types.String   `tfsdk:"validation"`
 	Timeouts               timeouts.Value `tfsdk:"timeouts"`
 	State                  types.String   `tfsdk:"state"`

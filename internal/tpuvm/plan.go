@@ -172,6 +172,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		// framework marked the read-only values unknown, but nothing will change.
 		keepReadOnly(&plan, *state)
 	}
+	planCapacity(ctx, cfg, &plan, state, resp)
 	resp.Diagnostics.Append(tfmodel.SetPlan(ctx, &resp.Plan, &plan)...)
 }
 
@@ -186,7 +187,7 @@ func sameSettings(plan, state vmModel) bool {
 		{plan.Metadata, state.Metadata}, {plan.Tags, state.Tags}, {plan.CIDRBlock, state.CIDRBlock},
 		{plan.NetworkConfig, state.NetworkConfig}, {plan.ServiceAccount, state.ServiceAccount},
 		{plan.SchedulingConfig, state.SchedulingConfig}, {plan.ShieldedInstanceConfig, state.ShieldedInstanceConfig},
-		{plan.DataDisks, state.DataDisks}, {plan.Validation, state.Validation}, {plan.Timeouts, state.Timeouts},
+		{plan.DataDisks, state.DataDisks}, {plan.Capacity, state.Capacity}, {plan.Validation, state.Validation}, {plan.Timeouts, state.Timeouts},
 	}
 	for _, p := range pairs {
 		if !p[0].Equal(p[1]) {

@@ -32,7 +32,8 @@ func nullModel() vmModel {
 		Metadata: types.MapNull(types.StringType), Tags: types.ListNull(types.StringType), CIDRBlock: types.StringNull(),
 		NetworkConfig: obj(networkConfigAttrTypes), ServiceAccount: obj(serviceAccountAttrTypes),
 		SchedulingConfig: obj(schedulingConfigAttrTypes), ShieldedInstanceConfig: obj(shieldedInstanceConfigAttrTypes),
-		DataDisks:  types.ListNull(types.ObjectType{AttrTypes: dataDiskAttrTypes}),
+		DataDisks: types.ListNull(types.ObjectType{AttrTypes: dataDiskAttrTypes}),
+		Capacity:  obj(capacityAttrTypes), QueuedResource: types.StringNull(), QueuedResourceState: types.StringNull(),
 		Validation: types.StringNull(),
 		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{
 			"create": types.StringType, "update": types.StringType, "delete": types.StringType,

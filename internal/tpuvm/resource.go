@@ -50,6 +50,8 @@ type vmResource struct {
 	data  *providerdata.Data
 	// newAPI builds the Cloud TPU API access; replaced in tests.
 	newAPI func(ctx context.Context) (nodeAPI, error)
+	// newQueuedAPI builds the queued-resources access; nil: the provider's clients.
+	newQueuedAPI func(ctx context.Context) (queuedAPI, error)
 }
 
 func (r *vmResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -116,6 +118,10 @@ func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, res
 
 	node.Labels[ownerLabelKey] = ownership.NewID()
 	spec := createSpec{project: plan.Project.ValueString(), name: plan.Name.ValueString(), zones: zones, node: node}
+	if c, _ := capacityOf(ctx, plan, &resp.Diagnostics); c.queued() {
+		r.createQueuedVM(ctx, api, spec, c, plan, resp)
+		return
+	}
 	tflog.Info(ctx, "creating TPU VM", map[string]any{
 		"name": spec.name, "project": spec.project, "zones": zones,
 		"accelerator_type": node.AcceleratorType, "runtime_version": node.RuntimeVersion, "timeout": timeout.String(),
@@ -220,6 +226,9 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 	if api == nil {
 		return
 	}
+	if r.readQueued(ctx, api, state, len(imported) > 0, resp) {
+		return
+	}
 	id := state.ID.ValueString()
 	n, err := api.Get(ctx, id)
 	if gcp.Classify(err) == gcp.ClassNotFound {
@@ -262,6 +271,9 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 	}
 	api := r.api(ctx, &resp.Diagnostics)
 	if api == nil {
+		return
+	}
+	if r.updateQueued(ctx, api, plan, state, resp) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -411,6 +423,9 @@ func (r *vmResource) Delete(ctx context.Context, req resource.DeleteRequest, res
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if r.deleteQueuedVM(ctx, api, state, resp) {
+		return
+	}
 	id := state.ID.ValueString()
 	n, err := api.Get(ctx, id)
 	switch {

@@ -281,6 +281,8 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				Computed:            true,
 				MarkdownDescription: "Number of TPU VM hosts (workers) in the slice, from the catalog. Known at plan time.",
 			},
+			"queued_resource":       queuedResourceAttribute(),
+			"queued_resource_state": queuedResourceStateAttribute(),
 			"create_time": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "When the VM was created (RFC 3339).",
@@ -405,6 +407,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 					},
 				},
 			},
+			"capacity": capacityBlock(),
 			"timeouts": timeoutsBlock(ctx),
 		},
 	}

@@ -6,6 +6,7 @@ package tpuvm_test
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -42,7 +43,9 @@ func everyAttribute(tg *acctest.Target, name string) map[string]any {
 			"email":  "runner@" + tg.Project + ".iam.gserviceaccount.com",
 			"scopes": []any{"https://www.googleapis.com/auth/cloud-platform"},
 		},
-		"scheduling_config":        map[string]any{"preemptible": false, "reserved": false, "spot": true},
+		"scheduling_config": map[string]any{"preemptible": false, "reserved": false, "spot": false},
+		// capacity.reservation belongs to another mode: see reservedAttribute.
+		"capacity":                 map[string]any{"mode": "flex-start", "max_wait": "1h0m0s", "max_run_duration": "2h0m0s"},
 		"shielded_instance_config": map[string]any{"enable_secure_boot": true},
 		"data_disks": []any{map[string]any{
 			"source_disk": "projects/" + tg.Project + "/zones/" + tg.Zone + "/disks/data",
@@ -63,10 +66,31 @@ func everyAttribute(tg *acctest.Target, name string) map[string]any {
 func TestAccTPUVM_unknownAtPlan(t *testing.T) {
 	tg := acctest.New(t)
 	attrs := acctest.SettableAttributes(t, acctest.Resource, "accel_tpu_vm")
-	minimal := map[string]any{"name": "", "accelerator_type": "v5litepod-4", "framework": "tensorflow"}
+	// The capacity attributes of flex-start need their mode.
+	minimal := map[string]any{"name": "", "accelerator_type": "v5litepod-4", "framework": "tensorflow",
+		"capacity": map[string]any{"mode": "flex-start", "max_run_duration": "2h0m0s"}}
 	cases, missing := acctest.UnknownCases(attrs, everyAttribute(tg, ""), minimal, func(i int, body map[string]any) {
 		body["name"] = fmt.Sprintf("tf-acc-unknown-%d", i)
 	})
+	// capacity.reservation, which only mode "reserved" takes, is covered
+	// with a body of that mode.
+	var reservation []acctest.Attribute
+	for _, a := range attrs {
+		if a.Path == reservedAttribute {
+			reservation = append(reservation, a)
+		}
+	}
+	more, _ := acctest.UnknownCases(reservation, withReservation(everyAttribute(tg, "")), nil, func(i int, body map[string]any) {
+		body["name"] = fmt.Sprintf("tf-acc-unknown-r%d", i)
+	})
+	for i := range more {
+		more[i].Blocks = acctest.BlockPaths(attrs)
+		rekeyUnknowns(more[i].Body, "r") // in place: a map
+	}
+	if len(more) > 0 {
+		missing = slices.DeleteFunc(missing, func(p string) bool { return p == reservedAttribute })
+	}
+	cases = append(cases, more...)
 	acctest.RequireValues(t, missing)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
@@ -105,6 +129,38 @@ resource "accel_tpu_vm" "test" {
 	}
 }
 
+// reservedAttribute is the attribute everyAttribute leaves out: it belongs
+// to capacity mode "reserved", not to the flex-start everyAttribute uses.
+const reservedAttribute = "capacity.reservation"
+
+// rekeyUnknowns prefixes the keys of the unknown values in v, so that cases
+// from two UnknownCases calls can share one configuration.
+func rekeyUnknowns(v any, prefix string) any {
+	switch x := v.(type) {
+	case acctest.Unknown:
+		x.Key = prefix + x.Key
+		x.Value = rekeyUnknowns(x.Value, prefix)
+		return x
+	case map[string]any:
+		for k, e := range x {
+			x[k] = rekeyUnknowns(e, prefix)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = rekeyUnknowns(e, prefix)
+		}
+		return x
+	}
+	return v
+}
+
+// withReservation switches body's capacity to mode "reserved".
+func withReservation(body map[string]any) map[string]any {
+	body["capacity"] = map[string]any{"mode": "reserved", "reservation": "res"}
+	return body
+}
+
 // emptyStringValid lists the optional strings of accel_tpu_vm for which ""
 // is a valid value; "" in any other is rejected at plan.
 var emptyStringValid = map[string]bool{
@@ -126,6 +182,9 @@ func TestAccTPUVM_emptyStrings(t *testing.T) {
 			continue
 		}
 		body := everyAttribute(tg, "tf-acc-empty")
+		if a.Path == reservedAttribute {
+			body = withReservation(body)
+		}
 		if !acctest.SetAt(body, a.Path, "") {
 			t.Errorf("everyAttribute has no value for %s: add one", a.Path)
 			continue

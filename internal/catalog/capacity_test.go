@@ -1,0 +1,65 @@
+package catalog
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckCapacity(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	for _, tc := range []struct {
+		name string
+		req  CapacityRequest
+		// want is "attribute: summary" of each finding, in order.
+		want []string
+	}{
+		{"on-demand", CapacityRequest{Mode: CapacityOnDemand}, nil},
+		{"spot with a wait", CapacityRequest{Mode: CapacitySpot, MaxWait: "2h"}, nil},
+		{"unknown mode", CapacityRequest{Mode: "cheap"}, []string{"mode: Unknown Capacity Mode"}},
+		{"wait on on-demand", CapacityRequest{Mode: CapacityOnDemand, MaxWait: "1h"}, []string{"max_wait: Max Wait Needs a Queued Mode"}},
+		{"bad wait", CapacityRequest{Mode: CapacitySpot, MaxWait: "-5m"}, []string{"max_wait: Invalid Duration"}},
+		{"fractional wait", CapacityRequest{Mode: CapacitySpot, MaxWait: "1.5s"}, []string{"max_wait: Invalid Duration"}},
+		{"reserved without name", CapacityRequest{Mode: CapacityReserved}, []string{"reservation: Missing Reservation"}},
+		{"reservation on spot", CapacityRequest{Mode: CapacitySpot, Reservation: "r"}, []string{"reservation: Reservation Needs Mode Reserved"}},
+		{"flex without run", CapacityRequest{Mode: CapacityFlexStart, Generation: "v6e"}, []string{"max_run_duration: Missing Max Run Duration"}},
+		{"flex 7 days", CapacityRequest{Mode: CapacityFlexStart, Generation: "v6e", MaxRunDuration: "168h"}, nil},
+		{"flex too long", CapacityRequest{Mode: CapacityFlexStart, Generation: "v5e", MaxRunDuration: "169h"}, []string{"max_run_duration: Max Run Duration Too Long"}},
+		{"flex on v4", CapacityRequest{Mode: CapacityFlexStart, Generation: "v4", MaxRunDuration: "1h"}, []string{"mode: Flex-Start Not Offered for This Generation"}},
+		{"flex on v5p", CapacityRequest{Mode: CapacityFlexStart, Generation: "v5p", MaxRunDuration: "1h"}, nil},
+		{"run on spot", CapacityRequest{Mode: CapacitySpot, MaxRunDuration: "1h"}, []string{"max_run_duration: Max Run Duration Needs Flex-Start"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fs := c.CheckCapacity(tc.req)
+			var got []string
+			for _, f := range fs {
+				got = append(got, f.Attribute+": "+f.Summary)
+				if f.Source == "" || !strings.HasPrefix(f.Source, "https://cloud.google.com/") {
+					t.Errorf("%s: source %q", f.Summary, f.Source)
+				}
+				if f.Severity != SeverityError {
+					t.Errorf("%s: severity %s", f.Summary, f.Severity)
+				}
+			}
+			if strings.Join(got, "; ") != strings.Join(tc.want, "; ") {
+				t.Errorf("findings = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCapacityModesHaveSources(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	names := c.CapacityModeNames()
+	if strings.Join(names, ",") != "on-demand,spot,reserved,flex-start" {
+		t.Fatalf("modes = %v", names)
+	}
+	for _, n := range names {
+		m, _ := c.CapacityMode(n)
+		if m.Source == "" || m.Summary == "" || m.Queued != (n != CapacityOnDemand) {
+			t.Errorf("mode %+v", m)
+		}
+	}
+}

@@ -1,0 +1,618 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	tpu "google.golang.org/api/tpu/v2"
+	tpualpha "google.golang.org/api/tpu/v2alpha1"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
+	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
+)
+
+// queuedAPI is the part of the Cloud TPU API's queued resources the resource
+// uses: *gcp.TPUQueued, or a fake in tests.
+type queuedAPI interface {
+	Create(ctx context.Context, parent, id string, qr *tpu.QueuedResource, flexStartRun time.Duration) (*tpu.Operation, error)
+	Get(ctx context.Context, name string) (*tpualpha.QueuedResource, error)
+	Delete(ctx context.Context, name string, force bool) (*tpu.Operation, error)
+	Wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation, error)
+	// WaitActive reads the queued resource until it leaves the pending states.
+	WaitActive(ctx context.Context, name string, last *tpualpha.QueuedResource) (*tpualpha.QueuedResource, error)
+}
+
+var _ queuedAPI = (*gcp.TPUQueued)(nil)
+
+// capacityModel is the capacity block.
+type capacityModel struct {
+	Mode           types.String `tfsdk:"mode"`
+	Reservation    types.String `tfsdk:"reservation"`
+	MaxWait        types.String `tfsdk:"max_wait"`
+	MaxRunDuration types.String `tfsdk:"max_run_duration"`
+}
+
+var capacityAttrTypes = map[string]attr.Type{
+	"mode":             types.StringType,
+	"reservation":      types.StringType,
+	"max_wait":         types.StringType,
+	"max_run_duration": types.StringType,
+}
+
+// capacityBlock is the schema of the capacity block.
+func capacityBlock() schema.Block {
+	cat := catalog.Default()
+	var modes []string
+	for _, n := range cat.CapacityModeNames() {
+		m, _ := cat.CapacityMode(n)
+		modes = append(modes, "`"+n+"`: "+m.Summary)
+	}
+	return schema.SingleNestedBlock{
+		MarkdownDescription: "How the VM gets its TPU capacity. Without the block: `on-demand`. The queued modes create the VM " +
+			"through a Cloud TPU queued resource and wait, within the create timeout, until it is `ACTIVE`; a request still " +
+			"waiting at the timeout is kept in the state and the next apply waits on. Changing the block replaces the VM. " +
+			"Modes:\n\n  - " + strings.Join(modes, "\n  - ") + "\n",
+		Attributes: map[string]schema.Attribute{
+			"mode": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "One of " + schemadoc.Codes(cat.CapacityModeNames()) + ". Default: `on-demand`.",
+				Validators:          []validator.String{stringvalidator.OneOf(cat.CapacityModeNames()...)},
+			},
+			"reservation": schema.StringAttribute{
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+				MarkdownDescription: "With mode `reserved`: the reservation's name, or its full name " +
+					"`projects/{project}/locations/{zone}/reservations/{name}`. A name alone is looked up in the VM's project and zone.",
+			},
+			"max_wait": schema.StringAttribute{
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+				MarkdownDescription: "With a queued mode: how long the request may wait for capacity (the queued resource's " +
+					"`validUntilDuration`), as a Go duration such as `\"6h\"`. A request not served by then fails, and the next zone of " +
+					"`zones` is tried. Default: no limit (the request waits until the create timeout, and after it, until served).",
+			},
+			"max_run_duration": schema.StringAttribute{
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+				MarkdownDescription: fmt.Sprintf("With mode `flex-start` (required there): how long the VM may run once created, "+
+					"at most `%dh` (7 days), as a Go duration such as `\"24h\"`. Then Google deletes it and the next plan replaces it.",
+					cat.FlexStart().MaxRunHours),
+			},
+		},
+	}
+}
+
+func queuedResourceAttribute() schema.Attribute {
+	return schema.StringAttribute{
+		Computed: true,
+		MarkdownDescription: "The queued resource the VM was created through " +
+			"(`projects/{project}/locations/{zone}/queuedResources/{name}`); null for `on-demand`.",
+	}
+}
+
+func queuedResourceStateAttribute() schema.Attribute {
+	return schema.StringAttribute{
+		Computed: true,
+		MarkdownDescription: "State of the queued resource: `WAITING_FOR_RESOURCES` or `PROVISIONING` while it waits " +
+			"(the next apply waits on), `ACTIVE` once the VM exists, `FAILED` (for example `max_wait` passed) or `SUSPENDED` " +
+			"(the VM was preempted, deleted or reached its run duration), which the next plan replaces. Null for `on-demand`.",
+	}
+}
+
+// capacityOf reads the capacity block; a missing block is on-demand.
+func capacityOf(ctx context.Context, m vmModel, diags *diag.Diagnostics) (capacityModel, bool) {
+	c := capacityModel{Mode: types.StringValue(catalog.CapacityOnDemand)}
+	if m.Capacity.IsUnknown() {
+		return c, false
+	}
+	if m.Capacity.IsNull() {
+		return c, true
+	}
+	diags.Append(m.Capacity.As(ctx, &c, objectOptions)...)
+	if c.Mode.IsNull() {
+		c.Mode = types.StringValue(catalog.CapacityOnDemand)
+	}
+	for _, v := range []types.String{c.Mode, c.Reservation, c.MaxWait, c.MaxRunDuration} {
+		if v.IsUnknown() {
+			return c, false
+		}
+	}
+	return c, true
+}
+
+// queued reports whether the capacity mode creates through a queued resource.
+func (c capacityModel) queued() bool {
+	m, ok := catalog.Default().CapacityMode(c.Mode.ValueString())
+	return ok && m.Queued
+}
+
+// pendingOrEnded are the queued resource states the plan reacts to.
+var queuedEnded = []string{gcp.QueuedFailed, gcp.QueuedSuspending, gcp.QueuedSuspended}
+
+// planCapacity checks the capacity block against the catalog and plans the
+// queued resource's attributes: unknown for a new queued VM, the next
+// apply's wait for one still waiting, and the replacement of one that
+// failed or was suspended. Called from ModifyPlan.
+func planCapacity(ctx context.Context, cfg vmModel, plan *vmModel, state *vmModel, resp *resource.ModifyPlanResponse) {
+	c, ok := capacityOf(ctx, *plan, &resp.Diagnostics)
+	if ok {
+		gen := ""
+		if known(plan.Generation) {
+			gen = plan.Generation.ValueString()
+		}
+		fs := catalog.Default().CheckCapacity(catalog.CapacityRequest{
+			Mode: c.Mode.ValueString(), Generation: gen, Reservation: c.Reservation.ValueString(),
+			MaxWait: c.MaxWait.ValueString(), MaxRunDuration: c.MaxRunDuration.ValueString(),
+		})
+		validation.Append(&resp.Diagnostics, path.Root("capacity"), fs, catalog.ModeStrict)
+		if c.queued() && anyFlagSet(cfg.SchedulingConfig) {
+			resp.Diagnostics.AddAttributeError(path.Root("scheduling_config"), "Scheduling Config With a Queued Capacity Mode",
+				fmt.Sprintf("capacity mode %q sets how the VM is scheduled; scheduling_config is for mode \"on-demand\" only. Remove scheduling_config.",
+					c.Mode.ValueString()))
+		}
+	}
+	if state == nil {
+		switch {
+		case !ok:
+			plan.QueuedResource, plan.QueuedResourceState = types.StringUnknown(), types.StringUnknown()
+		case c.queued():
+			plan.QueuedResource, plan.QueuedResourceState = types.StringUnknown(), types.StringUnknown()
+		default:
+			plan.QueuedResource, plan.QueuedResourceState = types.StringNull(), types.StringNull()
+		}
+		return
+	}
+	plan.QueuedResource, plan.QueuedResourceState = state.QueuedResource, state.QueuedResourceState
+	if !plan.Capacity.Equal(state.Capacity) {
+		resp.RequiresReplace.Append(path.Root("capacity"))
+		plan.QueuedResource, plan.QueuedResourceState = types.StringUnknown(), types.StringUnknown()
+		return
+	}
+	qrState := state.QueuedResourceState.ValueString()
+	switch {
+	case state.QueuedResource.IsNull() || qrState == gcp.QueuedActive:
+	case slices.Contains(gcp.QueuedPending, qrState):
+		// The next apply waits for the request (Update).
+		plan.QueuedResourceState = types.StringUnknown()
+		plan.State, plan.Health, plan.HealthDescription = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+		plan.NetworkEndpoints = types.ListUnknown(types.ObjectType{AttrTypes: networkEndpointAttrTypes})
+		plan.CreateTime = types.StringUnknown()
+		plan.EffectiveNetwork = types.ObjectUnknown(networkConfigAttrTypes)
+		plan.EffectiveSA = types.ObjectUnknown(serviceAccountAttrTypes)
+		plan.CIDRBlock = types.StringUnknown()
+		resp.Diagnostics.AddAttributeWarning(path.Root("queued_resource_state"), "TPU VM Still Waiting for Capacity",
+			fmt.Sprintf("Queued resource %s is %s: this apply waits on for it, up to timeouts.create, without creating another request.",
+				state.QueuedResource.ValueString(), qrState))
+	case slices.Contains(queuedEnded, qrState):
+		resp.RequiresReplace.Append(path.Root("queued_resource_state"))
+		plan.QueuedResource, plan.QueuedResourceState, plan.State = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+		why := "the request could not be served (for example, max_wait passed without capacity)"
+		if qrState != gcp.QueuedFailed {
+			why = "its TPU VM was deleted: preempted (a Spot VM cannot be restarted), deleted outside Terraform, or at the end of a flex-start run"
+		}
+		resp.Diagnostics.AddAttributeWarning(path.Root("queued_resource_state"), "TPU VM Will Be Replaced",
+			fmt.Sprintf("Queued resource %s is %s: %s. This plan deletes it and queues a new request.",
+				state.QueuedResource.ValueString(), qrState, why))
+	}
+}
+
+// queuedName is the queued resource of a VM named name in zone.
+func queuedName(project, zone, name string) string {
+	return "projects/" + project + "/locations/" + zone + "/queuedResources/" + name
+}
+
+// queuedRequest builds the queued resource that creates spec's node in zone.
+func queuedRequest(spec createSpec, zone string, c capacityModel) (*tpu.QueuedResource, time.Duration) {
+	parent := "projects/" + spec.project + "/locations/" + zone
+	qr := &tpu.QueuedResource{Tpu: &tpu.Tpu{NodeSpec: []*tpu.NodeSpec{{Parent: parent, NodeId: spec.name, Node: spec.node}}}}
+	var run time.Duration
+	switch c.Mode.ValueString() {
+	case catalog.CapacitySpot:
+		qr.Spot = &tpu.Spot{}
+	case catalog.CapacityReserved:
+		r := c.Reservation.ValueString()
+		if !strings.HasPrefix(r, "projects/") {
+			r = parent + "/reservations/" + r
+		}
+		qr.ReservationName = r
+	case catalog.CapacityFlexStart:
+		run, _ = time.ParseDuration(c.MaxRunDuration.ValueString())
+	}
+	if w, err := time.ParseDuration(c.MaxWait.ValueString()); err == nil && w > 0 {
+		qr.QueueingPolicy = &tpu.QueueingPolicy{ValidUntilDuration: gcp.ProtoDuration(w)}
+	}
+	return qr, run
+}
+
+// queuedOutcome is the result of createQueued.
+type queuedOutcome struct {
+	createOutcome
+	// qr is the queued resource to record, nil when there is none.
+	qr *tpualpha.QueuedResource
+	// waiting is set when the create timeout (or an interruption) came
+	// while qr still waited: qr is recorded, without error.
+	waiting bool
+}
+
+// createQueued creates spec.node through a queued resource in the first
+// zone of spec.zones whose request is served. A request that fails (its
+// max_wait passed, say) is deleted and the next zone is tried; a request
+// still waiting when ctx ends is kept and returned.
+func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createSpec, c capacityModel) queuedOutcome {
+	first, done := nameTaken(ctx, api, spec)
+	out := queuedOutcome{createOutcome: first}
+	if done {
+		return out
+	}
+	for i, zone := range spec.zones {
+		if ctx.Err() != nil {
+			for _, z := range spec.zones[i:] {
+				out.attempts = append(out.attempts, attempt{zone: z, result: "not tried", reason: "the create timeout was reached"})
+			}
+			out.err = fmt.Errorf("creating the TPU VM: %w", ctx.Err())
+			return out
+		}
+		name := queuedName(spec.project, zone, spec.name)
+		req, run := queuedRequest(spec, zone, c)
+		tflog.Info(ctx, "creating TPU VM through a queued resource", map[string]any{"queued_resource": name, "mode": c.Mode.ValueString(), "zone_index": i})
+		op, err := qapi.Create(ctx, "projects/"+spec.project+"/locations/"+zone, spec.name, req, run)
+		if err == nil {
+			_, err = qapi.Wait(ctx, op)
+		}
+		if err != nil && ctx.Err() == nil {
+			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: err.Error()})
+			if gcp.Classify(err) == gcp.ClassAlreadyExists {
+				out.err = &nameTakenError{id: name, reason: "was not created by this resource"}
+			} else {
+				out.err = fmt.Errorf("creating queued resource %s: %w", name, err)
+			}
+			return out
+		}
+		qr, err := qapi.WaitActive(ctx, name, nil)
+		if ctx.Err() != nil {
+			rctx, cancel := gcp.AfterDeadline(ctx)
+			defer cancel()
+			if got, gerr := qapi.Get(rctx, name); gerr == nil {
+				qr = got
+			}
+			if qr == nil {
+				out.err = fmt.Errorf("creating queued resource %s: %w", name, ctx.Err())
+				return out
+			}
+			out.qr, out.waiting = qr, true
+			out.attempts = append(out.attempts, attempt{zone: zone, result: "waiting", reason: "queued resource " + gcp.QueuedState(qr)})
+			return out
+		}
+		if err != nil {
+			out.err = fmt.Errorf("waiting for queued resource %s: %w", name, err)
+			out.qr = qr
+			return out
+		}
+		switch st := gcp.QueuedState(qr); st {
+		case gcp.QueuedActive:
+			out.qr = qr
+			out.createOutcome = created(ctx, api, spec.nodeID(zone), nil, out.createOutcome)
+			return out
+		case gcp.QueuedFailed:
+			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: queuedFailure(qr)})
+			if derr := deleteQueued(ctx, qapi, name); derr != nil {
+				out.qr = qr
+				out.err = fmt.Errorf("queued resource %s failed, and deleting it failed: %w", name, derr)
+				return out
+			}
+		default:
+			out.qr = qr
+			out.err = fmt.Errorf("queued resource %s ended in state %s", name, st)
+			return out
+		}
+	}
+	out.err = &noCapacityError{attempts: out.attempts}
+	return out
+}
+
+// queuedFailure says why a queued resource failed.
+func queuedFailure(qr *tpualpha.QueuedResource) string {
+	if qr != nil && qr.State != nil && qr.State.FailedData != nil && qr.State.FailedData.Error != nil {
+		return "queued resource FAILED: " + qr.State.FailedData.Error.Message
+	}
+	return "queued resource FAILED"
+}
+
+// deleteQueued deletes a queued resource and its nodes and waits; one
+// already gone is deleted.
+func deleteQueued(ctx context.Context, qapi queuedAPI, name string) error {
+	op, err := qapi.Delete(ctx, name, true)
+	if gcp.Classify(err) == gcp.ClassNotFound {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("deleting %s: %w", name, err)
+	}
+	if _, err := qapi.Wait(ctx, op); err != nil && gcp.Classify(err) != gcp.ClassNotFound {
+		return fmt.Errorf("waiting for the deletion of %s: %w", name, err)
+	}
+	return nil
+}
+
+// withQueued records the queued resource qr in m; prior is the plan or
+// state the VM was flattened onto. The scheduling flags the service sets
+// on a queued VM's node come from the capacity block, not scheduling_config.
+func withQueued(m *vmModel, prior vmModel, qr *tpualpha.QueuedResource) {
+	m.QueuedResource = types.StringValue(qr.Name)
+	m.QueuedResourceState = types.StringValue(gcp.QueuedState(qr))
+	m.SchedulingConfig = prior.SchedulingConfig
+	if !known(m.SchedulingConfig) {
+		m.SchedulingConfig = types.ObjectNull(schedulingConfigAttrTypes)
+	}
+}
+
+// waitingState is the state of a VM whose queued resource has no node yet:
+// the plan with the node's id and every value the API would report empty.
+func waitingState(ctx context.Context, spec createSpec, plan vmModel, qr *tpualpha.QueuedResource) (vmModel, diag.Diagnostics) {
+	zone := zoneOf(strings.Replace(qr.Name, "/queuedResources/", "/nodes/", 1))
+	n := *spec.node
+	n.Name = spec.nodeID(zone)
+	m, diags := flattenNode(ctx, &n, plan, false)
+	withQueued(&m, plan, qr)
+	return m, diags
+}
+
+// importedCapacity is the capacity block of a VM imported with its queued
+// resource.
+func importedCapacity(qr *tpualpha.QueuedResource, diags *diag.Diagnostics) types.Object {
+	vals := map[string]attr.Value{
+		"mode": types.StringValue(catalog.CapacityOnDemand), "reservation": types.StringNull(),
+		"max_wait": types.StringNull(), "max_run_duration": types.StringNull(),
+	}
+	switch {
+	case qr.ProvisioningModel == "FLEX_START":
+		vals["mode"] = types.StringValue(catalog.CapacityFlexStart)
+		if qr.RunDuration != nil {
+			if d, ok := durationOf(qr.RunDuration.MaxRunDuration); ok {
+				vals["max_run_duration"] = types.StringValue(d)
+			}
+		}
+	case qr.Spot != nil:
+		vals["mode"] = types.StringValue(catalog.CapacitySpot)
+	case qr.ReservationName != "":
+		vals["mode"] = types.StringValue(catalog.CapacityReserved)
+		vals["reservation"] = types.StringValue(qr.ReservationName[strings.LastIndex(qr.ReservationName, "/")+1:])
+	}
+	if qr.QueueingPolicy != nil {
+		if d, ok := durationOf(qr.QueueingPolicy.ValidUntilDuration); ok {
+			vals["max_wait"] = types.StringValue(d)
+		}
+	}
+	return objectValue(capacityAttrTypes, vals, diags)
+}
+
+// durationOf turns a google.protobuf.Duration ("3600s") into the Go
+// duration form ("1h0m0s").
+func durationOf(v string) (string, bool) {
+	if v == "" {
+		return "", false
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return "", false
+	}
+	return d.String(), true
+}
+
+// createQueuedVM is Create for the queued modes.
+func (r *vmResource) createQueuedVM(ctx context.Context, api nodeAPI, spec createSpec, c capacityModel, plan vmModel, resp *resource.CreateResponse) {
+	qapi := r.queuedAPI(ctx, &resp.Diagnostics)
+	if qapi == nil {
+		return
+	}
+	out := createQueued(ctx, api, qapi, spec, c)
+	switch {
+	case out.node != nil:
+		state, diags := flattenNode(ctx, out.node, plan, false)
+		resp.Diagnostics.Append(diags...)
+		if out.qr != nil {
+			withQueued(&state, plan, out.qr)
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	case out.qr != nil:
+		state, diags := waitingState(ctx, spec, plan, out.qr)
+		resp.Diagnostics.Append(diags...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	}
+	tried := attemptLines(out.attempts)
+	switch {
+	case out.err != nil:
+		if out.qr != nil && out.node == nil {
+			resp.Diagnostics.AddError("Error Creating TPU VM", fmt.Sprintf("TPU VM %q could not be created: %s\n\nQueued resource %s is recorded "+
+				"in the state and marked tainted: the next apply deletes it and queues a new request.\n\nZones:\n%s", spec.name, out.err, out.qr.Name, tried))
+			return
+		}
+		r.createError(spec, out.createOutcome, tried, resp)
+	case out.waiting:
+		resp.Diagnostics.AddWarning("TPU VM Still Waiting for Capacity",
+			fmt.Sprintf("Queued resource %s is %s: no %s capacity was available within the create timeout. It stays in the queue "+
+				"and is recorded in the state, so nothing is orphaned or requested twice: the next apply waits on for it, and "+
+				"terraform destroy deletes it.\n\nZones:\n%s", out.qr.Name, gcp.QueuedState(out.qr), c.Mode.ValueString(), tried))
+	case len(out.attempts) > 1:
+		resp.Diagnostics.AddAttributeWarning(path.Root("zones"), "TPU VM Created in a Fallback Zone",
+			fmt.Sprintf("TPU VM %s was created in %s after the queued resources of other zones failed:\n%s", out.node.Name, zoneOf(out.node.Name), tried))
+	}
+}
+
+// queuedAPI returns the queued-resources access, or adds a diagnostic.
+func (r *vmResource) queuedAPI(ctx context.Context, diags *diag.Diagnostics) queuedAPI {
+	if r.data == nil {
+		diags.AddError("Provider Not Configured",
+			"The accel provider was not configured before accel_tpu_vm was used. Please report this issue to the provider developers.")
+		return nil
+	}
+	newAPI := r.newQueuedAPI
+	if newAPI == nil {
+		newAPI = func(ctx context.Context) (queuedAPI, error) { return r.data.Clients.TPUQueued(ctx) }
+	}
+	q, err := newAPI(ctx)
+	if err != nil {
+		diags.AddError("Cannot Reach the Cloud TPU API", err.Error())
+		return nil
+	}
+	return q
+}
+
+// readQueued is Read for a VM created through a queued resource (known
+// from the state, or, on import, from its node). It reports whether it
+// handled the read.
+func (r *vmResource) readQueued(ctx context.Context, api nodeAPI, state vmModel, imported bool, resp *resource.ReadResponse) bool {
+	name := state.QueuedResource.ValueString()
+	var node *tpu.Node
+	if name == "" {
+		if !imported {
+			return false
+		}
+		n, err := api.Get(ctx, state.ID.ValueString())
+		if err != nil || n.QueuedResource == "" {
+			return false
+		}
+		node, name = n, n.QueuedResource
+	}
+	qapi := r.queuedAPI(ctx, &resp.Diagnostics)
+	if qapi == nil {
+		return true
+	}
+	qr, err := qapi.Get(ctx, name)
+	if gcp.Classify(err) == gcp.ClassNotFound {
+		return false // the node, if any, is read on its own
+	}
+	if err != nil {
+		resp.Diagnostics.AddError(gcp.Summary(err, "Error Reading TPU VM"), fmt.Sprintf("Reading queued resource %s failed: %s", name, err))
+		return true
+	}
+	if node == nil {
+		n, err := api.Get(ctx, state.ID.ValueString())
+		switch {
+		case err == nil:
+			node = n
+		case gcp.Classify(err) != gcp.ClassNotFound:
+			resp.Diagnostics.AddError(gcp.Summary(err, "Error Reading TPU VM"), fmt.Sprintf("Reading TPU VM %s failed: %s", state.ID.ValueString(), err))
+			return true
+		}
+	}
+	newState := state
+	if node != nil && node.QueuedResource == qr.Name {
+		if !imported && !ownership.Owns(ownerOf(ctx, state), node.Labels) {
+			resp.Diagnostics.AddWarning("TPU VM Replaced Outside Terraform",
+				fmt.Sprintf("TPU VM %s is no longer the VM this resource created: the VM of that name %s. It is removed from the "+
+					"state and never changed or deleted by this resource.", node.Name, ownership.Describe(node.Labels)))
+			resp.State.RemoveResource(ctx)
+			return true
+		}
+		var diags diag.Diagnostics
+		newState, diags = flattenNode(ctx, node, state, imported)
+		resp.Diagnostics.Append(diags...)
+	} else if known(newState.State) && newState.State.ValueString() != "" && gcp.QueuedState(qr) != gcp.QueuedActive {
+		newState.State = types.StringValue("")
+	}
+	withQueued(&newState, state, qr)
+	if imported {
+		newState.Capacity = importedCapacity(qr, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &newState)...)
+	return true
+}
+
+// updateQueued finishes, in Update, the creation of a VM whose queued
+// resource still waited: it waits (up to the create timeout) and records the
+// VM. It reports whether it handled the update.
+func (r *vmResource) updateQueued(ctx context.Context, api nodeAPI, plan, state vmModel, resp *resource.UpdateResponse) bool {
+	if state.QueuedResource.IsNull() || !slices.Contains(gcp.QueuedPending, state.QueuedResourceState.ValueString()) {
+		return false
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	qapi := r.queuedAPI(ctx, &resp.Diagnostics)
+	if qapi == nil || resp.Diagnostics.HasError() {
+		return true
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	name := state.QueuedResource.ValueString()
+	qr, err := qapi.WaitActive(wctx, name, nil)
+	if wctx.Err() != nil {
+		rctx, rcancel := gcp.AfterDeadline(ctx)
+		defer rcancel()
+		if got, gerr := qapi.Get(rctx, name); gerr == nil {
+			qr = got
+		}
+	}
+	if qr == nil {
+		resp.Diagnostics.AddError("Error Waiting for TPU VM", fmt.Sprintf("Reading queued resource %s failed: %v", name, err))
+		return true
+	}
+	newState := state
+	newState.Timeouts = plan.Timeouts
+	if gcp.QueuedState(qr) == gcp.QueuedActive {
+		n, err := api.Get(ctx, state.ID.ValueString())
+		if err != nil {
+			resp.Diagnostics.AddError("Error Reading TPU VM", fmt.Sprintf("Queued resource %s is ACTIVE, but reading TPU VM %s failed: %s",
+				name, state.ID.ValueString(), err))
+			return true
+		}
+		newState, diags = flattenNode(ctx, n, plan, false)
+		resp.Diagnostics.Append(diags...)
+	}
+	withQueued(&newState, plan, qr)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &newState)...)
+	switch st := gcp.QueuedState(qr); {
+	case st == gcp.QueuedActive:
+	case slices.Contains(gcp.QueuedPending, st):
+		resp.Diagnostics.AddWarning("TPU VM Still Waiting for Capacity",
+			fmt.Sprintf("Queued resource %s is still %s after timeouts.create. It stays in the queue and in the state: apply again to wait on.", name, st))
+	default:
+		resp.Diagnostics.AddError("TPU VM Request Ended Without a VM",
+			fmt.Sprintf("Queued resource %s is %s (%s). The next plan replaces it with a new request.", name, st, queuedFailure(qr)))
+	}
+	return true
+}
+
+// deleteQueuedVM is Delete for a VM created through a queued resource: the
+// queued resource and its node go together. It reports whether it handled
+// the delete.
+func (r *vmResource) deleteQueuedVM(ctx context.Context, api nodeAPI, state vmModel, resp *resource.DeleteResponse) bool {
+	name := state.QueuedResource.ValueString()
+	if name == "" {
+		return false
+	}
+	qapi := r.queuedAPI(ctx, &resp.Diagnostics)
+	if qapi == nil {
+		return true
+	}
+	n, err := api.Get(ctx, state.ID.ValueString())
+	if err == nil && n.QueuedResource == name && !ownership.Owns(ownerOf(ctx, state), n.Labels) {
+		resp.Diagnostics.AddWarning("TPU VM Not Deleted",
+			fmt.Sprintf("TPU VM %s was not deleted: the VM of that name %s. It is left as it is.", n.Name, ownership.Describe(n.Labels)))
+		return true
+	}
+	tflog.Info(ctx, "deleting TPU VM and its queued resource", map[string]any{"id": state.ID.ValueString(), "queued_resource": name})
+	if err := deleteQueued(ctx, qapi, name); err != nil {
+		resp.Diagnostics.AddError("Error Deleting TPU VM", fmt.Sprintf("Deleting queued resource %s and its TPU VM failed: %s", name, err))
+	}
+	return true
+}

@@ -1,0 +1,265 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+)
+
+// queuedConfig is a v5e VM in the emulator's default zone with capacity.
+func queuedConfig(tg *acctest.Target, name, capacity, extra string) string {
+	return tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  accelerator_type = "v5litepod-4"
+  capacity {
+%[2]s
+  }
+%[3]s
+}
+`, name, capacity, extra))
+}
+
+// checkQueuedGone asserts that neither a node nor a queued resource named
+// name is left.
+func checkQueuedGone(tg *acctest.Target, name string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		if err := checkGone(tg, name)(s); err != nil {
+			return err
+		}
+		for _, qr := range tg.Emulator.QueuedResources() {
+			if strings.HasSuffix(qr.Name, "/queuedResources/"+name) {
+				return fmt.Errorf("queued resource %s is left behind (state %s)", qr.Name, qr.State)
+			}
+		}
+		return nil
+	}
+}
+
+// expectQueued is a state check on the emulator: exactly the given queued
+// resources named name exist, in the given states.
+type expectQueued struct {
+	tg     *acctest.Target
+	name   string
+	states []string
+}
+
+func (e expectQueued) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	var got []string
+	for _, qr := range e.tg.Emulator.QueuedResources() {
+		if strings.HasSuffix(qr.Name, "/queuedResources/"+e.name) {
+			got = append(got, qr.State)
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(e.states, ",") {
+		resp.Error = fmt.Errorf("queued resources named %s: states %v, want %v", e.name, got, e.states)
+	}
+}
+
+// TestAccTPUVM_queuedSpot covers a Spot VM served at once: it is created
+// through a queued resource, imports with its capacity block, and a
+// preemption shows as drift that the next apply replaces.
+func TestAccTPUVM_queuedSpot(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("spot")
+	id := gcp.NodeID(tg.Project, tg.Zone, name)
+	qrName := "projects/" + tg.Project + "/locations/" + tg.Zone + "/queuedResources/" + name
+	config := queuedConfig(tg, name, `    mode = "spot"`, "")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkQueuedGone(tg, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource"), knownvalue.StringExact(qrName)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("ACTIVE")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("READY")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("scheduling_config"), knownvalue.Null()),
+					expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
+					expectNodes{tg: tg, name: name, ids: []string{id}},
+					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUNodesCreate: 0, emulator.MethodTPUQueuedResourcesCreate: 1}},
+				},
+			},
+			{
+				ResourceName:      address,
+				ImportState:       true,
+				ImportStateId:     id,
+				ImportStateVerify: true,
+			},
+			{
+				Config:             config,
+				Check:              func(*terraform.State) error { return tg.Emulator.PreemptNode(id) },
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("ACTIVE")),
+					expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
+					expectNodes{tg: tg, name: name, ids: []string{id}},
+				},
+			},
+		},
+	})
+}
+
+// TestAccTPUVM_queuedReservedAfterWait covers a VM in a named reservation
+// that has no room when the request is made: the apply waits until the
+// reservation has room (released by the emulator after the provider's
+// third read of the request, whatever the machine's speed) and finishes.
+func TestAccTPUVM_queuedReservedAfterWait(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("rsv")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkQueuedGone(tg, name),
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				tg.Emulator.SetCapacity(tg.Zone, "reservations/res-"+name, 0)
+				mustNoErr(t, tg.Emulator.SetCapacityAfterCalls(tg.Zone, "reservations/res-"+name, 1, emulator.MethodTPUQueuedResourcesGet, 3))
+			},
+			Config: queuedConfig(tg, name, fmt.Sprintf(`    mode        = "reserved"
+    reservation = "res-%s"`, name), ""),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("ACTIVE")),
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("READY")),
+				expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
+				expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1}},
+			},
+		}},
+	})
+}
+
+// TestAccTPUVM_queuedTimeoutThenReapply covers a request still waiting at
+// the create timeout: it is recorded (no error, no taint), the next plan
+// updates it in place, and once capacity arrives the next apply finishes it
+// without a second request or a second VM.
+func TestAccTPUVM_queuedTimeoutThenReapply(t *testing.T) {
+	tg := acctest.New(t, func(sc *emulator.Scenario) {
+		sc.Capacity = append(sc.Capacity, emulator.Capacity{Zone: "us-central1-a", Type: "v5litepod-4", Count: 0})
+	})
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("wait")
+	id := gcp.NodeID(tg.Project, tg.Zone, name)
+	config := queuedConfig(tg, name, `    mode     = "spot"
+    max_wait = "24h"`, `  timeouts {
+    create = "1s"
+  }`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkQueuedGone(tg, name),
+		Steps: []resource.TestStep{
+			{
+				Config:             config,
+				ExpectNonEmptyPlan: true,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("WAITING_FOR_RESOURCES")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+					expectQueued{tg: tg, name: name, states: []string{"WAITING_FOR_RESOURCES"}},
+					expectNodes{tg: tg, name: name},
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
+				},
+			},
+			{
+				PreConfig: func() { tg.Emulator.SetCapacity(tg.Zone, "v5litepod-4", 1) },
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("ACTIVE")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("READY")),
+					expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
+					expectNodes{tg: tg, name: name, ids: []string{id}},
+					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1, emulator.MethodTPUNodesCreate: 0}},
+				},
+			},
+		},
+	})
+}
+
+// TestAccTPUVM_queuedFlexStart covers flex-start: created through v2alpha1
+// with its run duration, imported with it.
+func TestAccTPUVM_queuedFlexStart(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulator(t)
+	name := acctest.RandomName("flex")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkQueuedGone(tg, name),
+		Steps: []resource.TestStep{
+			{
+				Config: queuedConfig(tg, name, `    mode             = "flex-start"
+    max_run_duration = "2h0m0s"`, ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("ACTIVE")),
+					expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
+				},
+			},
+			{
+				ResourceName:      address,
+				ImportState:       true,
+				ImportStateId:     gcp.NodeID(tg.Project, tg.Zone, name),
+				ImportStateVerify: true,
+			},
+		},
+	})
+}
+
+// TestAccTPUVM_capacityValidation covers the plan-time checks of the
+// capacity block, each on its attribute.
+func TestAccTPUVM_capacityValidation(t *testing.T) {
+	tg := acctest.New(t)
+	for _, tc := range []struct {
+		name, capacity, extra, want string
+	}{
+		{"flex without run", `    mode = "flex-start"`, "", `(?s)Missing Max Run Duration.*max_run_duration`},
+		{"flex too long", `    mode = "flex-start"
+    max_run_duration = "200h"`, "", `(?s)Max Run Duration Too Long.*"200h".*168 hours`},
+		{"reserved without name", `    mode = "reserved"`, "", `(?s)Missing Reservation`},
+		{"wait on on-demand", `    max_wait = "1h"`, "", `(?s)Max Wait Needs a Queued Mode`},
+		{"bad wait", `    mode = "spot"
+    max_wait = "soon"`, "", `(?s)Invalid Duration.*"soon"`},
+		{"scheduling config with spot", `    mode = "spot"`, `  scheduling_config {
+    spot = true
+  }`, `(?s)Scheduling Config With a Queued Capacity Mode`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      queuedConfig(tg, "bad", tc.capacity, tc.extra),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+}
