@@ -162,7 +162,7 @@ type request struct {
 type handler func(q *request) (any, *apiError)
 
 // ServeHTTP routes /v2/ and /v2alpha1/ to the Cloud TPU API, /v1/ to the
-// GKE API and /admin/ to the admin API.
+// GKE API, /compute/v1/ to Compute Engine and /admin/ to the admin API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	if strings.HasPrefix(path, "/admin/") {
@@ -178,10 +178,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		method, project, h = s.routeTPU(r, "v2alpha1", strings.TrimPrefix(path, "/v2alpha1/"))
 	case strings.HasPrefix(path, "/v1/"):
 		method, project, h = s.routeContainer(r, strings.TrimPrefix(path, "/v1/"))
+	case strings.HasPrefix(path, "/compute/v1/"):
+		method, project, h = s.routeComputeIGM(r, strings.TrimPrefix(path, "/compute/v1/"))
 	}
 	if h == nil {
-		s.logf("%s %s -> 404 (no such method)", r.Method, path)
-		writeError(w, newError(statusNotFound, "Method not found: %s %s", r.Method, path))
+		// Not a 404: clients read a 404 as "the resource is gone", and the
+		// real API may well serve this path.
+		s.logf("%s %s -> 501 (method not served by the emulator)", r.Method, path)
+		writeError(w, newError(statusUnimplemented, "Method not implemented by the emulator: %s %s", r.Method, path))
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
@@ -240,8 +244,8 @@ func (s *Server) checkProject(method, project string) *apiError {
 		return nil
 	}
 	service := "tpu.googleapis.com"
-	if strings.HasPrefix(method, "container.") {
-		service = "container.googleapis.com"
+	if api, _, ok := strings.Cut(method, "."); ok && api != "tpu" {
+		service = api + ".googleapis.com"
 	}
 	return newError(statusPermissionDenied, "Permission denied on resource project %s.", project).
 		with(errorInfo("CONSUMER_INVALID", "googleapis.com", map[string]string{
@@ -274,12 +278,18 @@ type pageRange struct{ lo, hi int }
 // paginate applies pageSize and pageToken to a list of total items.
 // Page tokens are opaque offsets.
 func (s *Server) paginate(total int, q *request) (pageRange, string, *apiError) {
+	return s.paginateBy(total, q, "pageSize")
+}
+
+// paginateBy is paginate with the page size in query parameter sizeParam
+// (Compute Engine calls it maxResults).
+func (s *Server) paginateBy(total int, q *request, sizeParam string) (pageRange, string, *apiError) {
 	v := q.r.URL.Query()
 	size := s.sc.ListPageSize
-	if ps := v.Get("pageSize"); ps != "" {
+	if ps := v.Get(sizeParam); ps != "" {
 		n, err := strconv.Atoi(ps)
 		if err != nil || n < 0 {
-			return pageRange{}, "", newError(statusInvalidArgument, "Invalid value at 'page_size' (TYPE_INT32), %q", ps)
+			return pageRange{}, "", newError(statusInvalidArgument, "Invalid value at '%s' (TYPE_INT32), %q", snakeCase(sizeParam), ps)
 		}
 		if n > 0 {
 			size = n
