@@ -61,6 +61,7 @@ type (
 
 func (r *fallbackNodePoolsResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_fallback_nodepools"
+	resp.ResourceBehavior.MutableIdentity = true // see identityModel
 }
 
 func (r *fallbackNodePoolsResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -526,6 +527,7 @@ func (r *fallbackNodePoolsResource) clients(diags *diag.Diagnostics) *gcp.Client
 }
 
 func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer syncIdentity(ctx, &resp.State, nil, resp.Identity, &resp.Diagnostics)
 	var plan resourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	r.checkAtApply(ctx, req.Config, &resp.Diagnostics)
@@ -575,6 +577,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 }
 
 func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer syncIdentity(ctx, &resp.State, nil, resp.Identity, &resp.Diagnostics)
 	var plan, state resourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -607,6 +610,7 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 }
 
 func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer syncIdentity(ctx, &resp.State, &req.State, resp.Identity, &resp.Diagnostics)
 	var state resourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	clients := r.clients(&resp.Diagnostics)
@@ -632,10 +636,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	importing := state.ComputeClass.IsNull()
 	tiers := tiersOf(ctx, state.Tiers, &resp.Diagnostics)
 	if importing {
-		state.ComputeClass = types.StringValue(importedClass(tiers, pools))
-		state.OnStockout = types.StringValue(onStockoutFail)
-		state.WhenUnsatisfiable = types.StringValue(whenUnsatisfiableDoNotScaleUp)
-		state.ActiveMigration = types.BoolValue(false)
+		setImportedDefaults(&state, tiers, pools)
 	}
 	owner, ok := r.readOwner(ctx, &state, tiers, pools, req.Private, resp)
 	if !ok {
@@ -812,32 +813,15 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 // ImportState accepts "projects/P/locations/L/clusters/C/nodePools/a,b"; the
 // tiers are rebuilt from the pools, in the order given.
 func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if req.ID == "" { // an import block with identity instead of id
+		req.ID = importIDFromIdentity(ctx, req.Identity, r.data, &resp.Diagnostics)
+	}
 	cluster, pools, err := parseImportID(req.ID)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid Import ID", err.Error())
 		return
 	}
-	tiers := make([]tierModel, len(pools))
-	for i, p := range pools {
-		t := nullTier()
-		t.Name = types.StringValue(p)
-		tiers[i] = t
-	}
-	m := resourceModel{
-		ID:                   types.StringValue(resourceID(cluster, pools)),
-		Cluster:              types.StringValue(cluster),
-		ComputeClass:         types.StringNull(),
-		Tiers:                tierList(ctx, tiers, &resp.Diagnostics),
-		OnStockout:           types.StringNull(),
-		WhenUnsatisfiable:    types.StringNull(),
-		ActiveMigration:      types.BoolNull(),
-		Validation:           types.StringNull(),
-		OwnerID:              types.StringNull(),
-		ComputeClassManifest: types.StringNull(),
-		NodeSelector:         types.MapNull(types.StringType),
-		Tolerations:          types.ListNull(tolerationObjectType),
-	}
-	m.Timeouts.Object = types.ObjectNull(timeoutsAttrTypes(ctx))
+	m := importedModel(ctx, cluster, pools, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
