@@ -37,10 +37,7 @@ type identityModel struct {
 func (r *fallbackNodePoolsResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = identityschema.Schema{
 		Attributes: map[string]identityschema.Attribute{
-			"project": identityschema.StringAttribute{
-				OptionalForImport: true,
-				Description:       "The project of the cluster; on import, the provider's project when omitted.",
-			},
+			"project": providerdata.ProjectIdentityAttribute("cluster"),
 			"location": identityschema.StringAttribute{
 				RequiredForImport: true,
 				Description:       "The location (region or zone) of the cluster.",
@@ -72,20 +69,11 @@ func identityOf(ctx context.Context, cluster string, pools []string, diags *diag
 	}, true
 }
 
-// syncIdentity sets identity from the cluster and tiers in state, once
-// Create, Read or Update is done (deferred at their start, so that every
-// way out is covered). When Read removed the resource, they come from
-// prior, the state Read was given: the framework wants an identity even
-// then. Nothing is set when neither holds them. Terraform before 1.12
-// ignores it.
+// syncIdentity sets identity from the cluster and tiers in state (see
+// providerdata.IdentitySource); deferred at the start of Create, Read and
+// Update, so that every way out is covered.
 func syncIdentity(ctx context.Context, state, prior *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
-	if identity == nil {
-		return
-	}
-	if state.Raw.IsNull() && prior != nil {
-		state = prior
-	}
-	if state.Raw.IsNull() {
+	if state = providerdata.IdentitySource(state, prior, identity); state == nil {
 		return
 	}
 	var cluster types.String

@@ -12,13 +12,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
+	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -48,10 +48,7 @@ func (l *poolsList) ListResourceConfigSchema(_ context.Context, _ list.ListResou
 	resp.Schema = listschema.Schema{
 		Description: "Lists the node pools of the GKE clusters of a project, grouped by the resource that created them, so that terraform query can import them.",
 		Attributes: map[string]listschema.Attribute{
-			"project": listschema.StringAttribute{
-				Optional:    true,
-				Description: "The project to list; the provider's project when omitted.",
-			},
+			"project": providerdata.ListProjectAttribute(),
 			"location": listschema.StringAttribute{
 				Optional:    true,
 				Description: `The location (region or zone) of the clusters, such as "us-central1"; every location when omitted or "-".`,
@@ -77,14 +74,7 @@ func (l *poolsList) List(ctx context.Context, req list.ListRequest, stream *list
 	var cfg listConfig
 	diags.Append(req.Config.Get(ctx, &cfg)...)
 	clients := l.clients(&diags)
-	project := cfg.Project.ValueString()
-	if project == "" && clients != nil {
-		project = l.data.Project()
-	}
-	if project == "" && !diags.HasError() {
-		diags.AddAttributeError(path.Root("project"), "Missing Project",
-			"The list block sets no project and the provider has none: set project in the list block's config or in the provider.")
-	}
+	project := providerdata.ListProject(l.data, cfg.Project, &diags)
 	location := cfg.Location.ValueString()
 	if location == "" {
 		location = "-"

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 )
 
 var _ resource.ResourceWithIdentity = &vmResource{}
@@ -30,10 +31,7 @@ type identityModel struct {
 func (r *vmResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = identityschema.Schema{
 		Attributes: map[string]identityschema.Attribute{
-			"project": identityschema.StringAttribute{
-				OptionalForImport: true,
-				Description:       "The project of the TPU VM; on import, the provider's project when omitted.",
-			},
+			"project": providerdata.ProjectIdentityAttribute("TPU VM"),
 			"zone": identityschema.StringAttribute{
 				RequiredForImport: true,
 				Description:       "The zone the TPU VM is in.",
@@ -46,19 +44,11 @@ func (r *vmResource) IdentitySchema(_ context.Context, _ resource.IdentitySchema
 	}
 }
 
-// syncIdentity sets identity from the id in state, once Create, Read or
-// Update is done (deferred at their start, so that every way out is
-// covered). When Read removed the resource, the id comes from prior, the
-// state Read was given: the framework wants an identity even then. Nothing
-// is set when neither holds an id. Terraform before 1.12 ignores it.
+// syncIdentity sets identity from the id in state (see
+// providerdata.IdentitySource); deferred at the start of Create, Read and
+// Update, so that every way out is covered.
 func syncIdentity(ctx context.Context, state, prior *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
-	if identity == nil {
-		return
-	}
-	if state.Raw.IsNull() && prior != nil {
-		state = prior
-	}
-	if state.Raw.IsNull() {
+	if state = providerdata.IdentitySource(state, prior, identity); state == nil {
 		return
 	}
 	var id types.String

@@ -11,11 +11,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	tpu "google.golang.org/api/tpu/v2"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -49,10 +49,7 @@ func (l *vmList) ListResourceConfigSchema(_ context.Context, _ list.ListResource
 	resp.Schema = listschema.Schema{
 		Description: "Lists the TPU VMs of a project in one zone, or in every zone, so that terraform query can import them.",
 		Attributes: map[string]listschema.Attribute{
-			"project": listschema.StringAttribute{
-				Optional:    true,
-				Description: "The project to list; the provider's project when omitted.",
-			},
+			"project": providerdata.ListProjectAttribute(),
 			"zone": listschema.StringAttribute{
 				Optional:    true,
 				Description: `The zone to list, such as "us-central1-a"; every zone when omitted or "-".`,
@@ -65,14 +62,7 @@ func (l *vmList) List(ctx context.Context, req list.ListRequest, stream *list.Li
 	var diags diag.Diagnostics
 	var cfg listConfig
 	diags.Append(req.Config.Get(ctx, &cfg)...)
-	project := cfg.Project.ValueString()
-	if project == "" && l.data != nil {
-		project = l.data.Project()
-	}
-	if project == "" && !diags.HasError() {
-		diags.AddAttributeError(path.Root("project"), "Missing Project",
-			"The list block sets no project and the provider has none: set project in the list block's config or in the provider.")
-	}
+	project := providerdata.ListProject(l.data, cfg.Project, &diags)
 	zone := cfg.Zone.ValueString()
 	if zone == "" {
 		zone = "-"
