@@ -115,34 +115,6 @@ func importIDFromIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity,
 	return resourceID(gcp.ClusterID(project, m.Location.ValueString(), m.Cluster.ValueString()), pools)
 }
 
-// importedModel is the state an import of cluster's pools starts from: the
-// pools as tiers, in the order given, and every other value null until
-// Read fills it.
-func importedModel(ctx context.Context, cluster string, pools []string, diags *diag.Diagnostics) resourceModel {
-	tiers := make([]tierModel, len(pools))
-	for i, p := range pools {
-		t := nullTier()
-		t.Name = types.StringValue(p)
-		tiers[i] = t
-	}
-	m := resourceModel{
-		ID:                   types.StringValue(resourceID(cluster, pools)),
-		Cluster:              types.StringValue(cluster),
-		ComputeClass:         types.StringNull(),
-		Tiers:                tierList(ctx, tiers, diags),
-		OnStockout:           types.StringNull(),
-		WhenUnsatisfiable:    types.StringNull(),
-		ActiveMigration:      types.BoolNull(),
-		Validation:           types.StringNull(),
-		OwnerID:              types.StringNull(),
-		ComputeClassManifest: types.StringNull(),
-		NodeSelector:         types.MapNull(types.StringType),
-		Tolerations:          types.ListNull(tolerationObjectType),
-	}
-	m.Timeouts.Object = types.ObjectNull(timeoutsAttrTypes(ctx))
-	return m
-}
-
 // setImportedDefaults sets what a first Read after an import settles: the
 // compute class the pools' node labels name, and the defaults of the
 // behaviour arguments.

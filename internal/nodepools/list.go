@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	container "google.golang.org/api/container/v1"
 
@@ -173,7 +175,15 @@ func (l *poolsList) listResult(ctx context.Context, req list.ListRequest, g pool
 	if !req.IncludeResource || res.Diagnostics.HasError() {
 		return res
 	}
-	imported := importedModel(ctx, g.cluster, names, &res.Diagnostics)
+	// The state ImportState leaves, then what the first Read sets.
+	imp := resource.ImportStateResponse{State: tfsdk.State{Schema: res.Resource.Schema, Raw: res.Resource.Raw}}
+	l.ImportState(ctx, resource.ImportStateRequest{ID: resourceID(g.cluster, names)}, &imp)
+	res.Diagnostics.Append(imp.Diagnostics...)
+	var imported resourceModel
+	res.Diagnostics.Append(imp.State.Get(ctx, &imported)...)
+	if res.Diagnostics.HasError() {
+		return res
+	}
 	setImportedDefaults(&imported, tiers, byName)
 	if g.owner != "" {
 		imported.OwnerID = types.StringValue(g.owner)

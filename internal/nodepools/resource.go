@@ -821,7 +821,27 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 		resp.Diagnostics.AddError("Invalid Import ID", err.Error())
 		return
 	}
-	m := importedModel(ctx, cluster, pools, &resp.Diagnostics)
+	tiers := make([]tierModel, len(pools))
+	for i, p := range pools {
+		t := nullTier()
+		t.Name = types.StringValue(p)
+		tiers[i] = t
+	}
+	m := resourceModel{
+		ID:                   types.StringValue(resourceID(cluster, pools)),
+		Cluster:              types.StringValue(cluster),
+		ComputeClass:         types.StringNull(),
+		Tiers:                tierList(ctx, tiers, &resp.Diagnostics),
+		OnStockout:           types.StringNull(),
+		WhenUnsatisfiable:    types.StringNull(),
+		ActiveMigration:      types.BoolNull(),
+		Validation:           types.StringNull(),
+		OwnerID:              types.StringNull(),
+		ComputeClassManifest: types.StringNull(),
+		NodeSelector:         types.MapNull(types.StringType),
+		Tolerations:          types.ListNull(tolerationObjectType),
+	}
+	m.Timeouts.Object = types.ObjectNull(timeoutsAttrTypes(ctx))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
