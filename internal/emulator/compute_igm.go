@@ -26,6 +26,8 @@ const (
 	MethodComputeIGMGet  = "compute.instanceGroupManagers.get"
 )
 
+func init() { methodNames = append(methodNames, MethodComputeIGMList, MethodComputeIGMGet) }
+
 // ComputeEndpoint is the endpoint to give the compute/v1 client with
 // option.WithEndpoint (the google provider's compute_custom_endpoint).
 func (s *Server) ComputeEndpoint() string { return s.url + "/compute/v1/" }
@@ -88,11 +90,11 @@ func (s *Server) routeComputeIGM(r *http.Request, rest string) (string, string, 
 	return "", "", nil
 }
 
-// computeNotFound is Compute Engine's 404. Assumption: Compute Engine answers
+// igmNotFound is Compute Engine's 404. Assumption: Compute Engine answers
 // with the JSON error envelope of the Google JSON APIs, its legacy errors
 // list carrying domain "global" and reason "notFound", and the message "The
 // resource '…' was not found".
-func computeNotFound(resource string) *apiError {
+func igmNotFound(resource string) *apiError {
 	msg := fmt.Sprintf("The resource '%s' was not found", resource)
 	e := newError(statusNotFound, "%s", msg)
 	e.legacy = []legacyError{{Message: msg, Domain: "global", Reason: "notFound"}}
@@ -166,19 +168,19 @@ func (s *Server) renderIGM(c *gkeCluster, p *gkePool, zone string) *computeIGM {
 
 func (s *Server) computeIGMGet(project, zone, name string) (any, *apiError) {
 	if s.zone(zone) == nil {
-		return nil, computeNotFound("projects/" + project + "/zones/" + zone)
+		return nil, igmNotFound("projects/" + project + "/zones/" + zone)
 	}
 	for _, igm := range s.poolIGMs(project, zone) {
 		if igm.Name == name {
 			return igm, nil
 		}
 	}
-	return nil, computeNotFound("projects/" + project + "/zones/" + zone + "/instanceGroupManagers/" + name)
+	return nil, igmNotFound("projects/" + project + "/zones/" + zone + "/instanceGroupManagers/" + name)
 }
 
 func (s *Server) computeIGMList(q *request, project, zone string) (any, *apiError) {
 	if s.zone(zone) == nil {
-		return nil, computeNotFound("projects/" + project + "/zones/" + zone)
+		return nil, igmNotFound("projects/" + project + "/zones/" + zone)
 	}
 	all := s.poolIGMs(project, zone)
 	page, next, err := s.paginateBy(len(all), q, "maxResults")

@@ -53,7 +53,6 @@ var methodNames = []string{
 	MethodNodePoolsDelete, MethodNodePoolsSetSize, MethodNodePoolsSetAutoscaling,
 	MethodNodePoolsSetManagement,
 	MethodContainerOperationsList, MethodContainerOperationsGet,
-	MethodComputeIGMList, MethodComputeIGMGet,
 }
 
 // Methods lists every method name the fault controls and counters accept.
