@@ -63,6 +63,8 @@ func (s *Server) routeCompute(r *http.Request, rest string) (string, string, han
 		return ""
 	}
 	switch {
+	case at(2) == "zones" && at(4) == "instanceGroupManagers":
+		return s.routeComputeIGM(r, rest)
 	case at(2) == "zones" && len(segs) == 3:
 		return MethodComputeZonesList, project, func(q *request) (any, *apiError) { return s.computeZonesList(cr(q)) }
 	case at(2) == "zones" && len(segs) == 4:
@@ -112,10 +114,10 @@ func (s *Server) computeSelf(q *computeRequest, path string) string {
 	return s.ComputeEndpoint() + "projects/" + q.project + "/" + path
 }
 
-// computeNotFound is Compute Engine's 404: the message names the resource,
-// and errors[] carries reason notFound.
+// computeNotFound is Compute Engine's 404 for a path of the project (see
+// computeResourceNotFound).
 func computeNotFound(q *computeRequest, path string) *apiError {
-	return newError(statusNotFound, "The resource 'projects/%s/%s' was not found", q.project, path)
+	return computeResourceNotFound("projects/" + q.project + "/" + path)
 }
 
 // Machine types outside the accelerator families exist in every zone (the

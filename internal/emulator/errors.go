@@ -108,6 +108,17 @@ type apiError struct {
 	details   []any
 	forceHTTP int  // answer with this HTTP status instead of the canonical one
 	html      bool // answer htmlPage instead of the error (AnswerHTML)
+	// legacy is the "errors" list that Compute Engine answers instead of
+	// status and details.
+	legacy []legacyError
+}
+
+// legacyError is one entry of the "errors" list of the Google JSON APIs'
+// error envelope.
+type legacyError struct {
+	Message string `json:"message"`
+	Domain  string `json:"domain"`
+	Reason  string `json:"reason"`
 }
 
 // htmlPage is what AnswerHTML answers: a sign-in page of a web proxy.
@@ -185,7 +196,22 @@ type errorPayload struct {
 	Details []any  `json:"details"`
 }
 
-func (e *apiError) body() errorBody {
+// legacyBody is the error envelope of Compute Engine:
+// {"error":{"code":404,"message":"...","errors":[{"message":...,"domain":...,"reason":...}]}}.
+type legacyBody struct {
+	Error struct {
+		Code    int           `json:"code"`
+		Message string        `json:"message"`
+		Errors  []legacyError `json:"errors"`
+	} `json:"error"`
+}
+
+func (e *apiError) body() any {
+	if e.legacy != nil {
+		var b legacyBody
+		b.Error.Code, b.Error.Message, b.Error.Errors = e.httpCode(), e.message, e.legacy
+		return b
+	}
 	details := e.details
 	if details == nil {
 		details = []any{}

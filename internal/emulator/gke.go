@@ -411,12 +411,8 @@ func (s *Server) poolDefaults(c *gkeCluster, np *container.NodePool) {
 	}
 	np.SelfLink = s.url + "/v1/" + c.key + "/nodePools/" + np.Name
 	np.InstanceGroupUrls = nil
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(c.key + "/" + np.Name))
 	for _, z := range np.Locations {
-		np.InstanceGroupUrls = append(np.InstanceGroupUrls, fmt.Sprintf(
-			"https://www.googleapis.com/compute/v1/projects/%s/zones/%s/instanceGroupManagers/gke-%s-%s-%08x-grp",
-			c.project, z, c.c.Name, np.Name, h.Sum32()))
+		np.InstanceGroupUrls = append(np.InstanceGroupUrls, s.igmURL(c.project, z, igmName(c, np)))
 	}
 	s.applyAdditions(np.Config)
 }

@@ -184,8 +184,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		method, project, h = s.routeCompute(r, strings.TrimPrefix(path, "/compute/v1/"))
 	}
 	if h == nil {
-		s.logf("%s %s -> 404 (no such method)", r.Method, path)
-		writeError(w, newError(statusNotFound, "Method not found: %s %s", r.Method, path))
+		// Not a 404: clients read a 404 as "the resource is gone", and the
+		// real API may well serve this path.
+		s.logf("%s %s -> 501 (method not served by the emulator)", r.Method, path)
+		writeError(w, newError(statusUnimplemented, "Method not implemented by the emulator: %s %s", r.Method, path))
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
@@ -244,11 +246,8 @@ func (s *Server) checkProject(method, project string) *apiError {
 		return nil
 	}
 	service := "tpu.googleapis.com"
-	switch {
-	case strings.HasPrefix(method, "container."):
-		service = "container.googleapis.com"
-	case strings.HasPrefix(method, "compute."):
-		service = "compute.googleapis.com"
+	if api, _, ok := strings.Cut(method, "."); ok && api != "tpu" {
+		service = api + ".googleapis.com"
 	}
 	return newError(statusPermissionDenied, "Permission denied on resource project %s.", project).
 		with(errorInfo("CONSUMER_INVALID", "googleapis.com", map[string]string{
@@ -281,12 +280,18 @@ type pageRange struct{ lo, hi int }
 // paginate applies pageSize and pageToken to a list of total items.
 // Page tokens are opaque offsets.
 func (s *Server) paginate(total int, q *request) (pageRange, string, *apiError) {
+	return s.paginateBy(total, q, "pageSize")
+}
+
+// paginateBy is paginate with the page size in query parameter sizeParam
+// (Compute Engine calls it maxResults).
+func (s *Server) paginateBy(total int, q *request, sizeParam string) (pageRange, string, *apiError) {
 	v := q.r.URL.Query()
 	size := s.sc.ListPageSize
-	if ps := v.Get("pageSize"); ps != "" {
+	if ps := v.Get(sizeParam); ps != "" {
 		n, err := strconv.Atoi(ps)
 		if err != nil || n < 0 {
-			return pageRange{}, "", newError(statusInvalidArgument, "Invalid value at 'page_size' (TYPE_INT32), %q", ps)
+			return pageRange{}, "", newError(statusInvalidArgument, "Invalid value at '%s' (TYPE_INT32), %q", snakeCase(sizeParam), ps)
 		}
 		if n > 0 {
 			size = n

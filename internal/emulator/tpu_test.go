@@ -266,7 +266,7 @@ func TestTPUPatchAndStateRules(t *testing.T) {
 
 	for _, mask := range []string{"acceleratorType", "runtime_version", "networkConfig.canIpForward", "schedulingConfig"} {
 		_, err = e.tpu.Projects.Locations.Nodes.Patch(name, &tpu.Node{}).UpdateMask(mask).Do()
-		checkErr(t, err, wantErr{400, statusInvalidArgument, "", "is not supported; supported fields: [description, tags, labels, metadata, network_config.enable_external_ips]"})
+		checkErr(t, err, wantErr{400, statusInvalidArgument, "", "is not supported; supported fields: [description, tags, labels, metadata, network_config.enable_external_ips, data_disks]"})
 	}
 	_, err = e.tpu.Projects.Locations.Nodes.Patch(name, &tpu.Node{}).Do()
 	checkErr(t, err, wantErr{400, statusInvalidArgument, "", `"update_mask" is required`})

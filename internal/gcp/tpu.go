@@ -66,19 +66,17 @@ func (n *TPUNodes) Wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation,
 // nodes.list on locations/- (AIP-159; the response lists the locations it
 // could not reach).
 func (n *TPUNodes) ListNamed(ctx context.Context, project, name string) ([]*tpu.Node, error) {
+	all, err := n.List(ctx, project, "-")
+	if err != nil {
+		return nil, err
+	}
 	var out []*tpu.Node
-	err := n.c.withRetry(ctx, "nodes.list", 0, nil, func(ctx context.Context) error {
-		out = nil
-		return n.svc.Projects.Locations.Nodes.List("projects/"+project+"/locations/-").Context(ctx).Pages(ctx, func(r *tpu.ListNodesResponse) error {
-			for _, node := range r.Nodes {
-				if node != nil && node.Name[strings.LastIndex(node.Name, "/")+1:] == name {
-					out = append(out, node)
-				}
-			}
-			return nil
-		})
-	})
-	return out, err
+	for _, node := range all {
+		if node.Name[strings.LastIndex(node.Name, "/")+1:] == name {
+			out = append(out, node)
+		}
+	}
+	return out, nil
 }
 
 // Poller is the schedule for reading a node that is changing state (see [WaitFor]).

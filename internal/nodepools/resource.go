@@ -63,6 +63,7 @@ type (
 
 func (r *fallbackNodePoolsResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_fallback_nodepools"
+	resp.ResourceBehavior.MutableIdentity = true // see identityModel
 }
 
 func (r *fallbackNodePoolsResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -565,6 +566,7 @@ func (r *fallbackNodePoolsResource) clients(diags *diag.Diagnostics) *gcp.Client
 }
 
 func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer syncIdentity(ctx, &resp.State, nil, resp.Identity, &resp.Diagnostics)
 	var plan resourceModel
 	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
 	r.checkAtApply(ctx, req.Config, &resp.Diagnostics)
@@ -615,6 +617,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 }
 
 func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer syncIdentity(ctx, &resp.State, nil, resp.Identity, &resp.Diagnostics)
 	var plan, state resourceModel
 	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
@@ -649,6 +652,7 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 }
 
 func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer syncIdentity(ctx, &resp.State, &req.State, resp.Identity, &resp.Diagnostics)
 	var state resourceModel
 	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
 	clients := r.clients(&resp.Diagnostics)
@@ -674,10 +678,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	importing := state.ComputeClass.IsNull()
 	tiers := tiersOf(ctx, state.Tiers, &resp.Diagnostics)
 	if importing {
-		state.ComputeClass = types.StringValue(importedClass(tiers, pools))
-		state.OnStockout = types.StringValue(onStockoutFail)
-		state.WhenUnsatisfiable = types.StringValue(whenUnsatisfiableDoNotScaleUp)
-		state.ActiveMigration = types.BoolValue(false)
+		setImportedDefaults(&state, tiers, pools)
 	}
 	owner, ok := r.readOwner(ctx, &state, tiers, pools, req.Private, resp)
 	if !ok {
@@ -855,6 +856,9 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 // ImportState accepts "projects/P/locations/L/clusters/C/nodePools/a,b"; the
 // tiers are rebuilt from the pools, in the order given.
 func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if req.ID == "" { // an import block with identity instead of id
+		req.ID = importIDFromIdentity(ctx, req.Identity, r.data, &resp.Diagnostics)
+	}
 	cluster, pools, err := parseImportID(req.ID)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid Import ID", err.Error())

@@ -219,6 +219,7 @@ func (p *accelProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	p.modes.Set(c.mode)
 	resp.DataSourceData = data
 	resp.ResourceData = data
+	resp.ListResourceData = data
 }
 
 // ValidateConfig records the provider-level validation mode so that resource

@@ -29,25 +29,34 @@ func TestAccProvider_devOverridesSchema(t *testing.T) {
 	if err != nil {
 		t.Fatalf("terraform providers schema: %v\n%s", err, out)
 	}
+	type providerSchema struct {
+		Provider struct {
+			Block struct {
+				Attributes map[string]struct {
+					Sensitive bool `json:"sensitive"`
+				} `json:"attributes"`
+			} `json:"block"`
+		} `json:"provider"`
+		ResourceSchemas   map[string]json.RawMessage `json:"resource_schemas"`
+		DataSourceSchemas map[string]json.RawMessage `json:"data_source_schemas"`
+	}
 	var schema struct {
-		ProviderSchemas map[string]struct {
-			Provider struct {
-				Block struct {
-					Attributes map[string]struct {
-						Sensitive bool `json:"sensitive"`
-					} `json:"attributes"`
-				} `json:"block"`
-			} `json:"provider"`
-			ResourceSchemas   map[string]json.RawMessage `json:"resource_schemas"`
-			DataSourceSchemas map[string]json.RawMessage `json:"data_source_schemas"`
-		} `json:"provider_schemas"`
+		ProviderSchemas map[string]providerSchema `json:"provider_schemas"`
 	}
 	if err := json.Unmarshal(out, &schema); err != nil {
 		t.Fatalf("decoding schema: %v", err)
 	}
-	p, ok := schema.ProviderSchemas["registry.terraform.io/accel-dev/accel"]
-	if !ok {
-		t.Fatalf("schema has no registry.terraform.io/accel-dev/accel provider: %s", out)
+	// Terraform names the provider after its default registry host, OpenTofu
+	// after its own; the source address is the same.
+	var p providerSchema
+	found := false
+	for _, key := range []string{"registry.terraform.io/accel-dev/accel", "registry.opentofu.org/accel-dev/accel"} {
+		if s, ok := schema.ProviderSchemas[key]; ok {
+			p, found = s, true
+		}
+	}
+	if !found {
+		t.Fatalf("schema has no accel-dev/accel provider under registry.terraform.io or registry.opentofu.org: %s", out)
 	}
 	var attrs []string
 	for name := range p.Provider.Block.Attributes {

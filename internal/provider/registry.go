@@ -4,8 +4,12 @@
 package provider
 
 import (
+	"context"
+
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	providerfunctions "github.com/accel-dev/terraform-provider-accel/internal/functions"
@@ -22,6 +26,21 @@ func resources(modes *validation.Modes) []func() resource.Resource {
 		func() resource.Resource { return tpuvm.NewResource(modes) },
 		func() resource.Resource { return nodepools.NewResource(modes) },
 	}
+}
+
+var _ provider.ProviderWithListResources = &accelProvider{}
+
+// listResources lists the list resources terraform query uses (Terraform
+// 1.14 and later), one per resource.
+func listResources(modes *validation.Modes) []func() list.ListResource {
+	return []func() list.ListResource{
+		func() list.ListResource { return tpuvm.NewListResource(modes) },
+		func() list.ListResource { return nodepools.NewListResource(modes) },
+	}
+}
+
+func (p *accelProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return listResources(p.modes)
 }
 
 // dataSources lists every data source the provider serves.

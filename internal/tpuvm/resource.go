@@ -90,6 +90,7 @@ func (r *vmResource) api(ctx context.Context, diags *diag.Diagnostics) nodeAPI {
 }
 
 func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer syncIdentity(ctx, &resp.State, nil, resp.Identity, &resp.Diagnostics)
 	var cfg, plan vmModel
 	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
 	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
@@ -215,6 +216,7 @@ func capitalize(s string) string {
 }
 
 func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer syncIdentity(ctx, &resp.State, &req.State, resp.Identity, &resp.Diagnostics)
 	var state vmModel
 	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -256,6 +258,7 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 }
 
 func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer syncIdentity(ctx, &resp.State, nil, resp.Identity, &resp.Diagnostics)
 	var cfg, plan, state vmModel
 	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
 	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
@@ -457,6 +460,9 @@ func ownerOf(ctx context.Context, state vmModel) string {
 }
 
 func (r *vmResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if req.ID == "" { // an import block with identity instead of id
+		req.ID = importIDFromIdentity(ctx, req.Identity, &resp.Diagnostics)
+	}
 	project := ""
 	if r.data != nil {
 		project = r.data.Project()
@@ -466,10 +472,6 @@ func (r *vmResource) ImportState(ctx context.Context, req resource.ImportStateRe
 		resp.Diagnostics.AddError("Invalid Import ID", err.Error())
 		return
 	}
-	p, zone, name, _ := gcp.ParseNodeID(id)
-	for attr, v := range map[string]string{"id": id, "project": p, "zone": zone, "name": name} {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), types.StringValue(v))...)
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("zones"), []string{zone})...)
+	resp.Diagnostics.Append(setImported(ctx, &resp.State, id)...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
 }

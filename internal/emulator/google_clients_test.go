@@ -1,0 +1,216 @@
+package emulator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	compute "google.golang.org/api/compute/v1"
+	container "google.golang.org/api/container/v1"
+	"google.golang.org/api/googleapi"
+	"google.golang.org/api/option"
+	tpu "google.golang.org/api/tpu/v2"
+)
+
+// These tests drive the emulator the way the google and google-beta
+// Terraform providers drive the real APIs, with the same Google API clients
+// and endpoint settings, so that configurations written for those providers
+// can be tested offline.
+
+// igmURLRE is how the google provider takes a node pool's instanceGroupUrls
+// apart before it reads each group's size from Compute Engine.
+var igmURLRE = regexp.MustCompile(`projects/([a-z0-9-]+)/zones/([a-z0-9-]*)/instanceGroupManagers/([^/]*)`)
+
+// isNotFound is the google provider's IsGoogleApiErrorWithCode(err, 404).
+func isNotFound(err error) bool {
+	var gerr *googleapi.Error
+	return errors.As(err, &gerr) && gerr.Code == http.StatusNotFound
+}
+
+func computeClient(t *testing.T, srv *Server) *compute.Service {
+	t.Helper()
+	svc, err := compute.NewService(context.Background(), option.WithEndpoint(srv.ComputeEndpoint()), option.WithoutAuthentication())
+	if err != nil {
+		t.Fatalf("compute.NewService: %v", err)
+	}
+	return svc
+}
+
+// poolSize reads a node pool's size as google_container_node_pool does: the
+// average targetSize of its instance group managers, skipping groups that
+// answer 404.
+func poolSize(t *testing.T, gce *compute.Service, np *container.NodePool) (size int64, groups int) {
+	t.Helper()
+	var total int64
+	for _, u := range np.InstanceGroupUrls {
+		m := igmURLRE.FindStringSubmatch(u)
+		if m == nil {
+			t.Fatalf("instance group URL %q is not an instanceGroupManagers URL", u)
+		}
+		igm, err := gce.InstanceGroupManagers.Get(m[1], m[2], m[3]).Do()
+		if isNotFound(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("instanceGroupManagers.get %s: %v", u, err)
+		}
+		if igm.SelfLink != u || !strings.HasSuffix(igm.InstanceGroup, "/instanceGroups/"+m[3]) || igm.Name != m[3] {
+			t.Errorf("group %s: selfLink %s instanceGroup %s name %s", u, igm.SelfLink, igm.InstanceGroup, igm.Name)
+		}
+		total += igm.TargetSize
+		groups++
+	}
+	if groups == 0 {
+		return 0, 0
+	}
+	return total / int64(groups), groups
+}
+
+func TestGoogleProviderNodePoolSizeFromInstanceGroups(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	gce := computeClient(t, e.srv)
+	np := gpuPool("l4")
+	np.InitialNodeCount = 2
+	if _, err := e.createPool(serving, np); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	e.tick()
+	got := e.pool(t, serving, "l4")
+	for _, u := range got.InstanceGroupUrls {
+		if !strings.HasPrefix(u, e.srv.URL()+"/compute/v1/projects/"+project+"/zones/") {
+			t.Errorf("instance group URL %s does not point at the emulator", u)
+		}
+	}
+	if size, groups := poolSize(t, gce, got); size != 2 || groups != 2 {
+		t.Errorf("size from instance groups = %d in %d groups, want 2 in 2", size, groups)
+	}
+
+	// The size follows the pool.
+	if _, err := e.gke.Projects.Locations.Clusters.NodePools.SetSize(serving+"/nodePools/l4", &container.SetNodePoolSizeRequest{NodeCount: 3}).Do(); err != nil {
+		t.Fatalf("setSize: %v", err)
+	}
+	e.tick()
+	if size, _ := poolSize(t, gce, e.pool(t, serving, "l4")); size != 3 {
+		t.Errorf("size after setSize 3 = %d", size)
+	}
+
+	// List shows the pool's group in each of its zones, and only there.
+	for zone, want := range map[string]int{"us-central1-a": 1, "us-central1-b": 1, "us-central1-c": 0} {
+		var names []string
+		err := gce.InstanceGroupManagers.List(project, zone).Pages(context.Background(), func(l *compute.InstanceGroupManagerList) error {
+			for _, igm := range l.Items {
+				if strings.Contains(igm.Name, "-l4-") {
+					names = append(names, igm.Name)
+					if igm.TargetSize != 3 {
+						t.Errorf("listed %s in %s: targetSize %d, want 3", igm.Name, zone, igm.TargetSize)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("instanceGroupManagers.list %s: %v", zone, err)
+		}
+		if len(names) != want {
+			t.Errorf("groups of l4 listed in %s = %v, want %d", zone, names, want)
+		}
+	}
+
+	// Once the pool is gone its groups answer Compute Engine's 404, which the
+	// google provider reads as a stale group.
+	if _, err := e.gke.Projects.Locations.Clusters.NodePools.Delete(serving + "/nodePools/l4").Do(); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	e.tick()
+	m := igmURLRE.FindStringSubmatch(got.InstanceGroupUrls[0])
+	_, err := gce.InstanceGroupManagers.Get(m[1], m[2], m[3]).Do()
+	var gerr *googleapi.Error
+	if !errors.As(err, &gerr) || gerr.Code != http.StatusNotFound {
+		t.Fatalf("get of a deleted pool's group: %v, want a 404", err)
+	}
+	if len(gerr.Errors) != 1 || gerr.Errors[0].Reason != "notFound" || !strings.Contains(gerr.Message, "instanceGroupManagers/"+m[3]+"' was not found") {
+		t.Errorf("404 = message %q errors %+v, want Compute Engine's notFound", gerr.Message, gerr.Errors)
+	}
+	_, err = gce.InstanceGroupManagers.Get(project, "us-central9-z", m[3]).Do()
+	if !isNotFound(err) {
+		t.Errorf("get in an unknown zone: %v, want a 404", err)
+	}
+}
+
+// A method the emulator does not serve is not answered with a 404: clients
+// would read it as "the resource is gone".
+func TestUnservedMethodIsNotNotFound(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	gce := computeClient(t, e.srv)
+	_, err := gce.Instances.Get(project, "us-central1-a", "gke-serving-default-pool-0000").Do()
+	var gerr *googleapi.Error
+	if !errors.As(err, &gerr) || gerr.Code != http.StatusNotImplemented {
+		t.Fatalf("instances.get = %v, want 501", err)
+	}
+	_, err = e.gke.Projects.Locations.Clusters.NodePools.Rollback(serving+"/nodePools/default-pool", &container.RollbackNodePoolUpgradeRequest{}).Do()
+	checkErr(t, err, wantErr{501, statusUnimplemented, "", "Method not implemented by the emulator: POST /v1/" + serving + "/nodePools/default-pool:rollback"})
+}
+
+// google-beta's google_tpu_v2_vm changes data disks in place, with
+// updateMask=dataDisks on the v2alpha1 API, as gcloud's tpu-vm attach-disk
+// does on v2.
+func TestTPUPatchDataDisks(t *testing.T) {
+	t.Parallel()
+	e := start(t, instant())
+	parent := zoneParent("us-central1-a")
+	name := parent + "/nodes/disks"
+	if _, err := e.tpu.Projects.Locations.Nodes.Create(parent, &tpu.Node{AcceleratorType: "v5litepod-4", RuntimeVersion: "v2-alpha-tpuv5-lite"}).NodeId("disks").Do(); err != nil {
+		t.Fatal(err)
+	}
+	e.tick()
+	disk := "projects/" + project + "/zones/us-central1-a/disks/"
+	op, err := e.tpu.Projects.Locations.Nodes.Patch(name, &tpu.Node{DataDisks: []*tpu.AttachedDisk{{SourceDisk: disk + "a", Mode: "READ_WRITE"}}}).UpdateMask("dataDisks").Do()
+	if err != nil {
+		t.Fatalf("patch dataDisks on v2: %v", err)
+	}
+	e.tick()
+	if op, err = e.tpu.Projects.Locations.Operations.Get(op.Name).Do(); err != nil || !op.Done || op.Error != nil {
+		t.Fatalf("patch operation = %+v, %v", op, err)
+	}
+	n, err := e.tpu.Projects.Locations.Nodes.Get(name).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(n.DataDisks) != 1 || n.DataDisks[0].SourceDisk != disk+"a" {
+		t.Errorf("data disks after attach = %+v", n.DataDisks)
+	}
+
+	// The raw request google-beta sends: v2alpha1, the full node in the body,
+	// only dataDisks in the mask. Other fields in the body stay as they are.
+	body := `{"dataDisks":[{"sourceDisk":"` + disk + `b","mode":"READ_ONLY"}],"description":"not in the mask"}`
+	req, _ := http.NewRequest(http.MethodPatch, e.srv.URL()+"/v2alpha1/"+name+"?alt=json&updateMask=dataDisks", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("v2alpha1 patch dataDisks: %d %s", resp.StatusCode, b)
+	}
+	var raw struct{ Name string }
+	if err := json.Unmarshal(b, &raw); err != nil || raw.Name == "" {
+		t.Fatalf("v2alpha1 patch answer %s is not an operation", b)
+	}
+	e.tick()
+	n, err = e.tpu.Projects.Locations.Nodes.Get(name).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(n.DataDisks) != 1 || n.DataDisks[0].SourceDisk != disk+"b" || n.DataDisks[0].Mode != "READ_ONLY" || n.Description != "" {
+		t.Errorf("after v2alpha1 patch: disks %+v description %q", n.DataDisks, n.Description)
+	}
+}

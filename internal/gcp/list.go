@@ -1,0 +1,55 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package gcp
+
+import (
+	"context"
+	"fmt"
+
+	container "google.golang.org/api/container/v1"
+	tpu "google.golang.org/api/tpu/v2"
+)
+
+// List lists every node of project in location, a zone or "-" for every zone
+// (AIP-159), reading all pages; the whole list is retried until ctx ends.
+func (n *TPUNodes) List(ctx context.Context, project, location string) ([]*tpu.Node, error) {
+	var out []*tpu.Node
+	parent := "projects/" + project + "/locations/" + location
+	err := n.c.withRetry(ctx, "nodes.list "+parent, 0, nil, func(ctx context.Context) error {
+		out = nil
+		return n.svc.Projects.Locations.Nodes.List(parent).Context(ctx).Pages(ctx, func(r *tpu.ListNodesResponse) error {
+			for _, node := range r.Nodes {
+				if node != nil {
+					out = append(out, node)
+				}
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// ClusterIDs lists the ids (projects/P/locations/L/clusters/C) of the GKE
+// clusters of project in location, a region, a zone or "-" for every
+// location, retried until ctx ends.
+func (c *Clients) ClusterIDs(ctx context.Context, project, location string) ([]string, error) {
+	svc, err := c.Container(ctx)
+	if err != nil {
+		return nil, err
+	}
+	parent := "projects/" + project + "/locations/" + location
+	resp, err := retryValue(ctx, c, "clusters.list "+parent, func(ctx context.Context) (*container.ListClustersResponse, error) {
+		return svc.Projects.Locations.Clusters.List(parent).Context(ctx).Do()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing the GKE clusters of %s: %w", parent, err)
+	}
+	var ids []string
+	for _, cl := range resp.Clusters {
+		if cl != nil {
+			ids = append(ids, ClusterID(project, cl.Location, cl.Name))
+		}
+	}
+	return ids, nil
+}
