@@ -61,6 +61,11 @@ func bareAttributes(in map[string]schema.Attribute) (map[string]schema.Attribute
 			a.NestedObject.Validators, a.NestedObject.PlanModifiers = nil, nil
 			a.NestedObject.Attributes, err = bareAttributes(a.NestedObject.Attributes)
 			out[name] = a
+		case schema.MapNestedAttribute:
+			a.Validators, a.PlanModifiers, a.Default = nil, nil, nil
+			a.NestedObject.Validators, a.NestedObject.PlanModifiers = nil, nil
+			a.NestedObject.Attributes, err = bareAttributes(a.NestedObject.Attributes)
+			out[name] = a
 		default:
 			return nil, fmt.Errorf("attribute %q: BareSchema does not know %T; add it", name, a)
 		}

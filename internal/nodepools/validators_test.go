@@ -6,6 +6,7 @@ package nodepools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
@@ -91,11 +92,11 @@ func TestRequiredInElement_namesExist(t *testing.T) {
 	var resp resource.SchemaResponse
 	(&fallbackNodePoolsResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
 	var walk func(where string, attrs map[string]schema.Attribute, blocks map[string]schema.Block, vs []validator.Object)
-	checked := 0
+	var found []string
 	walk = func(where string, attrs map[string]schema.Attribute, blocks map[string]schema.Block, vs []validator.Object) {
 		for _, v := range vs {
 			if r, ok := v.(requiredAttributesValidator); ok {
-				checked++
+				found = append(found, where)
 				for _, n := range r.names {
 					if _, ok := attrs[n]; !ok {
 						t.Errorf("%s requires %q, which it does not have", where, n)
@@ -113,7 +114,10 @@ func TestRequiredInElement_namesExist(t *testing.T) {
 		}
 	}
 	walk("accel_fallback_nodepools", resp.Schema.Attributes, resp.Schema.Blocks, nil)
-	if checked != 3 {
-		t.Errorf("found %d blocks with required attributes, want 3 (tiers, taints, reservation_affinity)", checked)
+	slices.Sort(found)
+	want := []string{"accel_fallback_nodepools.tiers", "accel_fallback_nodepools.tiers.gpu_sharing_config",
+		"accel_fallback_nodepools.tiers.reservation_affinity", "accel_fallback_nodepools.tiers.taints"}
+	if !slices.Equal(found, want) {
+		t.Errorf("blocks with required attributes: %v, want %v", found, want)
 	}
 }
