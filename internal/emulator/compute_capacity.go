@@ -61,26 +61,25 @@ type Reservation struct {
 func (s *Server) SetQuota(q Quota) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, cur := range s.sc.Quotas {
-		if cur.Project == q.Project && cur.Region == q.Region && cur.Metric == q.Metric {
-			s.sc.Quotas[i] = q
-			return
-		}
-	}
-	s.sc.Quotas = append(s.sc.Quotas, q)
+	upsert(&s.sc.Quotas, q, func(cur Quota) bool { return cur.Project == q.Project && cur.Region == q.Region && cur.Metric == q.Metric })
 }
 
 // SetReservation sets (or adds) a reservation, by project, zone and name.
 func (s *Server) SetReservation(r Reservation) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, cur := range s.sc.Reservations {
-		if cur.Project == r.Project && cur.Zone == r.Zone && cur.Name == r.Name {
-			s.sc.Reservations[i] = r
+	upsert(&s.sc.Reservations, r, func(cur Reservation) bool { return cur.Project == r.Project && cur.Zone == r.Zone && cur.Name == r.Name })
+}
+
+// upsert replaces the element of list that is the same as v, or appends v.
+func upsert[T any](list *[]T, v T, same func(T) bool) {
+	for i, cur := range *list {
+		if same(cur) {
+			(*list)[i] = v
 			return
 		}
 	}
-	s.sc.Reservations = append(s.sc.Reservations, r)
+	*list = append(*list, v)
 }
 
 // adminCapacityEvidence serves the admin verbs "quota" and "reservation".
