@@ -61,14 +61,18 @@ type Reservation struct {
 func (s *Server) SetQuota(q Quota) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	upsert(&s.sc.Quotas, q, func(cur Quota) bool { return cur.Project == q.Project && cur.Region == q.Region && cur.Metric == q.Metric })
+	upsert(&s.sc.Quotas, q, func(cur Quota) bool {
+		return cur.Project == q.Project && cur.Region == q.Region && cur.Metric == q.Metric
+	})
 }
 
 // SetReservation sets (or adds) a reservation, by project, zone and name.
 func (s *Server) SetReservation(r Reservation) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	upsert(&s.sc.Reservations, r, func(cur Reservation) bool { return cur.Project == r.Project && cur.Zone == r.Zone && cur.Name == r.Name })
+	upsert(&s.sc.Reservations, r, func(cur Reservation) bool {
+		return cur.Project == r.Project && cur.Zone == r.Zone && cur.Name == r.Name
+	})
 }
 
 // upsert replaces the element of list that is the same as v, or appends v.
