@@ -214,6 +214,9 @@ func (s *Server) LoadSnapshot(path string) error {
 				continue
 			}
 			p := &gkePool{np: sp.Pool, nodes: sp.Nodes, capType: sp.CapType, hosts: sp.Hosts, base: sp.Base}
+			if p.np.Config != nil {
+				p.capMachine = p.np.Config.MachineType
+			}
 			if p.nodes == nil {
 				p.nodes = map[string]int{}
 			}
@@ -228,7 +231,7 @@ func (s *Server) LoadSnapshot(path string) error {
 			}
 			p.np.Status = p.base
 			for z, n := range p.nodes {
-				s.reserve(capKey(z, p.capType), n)
+				s.reservePool(p, z, n)
 			}
 			setEtag(p.np)
 			c.pools[p.np.Name] = p
