@@ -95,6 +95,8 @@ func (s *Server) routeContainer(r *http.Request, rest string) (string, string, h
 	switch {
 	case len(segs) == 5 && segs[4] == "clusters" && m == http.MethodGet:
 		return h(MethodClustersList, s.gkeClustersList)
+	case len(segs) == 5 && segs[4] == "clusters" && m == http.MethodPost:
+		return h(MethodClustersCreate, s.gkeClustersCreate)
 	case len(segs) == 5 && segs[4] == "operations" && m == http.MethodGet:
 		return h(MethodContainerOperationsList, s.gkeOperationsList)
 	case len(segs) == 6 && segs[4] == "operations" && m == http.MethodGet && !strings.Contains(segs[5], ":"):
@@ -106,6 +108,8 @@ func (s *Server) routeContainer(r *http.Request, rest string) (string, string, h
 	switch {
 	case len(segs) == 6 && m == http.MethodGet:
 		return h(MethodClustersGet, func(q *gkeRequest) (any, *apiError) { return s.gkeClustersGet(q, cluster) })
+	case len(segs) == 6 && m == http.MethodDelete:
+		return h(MethodClustersDelete, func(q *gkeRequest) (any, *apiError) { return s.gkeClustersDelete(q, cluster) })
 	case len(segs) == 7 && segs[6] == "nodePools" && m == http.MethodGet:
 		return h(MethodNodePoolsList, func(q *gkeRequest) (any, *apiError) { return s.gkePoolsList(q, cluster) })
 	case len(segs) == 7 && segs[6] == "nodePools" && m == http.MethodPost:
@@ -248,10 +252,7 @@ func (s *Server) lookupPool(q *gkeRequest, cluster, pool string) (*gkeCluster, *
 // renderCluster returns the cluster as the API shows it.
 func (s *Server) renderCluster(c *gkeCluster) *container.Cluster {
 	out := *c.c
-	out.Status = poolRunning
-	if s.clusterLevelOp(c.key) != nil {
-		out.Status = poolReconciling
-	}
+	out.Status = clusterStatus(s.clusterLevelOp(c.key))
 	out.NodePools = nil
 	for _, name := range c.order {
 		out.NodePools = append(out.NodePools, c.pools[name].np)
