@@ -4,6 +4,7 @@
 package emulator
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -126,8 +127,8 @@ func TestAdminAddCluster(t *testing.T) {
 }
 
 func isCode(err error, code int) bool {
-	gerr, ok := err.(*googleapi.Error)
-	return ok && gerr.Code == code
+	var gerr *googleapi.Error
+	return errors.As(err, &gerr) && gerr.Code == code
 }
 
 func containsCluster(cs []*container.Cluster, name string) bool {

@@ -48,10 +48,7 @@ output "null_framework" {
 }
 
 func TestAccFunctionRuntimeVersion_errors(t *testing.T) {
-	tests := map[string]struct {
-		call string
-		want *regexp.Regexp
-	}{
+	tests := map[string]functionErrorCase{
 		"wrong case": {
 			call: `provider::accel::runtime_version("V6E-4", "jax")`,
 			want: regexp.MustCompile(`(?s)Invalid value for "accelerator_type" parameter.*did you mean "v6e-4"`),
@@ -65,18 +62,7 @@ func TestAccFunctionRuntimeVersion_errors(t *testing.T) {
 			want: regexp.MustCompile(`(?s)Invalid value for "framework" parameter.*TensorFlow is not\s+supported on tpu7x`),
 		},
 	}
-	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				TerraformVersionChecks:   functionsVersionChecks,
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      acctest.OfflineProviderConfig + "output \"x\" {\n  value = " + tc.call + "\n}\n",
-					ExpectError: tc.want,
-				}},
-			})
-		})
-	}
+	testFunctionErrors(t, tests)
 }
 
 func TestAccFunctionAccelerator_basic(t *testing.T) {
@@ -202,10 +188,7 @@ output "h100" {
 }
 
 func TestAccFunctionLookups_errors(t *testing.T) {
-	tests := map[string]struct {
-		call string
-		want *regexp.Regexp
-	}{
+	tests := map[string]functionErrorCase{
 		"no API enum for tpu7x": {
 			call: `provider::accel::tpu_api_type("tpu7x-8")`,
 			want: regexp.MustCompile(`(?s)Invalid value for "accelerator_type" parameter.*enum has no value for\s+TPU7x.*set\s+accelerator_type\s+=\s+"tpu7x-8"`),
@@ -223,6 +206,18 @@ func TestAccFunctionLookups_errors(t *testing.T) {
 			want: regexp.MustCompile(`(?s)"n1-standard-4" has no\s+built-in GPUs`),
 		},
 	}
+	testFunctionErrors(t, tests)
+}
+
+// functionErrorCase is a function call and the error it must fail with.
+type functionErrorCase struct {
+	call string
+	want *regexp.Regexp
+}
+
+// testFunctionErrors plans an output with each call and expects its error.
+func testFunctionErrors(t *testing.T, tests map[string]functionErrorCase) {
+	t.Helper()
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			resource.ParallelTest(t, resource.TestCase{
