@@ -117,15 +117,15 @@ cp -R "$root/examples/serving/accel" "$tmp/work/serving/accel"
 # --- 2. emulator --------------------------------------------------------------
 
 headline "Starting the local Cloud TPU and GKE API emulator"
-"$tmp/bin/accel-emulator" -addr 127.0.0.1:0 -scenario "$root/examples/demo/scenario.json" -quiet \
+"$tmp/bin/accel-emulator" -scenario "$root/examples/demo/scenario.json" -quiet \
 	>"$tmp/emulator.env" 2>"$tmp/emulator.log" &
 emulator_pid=$!
 for _ in $(seq 100); do
-	[[ $(grep -c '^export ' "$tmp/emulator.env" 2>/dev/null) == 2 ]] && break
+	[[ $(grep -c '^export ' "$tmp/emulator.env" 2>/dev/null) == 3 ]] && break
 	kill -0 "$emulator_pid" 2>/dev/null || break
 	sleep 0.1
 done
-[[ $(grep -c '^export ' "$tmp/emulator.env" 2>/dev/null) == 2 ]] || {
+[[ $(grep -c '^export ' "$tmp/emulator.env" 2>/dev/null) == 3 ]] || {
 	cat "$tmp/emulator.log" >&2
 	fail "the emulator did not start"
 }

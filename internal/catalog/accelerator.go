@@ -317,3 +317,27 @@ func (c *Catalog) GKELayouts(acceleratorType string) []GKELayout {
 	}
 	return out
 }
+
+// TPUAPIType returns the Cloud TPU API AcceleratorConfig.Type enum value of
+// an accelerator type (such as "V6E" for "v6e-8"). A generation without an
+// enum value is an error that says why and what to use instead.
+func (c *Catalog) TPUAPIType(acceleratorType string) (string, Findings) {
+	a, fs := c.Accelerator(acceleratorType)
+	if fs.HasErrors() {
+		return "", fs
+	}
+	if a.TPUAPIType != "" {
+		return a.TPUAPIType, fs
+	}
+	g := c.gens[a.Generation]
+	instead := fmt.Sprintf("set accelerator_type = %q instead of accelerator_config", a.Type)
+	if !g.TPUAPI.Supported && g.TPUAPI.ConflictSource == "" {
+		instead = "create the slice in GKE"
+	}
+	if a.GKEMachineType != "" {
+		instead += fmt.Sprintf(", or use a GKE node pool with accel_fallback_nodepools (machine type %s)", a.GKEMachineType)
+	}
+	return "", append(fs, newFinding(SeverityError, AttrAcceleratorType, acceleratorType, "No Cloud TPU API Type Enum",
+		c.data.Sources["tpu_api_type"], nil,
+		fmt.Sprintf("The Cloud TPU API's AcceleratorConfig.Type enum has no value for %s (%q); %s.", g.DisplayName, acceleratorType, instead)))
+}

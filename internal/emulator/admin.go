@@ -214,6 +214,9 @@ func (s *Server) LoadSnapshot(path string) error {
 				continue
 			}
 			p := &gkePool{np: sp.Pool, nodes: sp.Nodes, capType: sp.CapType, hosts: sp.Hosts, base: sp.Base}
+			if p.np.Config != nil {
+				p.capMachine = p.np.Config.MachineType
+			}
 			if p.nodes == nil {
 				p.nodes = map[string]int{}
 			}
@@ -228,7 +231,7 @@ func (s *Server) LoadSnapshot(path string) error {
 			}
 			p.np.Status = p.base
 			for z, n := range p.nodes {
-				s.reserve(capKey(z, p.capType), n)
+				s.reservePool(p, z, n)
 			}
 			setEtag(p.np)
 			c.pools[p.np.Name] = p
@@ -277,6 +280,7 @@ var adminHelp = []string{
 	"POST /admin/hold-cluster         {\"project\":\"p\",\"location\":\"us-central1\",\"cluster\":\"serving\",\"duration\":\"30s\"} (or \"untilMethod\":\"container.operations.get\",\"untilCalls\":1: until 1 more such call)",
 	"POST /admin/delete-node          {\"name\":\"projects/p/locations/us-central1-a/nodes/n\"}",
 	"POST /admin/preempt-node         {\"name\":\"projects/p/locations/us-central1-a/nodes/n\"} (Spot and preemptible nodes)",
+	"POST /admin/add-cluster          {\"project\":\"p\",\"location\":\"us-central1\",\"name\":\"c\",\"version\":\"1.33.5-gke.1000000\",\"locations\":[\"us-central1-a\"]} (the scenario's cluster form)",
 	"POST /admin/delete-node-pool     {\"name\":\"projects/p/locations/us-central1/clusters/serving/nodePools/np\"}",
 	"POST /admin/snapshot             {\"path\":\"state.json\"}",
 	"POST /admin/load-snapshot        {\"path\":\"state.json\"}",
@@ -384,6 +388,15 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 		}
 		if st.GKEAdditions != nil {
 			s.SetGKEAdditions(*st.GKEAdditions)
+		}
+		return okResult, nil
+	case "add-cluster":
+		var seed ClusterSeed
+		if err := strictJSON(body, &seed); err != nil {
+			return nil, err
+		}
+		if err := s.AddCluster(seed); err != nil {
+			return nil, err
 		}
 		return okResult, nil
 	}

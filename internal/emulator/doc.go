@@ -87,9 +87,11 @@
 // # Command
 //
 // go run ./internal/emulator/cmd/accel-emulator [-addr 127.0.0.1:8089]
-// [-scenario file.json] [-serialize-pool-creates] [-snapshot file] prints the
-// environment to export (ACCEL_TPU_ENDPOINT, ACCEL_CONTAINER_ENDPOINT) and
-// serves until SIGINT or SIGTERM. It can then be driven with curl, e.g.
+// [-scenario file.json] [-serialize-pool-creates] [-snapshot file] listens on
+// a free loopback port unless -addr names one, prints the environment to
+// export (ACCEL_TPU_ENDPOINT, ACCEL_CONTAINER_ENDPOINT, ACCEL_COMPUTE_ENDPOINT)
+// and serves until SIGINT or SIGTERM. It can then be driven with curl, e.g.
+// (with -addr 127.0.0.1:8089)
 //
 //	curl -s -XPOST localhost:8089/admin/capacity -d '{"zone":"us-central1-a","type":"v5litepod-4","count":0}'
 //	curl -s localhost:8089/admin/counters

@@ -34,6 +34,8 @@ const (
 
 	MethodClustersList            = "container.clusters.list"
 	MethodClustersGet             = "container.clusters.get"
+	MethodClustersCreate          = "container.clusters.create"
+	MethodClustersDelete          = "container.clusters.delete"
 	MethodNodePoolsCreate         = "container.nodePools.create"
 	MethodNodePoolsList           = "container.nodePools.list"
 	MethodNodePoolsGet            = "container.nodePools.get"
@@ -56,7 +58,7 @@ var methodNames = []string{
 	MethodTPUOperationsList, MethodTPUOperationsGet,
 	MethodTPUQueuedResourcesCreate, MethodTPUQueuedResourcesList, MethodTPUQueuedResourcesGet,
 	MethodTPUQueuedResourcesDelete, MethodTPUQueuedResourcesReset,
-	MethodClustersList, MethodClustersGet,
+	MethodClustersList, MethodClustersGet, MethodClustersCreate, MethodClustersDelete,
 	MethodNodePoolsCreate, MethodNodePoolsList, MethodNodePoolsGet, MethodNodePoolsUpdate,
 	MethodNodePoolsDelete, MethodNodePoolsSetSize, MethodNodePoolsSetAutoscaling,
 	MethodNodePoolsSetManagement,

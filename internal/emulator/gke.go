@@ -59,6 +59,10 @@ type gkePool struct {
 	nodes map[string]int
 	// capType is the capacity type: the machine type or the GPU type.
 	capType string
+	// capMachine is the machine type, also counted against capacity when
+	// capType is a GPU type, so that a stockout set by machine type applies
+	// to machine types with built-in GPUs (g2-standard-8, a3-highgpu-8g).
+	capMachine string
 	// hosts is the VM count of one multi-host TPU slice; 0 otherwise.
 	hosts int
 	// base is the status outside operations.
@@ -91,6 +95,8 @@ func (s *Server) routeContainer(r *http.Request, rest string) (string, string, h
 	switch {
 	case len(segs) == 5 && segs[4] == "clusters" && m == http.MethodGet:
 		return h(MethodClustersList, s.gkeClustersList)
+	case len(segs) == 5 && segs[4] == "clusters" && m == http.MethodPost:
+		return h(MethodClustersCreate, s.gkeClustersCreate)
 	case len(segs) == 5 && segs[4] == "operations" && m == http.MethodGet:
 		return h(MethodContainerOperationsList, s.gkeOperationsList)
 	case len(segs) == 6 && segs[4] == "operations" && m == http.MethodGet && !strings.Contains(segs[5], ":"):
@@ -102,6 +108,8 @@ func (s *Server) routeContainer(r *http.Request, rest string) (string, string, h
 	switch {
 	case len(segs) == 6 && m == http.MethodGet:
 		return h(MethodClustersGet, func(q *gkeRequest) (any, *apiError) { return s.gkeClustersGet(q, cluster) })
+	case len(segs) == 6 && m == http.MethodDelete:
+		return h(MethodClustersDelete, func(q *gkeRequest) (any, *apiError) { return s.gkeClustersDelete(q, cluster) })
 	case len(segs) == 7 && segs[6] == "nodePools" && m == http.MethodGet:
 		return h(MethodNodePoolsList, func(q *gkeRequest) (any, *apiError) { return s.gkePoolsList(q, cluster) })
 	case len(segs) == 7 && segs[6] == "nodePools" && m == http.MethodPost:
@@ -206,10 +214,11 @@ func (s *Server) seedCluster(project string, seed ClusterSeed) {
 		np := copyPool(seedPool)
 		s.poolDefaults(c, np)
 		np.Status = poolRunning
-		p := &gkePool{np: np, nodes: map[string]int{}, capType: capacityType(np.Config), base: poolRunning}
+		p := &gkePool{np: np, nodes: map[string]int{}, base: poolRunning}
+		p.setCapTypes()
 		for _, z := range np.Locations {
 			p.nodes[z] = int(np.InitialNodeCount)
-			s.reserve(capKey(z, p.capType), p.nodes[z])
+			s.reservePool(p, z, p.nodes[z])
 		}
 		setEtag(np)
 		c.pools[np.Name] = p
@@ -243,10 +252,7 @@ func (s *Server) lookupPool(q *gkeRequest, cluster, pool string) (*gkeCluster, *
 // renderCluster returns the cluster as the API shows it.
 func (s *Server) renderCluster(c *gkeCluster) *container.Cluster {
 	out := *c.c
-	out.Status = poolRunning
-	if s.clusterLevelOp(c.key) != nil {
-		out.Status = poolReconciling
-	}
+	out.Status = clusterStatus(s.clusterLevelOp(c.key))
 	out.NodePools = nil
 	for _, name := range c.order {
 		out.NodePools = append(out.NodePools, c.pools[name].np)
@@ -340,6 +346,45 @@ func tpuMachine(mt string) (chips, dims int, ok bool) {
 
 // capacityType is what a pool's nodes consume: the attached GPU type, or the
 // machine type.
+// capKeys are the capacity keys one node of the pool uses in zone z: the
+// capacity type, and the machine type when that differs.
+func (p *gkePool) capKeys(z string) []string {
+	keys := []string{capKey(z, p.capType)}
+	if p.capMachine != "" && p.capMachine != p.capType {
+		keys = append(keys, capKey(z, p.capMachine))
+	}
+	return keys
+}
+
+// setCapTypes sets the capacity keys of a pool from its node config.
+func (p *gkePool) setCapTypes() {
+	p.capType, p.capMachine = capacityType(p.np.Config), p.np.Config.MachineType
+}
+
+// poolAvailable is how many more nodes of the pool fit in zone z: the
+// smallest room left under its capacity keys, -1 when none is limited.
+func (s *Server) poolAvailable(p *gkePool, z string) int {
+	avail := -1
+	for _, k := range p.capKeys(z) {
+		if a := s.available(k); a >= 0 && (avail < 0 || a < avail) {
+			avail = a
+		}
+	}
+	return avail
+}
+
+func (s *Server) reservePool(p *gkePool, z string, n int) {
+	for _, k := range p.capKeys(z) {
+		s.reserve(k, n)
+	}
+}
+
+func (s *Server) releasePool(p *gkePool, z string, n int) {
+	for _, k := range p.capKeys(z) {
+		s.release(k, n)
+	}
+}
+
 func capacityType(cfg *container.NodeConfig) string {
 	for _, a := range cfg.Accelerators {
 		if a != nil && a.AcceleratorType != "" && a.AcceleratorCount > 0 {
@@ -731,7 +776,8 @@ func (s *Server) gkePoolsCreate(q *gkeRequest, cluster string) (any, *apiError) 
 	if err := s.admit(c, np.Name, opCreateNodePool); err != nil {
 		return nil, err
 	}
-	p := &gkePool{np: np, nodes: map[string]int{}, capType: capacityType(np.Config), hosts: hosts}
+	p := &gkePool{np: np, nodes: map[string]int{}, hosts: hosts}
+	p.setCapTypes()
 	np.Status = poolProvisioning
 	setEtag(np)
 	c.pools[np.Name] = p
@@ -793,7 +839,7 @@ func (s *Server) planNodes(c *gkeCluster, p *gkePool, want map[string]int) capac
 		plan.want += n
 		got := n
 		if n > cur {
-			if avail := s.available(capKey(z, p.capType)); avail >= 0 && avail < n-cur {
+			if avail := s.poolAvailable(p, z); avail >= 0 && avail < n-cur {
 				got = cur + avail
 				plan.short = append(plan.short, z)
 			}
@@ -809,7 +855,7 @@ func (s *Server) planNodes(c *gkeCluster, p *gkePool, want map[string]int) capac
 	}
 	for _, z := range zones {
 		if g := plan.nodes[z] - p.nodes[z]; g > 0 {
-			s.reserve(capKey(z, p.capType), g)
+			s.reservePool(p, z, g)
 			plan.grown[z] = g
 		}
 	}
@@ -826,7 +872,7 @@ func (s *Server) planNodes(c *gkeCluster, p *gkePool, want map[string]int) capac
 // releasePlan gives back what planNodes reserved.
 func (s *Server) releasePlan(p *gkePool, plan capacityPlan) {
 	for z, g := range plan.grown {
-		s.release(capKey(z, p.capType), g)
+		s.releasePool(p, z, g)
 	}
 }
 
@@ -843,7 +889,7 @@ func (s *Server) zonesAvailable(c *gkeCluster, p *gkePool, need int, short []str
 		if accel && !contains(z.MachineTypes, p.capType) && !contains(z.MachineTypes, p.np.Config.MachineType) {
 			continue
 		}
-		if avail := s.available(capKey(z.Name, p.capType)); avail < 0 || avail >= need {
+		if avail := s.poolAvailable(p, z.Name); avail < 0 || avail >= need {
 			out = append(out, z.Name)
 		}
 	}
@@ -863,7 +909,7 @@ func (s *Server) zonesAvailable(c *gkeCluster, p *gkePool, need int, short []str
 func (s *Server) applyPlan(c *gkeCluster, p *gkePool, plan capacityPlan, op *operation, now time.Time) {
 	for z, n := range p.nodes {
 		if plan.nodes[z] < n {
-			s.release(capKey(z, p.capType), n-plan.nodes[z])
+			s.releasePool(p, z, n-plan.nodes[z])
 		}
 	}
 	p.nodes = plan.nodes
@@ -932,7 +978,7 @@ func (s *Server) gkePoolsDelete(q *gkeRequest, c *gkeCluster, p *gkePool) (any, 
 // removePool deletes a pool and gives its capacity back.
 func (s *Server) removePool(c *gkeCluster, p *gkePool) {
 	for z, n := range p.nodes {
-		s.release(capKey(z, p.capType), n)
+		s.releasePool(p, z, n)
 	}
 	delete(c.pools, p.np.Name)
 	c.order = slices.DeleteFunc(c.order, func(n string) bool { return n == p.np.Name })
@@ -1068,24 +1114,27 @@ func (s *Server) applyUpdate(c *gkeCluster, p *gkePool, in *container.UpdateNode
 	if in.UpgradeSettings != nil {
 		np.UpgradeSettings = in.UpgradeSettings
 	}
+	// The running nodes move to the new capacity keys (machine or GPU type)
+	// and zones. Assumption: this is not capacity-checked; every new zone
+	// gets the per-zone node count.
+	for z, n := range p.nodes {
+		s.releasePool(p, z, n)
+	}
+	p.setCapTypes()
 	if !slices.Equal(locations, np.Locations) {
-		// Assumption: moving zones is not capacity-checked; every new zone
-		// gets the per-zone node count.
 		count := 0
 		for _, n := range p.nodes {
 			count = max(count, n)
 		}
-		for z, n := range p.nodes {
-			s.release(capKey(z, p.capType), n)
-		}
 		p.nodes = map[string]int{}
 		for _, z := range locations {
 			p.nodes[z] = count
-			s.reserve(capKey(z, p.capType), count)
 		}
 		np.Locations = slices.Clone(locations)
 	}
-	p.capType = capacityType(nc)
+	for z, n := range p.nodes {
+		s.reservePool(p, z, n)
+	}
 	// Refresh derived fields; GKE re-adds what it adds by itself.
 	s.poolDefaults(c, np)
 }

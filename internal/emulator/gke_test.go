@@ -589,3 +589,35 @@ func TestGKEStockout(t *testing.T) {
 		t.Errorf("pool after a partial resize = %s", np.Status)
 	}
 }
+
+// TestGKEStockoutByMachineTypeWithBuiltInGPUs: a pool of a machine type with
+// built-in GPUs whose request also lists its GPUs (as the provider and the
+// google provider send them) counts against the machine type's capacity and
+// the GPU type's, so either stockout applies.
+func TestGKEStockoutByMachineTypeWithBuiltInGPUs(t *testing.T) {
+	t.Parallel()
+	withGPUs := func(name string) *container.NodePool {
+		np := gpuPool(name)
+		np.Locations = []string{"us-central1-a"}
+		np.Config.Accelerators = []*container.AcceleratorConfig{{AcceleratorType: "nvidia-l4", AcceleratorCount: 1}}
+		return np
+	}
+	for _, typ := range []string{"g2-standard-8", "nvidia-l4"} {
+		t.Run(typ, func(t *testing.T) {
+			t.Parallel()
+			e := start(t, instant())
+			e.srv.SetCapacity("us-central1-a", typ, 1)
+			for i, name := range []string{"first", "second"} {
+				op, err := e.createPool(serving, withGPUs(name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				op = e.gkeOp(t, "us-central1", op.Name)
+				stockout := op.Error != nil && op.Error.Code == 8 && strings.Contains(op.StatusMessage, "GCE_STOCKOUT")
+				if want := i == 1; stockout != want {
+					t.Errorf("%s: stockout = %v, want %v (op %+v)", name, stockout, want, op)
+				}
+			}
+		})
+	}
+}

@@ -21,7 +21,8 @@ type Scenario struct {
 	Projects []string `json:"projects,omitempty"`
 	// Zones lists the zones with what each offers.
 	Zones []Zone `json:"zones"`
-	// Clusters are the seeded GKE clusters. Clients cannot create clusters.
+	// Clusters are the seeded GKE clusters. Clients can create and delete
+	// more through clusters.create and clusters.delete.
 	Clusters []ClusterSeed `json:"clusters"`
 	// Capacity limits how many TPU nodes or GKE nodes of a type fit in a zone.
 	// Types without an entry are unlimited.
@@ -120,6 +121,8 @@ type Durations struct {
 	PoolSetSize        time.Duration
 	PoolSetAutoscaling time.Duration
 	PoolSetManagement  time.Duration
+	ClusterCreate      time.Duration
+	ClusterDelete      time.Duration
 }
 
 // DefaultDuration is the duration of every operation in Default: short, so
@@ -145,6 +148,8 @@ func (d *Durations) fields() []struct {
 		{"poolSetSize", &d.PoolSetSize},
 		{"poolSetAutoscaling", &d.PoolSetAutoscaling},
 		{"poolSetManagement", &d.PoolSetManagement},
+		{"clusterCreate", &d.ClusterCreate},
+		{"clusterDelete", &d.ClusterDelete},
 	}
 }
 
@@ -407,6 +412,40 @@ func (sc *Scenario) Validate() error {
 			}
 		}
 	}
+	if err := sc.validateClusters(); err != nil {
+		return err
+	}
+	for _, c := range sc.Capacity {
+		if c.Zone == "" || c.Type == "" || c.Count < -1 {
+			return fmt.Errorf("capacity entry %+v needs a zone, a type and a count >= -1", c)
+		}
+	}
+	for prefix, v := range sc.MinNodeVersions {
+		if !validVersion(v) {
+			return fmt.Errorf("minNodeVersions[%s]: %q is not a GKE version", prefix, v)
+		}
+	}
+	if sc.MaxConcurrentOperationsPerCluster < 0 || sc.ListPageSize < 0 {
+		return fmt.Errorf("maxConcurrentOperationsPerCluster and listPageSize must not be negative")
+	}
+	return nil
+}
+
+// clone deep-copies the scenario through JSON, which every field supports.
+func (sc *Scenario) clone() *Scenario {
+	b, err := json.Marshal(sc)
+	if err != nil {
+		return Default()
+	}
+	out := &Scenario{}
+	if err := json.Unmarshal(b, out); err != nil {
+		return Default()
+	}
+	return out
+}
+
+// validateClusters checks the seeded clusters of a scenario.
+func (sc *Scenario) validateClusters() error {
 	seen := map[string]bool{}
 	for _, c := range sc.Clusters {
 		if c.Name == "" || c.Location == "" || c.Version == "" {
@@ -437,31 +476,5 @@ func (sc *Scenario) Validate() error {
 			}
 		}
 	}
-	for _, c := range sc.Capacity {
-		if c.Zone == "" || c.Type == "" || c.Count < -1 {
-			return fmt.Errorf("capacity entry %+v needs a zone, a type and a count >= -1", c)
-		}
-	}
-	for prefix, v := range sc.MinNodeVersions {
-		if !validVersion(v) {
-			return fmt.Errorf("minNodeVersions[%s]: %q is not a GKE version", prefix, v)
-		}
-	}
-	if sc.MaxConcurrentOperationsPerCluster < 0 || sc.ListPageSize < 0 {
-		return fmt.Errorf("maxConcurrentOperationsPerCluster and listPageSize must not be negative")
-	}
 	return nil
-}
-
-// clone deep-copies the scenario through JSON, which every field supports.
-func (sc *Scenario) clone() *Scenario {
-	b, err := json.Marshal(sc)
-	if err != nil {
-		return Default()
-	}
-	out := &Scenario{}
-	if err := json.Unmarshal(b, out); err != nil {
-		return Default()
-	}
-	return out
 }

@@ -368,7 +368,8 @@ func (s *Server) release(key string, n int) {
 
 // SetCapacity sets how many TPU nodes (Cloud TPU API accelerator type, such
 // as "v5litepod-4") or GKE nodes (machine type, or GPU type for pools that
-// attach GPUs) fit in zone at once, counting those already running.
+// list GPUs; a pool that lists GPUs counts against both) fit in zone at
+// once, counting those already running.
 // n = -1 is unlimited; n = 0 is a stockout.
 func (s *Server) SetCapacity(zone, acceleratorOrMachineType string, n int) {
 	s.mu.Lock()

@@ -59,11 +59,7 @@ func (f *acceleratorFunction) Definition(_ context.Context, _ function.Definitio
 			"`gke_node_count` (number, nodes per slice): the GKE layout of the slice, null when GKE does not offer the generation.\n\n" +
 			"An invalid accelerator type is an error with the nearest valid types. Works offline.",
 		Parameters: []function.Parameter{
-			function.StringParameter{
-				Name: "accelerator_type",
-				MarkdownDescription: "Cloud TPU accelerator type, `<generation>-<size>`, such as `v6e-4`, `v5litepod-16` or `tpu7x-8`. Generation prefixes: " +
-					schemadoc.CodeList(f.cat.APIPrefixes(), "and") + ".",
-			},
+			acceleratorTypeParameter(f.cat),
 		},
 		Return: function.ObjectReturn{AttributeTypes: acceleratorAttributes},
 	}
@@ -76,28 +72,21 @@ func (f *acceleratorFunction) Run(ctx context.Context, req function.RunRequest, 
 		return
 	}
 	a, findings := f.cat.Accelerator(acceleratorType)
-	if err := funcError(findings); err != nil {
+	if err := funcError(findings, acceleratorArgument); err != nil {
 		resp.Error = err
 		return
 	}
 	logWarnings(ctx, "accelerator", findings)
-	obj, diags := types.ObjectValue(acceleratorAttributes, acceleratorObject(a))
-	if diags.HasError() {
-		resp.Error = function.FuncErrorFromDiags(ctx, diags)
-		return
-	}
-	resp.Error = resp.Result.Set(ctx, obj)
+	setObject(ctx, resp, acceleratorAttributes, acceleratorObject(a))
 }
+
+// acceleratorArgument places accelerator_type findings on the only argument
+// of the functions that take an accelerator type.
+var acceleratorArgument = map[string]int64{catalog.AttrAcceleratorType: 0}
 
 // acceleratorObject maps the catalog's Accelerator to the returned
 // object's attribute values.
 func acceleratorObject(a catalog.Accelerator) map[string]attr.Value {
-	optString := func(s string) types.String {
-		if s == "" {
-			return types.StringNull()
-		}
-		return types.StringValue(s)
-	}
 	nodes := types.Int64Null()
 	if a.GKENodeCount > 0 {
 		nodes = types.Int64Value(int64(a.GKENodeCount))

@@ -30,7 +30,10 @@ func run(t *testing.T, f function.Function, args ...string) function.RunResponse
 func TestDefinitions(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	for name, f := range map[string]function.Function{"runtime_version": NewRuntimeVersion(), "accelerator": NewAccelerator()} {
+	for name, f := range map[string]function.Function{
+		"runtime_version": NewRuntimeVersion(), "accelerator": NewAccelerator(),
+		"tpu_placement": NewTPUPlacement(), "tpu_api_type": NewTPUAPIType(), "gpu": NewGPU(),
+	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var meta function.MetadataResponse

@@ -3,7 +3,9 @@
 
 // Package functions implements the provider-defined functions (Terraform
 // 1.8 and later) over the compatibility catalog:
-// provider::accel::runtime_version and provider::accel::accelerator.
+// provider::accel::runtime_version, provider::accel::accelerator,
+// provider::accel::tpu_placement, provider::accel::tpu_api_type and
+// provider::accel::gpu.
 //
 // Functions cannot see the provider's configuration, so they always apply
 // the catalog strictly: catalog errors are function errors, and catalog
@@ -43,17 +45,15 @@ func (f *runtimeVersionFunction) Definition(_ context.Context, _ function.Defini
 		MarkdownDescription: "Returns the Cloud TPU runtime version (software version) the provider's compatibility catalog picks for `accelerator_type` " +
 			"and `framework`: the generation's documented base image, or for TensorFlow the newest listed TensorFlow runtime in its single-host or " +
 			"`-pod` form. An invalid accelerator type or framework, or a framework the generation does not support, is an error naming the argument, " +
-			"with the nearest valid value. Works offline. For a framework version, a runtime to validate, a zone check or `validation = \"warn\"`, " +
+			"with the nearest valid value. A generation the Cloud TPU API cannot create is an error that says so and names the GKE machine type to use " +
+			"instead (where Google's sources disagree, as for TPU7x, the runtime is returned and the disagreement only logged). Works offline. For a framework version, a runtime to validate, a zone check or `validation = \"warn\"`, " +
 			"use the `accel_runtime_version` data source.",
 		Parameters: []function.Parameter{
+			acceleratorTypeParameter(f.cat),
 			function.StringParameter{
-				Name: "accelerator_type",
-				MarkdownDescription: "Cloud TPU accelerator type, `<generation>-<size>`, such as `v6e-4`, `v5litepod-16` or `tpu7x-8`. Generation prefixes: " +
-					schemadoc.CodeList(f.cat.APIPrefixes(), "and") + ".",
-			},
-			function.StringParameter{
-				Name: "framework",
-				MarkdownDescription: "Framework: " + schemadoc.CodeList(f.cat.Frameworks(), "or") + "; `\"\"` for the generation's base image. " +
+				Name:           "framework",
+				AllowNullValue: true,
+				MarkdownDescription: "Framework: " + schemadoc.CodeList(f.cat.Frameworks(), "or") + "; `null` or `\"\"` for the generation's base image. " +
 					"Only TensorFlow changes the answer (its runtimes embed the framework); the others are checked against the generation.",
 			},
 		},
@@ -62,13 +62,18 @@ func (f *runtimeVersionFunction) Definition(_ context.Context, _ function.Defini
 }
 
 func (f *runtimeVersionFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var acceleratorType, framework string
+	var acceleratorType string
+	var framework *string
 	resp.Error = req.Arguments.Get(ctx, &acceleratorType, &framework)
 	if resp.Error != nil {
 		return
 	}
-	res := f.cat.ResolveRuntime(catalog.RuntimeQuery{AcceleratorType: acceleratorType, Framework: framework})
-	if err := funcError(res.Findings); err != nil {
+	q := catalog.RuntimeQuery{AcceleratorType: acceleratorType, ForTPUAPI: true}
+	if framework != nil {
+		q.Framework = *framework
+	}
+	res := f.cat.ResolveRuntime(q)
+	if err := funcError(res.Findings, runtimeArguments); err != nil {
 		resp.Error = err
 		return
 	}
@@ -80,16 +85,18 @@ func (f *runtimeVersionFunction) Run(ctx context.Context, req function.RunReques
 	resp.Error = resp.Result.Set(ctx, res.RuntimeVersion)
 }
 
-// argumentPositions maps the catalog's attribute names to argument positions.
-var argumentPositions = map[string]int64{
+// runtimeArguments maps the catalog's attribute names to the argument
+// positions of runtime_version.
+var runtimeArguments = map[string]int64{
 	catalog.AttrAcceleratorType: 0,
 	catalog.AttrFramework:       1,
 }
 
-// funcError turns the catalog's errors into one function error, attached to
-// the argument of the first error. Each line is "Summary: detail"; the final
+// funcError turns the catalog's errors into one function error, each line
+// attached to its argument in positions (catalog attribute name to argument
+// position) or to the call. Each line is "Summary: detail"; the final
 // period is left to Terraform, which ends argument errors with one.
-func funcError(fs catalog.Findings) *function.FuncError {
+func funcError(fs catalog.Findings, positions map[string]int64) *function.FuncError {
 	var out *function.FuncError
 	errs := fs.Errors()
 	for i, f := range errs {
@@ -97,7 +104,7 @@ func funcError(fs catalog.Findings) *function.FuncError {
 		if i == len(errs)-1 {
 			text = strings.TrimSuffix(text, ".")
 		}
-		if pos, ok := argumentPositions[f.Attribute]; ok {
+		if pos, ok := positions[f.Attribute]; ok {
 			out = function.ConcatFuncErrors(out, function.NewArgumentFuncError(pos, text))
 		} else {
 			out = function.ConcatFuncErrors(out, function.NewFuncError(text))

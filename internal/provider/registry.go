@@ -55,5 +55,6 @@ func dataSources(modes *validation.Modes) []func() datasource.DataSource {
 func functions() []func() function.Function {
 	return []func() function.Function{
 		providerfunctions.NewRuntimeVersion, providerfunctions.NewAccelerator,
+		providerfunctions.NewTPUPlacement, providerfunctions.NewTPUAPIType, providerfunctions.NewGPU,
 	}
 }

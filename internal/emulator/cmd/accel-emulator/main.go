@@ -1,6 +1,7 @@
 // Command accel-emulator runs the local Cloud TPU v2 and GKE v1 API emulator
-// until SIGINT or SIGTERM. It prints the environment to export so the
-// provider and the Go clients talk to it.
+// until SIGINT or SIGTERM. It listens on a free loopback port unless -addr
+// names one, and prints the environment to export so the provider and the Go
+// clients talk to it: two users on one machine each get their own emulator.
 //
 // Usage:
 //
@@ -34,7 +35,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	fl := flag.NewFlagSet("accel-emulator", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	addr := fl.String("addr", "127.0.0.1:8089", "address to listen on")
+	addr := fl.String("addr", "127.0.0.1:0", "address to listen on; port 0 picks a free port, printed at start")
 	scenarioPath := fl.String("scenario", "", "scenario JSON file (default: the built-in scenario)")
 	serialize := fl.Bool("serialize-pool-creates", false, "refuse a node-pool create while another node-pool operation runs on the cluster")
 	snapshotPath := fl.String("snapshot", "", "state file: loaded at start when it exists, written at exit")
@@ -84,8 +85,8 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	}
 	// The exports on stdout are how callers find the emulator: when they
 	// cannot be written, nobody can use it, so stop and report why.
-	if _, err := fmt.Fprintf(stdout, "export ACCEL_TPU_ENDPOINT=%s\nexport ACCEL_CONTAINER_ENDPOINT=%s\n",
-		srv.TPUEndpoint(), srv.ContainerEndpoint()); err != nil {
+	if _, err := fmt.Fprintf(stdout, "export ACCEL_TPU_ENDPOINT=%s\nexport ACCEL_CONTAINER_ENDPOINT=%s\nexport ACCEL_COMPUTE_ENDPOINT=%s\n",
+		srv.TPUEndpoint(), srv.ContainerEndpoint(), srv.ComputeEndpoint()); err != nil {
 		_ = srv.Close()
 		return fmt.Errorf("writing the endpoints to stdout: %w", err)
 	}
