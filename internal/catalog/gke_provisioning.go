@@ -22,7 +22,6 @@ type GKEProvisioning struct {
 	} `json:"flex_start"`
 	Queued struct {
 		MinGKEVersion string `json:"min_gke_version"`
-		TaintKey      string `json:"taint_key"`
 		TaintValue    string `json:"taint_value"`
 		Source        string `json:"source"`
 	} `json:"queued_provisioning"`
@@ -36,6 +35,10 @@ const (
 	AttrSpot               = "spot"
 	AttrAutoRepair         = "auto_repair"
 )
+
+// TaintQueued is the taint key GKE puts on queued-provisioning nodes (value
+// in catalog.json gke_provisioning.queued_provisioning.taint_value).
+const TaintQueued = "cloud.google.com/gke-queued"
 
 // ReservationNone is the reservation affinity flex-start and queued pools use.
 const ReservationNone = "NO_RESERVATION"
@@ -59,7 +62,7 @@ type PoolProvisioningQuery struct {
 
 // QueuedTaint returns the taint GKE puts on queued-provisioning nodes.
 func (c *Catalog) QueuedTaint() (key, value string) {
-	return c.data.GKEProvisioning.Queued.TaintKey, c.data.GKEProvisioning.Queued.TaintValue
+	return TaintQueued, c.data.GKEProvisioning.Queued.TaintValue
 }
 
 // FlexStartNodeLabel returns the node label GKE puts on flex-start nodes.

@@ -458,7 +458,8 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 			userLabels[k] = v
 		}
 		for _, x := range api {
-			if !slices.Contains([]string{catalog.TaintTPU, catalog.TaintGPU, catalog.TaintComputeClass}, x.Key) {
+			// GKE's own taints (the queued taint on queued-provisioning pools) are not the tier's.
+			if !slices.Contains([]string{catalog.TaintTPU, catalog.TaintGPU, catalog.TaintComputeClass, catalog.TaintQueued}, x.Key) {
 				userTaints = append(userTaints, x)
 			}
 		}
