@@ -48,7 +48,8 @@ func provisioningAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 				"capacity is found, for up to seven days each, at flex-start prices. Needs autoscaling from zero " +
 				"(`min_node_count = 0`), no `spot`, and no reservation (`NO_RESERVATION`, sent when `reservation_affinity` " +
 				"is left out); GPU tiers need GKE 1.32.2-gke.1652000 or later, TPU tiers 1.33.0-gke.1712000 or later and " +
-				"not TPU v3 or v4. Changing it re-creates the pool.",
+				"not TPU v3 or v4. The ComputeClass lists the pool in its `nodepools` priority as for any tier (the CRD's " +
+				"`flexStart` priority describes pools GKE auto-creates, which this resource does not). Changing it re-creates the pool.",
 		},
 		"max_run_duration": schema.StringAttribute{
 			Optional: true,
