@@ -132,8 +132,12 @@ done
 # shellcheck disable=SC1091
 source "$tmp/emulator.env"
 admin=${ACCEL_TPU_ENDPOINT%/}/admin
+# The emulator's Compute Engine API answers the plan's capacity checks
+# (quotas, reservations, zone offers); the scenario sets a zero A100 80GB
+# quota in us-central1.
+export ACCEL_COMPUTE_ENDPOINT=${ACCEL_TPU_ENDPOINT%/}/compute/v1/
 ok "emulator listening on ${ACCEL_TPU_ENDPOINT%/} (operations take 1-2 s, as set in examples/demo/scenario.json)"
-note "the provider reaches it through ACCEL_TPU_ENDPOINT and ACCEL_CONTAINER_ENDPOINT, with no credentials"
+note "the provider reaches it through ACCEL_TPU_ENDPOINT, ACCEL_CONTAINER_ENDPOINT and ACCEL_COMPUTE_ENDPOINT, with no credentials"
 
 # --- 3. a misconfiguration, caught at plan time -------------------------------
 
@@ -162,6 +166,13 @@ work=$tmp/work/demo
 	fail "terraform plan failed"
 }
 grep -E '^  # |^Plan: ' "$tmp/plan.out" | indent
+grep -q '^Warning: Tier Has No Quota' "$tmp/plan.out" || {
+	quiet_overrides <"$tmp/plan.out" >&2
+	fail "the plan did not warn that the A100 tier has no quota"
+}
+note "capacity, checked at plan time before anything is created (the scenario sets no A100 80GB quota in us-central1):"
+awk '/^Warning: Tier Has No Quota/ { show = 1 } show && /^$/ && ++blank == 3 { exit } show { print }' "$tmp/plan.out" | indent
+expected "a warning, not an error: pods of that tier land on the next tier"
 note "the runtime version is chosen at plan time, from the catalog:"
 grep -E '^  \+ runtime_(version|reason) ' "$tmp/plan.out" | indent
 (cd "$work" && "$tf" test -no-color) >"$tmp/test.out" 2>&1 || {

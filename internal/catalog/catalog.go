@@ -97,6 +97,8 @@ type catalogData struct {
 	PoolSettings PoolSettingsData `json:"pool_settings"`
 	// ComputeQuotas names the regional quota metrics regions.get reports (quotas.go).
 	ComputeQuotas ComputeQuotas `json:"compute_quotas"`
+	// GKEProvisioning holds the flex-start and queued provisioning rules (gke_provisioning.go).
+	GKEProvisioning GKEProvisioning `json:"gke_provisioning"`
 }
 
 // Decision records how the catalog resolved a conflict or an uncertain fact.

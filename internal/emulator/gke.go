@@ -459,6 +459,7 @@ func (s *Server) poolDefaults(c *gkeCluster, np *container.NodePool) {
 	for _, z := range np.Locations {
 		np.InstanceGroupUrls = append(np.InstanceGroupUrls, s.igmURL(c.project, z, igmName(c, np)))
 	}
+	s.addProvisioningAdditions(np)
 	s.applyAdditions(np.Config)
 }
 
@@ -520,6 +521,9 @@ func (s *Server) validatePool(c *gkeCluster, np *container.NodePool) (int, *apiE
 		return 0, err
 	}
 	if err := s.checkNodeSettings(np.Config, np.MaxPodsConstraint); err != nil {
+		return 0, err
+	}
+	if err := s.checkProvisioning(np); err != nil {
 		return 0, err
 	}
 	pp := np.PlacementPolicy

@@ -40,6 +40,7 @@ type tierInput struct {
 	Taints          []taint
 	Reservation     *reservation
 	Settings        poolSettings
+	Provisioning    provisioning
 }
 
 // kind is what a tier's configuration asks for.
@@ -166,6 +167,9 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 	settings, known := settingsOf(ctx, t.tierSettingsModel, diags)
 	in.Settings = settings
 	in.known = in.known && known
+	var provKnown bool
+	in.Provisioning, provKnown = provisioningOf(t.tierProvisioningModel)
+	in.known = in.known && provKnown
 	return in
 }
 
@@ -193,16 +197,17 @@ func catalogTaint(cat *catalog.Catalog, key, value string) taint {
 // The spec is complete only when the findings hold no errors.
 func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierSpec, catalog.Findings) {
 	s := tierSpec{
-		Name:        in.Name,
-		Locations:   slices.Clone(in.Locations),
-		Spot:        in.Spot,
-		AutoRepair:  in.AutoRepair,
-		AutoUpgrade: in.AutoUpgrade,
-		UserLabels:  maps.Clone(in.Labels),
-		UserTaints:  slices.Clone(in.Taints),
-		Reservation: in.Reservation,
-		Settings:    in.Settings,
-		Hosts:       1,
+		Name:         in.Name,
+		Locations:    slices.Clone(in.Locations),
+		Spot:         in.Spot,
+		AutoRepair:   in.AutoRepair,
+		AutoUpgrade:  in.AutoUpgrade,
+		UserLabels:   maps.Clone(in.Labels),
+		UserTaints:   slices.Clone(in.Taints),
+		Reservation:  in.Reservation,
+		Settings:     in.Settings,
+		Hosts:        1,
+		Provisioning: in.Provisioning,
 	}
 	var fs catalog.Findings
 	src := cat.Source("gke_tpu")
@@ -223,6 +228,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 	fs = append(fs, alwaysOnFindings(cat, in, s)...)
 	fs = append(fs, metadataFindings(cat, in)...)
 	fs = append(fs, settingsFindings(cat, in, s)...)
+	fs = append(fs, provisioningFindings(cat, in, gkeVersion)...)
 	if !s.TPU {
 		addGPUSharingLabels(cat, &s)
 	}
@@ -248,6 +254,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 	if s.Spot {
 		s.Tolerations = unionTolerations(s.Tolerations, tolerationsFor([]taint{catalogTaint(cat, catalog.TaintSpot, "")}, nil))
 	}
+	addProvisioningScheduling(cat, &s)
 	return s, fs
 }
 

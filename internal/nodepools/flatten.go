@@ -126,8 +126,9 @@ func unknownTier() tierModel {
 		NodeCount: types.Int64Unknown(), MinNodeCount: types.Int64Unknown(), MaxNodeCount: types.Int64Unknown(),
 		Spot: types.BoolUnknown(), AutoRepair: types.BoolUnknown(), AutoUpgrade: types.BoolUnknown(),
 		Labels: types.MapUnknown(types.StringType), Taints: types.ListUnknown(taintObjectType),
-		ReservationAffinity: types.ObjectUnknown(reservationAttrTypes),
-		tierSettingsModel:   unknownSettings(),
+		ReservationAffinity:   types.ObjectUnknown(reservationAttrTypes),
+		tierSettingsModel:     unknownSettings(),
+		tierProvisioningModel: unknownProvisioning(),
 	}
 	markUnknown(&t)
 	return t
@@ -225,6 +226,7 @@ func specOfState(ctx context.Context, t tierModel, diags *diag.Diagnostics) tier
 		UserTaints:      in.Taints,
 		Reservation:     in.Reservation,
 		Settings:        in.Settings,
+		Provisioning:    in.Provisioning,
 	}
 	if s.TPU {
 		s.GPUType, s.GPUCount, s.GPUDriver = "", 0, ""
@@ -371,6 +373,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	flattenMetadata(ctx, &t, prior, cfg, isTPU, importing, diags)
 	flattenReservation(ctx, &t, prior, cfg, importing, diags)
 	flattenSettings(ctx, &t, prior, np, importing, diags)
+	flattenProvisioning(&t, prior, np)
 
 	t.EffectiveLabels = stringMap(maps.Clone(cfg.Labels))
 	if cfg.Labels == nil {
@@ -455,7 +458,8 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 			userLabels[k] = v
 		}
 		for _, x := range api {
-			if !slices.Contains([]string{catalog.TaintTPU, catalog.TaintGPU, catalog.TaintComputeClass}, x.Key) {
+			// GKE's own taints (the queued taint on queued-provisioning pools) are not the tier's.
+			if !slices.Contains([]string{catalog.TaintTPU, catalog.TaintGPU, catalog.TaintComputeClass, catalog.TaintQueued}, x.Key) {
 				userTaints = append(userTaints, x)
 			}
 		}

@@ -47,6 +47,7 @@ type tierModel struct {
 	Taints              types.List   `tfsdk:"taints"`
 	ReservationAffinity types.Object `tfsdk:"reservation_affinity"`
 	tierSettingsModel
+	tierProvisioningModel
 
 	PlacementPolicy   types.String `tfsdk:"placement_policy"`
 	PoolName          types.String `tfsdk:"pool_name"`

@@ -307,7 +307,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		case actionReplace:
 			markApplied(pt)
 			why := "changes a setting GKE cannot change in place (machine type, accelerator, topology, GPUs, GPU sharing, Spot, " +
-				"node locations, reservation affinity, service account, OAuth scopes or max pods per node)"
+				"node locations, reservation affinity, service account, OAuth scopes, max pods per node, flex-start or queued provisioning)"
 			if old.Status.ValueString() == statusError {
 				why = fmt.Sprintf("has a node pool in ERROR (%s)", old.StatusMessage.ValueString())
 			}
@@ -386,6 +386,7 @@ func tierValues(t tierModel) map[string]attr.Value {
 		"labels": t.Labels, "taints": t.Taints, "reservation_affinity": t.ReservationAffinity,
 	}
 	maps.Copy(out, settingsValues(t.tierSettingsModel))
+	maps.Copy(out, provisioningValues(t.tierProvisioningModel))
 	return out
 }
 
@@ -905,7 +906,8 @@ func nullTier() tierModel {
 		NodeLabels: types.MapNull(types.StringType), NodeTaints: types.ListNull(taintObjectType),
 		EffectiveLabels: types.MapNull(types.StringType), EffectiveTaints: types.ListNull(taintObjectType),
 		NodeSelector: types.MapNull(types.StringType), Tolerations: types.ListNull(tolerationObjectType),
-		tierSettingsModel: nullSettings(),
+		tierSettingsModel:     nullSettings(),
+		tierProvisioningModel: nullProvisioning(),
 	}
 }
 

@@ -461,6 +461,7 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 	}}
 	maps.Copy(obj.Attributes, settingsAttributes(cat))
 	maps.Copy(obj.Blocks, settingsBlocks(cat))
+	maps.Copy(obj.Attributes, provisioningAttributes(cat))
 	return obj
 }
 

@@ -62,6 +62,7 @@ type tierSpec struct {
 	UserTaints      []taint
 	Reservation     *reservation
 	Settings        poolSettings
+	Provisioning    provisioning
 
 	// NodeLabels and NodeTaints are what the provider sets on the pool.
 	NodeLabels map[string]string
@@ -86,7 +87,8 @@ func sameShape(a, b tierSpec) bool {
 		slices.Equal(sortedCopy(a.Locations), sortedCopy(b.Locations)) &&
 		a.Spot == b.Spot &&
 		reservationEqual(a.Reservation, b.Reservation) &&
-		fixedSettingsEqual(a.Settings, b.Settings)
+		fixedSettingsEqual(a.Settings, b.Settings) &&
+		provisioningEqual(a.Provisioning, b.Provisioning)
 }
 
 func sortedCopy(s []string) []string {
@@ -172,6 +174,7 @@ func (s tierSpec) nodePool() *container.NodePool {
 		np.PlacementPolicy = &container.PlacementPolicy{Type: s.Placement, TpuTopology: s.Topology}
 	}
 	s.Settings.applyToNodePool(np)
+	s.Provisioning.applyToNodePool(np)
 	return np
 }
 
