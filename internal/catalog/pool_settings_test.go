@@ -48,6 +48,16 @@ func TestPoolSettings(t *testing.T) {
 			[]want{{AttrGPUSharingConfig, "49", "Too Many Shared Clients per GPU", SeverityError}}},
 		{"TPU", PoolSettingsQuery{TPU: true, GPUSharingStrategy: GPUSharingMPS, MaxSharedClientsPerGPU: 2},
 			[]want{{AttrGPUSharingConfig, "MPS", "GPU Sharing on a TPU Tier", SeverityError}}},
+		{"surge and unavailable 0", PoolSettingsQuery{MaxSurge: ptr(int64(0)), MaxUnavailable: ptr(int64(0))},
+			[]want{{AttrMaxSurge, "0", "Upgrade Without Parallelism", SeverityError}}},
+		{"surge 0, unavailable left to GKE (0)", PoolSettingsQuery{MaxSurge: ptr(int64(0))},
+			[]want{{AttrMaxSurge, "0", "Upgrade Without Parallelism", SeverityError}}},
+		{"unavailable 0, surge left to GKE (1)", PoolSettingsQuery{MaxUnavailable: ptr(int64(0))}, nil},
+		{"surge 0 unavailable 1", PoolSettingsQuery{MaxSurge: ptr(int64(0)), MaxUnavailable: ptr(int64(1))}, nil},
+		{"surge on a multi-host slice", PoolSettingsQuery{TPU: true, Hosts: 4, MaxSurge: ptr(int64(1))},
+			[]want{{AttrMaxSurge, "1", "Surge on a Multi-Host TPU Slice", SeverityWarning}}},
+		{"surge on a single-host slice", PoolSettingsQuery{TPU: true, Hosts: 1, MaxSurge: ptr(int64(1))}, nil},
+		{"no surge on a multi-host slice", PoolSettingsQuery{TPU: true, Hosts: 4, MaxSurge: ptr(int64(0)), MaxUnavailable: ptr(int64(4))}, nil},
 	}
 	for _, tc := range cases {
 		var got []want
@@ -78,3 +88,5 @@ func TestGPUSharingLabels(t *testing.T) {
 		t.Errorf("no sharing: got %v, want none", got)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -58,6 +58,10 @@ func everyAttribute(tg *acctest.Target) map[string]any {
 				"workload_metadata_mode": "GKE_METADATA",
 				"tags":                   []any{"serving"},
 				"resource_labels":        map[string]any{"team": "serving"},
+				"max_surge":              2,
+				"max_unavailable":        1,
+				"secure_boot":            true,
+				"integrity_monitoring":   true,
 			},
 			map[string]any{
 				"name":               "gpu",
