@@ -23,6 +23,10 @@ const (
 	AttrGPUSharingConfig = "gpu_sharing_config"
 	AttrMaxSurge         = "max_surge"
 	AttrMaxUnavailable   = "max_unavailable"
+	// AttrTotalMinNodeCount and AttrTotalMaxNodeCount are the total
+	// (cluster-wide) autoscaling limits.
+	AttrTotalMinNodeCount = "total_min_node_count"
+	AttrTotalMaxNodeCount = "total_max_node_count"
 )
 
 // Node labels GKE sets on nodes that share GPUs (source topics

@@ -68,6 +68,8 @@ type tierSettingsModel struct {
 	MaxUnavailable       types.Int64  `tfsdk:"max_unavailable"`
 	SecureBoot           types.Bool   `tfsdk:"secure_boot"`
 	IntegrityMonitoring  types.Bool   `tfsdk:"integrity_monitoring"`
+	TotalMinNodeCount    types.Int64  `tfsdk:"total_min_node_count"`
+	TotalMaxNodeCount    types.Int64  `tfsdk:"total_max_node_count"`
 }
 
 // gpuSharingModel is gpu_sharing_config.
@@ -99,6 +101,8 @@ var (
 		"max_unavailable":        types.Int64Type,
 		"secure_boot":            types.BoolType,
 		"integrity_monitoring":   types.BoolType,
+		"total_min_node_count":   types.Int64Type,
+		"total_max_node_count":   types.Int64Type,
 	}
 )
 
@@ -217,6 +221,19 @@ func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 			MarkdownDescription: fmt.Sprintf("Shielded VM: integrity monitoring of the nodes' boot sequence. Without it, as GKE "+
 				"reports it (`%t` for a new pool). Changing it re-creates the pool.", integrity),
 		},
+		"total_min_node_count": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "Autoscaling with total limits: minimum nodes of the whole pool, over all its zones (0 or more). " +
+				"Set with `total_max_node_count`; GKE makes the pair mutually exclusive with `min_node_count` and `max_node_count` " +
+				"(limits per zone) and the provider with `node_count`. Updated in place.",
+			Validators: []validator.Int64{int64validator.AtLeast(0)},
+		},
+		"total_max_node_count": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "Autoscaling with total limits: maximum nodes of the whole pool, over all its zones, at least " +
+				"`total_min_node_count`. Set with `total_min_node_count`. Updated in place.",
+			Validators: []validator.Int64{int64validator.AtLeast(1)},
+		},
 	}
 }
 
@@ -276,6 +293,8 @@ type poolSettings struct {
 	MaxUnavailable       *int64
 	SecureBoot           *bool
 	IntegrityMonitoring  *bool
+	TotalMin             *int64 // total_min_node_count
+	TotalMax             *int64 // total_max_node_count
 }
 
 // settingsOf reads the settings of a tier; known is false when one of them
@@ -285,7 +304,7 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 	known := true
 	for _, v := range []attr.Value{m.DiskSizeGB, m.DiskType, m.ImageType, m.ImageStreaming, m.ServiceAccount, m.OAuthScopes,
 		m.MaxPodsPerNode, m.WorkloadMetadataMode, m.LocationPolicy, m.Tags, m.ResourceLabels, m.GPUPartitionSize, m.GPUSharingConfig,
-		m.MaxSurge, m.MaxUnavailable, m.SecureBoot, m.IntegrityMonitoring} {
+		m.MaxSurge, m.MaxUnavailable, m.SecureBoot, m.IntegrityMonitoring, m.TotalMinNodeCount, m.TotalMaxNodeCount} {
 		if !wholly(v) {
 			known = false
 		}
@@ -296,6 +315,7 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 	s.ImageStreaming = boolPtr(m.ImageStreaming)
 	s.MaxSurge, s.MaxUnavailable = int64Ptr(m.MaxSurge), int64Ptr(m.MaxUnavailable)
 	s.SecureBoot, s.IntegrityMonitoring = boolPtr(m.SecureBoot), boolPtr(m.IntegrityMonitoring)
+	s.TotalMin, s.TotalMax = int64Ptr(m.TotalMinNodeCount), int64Ptr(m.TotalMaxNodeCount)
 	s.ServiceAccount = m.ServiceAccount.ValueString()
 	s.OAuthScopes = knownStrings(m.OAuthScopes)
 	slices.Sort(s.OAuthScopes)
@@ -369,7 +389,7 @@ func settingsFindings(cat *catalog.Catalog, in tierInput, s tierSpec) catalog.Fi
 		ImageStreaming:    in.Settings.ImageStreaming != nil && *in.Settings.ImageStreaming,
 		MaxPodsPerNode:    in.Settings.MaxPodsPerNode,
 		LocationPolicy:    in.Settings.LocationPolicy,
-		Autoscaling:       in.MinNodes != nil && in.MaxNodes != nil,
+		Autoscaling:       (in.MinNodes != nil && in.MaxNodes != nil) || (in.Settings.TotalMin != nil && in.Settings.TotalMax != nil),
 		ResourceLabels:    in.Settings.ResourceLabels,
 		ReservedLabelKeys: []string{ownership.LabelKey},
 		GPUPartitionSize:  in.Settings.GPUPartitionSize,
@@ -408,20 +428,13 @@ func fixedSettingsEqual(was, want poolSettings) bool {
 		(want.OAuthScopes == nil || slices.Equal(want.OAuthScopes, was.OAuthScopes)) &&
 		(want.MaxPodsPerNode == 0 || want.MaxPodsPerNode == was.MaxPodsPerNode) &&
 		want.GPUPartitionSize == was.GPUPartitionSize &&
-		gpuSharingEqual(was.GPUSharing, want.GPUSharing) &&
+		ptrEqual(was.GPUSharing, want.GPUSharing) &&
 		setOrEqual(want.SecureBoot, was.SecureBoot) && setOrEqual(want.IntegrityMonitoring, was.IntegrityMonitoring)
 }
 
 // setOrEqual reports whether want is left to GKE (nil) or equals was.
 func setOrEqual[T comparable](want, was *T) bool {
 	return want == nil || (was != nil && *want == *was)
-}
-
-func gpuSharingEqual(a, b *gpuSharing) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return *a == *b
 }
 
 // nodeSettingsEqual reports whether the settings nodePools.update changes
@@ -437,9 +450,23 @@ func nodeSettingsEqual(was, want poolSettings) bool {
 		maps.Equal(want.ResourceLabels, was.ResourceLabels)
 }
 
-// locationPolicyEqual reports whether the location policy is as want asks.
-func locationPolicyEqual(was, want poolSettings) bool {
-	return want.LocationPolicy == "" || want.LocationPolicy == was.LocationPolicy
+// autoscalingSettingsEqual reports whether the location policy and the
+// total limits, which setAutoscaling changes, are as want asks.
+func autoscalingSettingsEqual(was, want poolSettings) bool {
+	return (want.LocationPolicy == "" || want.LocationPolicy == was.LocationPolicy) &&
+		ptrEqual(want.TotalMin, was.TotalMin) && ptrEqual(want.TotalMax, was.TotalMax)
+}
+
+func ptrEqual[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// usesTotals reports whether autoscaling uses total (cluster-wide) limits.
+func usesTotals(as *container.NodePoolAutoscaling) bool {
+	return as.TotalMinNodeCount > 0 || as.TotalMaxNodeCount > 0
 }
 
 // applyToNodePool sets the settings on a create request's node pool.
@@ -568,6 +595,9 @@ func poolSettingsOf(np *container.NodePool, userLabels map[string]string) poolSe
 	if as := np.Autoscaling; as != nil && as.Enabled && as.LocationPolicy != "LOCATION_POLICY_UNSPECIFIED" {
 		s.LocationPolicy = as.LocationPolicy
 	}
+	if as := np.Autoscaling; as != nil && as.Enabled && usesTotals(as) {
+		s.TotalMin, s.TotalMax = &as.TotalMinNodeCount, &as.TotalMaxNodeCount
+	}
 	s.ResourceLabels = tierResourceLabels(cfg.ResourceLabels, userLabels)
 	gpu := gpuOf(cfg)
 	s.GPUPartitionSize = gpu.GpuPartitionSize
@@ -633,6 +663,8 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 		MaxUnavailable:       types.Int64PointerValue(s.MaxUnavailable),
 		SecureBoot:           types.BoolPointerValue(s.SecureBoot),
 		IntegrityMonitoring:  types.BoolPointerValue(s.IntegrityMonitoring),
+		TotalMinNodeCount:    types.Int64PointerValue(s.TotalMin),
+		TotalMaxNodeCount:    types.Int64PointerValue(s.TotalMax),
 	}
 	if len(s.OAuthScopes) > 0 {
 		elems := make([]attr.Value, len(s.OAuthScopes))
@@ -719,7 +751,8 @@ func planSettings(pt *tierModel, cfg tierModel, old tierModel, keep bool) {
 			setAt(p, nil, true)
 		}
 	}
-	if cfg.LocationPolicy.IsNull() && cfg.MinNodeCount.IsNull() && !cfg.MinNodeCount.IsUnknown() {
+	if cfg.LocationPolicy.IsNull() && cfg.MinNodeCount.IsNull() && !cfg.MinNodeCount.IsUnknown() &&
+		cfg.TotalMaxNodeCount.IsNull() && !cfg.TotalMaxNodeCount.IsUnknown() {
 		pt.LocationPolicy = types.StringNull()
 	}
 }
@@ -752,7 +785,7 @@ func unknownSettings() tierSettingsModel {
 		Tags: types.ListUnknown(types.StringType), ResourceLabels: types.MapUnknown(types.StringType),
 		GPUPartitionSize: types.StringUnknown(), GPUSharingConfig: types.ObjectUnknown(gpuSharingAttrTypes),
 		MaxSurge: types.Int64Unknown(), MaxUnavailable: types.Int64Unknown(), SecureBoot: types.BoolUnknown(),
-		IntegrityMonitoring: types.BoolUnknown(),
+		IntegrityMonitoring: types.BoolUnknown(), TotalMinNodeCount: types.Int64Unknown(), TotalMaxNodeCount: types.Int64Unknown(),
 	}
 }
 
@@ -767,6 +800,7 @@ func settingsValues(m tierSettingsModel) map[string]attr.Value {
 		"workload_metadata_mode": m.WorkloadMetadataMode, "location_policy": m.LocationPolicy, "tags": m.Tags,
 		"resource_labels": m.ResourceLabels, "gpu_partition_size": m.GPUPartitionSize, "gpu_sharing_config": m.GPUSharingConfig,
 		"max_surge": m.MaxSurge, "max_unavailable": m.MaxUnavailable, "secure_boot": m.SecureBoot,
-		"integrity_monitoring": m.IntegrityMonitoring,
+		"integrity_monitoring": m.IntegrityMonitoring, "total_min_node_count": m.TotalMinNodeCount,
+		"total_max_node_count": m.TotalMaxNodeCount,
 	}
 }
