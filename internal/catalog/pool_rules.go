@@ -31,6 +31,39 @@ func (c *Catalog) AutoscalingBounds(minNodes, maxNodes int64) Findings {
 		c.Source("gke_autoscaling"), nil, fmt.Sprintf("max_node_count %d is below min_node_count %d.", maxNodes, minNodes))}
 }
 
+// AutoscalingTotals checks total (cluster-wide) autoscaling limits, nil
+// when left out: both or neither, in order, and never with the per-zone
+// limits (perZone) or a fixed node_count (fixed), which
+// NodePoolAutoscaling says are mutually exclusive with them.
+func (c *Catalog) AutoscalingTotals(totalMin, totalMax *int64, perZone, fixed bool) Findings {
+	if totalMin == nil && totalMax == nil {
+		return nil
+	}
+	src := c.Source("gke_autoscaling")
+	errf := func(attr string, value *int64, summary, detail string) Findings {
+		return Findings{newFinding(SeverityError, attr, fmt.Sprint(*value), summary, src, nil, detail)}
+	}
+	attr, value := AttrTotalMinNodeCount, totalMin
+	if totalMin == nil {
+		attr, value = AttrTotalMaxNodeCount, totalMax
+	}
+	switch {
+	case perZone:
+		return errf(attr, value, "Per-Zone and Total Autoscaling Limits",
+			"GKE's total_min_node_count and total_max_node_count (limits for the whole pool) are mutually exclusive with min_node_count and max_node_count (limits per zone); set one pair.")
+	case fixed:
+		return errf(attr, value, "Total Autoscaling Limits With a Fixed Size",
+			"total_min_node_count and total_max_node_count make the pool autoscale; remove node_count, or remove them.")
+	case totalMin == nil || totalMax == nil:
+		return errf(attr, value, "Total Autoscaling Limits Need Both",
+			"Set both total_min_node_count and total_max_node_count (the pool autoscales between them), or neither.")
+	case *totalMax < *totalMin:
+		return errf(AttrTotalMaxNodeCount, totalMax, "Autoscaling Bounds Out of Order",
+			fmt.Sprintf("total_max_node_count %d is below total_min_node_count %d.", *totalMax, *totalMin))
+	}
+	return nil
+}
+
 // PoolTaint is a node pool taint as a configuration writes it.
 type PoolTaint struct {
 	Key, Value, Effect string

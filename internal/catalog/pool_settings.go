@@ -21,6 +21,12 @@ const (
 	AttrResourceLabels   = "resource_labels"
 	AttrGPUPartitionSize = "gpu_partition_size"
 	AttrGPUSharingConfig = "gpu_sharing_config"
+	AttrMaxSurge         = "max_surge"
+	AttrMaxUnavailable   = "max_unavailable"
+	// AttrTotalMinNodeCount and AttrTotalMaxNodeCount are the total
+	// (cluster-wide) autoscaling limits.
+	AttrTotalMinNodeCount = "total_min_node_count"
+	AttrTotalMaxNodeCount = "total_max_node_count"
 )
 
 // Node labels GKE sets on nodes that share GPUs (source topics
@@ -54,6 +60,27 @@ type PoolSettingsData struct {
 	GPUPartitions           []GPUPartition `json:"gpu_partitions"`
 	GPUPartitionsDecision   string         `json:"gpu_partitions_decision"`
 	GPUSharing              GPUSharing     `json:"gpu_sharing"`
+	Upgrade                 UpgradeRules   `json:"upgrade"`
+	ShieldedVM              ShieldedVM     `json:"shielded_vm"`
+}
+
+// UpgradeRules are GKE's surge upgrade defaults and rules.
+type UpgradeRules struct {
+	DefaultMaxSurge       int64  `json:"default_max_surge"`
+	DefaultMaxUnavailable int64  `json:"default_max_unavailable"`
+	Source                string `json:"source"`
+	APISource             string `json:"api_source"`
+	MultiHostSource       string `json:"multi_host_source"`
+	MultiHostDecision     string `json:"multi_host_decision"`
+	BothZeroDecision      string `json:"both_zero_decision"`
+}
+
+// ShieldedVM holds GKE's Shielded VM defaults for nodes.
+type ShieldedVM struct {
+	DefaultSecureBoot          bool   `json:"default_secure_boot"`
+	DefaultIntegrityMonitoring bool   `json:"default_integrity_monitoring"`
+	Source                     string `json:"source"`
+	APISource                  string `json:"api_source"`
 }
 
 // NamedFact is a documented name with its source.
@@ -112,6 +139,25 @@ type PoolSettingsQuery struct {
 	// GPUSharingStrategy is empty when the pool does not share GPUs.
 	GPUSharingStrategy     string
 	MaxSharedClientsPerGPU int64
+	// Hosts is the number of VMs of a TPU slice (more than 1: multi-host).
+	Hosts int64
+	// MaxSurge and MaxUnavailable are the surge upgrade settings; nil is
+	// left to GKE.
+	MaxSurge       *int64
+	MaxUnavailable *int64
+}
+
+// UpgradeDefaults are GKE's surge upgrade settings for a pool that sets
+// none.
+func (c *Catalog) UpgradeDefaults() (maxSurge, maxUnavailable int64) {
+	u := c.data.PoolSettings.Upgrade
+	return u.DefaultMaxSurge, u.DefaultMaxUnavailable
+}
+
+// ShieldedVMDefaults are GKE's Shielded VM options for nodes that set none.
+func (c *Catalog) ShieldedVMDefaults() (secureBoot, integrityMonitoring bool) {
+	v := c.data.PoolSettings.ShieldedVM
+	return v.DefaultSecureBoot, v.DefaultIntegrityMonitoring
 }
 
 // GPUSharingStrategies lists the GPU sharing strategies GKE accepts.
@@ -227,6 +273,39 @@ func (c *Catalog) PoolSettings(q PoolSettingsQuery) Findings {
 	}
 	fs = append(fs, c.resourceLabelFindings(q)...)
 	fs = append(fs, c.gpuSharingFindings(q)...)
+	fs = append(fs, c.upgradeFindings(q)...)
+	return fs
+}
+
+// upgradeFindings checks the surge upgrade settings; one left out counts
+// as GKE's default.
+func (c *Catalog) upgradeFindings(q PoolSettingsQuery) Findings {
+	u := c.data.PoolSettings.Upgrade
+	if q.MaxSurge == nil && q.MaxUnavailable == nil {
+		return nil
+	}
+	surge, unavailable := u.DefaultMaxSurge, u.DefaultMaxUnavailable
+	if q.MaxSurge != nil {
+		surge = *q.MaxSurge
+	}
+	if q.MaxUnavailable != nil {
+		unavailable = *q.MaxUnavailable
+	}
+	var fs Findings
+	if surge == 0 && unavailable == 0 {
+		attr := AttrMaxSurge
+		if q.MaxSurge == nil {
+			attr = AttrMaxUnavailable
+		}
+		fs = append(fs, newFinding(SeverityError, attr, "0", "Upgrade Without Parallelism", u.Source, nil,
+			fmt.Sprintf("max_surge and max_unavailable are both 0 (GKE's default for one left out: max_surge %d, max_unavailable %d), so no node could be upgraded; set at least one of them above 0.",
+				u.DefaultMaxSurge, u.DefaultMaxUnavailable)))
+	}
+	if q.TPU && q.Hosts > 1 && q.MaxSurge != nil && *q.MaxSurge > 0 {
+		fs = append(fs, newFinding(SeverityWarning, AttrMaxSurge, fmt.Sprint(*q.MaxSurge), "Surge on a Multi-Host TPU Slice", u.MultiHostSource, nil,
+			fmt.Sprintf("The %d VMs of a multi-host TPU slice are one unit that GKE re-creates whole; surge nodes cannot join the slice, and an upgrade with max_surge needs capacity for another slice. %s",
+				q.Hosts, u.MultiHostDecision)))
+	}
 	return fs
 }
 

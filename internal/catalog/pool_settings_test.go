@@ -48,6 +48,16 @@ func TestPoolSettings(t *testing.T) {
 			[]want{{AttrGPUSharingConfig, "49", "Too Many Shared Clients per GPU", SeverityError}}},
 		{"TPU", PoolSettingsQuery{TPU: true, GPUSharingStrategy: GPUSharingMPS, MaxSharedClientsPerGPU: 2},
 			[]want{{AttrGPUSharingConfig, "MPS", "GPU Sharing on a TPU Tier", SeverityError}}},
+		{"surge and unavailable 0", PoolSettingsQuery{MaxSurge: ptr(int64(0)), MaxUnavailable: ptr(int64(0))},
+			[]want{{AttrMaxSurge, "0", "Upgrade Without Parallelism", SeverityError}}},
+		{"surge 0, unavailable left to GKE (0)", PoolSettingsQuery{MaxSurge: ptr(int64(0))},
+			[]want{{AttrMaxSurge, "0", "Upgrade Without Parallelism", SeverityError}}},
+		{"unavailable 0, surge left to GKE (1)", PoolSettingsQuery{MaxUnavailable: ptr(int64(0))}, nil},
+		{"surge 0 unavailable 1", PoolSettingsQuery{MaxSurge: ptr(int64(0)), MaxUnavailable: ptr(int64(1))}, nil},
+		{"surge on a multi-host slice", PoolSettingsQuery{TPU: true, Hosts: 4, MaxSurge: ptr(int64(1))},
+			[]want{{AttrMaxSurge, "1", "Surge on a Multi-Host TPU Slice", SeverityWarning}}},
+		{"surge on a single-host slice", PoolSettingsQuery{TPU: true, Hosts: 1, MaxSurge: ptr(int64(1))}, nil},
+		{"no surge on a multi-host slice", PoolSettingsQuery{TPU: true, Hosts: 4, MaxSurge: ptr(int64(0)), MaxUnavailable: ptr(int64(4))}, nil},
 	}
 	for _, tc := range cases {
 		var got []want
@@ -76,5 +86,40 @@ func TestGPUSharingLabels(t *testing.T) {
 	}
 	if got := Default().GPUSharingLabels("", "", 0); len(got) != 0 {
 		t.Errorf("no sharing: got %v, want none", got)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestAutoscalingTotals: total limits come in pairs, in order, and never
+// with the per-zone limits or a fixed size.
+func TestAutoscalingTotals(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	type want struct{ attr, value, summary string }
+	cases := []struct {
+		name           string
+		lo, hi         *int64
+		perZone, fixed bool
+		want           []want
+	}{
+		{"none", nil, nil, true, true, nil},
+		{"valid", ptr(int64(0)), ptr(int64(4)), false, false, nil},
+		{"with per-zone", ptr(int64(0)), ptr(int64(4)), true, false, []want{{AttrTotalMinNodeCount, "0", "Per-Zone and Total Autoscaling Limits"}}},
+		{"with node_count", nil, ptr(int64(4)), false, true, []want{{AttrTotalMaxNodeCount, "4", "Total Autoscaling Limits With a Fixed Size"}}},
+		{"max alone", nil, ptr(int64(4)), false, false, []want{{AttrTotalMaxNodeCount, "4", "Total Autoscaling Limits Need Both"}}},
+		{"out of order", ptr(int64(5)), ptr(int64(4)), false, false, []want{{AttrTotalMaxNodeCount, "4", "Autoscaling Bounds Out of Order"}}},
+	}
+	for _, tc := range cases {
+		var got []want
+		for _, f := range c.AutoscalingTotals(tc.lo, tc.hi, tc.perZone, tc.fixed) {
+			got = append(got, want{f.Attribute, f.Value, f.Summary})
+			if f.Source == "" || f.Severity != SeverityError {
+				t.Errorf("%s: finding %q has no source or is not an error", tc.name, f.Summary)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

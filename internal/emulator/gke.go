@@ -448,6 +448,9 @@ func (s *Server) poolDefaults(c *gkeCluster, np *container.NodePool) {
 	if np.UpgradeSettings == nil {
 		np.UpgradeSettings = &container.UpgradeSettings{MaxSurge: 1, Strategy: "SURGE"}
 	}
+	if np.Config != nil && np.Config.ShieldedInstanceConfig == nil {
+		np.Config.ShieldedInstanceConfig = defaultShieldedInstanceConfig()
+	}
 	if np.MaxPodsConstraint == nil {
 		np.MaxPodsConstraint = &container.MaxPodsConstraint{MaxPodsPerNode: 110}
 	}
@@ -518,6 +521,9 @@ func (s *Server) validatePool(c *gkeCluster, np *container.NodePool) (int, *apiE
 		return 0, s.gkeInvalid("%s", msg)
 	}
 	if err := s.checkLocationPolicy(np.Autoscaling); err != nil {
+		return 0, err
+	}
+	if err := s.checkUpgradeSettings(np.UpgradeSettings); err != nil {
 		return 0, err
 	}
 	if err := s.checkNodeSettings(np.Config, np.MaxPodsConstraint); err != nil {
@@ -1056,6 +1062,9 @@ func (s *Server) gkePoolsUpdate(q *gkeRequest, c *gkeCluster, p *gkePool) (any, 
 		return nil, err
 	}
 	if err := s.checkNodeSettings(&container.NodeConfig{DiskSizeGb: in.DiskSizeGb, WorkloadMetadataConfig: in.WorkloadMetadataConfig}, nil); err != nil {
+		return nil, err
+	}
+	if err := s.checkUpgradeSettings(in.UpgradeSettings); err != nil {
 		return nil, err
 	}
 	version := p.np.Version

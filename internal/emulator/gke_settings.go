@@ -18,6 +18,14 @@ import (
 //   - NodePoolAutoscaling.locationPolicy: BALANCED or ANY; GKE reports
 //     BALANCED when a request leaves it out (assumption: the default the
 //     autoscaler documents for pools that set none).
+//   - UpgradeSettings.maxSurge and maxUnavailable: counts of nodes, not
+//     negative; at least one of them above 0, else no node could be
+//     upgraded (https://cloud.google.com/kubernetes-engine/docs/concepts/node-pool-upgrade-strategies#surge).
+//     GKE reports maxSurge 1, maxUnavailable 0 for a pool that sets none.
+//   - NodeConfig.shieldedInstanceConfig: GKE reports Secure Boot off and
+//     integrity monitoring on for nodes that set none
+//     (https://cloud.google.com/kubernetes-engine/docs/how-to/shielded-gke-nodes).
+//     nodePools.update has no field for it: changing it needs a new pool.
 const (
 	minDiskSizeGB          = 10
 	minPodsPerNode         = 8
@@ -73,4 +81,25 @@ func (s *Server) checkLocationPolicy(as *container.NodePoolAutoscaling) *apiErro
 		as.LocationPolicy = locationPolicyBalanced
 	}
 	return nil
+}
+
+// checkUpgradeSettings checks the surge upgrade settings of a create or
+// update.
+func (s *Server) checkUpgradeSettings(u *container.UpgradeSettings) *apiError {
+	if u == nil {
+		return nil
+	}
+	if u.MaxSurge < 0 || u.MaxUnavailable < 0 {
+		return s.gkeInvalid("Invalid value for field \"node_pool.upgrade_settings\": max_surge %d and max_unavailable %d must not be negative.", u.MaxSurge, u.MaxUnavailable)
+	}
+	if u.MaxSurge == 0 && u.MaxUnavailable == 0 {
+		return s.gkeInvalid("Invalid value for field \"node_pool.upgrade_settings\": max_surge and max_unavailable cannot both be 0.")
+	}
+	return nil
+}
+
+// defaultShieldedInstanceConfig is what GKE reports for nodes that set no
+// Shielded VM options.
+func defaultShieldedInstanceConfig() *container.ShieldedInstanceConfig {
+	return &container.ShieldedInstanceConfig{EnableIntegrityMonitoring: true}
 }

@@ -334,6 +334,9 @@ func deriveGPU(cat *catalog.Catalog, in tierInput, s *tierSpec) catalog.Findings
 // sizeFindings derives the size settings and checks their bounds.
 func sizeFindings(cat *catalog.Catalog, in tierInput, s *tierSpec) catalog.Findings {
 	switch {
+	case in.Settings.TotalMin != nil || in.Settings.TotalMax != nil:
+		s.Autoscaling = in.Settings.TotalMin != nil && in.Settings.TotalMax != nil
+		return cat.AutoscalingTotals(in.Settings.TotalMin, in.Settings.TotalMax, in.MinNodes != nil || in.MaxNodes != nil, in.NodeCount != nil)
 	case in.MinNodes != nil && in.MaxNodes != nil:
 		s.Autoscaling, s.MinNodes, s.MaxNodes = true, *in.MinNodes, *in.MaxNodes
 		return cat.AutoscalingBounds(*in.MinNodes, *in.MaxNodes)
@@ -352,7 +355,7 @@ func sizeFindings(cat *catalog.Catalog, in tierInput, s *tierSpec) catalog.Findi
 // one node, per zone) always on. Costly here means several GPUs a node or a
 // multi-host TPU slice.
 func alwaysOnFindings(cat *catalog.Catalog, in tierInput, s tierSpec) catalog.Findings {
-	if in.NodeCount != nil || in.MinNodes != nil || in.MaxNodes != nil {
+	if in.NodeCount != nil || in.MinNodes != nil || in.MaxNodes != nil || in.Settings.TotalMax != nil {
 		return nil
 	}
 	var what string

@@ -87,7 +87,7 @@ func tierAction(recorded bool, status string, was, want tierSpec) action {
 	case status == statusError || !sameShape(was, want):
 		return actionReplace
 	case !sizeEqual(was, want) || !metadataEqual(was, want) || !managementEqual(was, want) ||
-		!nodeSettingsEqual(was.Settings, want.Settings) || !locationPolicyEqual(was.Settings, want.Settings):
+		!nodeSettingsEqual(was.Settings, want.Settings) || !autoscalingSettingsEqual(was.Settings, want.Settings):
 		return actionUpdate
 	}
 	return actionNone
@@ -120,7 +120,7 @@ func (o *poolOps) run(ctx context.Context, st *step) error {
 // update makes the in-place changes from was to want, one operation at a
 // time (GKE runs one operation per pool).
 func (o *poolOps) update(ctx context.Context, was, want tierSpec) error {
-	if !sizeEqual(was, want) || !locationPolicyEqual(was.Settings, want.Settings) {
+	if !sizeEqual(was, want) || !autoscalingSettingsEqual(was.Settings, want.Settings) {
 		if want.Autoscaling || was.Autoscaling {
 			as := want.autoscaling()
 			if as.Enabled && want.Settings.LocationPolicy == "" && was.Settings.LocationPolicy != "" {

@@ -236,6 +236,8 @@ func specOfState(ctx context.Context, t tierModel, diags *diag.Diagnostics) tier
 	switch {
 	case in.MinNodes != nil && in.MaxNodes != nil:
 		s.Autoscaling, s.MinNodes, s.MaxNodes = true, *in.MinNodes, *in.MaxNodes
+	case in.Settings.TotalMax != nil:
+		s.Autoscaling = true
 	case in.NodeCount != nil:
 		s.NodeCount = *in.NodeCount
 	}
@@ -352,7 +354,9 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 		t.NodeLocations = stringList(slices.Clone(np.Locations))
 	}
 
-	if as := np.Autoscaling; as != nil && as.Enabled {
+	if as := np.Autoscaling; as != nil && as.Enabled && usesTotals(as) {
+		t.MinNodeCount, t.MaxNodeCount, t.NodeCount = types.Int64Null(), types.Int64Null(), types.Int64Null()
+	} else if as != nil && as.Enabled {
 		t.MinNodeCount, t.MaxNodeCount = types.Int64Value(as.MinNodeCount), types.Int64Value(as.MaxNodeCount)
 		t.NodeCount = types.Int64Null()
 	} else {

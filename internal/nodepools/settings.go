@@ -30,12 +30,13 @@ import (
 
 // The node settings of a tier beyond its accelerator and size: boot disk,
 // image, identity, pod density, autoscaling location policy, Compute Engine
-// resource labels, network tags, workload metadata and GPU sharing. Each
-// is sent on create; GKE's nodePools.update changes the boot disk, image,
-// image streaming, workload metadata, network tags and resource labels in
-// place, setAutoscaling the location policy; the service account, scopes,
-// pod density and GPU sharing re-create the pool (the google provider makes
-// them ForceNew too).
+// resource labels, network tags, workload metadata, GPU sharing, surge
+// upgrade settings and Shielded VM options. Each is sent on create; GKE's
+// nodePools.update changes the boot disk, image, image streaming, workload
+// metadata, network tags, resource labels and upgrade settings in place,
+// setAutoscaling the location policy; the service account, scopes, pod
+// density, GPU sharing and Shielded VM options re-create the pool (the
+// google provider makes them ForceNew too).
 
 // WorkloadMetadataConfig.mode values a tier may set
 // (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/NodeConfig#WorkloadMetadataConfig).
@@ -63,6 +64,12 @@ type tierSettingsModel struct {
 	ResourceLabels       types.Map    `tfsdk:"resource_labels"`
 	GPUPartitionSize     types.String `tfsdk:"gpu_partition_size"`
 	GPUSharingConfig     types.Object `tfsdk:"gpu_sharing_config"`
+	MaxSurge             types.Int64  `tfsdk:"max_surge"`
+	MaxUnavailable       types.Int64  `tfsdk:"max_unavailable"`
+	SecureBoot           types.Bool   `tfsdk:"secure_boot"`
+	IntegrityMonitoring  types.Bool   `tfsdk:"integrity_monitoring"`
+	TotalMinNodeCount    types.Int64  `tfsdk:"total_min_node_count"`
+	TotalMaxNodeCount    types.Int64  `tfsdk:"total_max_node_count"`
 }
 
 // gpuSharingModel is gpu_sharing_config.
@@ -90,6 +97,12 @@ var (
 		"resource_labels":        types.MapType{ElemType: types.StringType},
 		"gpu_partition_size":     types.StringType,
 		"gpu_sharing_config":     types.ObjectType{AttrTypes: gpuSharingAttrTypes},
+		"max_surge":              types.Int64Type,
+		"max_unavailable":        types.Int64Type,
+		"secure_boot":            types.BoolType,
+		"integrity_monitoring":   types.BoolType,
+		"total_min_node_count":   types.Int64Type,
+		"total_max_node_count":   types.Int64Type,
 	}
 )
 
@@ -101,6 +114,8 @@ func init() {
 // settingsAttributes are the settings' schema attributes.
 func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 	podsMin, podsMax := cat.MaxPodsPerNodeRange()
+	surge, unavailable := cat.UpgradeDefaults()
+	secureBoot, integrity := cat.ShieldedVMDefaults()
 	return map[string]schema.Attribute{
 		"disk_size_gb": schema.Int64Attribute{
 			Optional: true, Computed: true,
@@ -182,6 +197,43 @@ func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 				"the nodes `" + catalog.LabelGPUPartitionSize + "` (see `accelerator_labels`). Changing it re-creates the pool.",
 			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 		},
+		"max_surge": schema.Int64Attribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: fmt.Sprintf("Surge upgrades: nodes GKE may add beyond the pool's size while it upgrades it (0 or more). "+
+				"Without it, as GKE reports it (%d for a new pool, or when only `max_unavailable` is set). `max_surge` and "+
+				"`max_unavailable` cannot both be 0. On a multi-host TPU slice, whose VMs GKE re-creates as one unit, a surge "+
+				"is a plan warning. Updated in place.", surge),
+			Validators: []validator.Int64{int64validator.AtLeast(0)},
+		},
+		"max_unavailable": schema.Int64Attribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: fmt.Sprintf("Surge upgrades: nodes that may be unavailable at once while GKE upgrades the pool "+
+				"(0 or more). Without it, as GKE reports it (%d for a new pool, or when only `max_surge` is set). Updated in place.", unavailable),
+			Validators: []validator.Int64{int64validator.AtLeast(0)},
+		},
+		"secure_boot": schema.BoolAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: fmt.Sprintf("Shielded VM: Secure Boot of the nodes, which boot only signed software. Without it, as "+
+				"GKE reports it (`%t` for a new pool). Changing it re-creates the pool.", secureBoot),
+		},
+		"integrity_monitoring": schema.BoolAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: fmt.Sprintf("Shielded VM: integrity monitoring of the nodes' boot sequence. Without it, as GKE "+
+				"reports it (`%t` for a new pool). Changing it re-creates the pool.", integrity),
+		},
+		"total_min_node_count": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "Autoscaling with total limits: minimum nodes of the whole pool, over all its zones (0 or more). " +
+				"Set with `total_max_node_count`; GKE makes the pair mutually exclusive with `min_node_count` and `max_node_count` " +
+				"(limits per zone) and the provider with `node_count`. Updated in place.",
+			Validators: []validator.Int64{int64validator.AtLeast(0)},
+		},
+		"total_max_node_count": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "Autoscaling with total limits: maximum nodes of the whole pool, over all its zones, at least " +
+				"`total_min_node_count`. Set with `total_min_node_count`. Updated in place.",
+			Validators: []validator.Int64{int64validator.AtLeast(1)},
+		},
 	}
 }
 
@@ -237,6 +289,12 @@ type poolSettings struct {
 	ResourceLabels       map[string]string
 	GPUPartitionSize     string
 	GPUSharing           *gpuSharing
+	MaxSurge             *int64
+	MaxUnavailable       *int64
+	SecureBoot           *bool
+	IntegrityMonitoring  *bool
+	TotalMin             *int64 // total_min_node_count
+	TotalMax             *int64 // total_max_node_count
 }
 
 // settingsOf reads the settings of a tier; known is false when one of them
@@ -245,7 +303,8 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 	var s poolSettings
 	known := true
 	for _, v := range []attr.Value{m.DiskSizeGB, m.DiskType, m.ImageType, m.ImageStreaming, m.ServiceAccount, m.OAuthScopes,
-		m.MaxPodsPerNode, m.WorkloadMetadataMode, m.LocationPolicy, m.Tags, m.ResourceLabels, m.GPUPartitionSize, m.GPUSharingConfig} {
+		m.MaxPodsPerNode, m.WorkloadMetadataMode, m.LocationPolicy, m.Tags, m.ResourceLabels, m.GPUPartitionSize, m.GPUSharingConfig,
+		m.MaxSurge, m.MaxUnavailable, m.SecureBoot, m.IntegrityMonitoring, m.TotalMinNodeCount, m.TotalMaxNodeCount} {
 		if !wholly(v) {
 			known = false
 		}
@@ -253,10 +312,10 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 	s.DiskSizeGB = m.DiskSizeGB.ValueInt64()
 	s.DiskType = m.DiskType.ValueString()
 	s.ImageType = m.ImageType.ValueString()
-	if !m.ImageStreaming.IsNull() && !m.ImageStreaming.IsUnknown() {
-		b := m.ImageStreaming.ValueBool()
-		s.ImageStreaming = &b
-	}
+	s.ImageStreaming = boolPtr(m.ImageStreaming)
+	s.MaxSurge, s.MaxUnavailable = int64Ptr(m.MaxSurge), int64Ptr(m.MaxUnavailable)
+	s.SecureBoot, s.IntegrityMonitoring = boolPtr(m.SecureBoot), boolPtr(m.IntegrityMonitoring)
+	s.TotalMin, s.TotalMax = int64Ptr(m.TotalMinNodeCount), int64Ptr(m.TotalMaxNodeCount)
 	s.ServiceAccount = m.ServiceAccount.ValueString()
 	s.OAuthScopes = knownStrings(m.OAuthScopes)
 	slices.Sort(s.OAuthScopes)
@@ -279,6 +338,24 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 		s.GPUSharing = &gpuSharing{Strategy: g.Strategy.ValueString(), MaxClients: g.MaxClients.ValueInt64()}
 	}
 	return s, known
+}
+
+// boolPtr is a known bool's value, nil when null or unknown.
+func boolPtr(v types.Bool) *bool {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	b := v.ValueBool()
+	return &b
+}
+
+// int64Ptr is a known int64's value, nil when null or unknown.
+func int64Ptr(v types.Int64) *int64 {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	n := v.ValueInt64()
+	return &n
 }
 
 // knownStrings returns the known elements of a known list or set, nil for
@@ -312,10 +389,13 @@ func settingsFindings(cat *catalog.Catalog, in tierInput, s tierSpec) catalog.Fi
 		ImageStreaming:    in.Settings.ImageStreaming != nil && *in.Settings.ImageStreaming,
 		MaxPodsPerNode:    in.Settings.MaxPodsPerNode,
 		LocationPolicy:    in.Settings.LocationPolicy,
-		Autoscaling:       in.MinNodes != nil && in.MaxNodes != nil,
+		Autoscaling:       (in.MinNodes != nil && in.MaxNodes != nil) || (in.Settings.TotalMin != nil && in.Settings.TotalMax != nil),
 		ResourceLabels:    in.Settings.ResourceLabels,
 		ReservedLabelKeys: []string{ownership.LabelKey},
 		GPUPartitionSize:  in.Settings.GPUPartitionSize,
+		Hosts:             s.Hosts,
+		MaxSurge:          in.Settings.MaxSurge,
+		MaxUnavailable:    in.Settings.MaxUnavailable,
 	}
 	if g := in.Settings.GPUSharing; g != nil {
 		q.GPUSharingStrategy, q.MaxSharedClientsPerGPU = g.Strategy, g.MaxClients
@@ -348,14 +428,13 @@ func fixedSettingsEqual(was, want poolSettings) bool {
 		(want.OAuthScopes == nil || slices.Equal(want.OAuthScopes, was.OAuthScopes)) &&
 		(want.MaxPodsPerNode == 0 || want.MaxPodsPerNode == was.MaxPodsPerNode) &&
 		want.GPUPartitionSize == was.GPUPartitionSize &&
-		gpuSharingEqual(was.GPUSharing, want.GPUSharing)
+		ptrEqual(was.GPUSharing, want.GPUSharing) &&
+		setOrEqual(want.SecureBoot, was.SecureBoot) && setOrEqual(want.IntegrityMonitoring, was.IntegrityMonitoring)
 }
 
-func gpuSharingEqual(a, b *gpuSharing) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return *a == *b
+// setOrEqual reports whether want is left to GKE (nil) or equals was.
+func setOrEqual[T comparable](want, was *T) bool {
+	return want == nil || (was != nil && *want == *was)
 }
 
 // nodeSettingsEqual reports whether the settings nodePools.update changes
@@ -364,15 +443,30 @@ func nodeSettingsEqual(was, want poolSettings) bool {
 	return (want.DiskSizeGB == 0 || want.DiskSizeGB == was.DiskSizeGB) &&
 		(want.DiskType == "" || want.DiskType == was.DiskType) &&
 		(want.ImageType == "" || strings.EqualFold(want.ImageType, was.ImageType)) &&
-		(want.ImageStreaming == nil || (was.ImageStreaming != nil && *want.ImageStreaming == *was.ImageStreaming)) &&
+		setOrEqual(want.ImageStreaming, was.ImageStreaming) &&
+		setOrEqual(want.MaxSurge, was.MaxSurge) && setOrEqual(want.MaxUnavailable, was.MaxUnavailable) &&
 		(want.WorkloadMetadataMode == "" || want.WorkloadMetadataMode == was.WorkloadMetadataMode) &&
 		(want.Tags == nil || slices.Equal(want.Tags, was.Tags)) &&
 		maps.Equal(want.ResourceLabels, was.ResourceLabels)
 }
 
-// locationPolicyEqual reports whether the location policy is as want asks.
-func locationPolicyEqual(was, want poolSettings) bool {
-	return want.LocationPolicy == "" || want.LocationPolicy == was.LocationPolicy
+// autoscalingSettingsEqual reports whether the location policy and the
+// total limits, which setAutoscaling changes, are as want asks.
+func autoscalingSettingsEqual(was, want poolSettings) bool {
+	return (want.LocationPolicy == "" || want.LocationPolicy == was.LocationPolicy) &&
+		ptrEqual(want.TotalMin, was.TotalMin) && ptrEqual(want.TotalMax, was.TotalMax)
+}
+
+func ptrEqual[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// usesTotals reports whether autoscaling uses total (cluster-wide) limits.
+func usesTotals(as *container.NodePoolAutoscaling) bool {
+	return as.TotalMinNodeCount > 0 || as.TotalMaxNodeCount > 0
 }
 
 // applyToNodePool sets the settings on a create request's node pool.
@@ -397,12 +491,39 @@ func (s poolSettings) applyToNodePool(np *container.NodePool) {
 	if len(s.ResourceLabels) > 0 {
 		cfg.ResourceLabels = maps.Clone(s.ResourceLabels)
 	}
+	if s.MaxSurge != nil || s.MaxUnavailable != nil {
+		surge, unavailable := catalog.Default().UpgradeDefaults()
+		np.UpgradeSettings = s.upgradeSettings(surge, unavailable)
+	}
+	if s.SecureBoot != nil || s.IntegrityMonitoring != nil {
+		secureBoot, integrity := catalog.Default().ShieldedVMDefaults()
+		cfg.ShieldedInstanceConfig = &container.ShieldedInstanceConfig{
+			EnableSecureBoot: valueOr(s.SecureBoot, secureBoot), EnableIntegrityMonitoring: valueOr(s.IntegrityMonitoring, integrity),
+			ForceSendFields: []string{"EnableSecureBoot", "EnableIntegrityMonitoring"},
+		}
+	}
 	for _, a := range cfg.Accelerators {
 		a.GpuPartitionSize = s.GPUPartitionSize
 		if g := s.GPUSharing; g != nil {
 			a.GpuSharingConfig = &container.GPUSharingConfig{GpuSharingStrategy: g.Strategy, MaxSharedClientsPerGpu: g.MaxClients}
 		}
 	}
+}
+
+// upgradeSettings is the surge UpgradeSettings the settings ask for, the
+// value of one left out being surge or unavailable.
+func (s poolSettings) upgradeSettings(surge, unavailable int64) *container.UpgradeSettings {
+	return &container.UpgradeSettings{
+		Strategy: "SURGE", MaxSurge: valueOr(s.MaxSurge, surge), MaxUnavailable: valueOr(s.MaxUnavailable, unavailable),
+		ForceSendFields: []string{"MaxSurge", "MaxUnavailable"},
+	}
+}
+
+func valueOr[T any](p *T, or T) T {
+	if p == nil {
+		return or
+	}
+	return *p
 }
 
 // updateRequest is the nodePools.update request that brings the in-place
@@ -420,6 +541,10 @@ func (s poolSettings) updateRequest(was poolSettings, owner string) *container.U
 	}
 	if s.ImageStreaming != nil {
 		req.GcfsConfig = &container.GcfsConfig{Enabled: *s.ImageStreaming, ForceSendFields: []string{"Enabled"}}
+	}
+	if !setOrEqual(s.MaxSurge, was.MaxSurge) || !setOrEqual(s.MaxUnavailable, was.MaxUnavailable) {
+		surge, unavailable := catalog.Default().UpgradeDefaults()
+		req.UpgradeSettings = s.upgradeSettings(valueOr(was.MaxSurge, surge), valueOr(was.MaxUnavailable, unavailable))
 	}
 	if s.WorkloadMetadataMode != "" && s.WorkloadMetadataMode != was.WorkloadMetadataMode {
 		req.WorkloadMetadataConfig = &container.WorkloadMetadataConfig{Mode: s.WorkloadMetadataMode}
@@ -458,11 +583,20 @@ func poolSettingsOf(np *container.NodePool, userLabels map[string]string) poolSe
 	if mp := np.MaxPodsConstraint; mp != nil {
 		s.MaxPodsPerNode = mp.MaxPodsPerNode
 	}
+	if u := np.UpgradeSettings; u != nil {
+		s.MaxSurge, s.MaxUnavailable = &u.MaxSurge, &u.MaxUnavailable
+	}
+	if v := cfg.ShieldedInstanceConfig; v != nil {
+		s.SecureBoot, s.IntegrityMonitoring = &v.EnableSecureBoot, &v.EnableIntegrityMonitoring
+	}
 	if w := cfg.WorkloadMetadataConfig; w != nil && w.Mode != "MODE_UNSPECIFIED" {
 		s.WorkloadMetadataMode = w.Mode
 	}
 	if as := np.Autoscaling; as != nil && as.Enabled && as.LocationPolicy != "LOCATION_POLICY_UNSPECIFIED" {
 		s.LocationPolicy = as.LocationPolicy
+	}
+	if as := np.Autoscaling; as != nil && as.Enabled && usesTotals(as) {
+		s.TotalMin, s.TotalMax = &as.TotalMinNodeCount, &as.TotalMaxNodeCount
 	}
 	s.ResourceLabels = tierResourceLabels(cfg.ResourceLabels, userLabels)
 	gpu := gpuOf(cfg)
@@ -515,7 +649,6 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 		DiskSizeGB:           int64OrNull(s.DiskSizeGB, s.DiskSizeGB != 0),
 		DiskType:             stringOrNull(s.DiskType),
 		ImageType:            stringOrNull(s.ImageType),
-		ImageStreaming:       types.BoolNull(),
 		ServiceAccount:       stringOrNull(s.ServiceAccount),
 		OAuthScopes:          types.SetNull(types.StringType),
 		MaxPodsPerNode:       int64OrNull(s.MaxPodsPerNode, s.MaxPodsPerNode != 0),
@@ -525,9 +658,13 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 		ResourceLabels:       stringMap(s.ResourceLabels),
 		GPUPartitionSize:     stringOrNull(s.GPUPartitionSize),
 		GPUSharingConfig:     types.ObjectNull(gpuSharingAttrTypes),
-	}
-	if s.ImageStreaming != nil {
-		m.ImageStreaming = types.BoolValue(*s.ImageStreaming)
+		ImageStreaming:       types.BoolPointerValue(s.ImageStreaming),
+		MaxSurge:             types.Int64PointerValue(s.MaxSurge),
+		MaxUnavailable:       types.Int64PointerValue(s.MaxUnavailable),
+		SecureBoot:           types.BoolPointerValue(s.SecureBoot),
+		IntegrityMonitoring:  types.BoolPointerValue(s.IntegrityMonitoring),
+		TotalMinNodeCount:    types.Int64PointerValue(s.TotalMin),
+		TotalMaxNodeCount:    types.Int64PointerValue(s.TotalMax),
 	}
 	if len(s.OAuthScopes) > 0 {
 		elems := make([]attr.Value, len(s.OAuthScopes))
@@ -551,7 +688,8 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 // them out (Optional and Computed).
 func (m *tierSettingsModel) computedSettings() []any {
 	return []any{&m.DiskSizeGB, &m.DiskType, &m.ImageType, &m.ImageStreaming, &m.ServiceAccount, &m.OAuthScopes,
-		&m.MaxPodsPerNode, &m.WorkloadMetadataMode, &m.LocationPolicy, &m.Tags}
+		&m.MaxPodsPerNode, &m.WorkloadMetadataMode, &m.LocationPolicy, &m.Tags, &m.MaxSurge, &m.MaxUnavailable, &m.SecureBoot,
+		&m.IntegrityMonitoring}
 }
 
 // valueAt returns the value a computedSettings pointer points at.
@@ -613,7 +751,8 @@ func planSettings(pt *tierModel, cfg tierModel, old tierModel, keep bool) {
 			setAt(p, nil, true)
 		}
 	}
-	if cfg.LocationPolicy.IsNull() && cfg.MinNodeCount.IsNull() && !cfg.MinNodeCount.IsUnknown() {
+	if cfg.LocationPolicy.IsNull() && cfg.MinNodeCount.IsNull() && !cfg.MinNodeCount.IsUnknown() &&
+		cfg.TotalMaxNodeCount.IsNull() && !cfg.TotalMaxNodeCount.IsUnknown() {
 		pt.LocationPolicy = types.StringNull()
 	}
 }
@@ -645,6 +784,8 @@ func unknownSettings() tierSettingsModel {
 		MaxPodsPerNode: types.Int64Unknown(), WorkloadMetadataMode: types.StringUnknown(), LocationPolicy: types.StringUnknown(),
 		Tags: types.ListUnknown(types.StringType), ResourceLabels: types.MapUnknown(types.StringType),
 		GPUPartitionSize: types.StringUnknown(), GPUSharingConfig: types.ObjectUnknown(gpuSharingAttrTypes),
+		MaxSurge: types.Int64Unknown(), MaxUnavailable: types.Int64Unknown(), SecureBoot: types.BoolUnknown(),
+		IntegrityMonitoring: types.BoolUnknown(), TotalMinNodeCount: types.Int64Unknown(), TotalMaxNodeCount: types.Int64Unknown(),
 	}
 }
 
@@ -658,5 +799,8 @@ func settingsValues(m tierSettingsModel) map[string]attr.Value {
 		"service_account": m.ServiceAccount, "oauth_scopes": m.OAuthScopes, "max_pods_per_node": m.MaxPodsPerNode,
 		"workload_metadata_mode": m.WorkloadMetadataMode, "location_policy": m.LocationPolicy, "tags": m.Tags,
 		"resource_labels": m.ResourceLabels, "gpu_partition_size": m.GPUPartitionSize, "gpu_sharing_config": m.GPUSharingConfig,
+		"max_surge": m.MaxSurge, "max_unavailable": m.MaxUnavailable, "secure_boot": m.SecureBoot,
+		"integrity_monitoring": m.IntegrityMonitoring, "total_min_node_count": m.TotalMinNodeCount,
+		"total_max_node_count": m.TotalMaxNodeCount,
 	}
 }

@@ -26,6 +26,7 @@ import (
 type settingCase struct {
 	name           string
 	gpu            bool // a GPU tier setting (else set on the TPU tier)
+	totals         bool // a GPU tier with total autoscaling limits (not per zone)
 	before, after  string
 	inPlace        bool
 	reportsBefore  func(*container.NodePool) bool
@@ -91,6 +92,29 @@ func settingCases() []settingCase {
 			reportsBefore:  func(np *container.NodePool) bool { return np.MaxPodsConstraint.MaxPodsPerNode == 32 },
 			reportsAfter:   func(np *container.NodePool) bool { return np.MaxPodsConstraint.MaxPodsPerNode == 64 },
 			stateAttribute: "max_pods_per_node", stateAfter: knownvalue.Int64Exact(64)},
+		{name: "max_surge", before: line("max_surge", "2"), after: line("max_surge", "3"), inPlace: true,
+			reportsBefore:  func(np *container.NodePool) bool { return surgeOf(np) == "2/0" },
+			reportsAfter:   func(np *container.NodePool) bool { return surgeOf(np) == "3/0" },
+			stateAttribute: "max_surge", stateAfter: knownvalue.Int64Exact(3)},
+		{name: "max_unavailable", gpu: true, before: line("max_unavailable", "1"), after: line("max_unavailable", "2"), inPlace: true,
+			reportsBefore:  func(np *container.NodePool) bool { return surgeOf(np) == "1/1" },
+			reportsAfter:   func(np *container.NodePool) bool { return surgeOf(np) == "1/2" },
+			stateAttribute: "max_unavailable", stateAfter: knownvalue.Int64Exact(2)},
+		{name: "secure_boot", before: line("secure_boot", "true"), after: line("secure_boot", "false"),
+			reportsBefore:  func(np *container.NodePool) bool { return shieldedOf(np) == "true/true" },
+			reportsAfter:   func(np *container.NodePool) bool { return shieldedOf(np) == "false/true" },
+			stateAttribute: "secure_boot", stateAfter: knownvalue.Bool(false)},
+		{name: "integrity_monitoring", gpu: true, before: line("integrity_monitoring", "false"), after: line("integrity_monitoring", "true"),
+			reportsBefore:  func(np *container.NodePool) bool { return shieldedOf(np) == "false/false" },
+			reportsAfter:   func(np *container.NodePool) bool { return shieldedOf(np) == "false/true" },
+			stateAttribute: "integrity_monitoring", stateAfter: knownvalue.Bool(true)},
+		{name: "total_max_node_count", gpu: true, totals: true,
+			before:         line("total_min_node_count", "0") + line("total_max_node_count", "2"),
+			after:          line("total_min_node_count", "1") + line("total_max_node_count", "3"),
+			inPlace:        true,
+			reportsBefore:  func(np *container.NodePool) bool { return totalsOf(np) == "0/2 per zone 0/0" },
+			reportsAfter:   func(np *container.NodePool) bool { return totalsOf(np) == "1/3 per zone 0/0" },
+			stateAttribute: "total_max_node_count", stateAfter: knownvalue.Int64Exact(3)},
 		{name: "gpu_sharing_config", gpu: true,
 			before:         block("gpu_sharing_config", "gpu_sharing_strategy", `"TIME_SHARING"`, "max_shared_clients_per_gpu", "4"),
 			after:          block("gpu_sharing_config", "gpu_sharing_strategy", `"MPS"`, "max_shared_clients_per_gpu", "8"),
@@ -107,6 +131,30 @@ func settingCases() []settingCase {
 func modeOf(np *container.NodePool) string {
 	if w := np.Config.WorkloadMetadataConfig; w != nil {
 		return w.Mode
+	}
+	return ""
+}
+
+// surgeOf is the pool's "maxSurge/maxUnavailable".
+func surgeOf(np *container.NodePool) string {
+	if u := np.UpgradeSettings; u != nil {
+		return fmt.Sprintf("%d/%d", u.MaxSurge, u.MaxUnavailable)
+	}
+	return ""
+}
+
+// totalsOf is the pool's "totalMin/totalMax per zone min/max".
+func totalsOf(np *container.NodePool) string {
+	if as := np.Autoscaling; as != nil && as.Enabled {
+		return fmt.Sprintf("%d/%d per zone %d/%d", as.TotalMinNodeCount, as.TotalMaxNodeCount, as.MinNodeCount, as.MaxNodeCount)
+	}
+	return ""
+}
+
+// shieldedOf is the pool's "secureBoot/integrityMonitoring".
+func shieldedOf(np *container.NodePool) string {
+	if v := np.Config.ShieldedInstanceConfig; v != nil {
+		return fmt.Sprintf("%t/%t", v.EnableSecureBoot, v.EnableIntegrityMonitoring)
 	}
 	return ""
 }
@@ -141,6 +189,9 @@ func TestAccFallbackNodePools_settings(t *testing.T) {
 	name := func(i int) string { return fmt.Sprintf("%s-%d", prefix, i) }
 	tierOf := func(i int, setting string) tier {
 		c := cases[i]
+		if c.totals {
+			return gpuTier(name(i), gpuZone, "g2-standard-4", setting)
+		}
 		if c.gpu {
 			return gpuTier(name(i), gpuZone, "g2-standard-4", line("min_node_count", "0"), line("max_node_count", "1"), setting)
 		}
@@ -268,6 +319,13 @@ func TestAccFallbackNodePools_settingsRejected(t *testing.T) {
 		{"sharing on TPU", sharing(tpuArgs, "MPS", 2),
 			phrases("GPU Sharing on a TPU Tier")},
 		{"scope form", tpu(`oauth_scopes = ["cloud-platform"]`), phrases("oauth_scopes", "full scope URL")},
+		{"no upgrade parallelism", tpu("max_surge = 0, max_unavailable = 0"), phrases("Upgrade Without Parallelism", "max_surge", "at least one of them above 0")},
+		{"surge left to GKE's 1, unavailable 0 is fine; surge 0 alone is not", tpu("max_surge = 0"), phrases("Upgrade Without Parallelism", "max_unavailable 0")},
+		{"total and per-zone limits", gpu("min_node_count = 0, max_node_count = 1, total_min_node_count = 0, total_max_node_count = 2"),
+			phrases("Per-Zone and Total Autoscaling Limits", "mutually exclusive")},
+		{"total max alone", gpu("total_max_node_count = 2"), phrases("Total Autoscaling Limits Need Both", "total_min_node_count")},
+		{"totals out of order", gpu("total_min_node_count = 3, total_max_node_count = 2"), phrases("Autoscaling Bounds Out of Order", "total_max_node_count 2")},
+		{"negative surge", tpu("max_surge = -1"), phrases("max_surge", "at least 0", "-1")},
 	}
 	steps := make([]resource.TestStep, 0, len(cases))
 	for _, c := range cases {

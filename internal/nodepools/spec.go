@@ -297,6 +297,11 @@ func (s tierSpec) autoscaling() *container.NodePoolAutoscaling {
 		MaxNodeCount:    s.MaxNodes,
 		ForceSendFields: []string{"MinNodeCount"},
 	}
+	if s.Settings.TotalMax != nil {
+		as.MinNodeCount, as.MaxNodeCount = 0, 0
+		as.TotalMinNodeCount, as.TotalMaxNodeCount = valueOr(s.Settings.TotalMin, 0), *s.Settings.TotalMax
+		as.ForceSendFields = []string{"TotalMinNodeCount"}
+	}
 	if s.Hosts > 1 {
 		as.LocationPolicy = "ANY"
 	}

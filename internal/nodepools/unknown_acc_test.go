@@ -17,8 +17,9 @@ import (
 
 // everyAttribute sets every attribute a configuration can set on
 // accel_fallback_nodepools, nested ones included, to a valid value on the
-// emulator: a TPU tier with a fixed size and a GPU tier that autoscales
-// (node_count and the autoscaling bounds exclude each other).
+// emulator: a TPU tier with a fixed size, a GPU tier that autoscales per
+// zone and one with total limits (node_count, the per-zone and the total
+// autoscaling bounds exclude each other).
 // TestAccFallbackNodePools_unknownAtPlan fails for an attribute missing here.
 func everyAttribute(tg *acctest.Target) map[string]any {
 	tpuZone, gpuZone := zones(tg)
@@ -58,6 +59,10 @@ func everyAttribute(tg *acctest.Target) map[string]any {
 				"workload_metadata_mode": "GKE_METADATA",
 				"tags":                   []any{"serving"},
 				"resource_labels":        map[string]any{"team": "serving"},
+				"max_surge":              2,
+				"max_unavailable":        1,
+				"secure_boot":            true,
+				"integrity_monitoring":   true,
 			},
 			map[string]any{
 				"name":                "gpu",
@@ -74,6 +79,14 @@ func everyAttribute(tg *acctest.Target) map[string]any {
 				"flex_start":          true,
 				"max_run_duration":    "24h",
 				"queued_provisioning": true,
+			},
+			// Total autoscaling limits exclude the per-zone ones.
+			map[string]any{
+				"name":                 "gpu-total",
+				"machine_type":         "g2-standard-4",
+				"node_locations":       []any{gpuZone},
+				"total_min_node_count": 0,
+				"total_max_node_count": 2,
 			},
 		},
 	}
