@@ -185,7 +185,7 @@ func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 			Optional: true, ElementType: types.StringType,
 			MarkdownDescription: "Compute Engine resource labels of the nodes (and their disks), for billing and inventory: keys " +
 				"start with a lowercase letter; keys and values hold at most 63 lowercase letters, digits, underscores and " +
-				"dashes. They are merged with the provider's `default_labels` (see `terraform_labels`); the provider adds `" +
+				"dashes. The provider adds `" +
 				ownership.LabelKey + "` itself. Labels GKE adds never cause a diff. Updated in place.",
 			Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.LengthBetween(1, 63))},
 		},
