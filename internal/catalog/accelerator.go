@@ -341,3 +341,10 @@ func (c *Catalog) TPUAPIType(acceleratorType string) (string, Findings) {
 		c.data.Sources["tpu_api_type"], nil,
 		fmt.Sprintf("The Cloud TPU API's AcceleratorConfig.Type enum has no value for %s (%q); %s.", g.DisplayName, acceleratorType, instead)))
 }
+
+// AcceleratorTypeHint says what a Cloud TPU accelerator type looks like,
+// for a diagnostic about a missing or empty one.
+func (c *Catalog) AcceleratorTypeHint() string {
+	return fmt.Sprintf("Set a Cloud TPU accelerator type, <generation>-<size> as the TPU API names it, such as \"v6e-4\" or "+
+		"\"v5litepod-8\" (generation prefixes: %s).", strings.Join(c.APIPrefixes(), ", "))
+}

@@ -163,7 +163,7 @@ func TestAccHardwarePath_invalidCandidates(t *testing.T) {
 		"empty accelerator type": {`
   start = "tpu"
   zones = ["us-central1-b"]
-  tpu { accelerator_type = "" }`, `(?s)Invalid Attribute Value Length.*string length must be at least 1, got: 0`},
+  tpu { accelerator_type = "" }`, `(?s)Empty Value.*accelerator_type is "".*Set a Cloud TPU accelerator type.*"v6e-4"`},
 		"empty zone": {`
   start = "tpu"
   zones = [""]

@@ -13,7 +13,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/capacity"
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 // model is the data source's configuration and state.
@@ -162,7 +164,7 @@ func dataSourceSchema() schema.Schema {
 					"accelerator_type": schema.StringAttribute{
 						Required:            true,
 						MarkdownDescription: "Cloud TPU accelerator type, such as `v6e-4` or `v5litepod-8`.",
-						Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+						Validators:          []validator.String{validation.NotEmpty(catalog.Default().AcceleratorTypeHint())},
 					},
 				}},
 			},

@@ -26,6 +26,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 // Operation timeouts. GKE accelerator pools can take long to provision; the
@@ -288,7 +289,7 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 		},
 		"accelerator_type": schema.StringAttribute{
 			Optional:   true,
-			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			Validators: []validator.String{validation.NotEmpty(cat.AcceleratorTypeHint() + " Leave accelerator_type out for a GPU tier.")},
 			MarkdownDescription: "TPU tiers: the TPU slice as a Cloud TPU accelerator type, such as `v6e-4` or `v6e-16` (generations: " +
 				schemadoc.Codes(cat.GenerationNames()) + "). The machine type, topology, placement and node count follow from it. Changing it re-creates the pool.",
 		},

@@ -783,6 +783,11 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
   zones = ["us-central1-c"]`,
 			want: `(?s)Zone Does Not Offer Accelerator Type.*tpu7x-8`,
 		},
+		"empty accelerator type": {
+			body: `accelerator_type = ""
+  zones = ["us-central1-b"]`,
+			want: `(?s)Empty Value.*accelerator_type is "".*Set a Cloud TPU accelerator type.*"v6e-4"`,
+		},
 		"unknown accelerator type": {
 			body: `accelerator_type = "v6e-3"
   zones = ["us-central1-b"]`,

@@ -26,8 +26,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 // Default timeouts. Creation covers every zone of the fallback list, so it
@@ -131,7 +133,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				MarkdownDescription: "TPU type as the Cloud TPU API names it, `<generation>-<size>`, for example " +
 					"`v5litepod-4`, `v6e-8` or `v5p-16`. There is no default. Documented types: " +
 					schemadoc.Codes(tpuAPIAcceleratorTypes()) + ". Changing it replaces the VM.",
-				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:    []validator.String{validation.NotEmpty(catalog.Default().AcceleratorTypeHint())},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"runtime_version": schema.StringAttribute{
