@@ -4,6 +4,7 @@
 package hardwarepath
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -130,7 +131,7 @@ func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Che
 	for _, region := range regionsOf(offered) {
 		rz := zonesIn(offered, region)
 		cp := live.Capacity(ctx, cat, "zones", livecheck.CapacityQuery{Project: project, Region: region, Accelerator: n.Accelerator,
-			PerNode: n.PerNode, MachineType: firstNonEmpty(n.MachineType, c.MachineType), Zones: rz})
+			PerNode: n.PerNode, MachineType: cmp.Or(n.MachineType, c.MachineType), Zones: rz})
 		warn(cp.Findings)
 		checked = checked && cp.QuotaChecked
 		notes = append(notes, cp.Summary)
@@ -151,7 +152,7 @@ func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Che
 func regionsOf(zones []string) []string {
 	var out []string
 	for _, z := range zones {
-		if r := regionOfZone(z); !slices.Contains(out, r) {
+		if r := catalog.RegionOf(z); !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}
@@ -161,24 +162,9 @@ func regionsOf(zones []string) []string {
 func zonesIn(zones []string, region string) []string {
 	var out []string
 	for _, z := range zones {
-		if regionOfZone(z) == region {
+		if catalog.RegionOf(z) == region {
 			out = append(out, z)
 		}
 	}
 	return out
-}
-
-// regionOfZone is the region of a well-formed zone ("us-central1-a").
-func regionOfZone(z string) string {
-	if i := strings.LastIndexByte(z, '-'); i > 0 {
-		return z[:i]
-	}
-	return z
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
