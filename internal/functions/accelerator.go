@@ -12,6 +12,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 var _ function.Function = &acceleratorFunction{}
@@ -100,8 +101,8 @@ func acceleratorObject(a catalog.Accelerator) map[string]attr.Value {
 		"topology":          types.StringValue(a.Topology),
 		"multi_host":        types.BoolValue(a.MultiHost),
 		"tpu_api_supported": types.BoolValue(a.TPUAPISupported),
-		"gke_machine_type":  optString(a.GKEMachineType),
-		"gke_accelerator":   optString(a.GKEAccelerator),
+		"gke_machine_type":  tfmodel.StringOrNull(a.GKEMachineType),
+		"gke_accelerator":   tfmodel.StringOrNull(a.GKEAccelerator),
 		"gke_node_count":    nodes,
 	}
 }

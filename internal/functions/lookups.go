@@ -12,6 +12,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 var (
@@ -28,14 +29,6 @@ func acceleratorTypeParameter(cat *catalog.Catalog) function.StringParameter {
 		MarkdownDescription: "Cloud TPU accelerator type, `<generation>-<size>`, such as `v6e-4`, `v5litepod-16` or `tpu7x-8`. Generation prefixes: " +
 			schemadoc.CodeList(cat.APIPrefixes(), "and") + ".",
 	}
-}
-
-// optString is null for "".
-func optString(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
 }
 
 // setObject sets an object result.
@@ -104,9 +97,9 @@ func (f *tpuPlacementFunction) Run(ctx context.Context, req function.RunRequest,
 		"node_count":               types.Int64Value(int64(shape.NodeCount)),
 		"topology":                 types.StringValue(shape.Topology),
 		"multi_host":               types.BoolValue(shape.MultiHost),
-		"placement_type":           optString(shape.PlacementPolicy),
-		"placement_tpu_topology":   optString(shape.PlacementTPUTopology),
-		"workload_policy_topology": optString(workloadTopology),
+		"placement_type":           tfmodel.StringOrNull(shape.PlacementPolicy),
+		"placement_tpu_topology":   tfmodel.StringOrNull(shape.PlacementTPUTopology),
+		"workload_policy_topology": tfmodel.StringOrNull(workloadTopology),
 	})
 }
 

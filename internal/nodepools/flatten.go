@@ -15,18 +15,12 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 var objectAsOptions = basetypes.ObjectAsOptions{}
 
 // Conversions between Go values and framework values.
-
-func stringOrNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
 
 func stringMap(m map[string]string) types.Map {
 	if m == nil {
@@ -84,7 +78,7 @@ func reservationObject(r *reservation) types.Object {
 	}
 	return types.ObjectValueMust(reservationAttrTypes, map[string]attr.Value{
 		"consume_reservation_type": types.StringValue(r.Type),
-		"key":                      stringOrNull(r.Key),
+		"key":                      tfmodel.StringOrNull(r.Key),
 		"values":                   values,
 	})
 }
@@ -155,7 +149,7 @@ func applySpec(t *tierModel, s tierSpec) {
 		t.GPUDriverVersion = types.StringValue(s.GPUDriver)
 	}
 	t.NodeCount = int64OrNull(s.NodeCount, !s.Autoscaling)
-	t.PlacementPolicy = stringOrNull(s.Placement)
+	t.PlacementPolicy = tfmodel.StringOrNull(s.Placement)
 	applyDerived(t, s)
 }
 
@@ -312,7 +306,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	topology := ""
 	if pp := np.PlacementPolicy; pp != nil {
 		topology = pp.TpuTopology
-		t.PlacementPolicy = stringOrNull(pp.Type)
+		t.PlacementPolicy = tfmodel.StringOrNull(pp.Type)
 		if pp.Type == "TYPE_UNSPECIFIED" {
 			t.PlacementPolicy = types.StringNull()
 		}

@@ -26,6 +26,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // The node settings of a tier beyond its accelerator and size: boot disk,
@@ -647,16 +648,16 @@ func flattenSettings(ctx context.Context, t *tierModel, prior tierModel, np *con
 func settingsModelOf(s poolSettings) tierSettingsModel {
 	m := tierSettingsModel{
 		DiskSizeGB:           int64OrNull(s.DiskSizeGB, s.DiskSizeGB != 0),
-		DiskType:             stringOrNull(s.DiskType),
-		ImageType:            stringOrNull(s.ImageType),
-		ServiceAccount:       stringOrNull(s.ServiceAccount),
+		DiskType:             tfmodel.StringOrNull(s.DiskType),
+		ImageType:            tfmodel.StringOrNull(s.ImageType),
+		ServiceAccount:       tfmodel.StringOrNull(s.ServiceAccount),
 		OAuthScopes:          types.SetNull(types.StringType),
 		MaxPodsPerNode:       int64OrNull(s.MaxPodsPerNode, s.MaxPodsPerNode != 0),
-		WorkloadMetadataMode: stringOrNull(s.WorkloadMetadataMode),
-		LocationPolicy:       stringOrNull(s.LocationPolicy),
+		WorkloadMetadataMode: tfmodel.StringOrNull(s.WorkloadMetadataMode),
+		LocationPolicy:       tfmodel.StringOrNull(s.LocationPolicy),
 		Tags:                 types.ListNull(types.StringType),
 		ResourceLabels:       stringMap(s.ResourceLabels),
-		GPUPartitionSize:     stringOrNull(s.GPUPartitionSize),
+		GPUPartitionSize:     tfmodel.StringOrNull(s.GPUPartitionSize),
 		GPUSharingConfig:     types.ObjectNull(gpuSharingAttrTypes),
 		ImageStreaming:       types.BoolPointerValue(s.ImageStreaming),
 		MaxSurge:             types.Int64PointerValue(s.MaxSurge),

@@ -15,6 +15,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // attrZone is this data source's zone attribute; the catalog names the
@@ -179,18 +180,18 @@ func flatten(ctx context.Context, cfg runtimeVersionModel, res catalog.RuntimeRe
 	list, diags := types.ListValueFrom(ctx, types.StringType, candidates)
 	m.Candidates = list
 	if cfg.RuntimeVersion.IsNull() || cfg.RuntimeVersion.IsUnknown() {
-		m.RuntimeVersion = nullIfEmpty(res.RuntimeVersion)
+		m.RuntimeVersion = tfmodel.StringOrNull(res.RuntimeVersion)
 	}
-	m.Generation = nullIfEmpty(a.Generation)
+	m.Generation = tfmodel.StringOrNull(a.Generation)
 	m.TensorCores = types.Int64Value(int64(a.TensorCores))
 	m.Chips = types.Int64Value(int64(a.Chips))
 	m.Hosts = types.Int64Value(int64(a.Hosts))
 	m.ChipsPerHost = types.Int64Value(int64(a.ChipsPerHost))
-	m.Topology = nullIfEmpty(a.Topology)
+	m.Topology = tfmodel.StringOrNull(a.Topology)
 	m.MultiHost = types.BoolValue(a.MultiHost)
 	m.TPUAPISupported = types.BoolValue(a.TPUAPISupported)
-	m.GKEMachineType = nullIfEmpty(a.GKEMachineType)
-	m.GKEAccelerator = nullIfEmpty(a.GKEAccelerator)
+	m.GKEMachineType = tfmodel.StringOrNull(a.GKEMachineType)
+	m.GKEAccelerator = tfmodel.StringOrNull(a.GKEAccelerator)
 	m.GKENodeCount = types.Int64Null()
 	if a.GKENodeCount > 0 {
 		m.GKENodeCount = types.Int64Value(int64(a.GKENodeCount))
@@ -202,11 +203,4 @@ func flatten(ctx context.Context, cfg runtimeVersionModel, res catalog.RuntimeRe
 		m.ID = types.StringValue(cfg.AcceleratorType.ValueString() + "/" + rv)
 	}
 	return m, diags
-}
-
-func nullIfEmpty(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
 }

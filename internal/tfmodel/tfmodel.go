@@ -29,6 +29,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -214,4 +215,13 @@ func encode(ctx context.Context, typ attr.Type, val any) (tftypes.Value, bool) {
 		return tftypes.Value{}, false
 	}
 	return tftypes.NewValue(tfType, vals), true
+}
+
+// StringOrNull is the framework value of s: null for "", as the APIs leave
+// a field out.
+func StringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
 }
