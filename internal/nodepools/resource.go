@@ -54,6 +54,8 @@ func NewResource(modes *validation.Modes) resource.Resource {
 type fallbackNodePoolsResource struct {
 	modes *validation.Modes
 	data  *providerdata.Data
+	// newAPI builds the GKE API access for one cluster; replaced in tests.
+	newAPI func(ctx context.Context, cluster string) (poolAPI, error)
 }
 
 type (
@@ -67,8 +69,13 @@ func (r *fallbackNodePoolsResource) Metadata(_ context.Context, req resource.Met
 }
 
 func (r *fallbackNodePoolsResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if d := providerdata.From(req.ProviderData, &resp.Diagnostics); d != nil {
-		r.data = d
+	d := providerdata.From(req.ProviderData, &resp.Diagnostics)
+	if d == nil {
+		return
+	}
+	r.data = d
+	if r.newAPI == nil {
+		r.newAPI = func(ctx context.Context, cluster string) (poolAPI, error) { return d.Clients.NodePools(ctx, cluster) }
 	}
 }
 
@@ -418,10 +425,10 @@ func (r *fallbackNodePoolsResource) planCluster(ctx context.Context, plan resour
 	}
 	ctx, cancel := context.WithTimeout(ctx, clusterReadTimeout)
 	defer cancel()
-	ops, err := newPoolOps(ctx, clients, plan.Cluster.ValueString())
+	api, err := r.newAPI(ctx, plan.Cluster.ValueString())
 	if err == nil {
 		var c *container.Cluster
-		c, err = ops.api.GetCluster(ctx)
+		c, err = api.GetCluster(ctx)
 		if err == nil {
 			return c
 		}
@@ -557,13 +564,18 @@ func tolerationsOfModel(ctx context.Context, t tierModel, diags *diag.Diagnostic
 	return out
 }
 
-func (r *fallbackNodePoolsResource) clients(diags *diag.Diagnostics) *gcp.Clients {
-	if r.data == nil {
-		diags.AddError("Provider Not Configured",
-			"The accel provider was not configured before accel_fallback_nodepools was used. Please report this issue to the provider developers.")
+// ops returns the node-pool operations on cluster, or adds a diagnostic on
+// the cluster argument.
+func (r *fallbackNodePoolsResource) ops(ctx context.Context, cluster string, diags *diag.Diagnostics) *poolOps {
+	if r.clients(diags) == nil {
 		return nil
 	}
-	return r.data.Clients
+	api, err := r.newAPI(ctx, cluster)
+	if err != nil {
+		diags.AddAttributeError(path.Root("cluster"), "Cannot Reach the GKE API", clientErrorDetail(cluster, err))
+		return nil
+	}
+	return &poolOps{api: api}
 }
 
 func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -571,7 +583,6 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 	var plan resourceModel
 	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
 	r.checkAtApply(ctx, req.Config, &resp.Diagnostics)
-	clients := r.clients(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -582,9 +593,8 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ops, err := newPoolOps(ctx, clients, plan.Cluster.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Creating Node Pools", clientErrorDetail(plan.Cluster.ValueString(), err))
+	ops := r.ops(ctx, plan.Cluster.ValueString(), &resp.Diagnostics)
+	if ops == nil {
 		return
 	}
 	ops.owner = poolOwner{id: ownership.NewID()}
@@ -623,7 +633,6 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
 	r.checkAtApply(ctx, req.Config, &resp.Diagnostics)
-	clients := r.clients(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -634,9 +643,8 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ops, err := newPoolOps(ctx, clients, plan.Cluster.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Updating Node Pools", clientErrorDetail(plan.Cluster.ValueString(), err))
+	ops := r.ops(ctx, plan.Cluster.ValueString(), &resp.Diagnostics)
+	if ops == nil {
 		return
 	}
 	ops.owner = ownerOf(ctx, state.OwnerID.ValueString(), req.Private, &resp.Diagnostics)
@@ -656,13 +664,11 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	defer syncIdentity(ctx, &resp.State, &req.State, resp.Identity, &resp.Diagnostics)
 	var state resourceModel
 	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
-	clients := r.clients(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ops, err := newPoolOps(ctx, clients, state.Cluster.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Reading Node Pools", clientErrorDetail(state.Cluster.ValueString(), err))
+	ops := r.ops(ctx, state.Cluster.ValueString(), &resp.Diagnostics)
+	if ops == nil {
 		return
 	}
 	pools, err := ops.api.List(ctx)
@@ -809,7 +815,6 @@ func importedClass(tiers []tierModel, pools map[string]*container.NodePool) stri
 func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state resourceModel
 	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
-	clients := r.clients(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -820,9 +825,8 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ops, err := newPoolOps(ctx, clients, state.Cluster.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Deleting Node Pools", clientErrorDetail(state.Cluster.ValueString(), err))
+	ops := r.ops(ctx, state.Cluster.ValueString(), &resp.Diagnostics)
+	if ops == nil {
 		return
 	}
 	ops.owner = ownerOf(ctx, state.OwnerID.ValueString(), req.Private, &resp.Diagnostics)
@@ -934,4 +938,14 @@ func stockoutDetail(pool string, onStockout string, err error) string {
 		b.WriteString("\n\nThe pool is recorded with the status GKE reports; GKE keeps trying to add nodes, and the ComputeClass falls back to the next tier meanwhile.")
 	}
 	return b.String()
+}
+
+// clients returns the provider's clients, or adds a diagnostic.
+func (r *fallbackNodePoolsResource) clients(diags *diag.Diagnostics) *gcp.Clients {
+	if r.data == nil {
+		diags.AddError("Provider Not Configured",
+			"The accel provider was not configured before accel_fallback_nodepools was used. Please report this issue to the provider developers.")
+		return nil
+	}
+	return r.data.Clients
 }
