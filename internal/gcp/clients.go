@@ -71,12 +71,15 @@ func NewClients(cfg Config) *Clients {
 		log = slog.New(slog.DiscardHandler)
 	}
 	cfg.Polling = cfg.Polling.normalized()
+	if cfg.OperationsPerCluster <= 0 {
+		cfg.OperationsPerCluster = OperationsPerCluster
+	}
 	return &Clients{
 		cfg:         cfg,
 		log:         log,
 		poller:      newPoller(cfg.Polling, log, nil),
 		backoff:     cfg.Polling.backoff(),
-		limiter:     NewLimiter(OperationsPerCluster),
+		limiter:     NewLimiter(cfg.OperationsPerCluster),
 		findDefault: google.FindDefaultCredentials,
 	}
 }

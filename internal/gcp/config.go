@@ -55,6 +55,11 @@ type Config struct {
 	// DefaultPolling.
 	Polling Polling
 
+	// OperationsPerCluster is how many node-pool operations the clients
+	// start at once on one cluster; 0 means [OperationsPerCluster], GKE's
+	// quota. The provider always uses the default.
+	OperationsPerCluster int
+
 	// HTTPClient is optional (tests). When set, its Transport is used as the base
 	// transport, under authentication and the user agent.
 	HTTPClient *http.Client

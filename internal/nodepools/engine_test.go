@@ -532,3 +532,53 @@ func TestOwnershipGuards(t *testing.T) {
 		}
 	})
 }
+
+// TestConcurrentCreatesNeedConcurrency: the emulator lets no create
+// operation finish until it has counted four create calls, so the four
+// creates of one apply finish only if they run at once. With the clients'
+// limit of concurrent operations per cluster they do; with a limit of one
+// the first create waits for calls that never come, and the apply ends at
+// its deadline. This is what the acceptance test "concurrent creates"
+// relies on: it cannot pass with creates run one at a time.
+func TestConcurrentCreatesNeedConcurrency(t *testing.T) {
+	t.Parallel()
+	for name, limit := range map[string]int{"default limit": 0, "one at a time": 1} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, err := emulator.Start(emulator.Options{Scenario: emulator.Default()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = srv.Close() })
+			clients := gcp.NewClients(gcp.Config{
+				ContainerEndpoint:    srv.ContainerEndpoint(),
+				Polling:              gcp.Polling{Initial: 5 * time.Millisecond, Max: 20 * time.Millisecond, Multiplier: 1.5},
+				OperationsPerCluster: limit,
+			})
+			create := emulator.MethodNodePoolsCreate
+			if err := srv.HangOperationsUntilCalls(create, create, 4); err != nil {
+				t.Fatal(err)
+			}
+			ops, err := newPoolOps(t.Context(), clients, gcp.ClusterID("overlap", "us-central1", "serving"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// One at a time can never finish; give it a short deadline. The
+			// default limit must finish well within the longer one.
+			deadline := 2 * time.Minute
+			if limit == 1 {
+				deadline = 2 * time.Second
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), deadline)
+			defer cancel()
+			failed := ops.execute(ctx, planSteps(gpuSpecs(t, "a", "b", "c", "d"), nil, nil, nil))
+			creates := srv.Counters()[create]
+			switch {
+			case limit == 1 && (len(failed) == 0 || creates != 1):
+				t.Errorf("one at a time: %d creates, failures %v; want the first create stuck and the apply failed", creates, failed)
+			case limit != 1 && (len(failed) != 0 || creates != 4):
+				t.Errorf("default limit: %d creates, failures %v; want 4 overlapping creates that all finish", creates, failed)
+			}
+		})
+	}
+}
