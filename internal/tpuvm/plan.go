@@ -5,6 +5,7 @@ package tpuvm
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -101,6 +102,21 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	if ok && state == nil && !resp.Diagnostics.HasError() {
 		// A new VM: the zones' live offer, when the API can be reached.
 		appendFindings(&resp.Diagnostics, r.liveZoneFindings(ctx, plan, res), nil, r.modes.For(plan.Validation), false)
+	}
+	if state != nil {
+		id, _ := json.Marshal(state.ID.ValueString()) // private state values are JSON
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReplacing, id)...)
+	} else {
+		raw, diags := req.Private.GetKey(ctx, privateReplacing)
+		resp.Diagnostics.Append(diags...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReplacing, nil)...)
+		var replacing string
+		if len(raw) > 0 {
+			_ = json.Unmarshal(raw, &replacing) // written above: a JSON string
+		}
+		if !resp.Diagnostics.HasError() {
+			r.planNameFindings(ctx, plan, replacing, &resp.Diagnostics)
+		}
 	}
 	if choose && !ok && state != nil {
 		// The runtime is chosen once its inputs are known; the VM may

@@ -39,6 +39,13 @@ var (
 // takes every label and metadata key, not only those the configuration manages.
 const privateImported = "imported"
 
+// privateReplacing is the planned-private key in which the plan of an
+// existing VM names it: when Terraform replaces the VM (tainted, -replace
+// or a change that forces it), it plans the new VM again with no prior
+// state but with this private data, and that plan must not report the VM
+// being replaced as one of the same name.
+const privateReplacing = "replacing"
+
 // NewResource returns the accel_tpu_vm resource. modes carries the
 // provider-level validation mode.
 func NewResource(modes *validation.Modes) resource.Resource {
@@ -149,11 +156,7 @@ func (r *vmResource) reportCreate(ctx context.Context, spec createSpec, out crea
 				out.node.Name, out.node.State))
 	}
 	for _, n := range out.elsewhere {
-		resp.Diagnostics.AddAttributeWarning(path.Root("zones"), "TPU VM of the Same Name in Another Zone",
-			fmt.Sprintf("TPU VM %s exists in a zone that zones does not list, and %s. This resource does not manage or touch it. "+
-				"If it was left by an apply of this configuration that was killed before it could record it (and zones was "+
-				"changed since), no state manages it: delete it, or import it into a resource of its own.",
-				n.Name, ownership.Describe(n.Labels)))
+		addElsewhere(&resp.Diagnostics, n)
 	}
 	switch {
 	case out.err != nil || out.interrupted:
@@ -173,10 +176,7 @@ func (r *vmResource) createError(spec createSpec, out createOutcome, tried strin
 				"Add zones that offer %s to zones, use a smaller accelerator_type, try spot or reserved capacity, or apply again later.",
 				spec.name, spec.node.AcceleratorType, tried, spec.node.AcceleratorType))
 	case errors.As(out.err, &taken):
-		resp.Diagnostics.AddAttributeError(path.Root("name"), "TPU VM Name Already in Use",
-			fmt.Sprintf("%s. It is not adopted, not recorded in the state, and never changed or deleted by this resource.\n\n"+
-				"Choose another name, or, if this resource should manage the VM (for example one left by an apply of this "+
-				"configuration that was killed before it could record it), import it with the id %q.", capitalize(taken.Error()), taken.id))
+		addNameTaken(&resp.Diagnostics, taken)
 	case gcp.Classify(out.err) == gcp.ClassDeadline || errors.Is(out.err, context.DeadlineExceeded):
 		detail := fmt.Sprintf("TPU VM %q was not ready within the create timeout: %s", spec.name, out.err)
 		if out.node != nil {
@@ -267,6 +267,7 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReplacing, nil)...)
 	timeout, diags := plan.Timeouts.Update(ctx, defaultUpdateTimeout)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {

@@ -83,7 +83,8 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"(shown in `effective_labels`). The resource only ever changes or deletes the VM that carries its own owner id " +
 			"(or that was imported): a VM of the same name created by anyone else, or by another state, is an error and is " +
 			"never recorded, changed or deleted. An apply interrupted with Ctrl-C records the VM as it is; one that was " +
-			"killed before it could record the VM leaves a VM that the next plan reports, with the import command.\n\n" +
+			"killed before it could record the VM leaves a VM that the next apply refuses with its import id (and that the next " +
+			"plan reports when it can reach the Cloud TPU API, if zones was edited to leave its zone out).\n\n" +
 			"~> The Cloud TPU API does not support TPU7x and later generations; use `accel_fallback_nodepools` " +
 			"(GKE) for those.",
 		Attributes: map[string]schema.Attribute{
@@ -115,7 +116,11 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				MarkdownDescription: "Zones to create the VM in, in order of preference. The VM is created in the first " +
 					"zone with capacity; on a stockout the next zone is tried, within the create timeout. Every zone " +
 					"must offer the accelerator's generation (checked at plan time). Default: the provider's `zone` when the VM is created. " +
-					"Changing the list does not replace a VM whose `zone` is still listed; removing its zone replaces it.",
+					"Changing the list does not replace a VM whose `zone` is still listed; removing its zone replaces it. A list known " +
+					"only at apply (computed from another resource) is planned as an in-place change, never a replacement; if, once " +
+					"known, it no longer lists the VM's zone, Terraform stops that apply before any change with \"Provider produced " +
+					"inconsistent final plan\" (a provider cannot turn an update into a replacement after the plan), and the next " +
+					"plan, with the value known, shows the replacement.",
 				Validators: []validator.List{
 					listvalidator.SizeAtLeast(1),
 					listvalidator.UniqueValues(),
