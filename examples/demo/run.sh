@@ -133,8 +133,8 @@ done
 source "$tmp/emulator.env"
 admin=${ACCEL_TPU_ENDPOINT%/}/admin
 # The emulator's Compute Engine API answers the plan's capacity checks
-# (quotas, reservations, zone offers); the scenario sets a zero A100 80GB
-# quota in us-central1.
+# (quotas, reservations, zone offers); the scenario sets a zero TPU v5e
+# (TPU_LITE_PODSLICE_V5) quota in us-central1.
 export ACCEL_COMPUTE_ENDPOINT=${ACCEL_TPU_ENDPOINT%/}/compute/v1/
 ok "emulator listening on ${ACCEL_TPU_ENDPOINT%/} (operations take 1-2 s, as set in examples/demo/scenario.json)"
 note "the provider reaches it through ACCEL_TPU_ENDPOINT, ACCEL_CONTAINER_ENDPOINT and ACCEL_COMPUTE_ENDPOINT, with no credentials"
@@ -168,11 +168,15 @@ work=$tmp/work/demo
 grep -E '^  # |^Plan: ' "$tmp/plan.out" | indent
 grep -q '^Warning: Tier Has No Quota' "$tmp/plan.out" || {
 	quiet_overrides <"$tmp/plan.out" >&2
-	fail "the plan did not warn that the A100 tier has no quota"
+	fail "the plan did not warn that the TPU tier has no quota"
 }
-note "capacity, checked at plan time before anything is created (the scenario sets no A100 80GB quota in us-central1):"
+grep -A8 '^Warning: Tier Has No Quota' "$tmp/plan.out" | grep -q 'TPU_LITE_PODSLICE_V5' || {
+	quiet_overrides <"$tmp/plan.out" >&2
+	fail "the quota warning is not the TPU tier's (TPU_LITE_PODSLICE_V5)"
+}
+note "capacity, checked at plan time before anything is created (the scenario sets no TPU v5e quota in us-central1):"
 awk '/^Warning: Tier Has No Quota/ { show = 1 } show && /^$/ && ++blank == 3 { exit } show { print }' "$tmp/plan.out" | indent
-expected "a warning, not an error: pods of that tier land on the next tier"
+expected "a warning, not an error: pods of the TPU tier land on the next tier, the A100 GPUs"
 note "the runtime version is chosen at plan time, from the catalog:"
 grep -E '^  \+ runtime_(version|reason) ' "$tmp/plan.out" | indent
 (cd "$work" && "$tf" test -no-color) >"$tmp/test.out" 2>&1 || {
@@ -183,10 +187,10 @@ ok "terraform test: examples/demo/tests/plan.tftest.hcl asserts the same plan ($
 
 # --- 5. stockout ------------------------------------------------------------------
 
-headline "Injecting a stockout: no v6e-4 capacity left in us-central1-b"
-note "curl -XPOST $admin/capacity -d '{\"zone\":\"us-central1-b\",\"type\":\"v6e-4\",\"count\":0}'"
-printf '    %s\n' "$(curl -fsS -XPOST "$admin/capacity" -d '{"zone":"us-central1-b","type":"v6e-4","count":0}')"
-ok "the TPU VM's first zone is now out of capacity (GKE's ct6e machines are not affected)"
+headline "Injecting a stockout: no v5litepod-4 capacity left in us-central1-a"
+note "curl -XPOST $admin/capacity -d '{\"zone\":\"us-central1-a\",\"type\":\"v5litepod-4\",\"count\":0}'"
+printf '    %s\n' "$(curl -fsS -XPOST "$admin/capacity" -d '{"zone":"us-central1-a","type":"v5litepod-4","count":0}')"
+ok "the TPU VM's first zone is now out of capacity (GKE's ct5lp machines are not affected)"
 
 # --- 6. apply -------------------------------------------------------------------
 
@@ -209,8 +213,8 @@ out tpu | indent
 zone=$(cd "$work" && "$tf" output -no-color -json experiment_vm | sed -n 's/.*"zone":"\([^"]*\)".*/\1/p')
 printf '\n%sThe experiment TPU VM%s\n' "$bold" "$reset"
 out experiment_vm | indent
-[[ $zone == us-east5-a ]] || fail "the TPU VM landed in ${zone:-no zone}, not in its second zone us-east5-a"
-ok "created in $zone, its second zone, after the stockout in us-central1-b"
+[[ $zone == us-south1-a ]] || fail "the TPU VM landed in ${zone:-no zone}, not in its second zone us-south1-a"
+ok "created in $zone, its second zone, after the stockout in us-central1-a"
 
 printf '\n%sThe serving node pools, in priority order, with their taints%s\n' "$bold" "$reset"
 out pools | indent

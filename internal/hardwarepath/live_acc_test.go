@@ -154,7 +154,7 @@ func TestAccHardwarePath_capacityPermissionDenied(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{
 				value("decision", knownvalue.StringExact("gpu")),
 				value("capacity_checked", knownvalue.Bool(false)),
-				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`quota NVIDIA_L4_GPUS not checked \(regions.get failed\)`))),
+				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`quota NVIDIA_L4_GPUS not checked \(regions.get refused: permission compute.regions.get needed\)`))),
 			},
 		}},
 	})

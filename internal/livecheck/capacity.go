@@ -65,6 +65,8 @@ type Capacity struct {
 	Quota        gcp.QuotaValue
 	// QuotaShort: the quota's headroom is below one node.
 	QuotaShort bool
+	// ReservationsChecked: reservations.aggregatedList answered.
+	ReservationsChecked bool
 	// Reservations are the reservations in Zones of MachineType.
 	Reservations []gcp.ZoneReservation
 	// MissingReservations are named reservations that do not exist in
@@ -74,6 +76,19 @@ type Capacity struct {
 	Summary string
 	// Findings are warnings about what could not be checked.
 	Findings catalog.Findings
+}
+
+// Checked reports whether any live evidence was read: the quota or the
+// reservations.
+func (c Capacity) Checked() bool { return c.QuotaChecked || c.ReservationsChecked }
+
+// ReservationsFree is the free VMs of the matching reservations.
+func (c Capacity) ReservationsFree() int64 {
+	var free int64
+	for _, r := range c.Reservations {
+		free += r.Free()
+	}
+	return free
 }
 
 // Headroom is the quota left.
@@ -103,7 +118,7 @@ func (c *Checker) Capacity(ctx context.Context, cat *catalog.Catalog, attr strin
 		switch {
 		case err != nil:
 			out.Findings = append(out.Findings, unansweredCapacity(attr, q.Region, "compute.regions.get", err)...)
-			parts = append(parts, fmt.Sprintf("quota %s not checked (regions.get failed)", out.Metric))
+			parts = append(parts, fmt.Sprintf("quota %s not checked (%s)", out.Metric, failedBecause("regions.get", "compute.regions.get", err)))
 		case !reported:
 			parts = append(parts, fmt.Sprintf("quota %s not checked (regions.get does not report it for %s)", out.Metric, q.Region))
 		default:
@@ -117,7 +132,9 @@ func (c *Checker) Capacity(ctx context.Context, cat *catalog.Catalog, attr strin
 		all, err := c.reservations(ctx, q.Project)
 		if err != nil {
 			out.Findings = append(out.Findings, unansweredCapacity(attr, q.Project, "compute.reservations.list", err)...)
+			parts = append(parts, fmt.Sprintf("reservations not checked (%s)", failedBecause("reservations.aggregatedList", "compute.reservations.list", err)))
 		}
+		out.ReservationsChecked = err == nil
 		for _, r := range all {
 			if slices.Contains(q.Zones, r.Zone) && r.MachineType == q.MachineType {
 				out.Reservations = append(out.Reservations, r)
@@ -134,15 +151,26 @@ func (c *Checker) Capacity(ctx context.Context, cat *catalog.Catalog, attr strin
 			}
 		}
 		if err == nil {
-			var free int64
-			for _, r := range out.Reservations {
-				free += r.Free()
-			}
-			parts = append(parts, fmt.Sprintf("%d matching reservation(s) with %d free VM(s)", len(out.Reservations), free))
+			parts = append(parts, fmt.Sprintf("%d matching reservation(s) with %d free VM(s)", len(out.Reservations), out.ReservationsFree()))
+		}
+		for _, name := range out.MissingReservations {
+			parts = append(parts, fmt.Sprintf("reservation %q not found", name))
+		}
+		for _, name := range out.FullReservations {
+			parts = append(parts, fmt.Sprintf("reservation %q full", name))
 		}
 	}
 	out.Summary = strings.Join(parts, "; ")
 	return out
+}
+
+// failedBecause says why a capacity read has no answer: refused for lack
+// of a permission, or failed.
+func failedBecause(method, permission string, err error) string {
+	if gcp.Classify(err) == gcp.ClassPermission {
+		return fmt.Sprintf("%s refused: permission %s needed", method, permission)
+	}
+	return method + " failed"
 }
 
 // unansweredCapacity is a warning for a capacity read the caller may not

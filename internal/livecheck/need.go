@@ -22,12 +22,18 @@ type Need struct {
 	Accelerator string
 	// PerNode is the GPUs or TPU chips one node takes.
 	PerNode int64
+	// Hosts is the nodes of one multi-host TPU slice, which GKE adds all
+	// at once; 1 otherwise.
+	Hosts int64
 }
+
+// Unit is the quota one scale-up takes: a node, or a whole multi-host slice.
+func (n Need) Unit() int64 { return max(n.PerNode, 1) * max(n.Hosts, 1) }
 
 // TPUNeed is the need of a TPU node pool of a machine type and topology.
 func TPUNeed(cat *catalog.Catalog, machineType, topology string) Need {
 	s, _ := cat.TPUNodePool(catalog.TPUPoolQuery{MachineType: machineType, Topology: topology})
-	return Need{MachineType: machineType, Accelerator: s.Accelerator.Generation, PerNode: int64(s.ChipsPerNode)}
+	return Need{MachineType: machineType, Accelerator: s.Accelerator.Generation, PerNode: int64(s.ChipsPerNode), Hosts: max(int64(s.NodeCount), 1)}
 }
 
 // GPUNeed is the need of a GPU node pool: a machine type with built-in
@@ -35,9 +41,9 @@ func TPUNeed(cat *catalog.Catalog, machineType, topology string) Need {
 func GPUNeed(cat *catalog.Catalog, machineType, gpuType string, gpuCount int64) Need {
 	if slices.ContainsFunc(cat.GPUMachineTypes(), func(m catalog.GPUMachineType) bool { return m.Name == machineType }) {
 		s, _ := cat.GPUNodePool(catalog.GPUPoolQuery{MachineType: machineType})
-		return Need{MachineType: machineType, Accelerator: s.GPUType, PerNode: int64(s.GPUCount)}
+		return Need{MachineType: machineType, Accelerator: s.GPUType, PerNode: int64(s.GPUCount), Hosts: 1}
 	}
-	return Need{GPUType: gpuType, Accelerator: gpuType, PerNode: gpuCount}
+	return Need{GPUType: gpuType, Accelerator: gpuType, PerNode: gpuCount, Hosts: 1}
 }
 
 // Pool is the PoolQuery of the need in zones.

@@ -173,6 +173,7 @@ func markApplied(t *tierModel) {
 	t.StatusMessage = types.StringUnknown()
 	t.EffectiveLabels = types.MapUnknown(types.StringType)
 	t.EffectiveTaints = types.ListUnknown(taintObjectType)
+	t.Capacity = types.ObjectUnknown(capacityAttrTypes)
 }
 
 // markUnknown sets every computed value of a tier to unknown.

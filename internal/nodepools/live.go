@@ -87,12 +87,7 @@ func (r *fallbackNodePoolsResource) capacityFindings(ctx context.Context, cat *c
 	if len(zones) == 0 && live != nil {
 		zones = live.Locations
 	}
-	n := needOf(cat, spec)
-	q := livecheck.CapacityQuery{Project: project, Region: catalog.RegionOf(location), Accelerator: n.Accelerator, Spot: spec.Spot,
-		PerNode: n.PerNode * max(spec.Hosts, 1), MachineType: spec.MachineType, Zones: zones}
-	if res := spec.Reservation; res != nil && res.Type == "SPECIFIC_RESERVATION" {
-		q.SpecificReservations = res.Values
-	}
+	q := capacityQuery(cat, project, catalog.RegionOf(location), zones, spec)
 	cp := r.data.Live().Capacity(ctx, cat, catalog.AttrNodeLocations, q)
 	fs = append(fs, cp.Findings...)
 	if cp.QuotaShort {

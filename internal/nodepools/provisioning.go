@@ -177,6 +177,23 @@ func provisioningEqual(a, b provisioning) bool {
 	return a.FlexStart == b.FlexStart && a.Queued == b.Queued && apiDuration(a.MaxRunDuration) == apiDuration(b.MaxRunDuration)
 }
 
+// provisioningMismatch says how a pool's provisioning model, as GKE reports
+// it, differs from the one a tier creates (adoptionMismatch), or "". GKE
+// cannot change flex-start or queued provisioning in place. A maximum run
+// duration the tier leaves out is GKE's default, whatever GKE reports.
+func provisioningMismatch(got, want provisioning) string {
+	if got.FlexStart != want.FlexStart {
+		return fmt.Sprintf("has flex_start = %t, not %t", got.FlexStart, want.FlexStart)
+	}
+	if got.Queued != want.Queued {
+		return fmt.Sprintf("has queued_provisioning = %t, not %t", got.Queued, want.Queued)
+	}
+	if want.MaxRunDuration != "" && apiDuration(got.MaxRunDuration) != apiDuration(want.MaxRunDuration) {
+		return fmt.Sprintf("has max_run_duration = %q, not %q", got.MaxRunDuration, want.MaxRunDuration)
+	}
+	return ""
+}
+
 // flattenProvisioning sets a tier's provisioning from the pool GKE reports.
 // A value the prior state or configuration wrote keeps its spelling when GKE
 // reports the same; false and an absent setting are null unless prior wrote

@@ -323,6 +323,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		case actionNone:
 			pt.Status, pt.StatusMessage = old.Status, old.StatusMessage
 			pt.EffectiveLabels, pt.EffectiveTaints = old.EffectiveLabels, old.EffectiveTaints
+			pt.Capacity = old.Capacity // refreshed by Read, never a planned change
 		default:
 			markApplied(pt)
 		}
@@ -621,6 +622,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 		}
 		return
 	}
+	r.setCapacity(ctx, plan.Cluster.ValueString(), tiers, &resp.Diagnostics)
 	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	plan.Pools = recordedPools(tiers, nil, nil, created, &resp.Diagnostics)
 	r.setOutputs(ctx, &plan, tiers, &resp.Diagnostics)
@@ -653,6 +655,7 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 		return
 	}
 	tiers, _, created := r.apply(ctx, ops, plan, tiersOf(ctx, state.Tiers, &resp.Diagnostics), &resp.Diagnostics)
+	r.setCapacity(ctx, plan.Cluster.ValueString(), tiers, &resp.Diagnostics)
 	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	plan.Pools = recordedPools(tiers, poolEntries(ctx, plan.Pools, &resp.Diagnostics),
 		poolEntries(ctx, state.Pools, &resp.Diagnostics), created, &resp.Diagnostics)
@@ -759,6 +762,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		resp.Diagnostics.AddError("Node Pool Not Found", detail)
 		return
 	}
+	r.setCapacity(ctx, state.Cluster.ValueString(), tiers, &resp.Diagnostics)
 	state.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	state.Pools = recordedPools(tiers, nil, poolEntries(ctx, state.Pools, &resp.Diagnostics), nil, &resp.Diagnostics)
 	r.setOutputs(ctx, &state, tiers, &resp.Diagnostics)
@@ -912,6 +916,7 @@ func nullTier() tierModel {
 		NodeSelector: types.MapNull(types.StringType), Tolerations: types.ListNull(tolerationObjectType),
 		tierSettingsModel:     nullSettings(),
 		tierProvisioningModel: nullProvisioning(),
+		tierCapacityModel:     tierCapacityModel{Capacity: types.ObjectNull(capacityAttrTypes)},
 	}
 }
 

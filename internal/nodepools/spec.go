@@ -183,8 +183,8 @@ func (s tierSpec) nodePool() *container.NodePool {
 // when it is: it carries the owner id (package ownership) and want's
 // ComputeClass label, and GKE reports the settings it cannot change in
 // place as want would create them (machine type, GPUs, TPU placement and
-// topology, zones, Spot, reservation). Size, labels, taints and management
-// may differ; they are updated.
+// topology, zones, Spot, reservation, flex-start and queued provisioning).
+// Size, labels, taints and management may differ; they are updated.
 func adoptionMismatch(np *container.NodePool, want tierSpec, owner string) string {
 	cfg := np.Config
 	if cfg == nil {
@@ -222,7 +222,7 @@ func adoptionMismatch(np *container.NodePool, want tierSpec, owner string) strin
 			return "has another reservation affinity"
 		}
 	}
-	return ""
+	return provisioningMismatch(provisioningOfPool(np), want.Provisioning)
 }
 
 // gpuOf returns the first GPU attachment of cfg, or an empty one.

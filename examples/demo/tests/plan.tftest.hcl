@@ -4,7 +4,7 @@ run "serving_plan" {
   command = plan
 
   assert {
-    condition     = module.serving.runtime_version == "v2-alpha-tpuv6e"
+    condition     = module.serving.runtime_version == "v2-alpha-tpuv5-lite"
     error_message = "unexpected runtime version"
   }
 

@@ -32,13 +32,14 @@ output "experiment_vm" {
 }
 
 output "pools" {
-  description = "The serving pools in priority order, with the taints the provider set on each."
+  description = "The serving pools in priority order, with the taints the provider set on each and its capacity evidence (quota and reservations, as Compute Engine last reported them)."
   value = [
     for t in accel_fallback_nodepools.serving.tiers : {
       name         = t.name
       machine_type = t.machine_type
       status       = t.status
       taints       = [for taint in t.node_taints : "${taint.key}=${taint.value}:${taint.effect}"]
+      capacity     = t.capacity.summary
     }
   ]
 }
