@@ -284,7 +284,8 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 		if err != nil && ctx.Err() == nil {
 			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: err.Error()})
 			if gcp.Classify(err) == gcp.ClassAlreadyExists {
-				out.err = &nameTakenError{id: name, reason: "was not created by this resource"}
+				// Named by the node id, which an import takes.
+				out.err = &nameTakenError{id: spec.nodeID(zone), reason: "its queued resource " + name + " was not created by this resource"}
 			} else {
 				out.err = fmt.Errorf("creating queued resource %s: %w", name, err)
 			}
@@ -297,12 +298,16 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 			if got, gerr := qapi.Get(rctx, name); gerr == nil {
 				qr = got
 			}
+			reason := "queued resource " + gcp.QueuedState(qr)
 			if qr == nil {
-				out.err = fmt.Errorf("creating queued resource %s: %w", name, ctx.Err())
-				return out
+				// Its create operation succeeded, so the request is in the
+				// queue though it could not be read: it is recorded as
+				// accepted, and the next apply reads it and waits on.
+				qr = &tpualpha.QueuedResource{Name: name, State: &tpualpha.QueuedResourceState{State: gcp.QueuedAccepted}}
+				reason = fmt.Sprintf("queued resource in the queue, not read since: %v", err)
 			}
 			out.qr, out.waiting = qr, true
-			out.attempts = append(out.attempts, attempt{zone: zone, result: "waiting", reason: "queued resource " + gcp.QueuedState(qr)})
+			out.attempts = append(out.attempts, attempt{zone: zone, result: "waiting", reason: reason})
 			return out
 		}
 		if err != nil {
