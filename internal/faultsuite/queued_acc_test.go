@@ -23,8 +23,11 @@ func (h *harness) reconcileQueued(st *faultsuite.State) faultsuite.Report {
 	return faultsuite.ReconcileQueuedTPUVMs(st, h.tg.Emulator.QueuedResources(), nodes, h.prefix)
 }
 
-// queuedBody is one Spot accel_tpu_vm in zone, with extra lines.
-func (h *harness) queuedBody(zone, extra string) string {
+// queuedZone is the zone of the queued scenarios.
+const queuedZone = "us-central1-a"
+
+// queuedBody is one Spot accel_tpu_vm in queuedZone, with extra lines.
+func (h *harness) queuedBody(extra string) string {
 	return fmt.Sprintf(`resource "accel_tpu_vm" "test" {
   name             = %q
   accelerator_type = "v5litepod-4"
@@ -33,7 +36,7 @@ func (h *harness) queuedBody(zone, extra string) string {
     mode = "spot"
   }
 %s}
-`, h.prefix+"-vm", zone, extra)
+`, h.prefix+"-vm", queuedZone, extra)
 }
 
 var stillWaiting = regexp.MustCompile(`Still Waiting for Capacity`)
@@ -41,12 +44,12 @@ var stillWaiting = regexp.MustCompile(`Still Waiting for Capacity`)
 // queuedScenarios are the faults of the queued-resource path. Each holds
 // the request in the queue with zero capacity until the fault is done.
 func queuedScenarios() []scenario {
-	const zone = "us-central1-a"
+	const zone = queuedZone
 	const kind = faultsuite.TypeTPUVMQueued
 	return []scenario{
 		{name: "tpu_vm_queued/sigkill_while_waiting", kind: kind, want: 1, run: func(h *harness) {
 			h.tg.Emulator.SetCapacity(zone, "v5litepod-4", 0)
-			h.write(h.queuedBody(zone, ""))
+			h.write(h.queuedBody(""))
 			h.interruptedApply(emulator.MethodTPUQueuedResourcesGet, syscall.SIGKILL)
 			h.orphansSeen += len(h.reconcile().Orphans)
 			// Nothing recorded the request: the next apply refuses it
@@ -61,7 +64,7 @@ func queuedScenarios() []scenario {
 		}},
 		{name: "tpu_vm_queued/sigint_while_waiting", kind: kind, want: 1, run: func(h *harness) {
 			h.tg.Emulator.SetCapacity(zone, "v5litepod-4", 0)
-			h.write(h.queuedBody(zone, ""))
+			h.write(h.queuedBody(""))
 			h.interruptedApply(emulator.MethodTPUQueuedResourcesGet, syscall.SIGINT)
 			h.orphansSeen += len(h.reconcile().Orphans)
 			h.expectClean("after the interrupt", 1)
@@ -74,7 +77,7 @@ func queuedScenarios() []scenario {
 			// apply ends at the timeout with the request recorded.
 			h.tg.Emulator.SetCapacity(zone, "v5litepod-4", 0)
 			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodTPUQueuedResourcesGet, 1_000_000, 503))
-			h.write(h.queuedBody(zone, "  timeouts {\n    create = \"3s\"\n  }\n"))
+			h.write(h.queuedBody("  timeouts {\n    create = \"3s\"\n  }\n"))
 			h.apply(nil)
 			h.expectClean("after the timeout", 1)
 			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodTPUQueuedResourcesGet, 0, 503))
@@ -84,14 +87,14 @@ func queuedScenarios() []scenario {
 		}},
 		{name: "tpu_vm_queued/second_state", kind: kind, want: 1, run: func(h *harness) {
 			h.tg.Emulator.SetCapacity(zone, "v5litepod-4", 0)
-			h.write(h.queuedBody(zone, "  timeouts {\n    create = \"1s\"\n  }\n"))
+			h.write(h.queuedBody("  timeouts {\n    create = \"1s\"\n  }\n"))
 			h.applies++
 			if out, err := h.ws.Run(h.ctx(), applyArgs...); err != nil || !stillWaiting.MatchString(out.Stdout+out.Stderr) {
 				h.t.Fatalf("apply: %v, want a warning that the request still waits\n%s", err, out.Stdout)
 			}
 			// Another state naming the same request is refused, and the
 			// waiting request is neither adopted nor deleted.
-			h.secondState(h.queuedBody(zone, ""), nameTaken)
+			h.secondState(h.queuedBody(""), nameTaken)
 			h.expectClean("after the second state", 1)
 			h.tg.Emulator.SetCapacity(zone, "v5litepod-4", -1)
 			h.apply(nil)

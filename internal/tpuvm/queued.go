@@ -5,6 +5,7 @@ package tpuvm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -436,10 +437,14 @@ func (r *vmResource) createQueuedVM(ctx context.Context, api nodeAPI, spec creat
 		nodes := []*tpu.Node{out.node}
 		if spec.slices > 1 {
 			all, err := readSlices(ctx, api, sliceIDs(spec.nodeID(zoneOf(out.node.Name)), spec.slices))
-			if err == nil && !slices.Contains(all, nil) {
+			if err == nil && slices.Contains(all, nil) {
+				err = errors.New("a slice was not found")
+			}
+			switch {
+			case err == nil:
 				nodes = all
-			} else if out.err == nil {
-				out.err = fmt.Errorf("queued resource %s is ACTIVE, but not every slice could be read (%v)", out.qr.Name, err)
+			case out.err == nil:
+				out.err = fmt.Errorf("queued resource %s is ACTIVE, but not every slice could be read: %w", out.qr.Name, err)
 			}
 		}
 		state, diags := flattenSlices(ctx, spec.nodeID(zoneOf(out.node.Name)), nodes, plan, false)
