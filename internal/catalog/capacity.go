@@ -10,8 +10,9 @@ import (
 // CapacityModes are the ways to get TPU capacity for a TPU VM (catalog.json
 // capacity_modes), each with its source.
 type CapacityModes struct {
-	Modes     []CapacityMode `json:"modes"`
-	FlexStart FlexStartRules `json:"flex_start"`
+	Modes      []CapacityMode  `json:"modes"`
+	FlexStart  FlexStartRules  `json:"flex_start"`
+	Multislice MultisliceRules `json:"multislice"`
 }
 
 // CapacityMode is one way to get capacity.

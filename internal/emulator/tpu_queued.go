@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -151,7 +152,7 @@ func (s *Server) routeQueued(r *http.Request, project string, tr func(*request) 
 	name, verb, _ := strings.Cut(nameVerb, ":")
 	switch {
 	case verb == "" && get:
-		return MethodTPUQueuedResourcesGet, project, func(q *request) (any, *apiError) { return s.queuedGet(name) }
+		return MethodTPUQueuedResourcesGet, project, func(q *request) (any, *apiError) { return s.queuedGet(tr(q), name) }
 	case verb == "" && r.Method == http.MethodDelete:
 		return MethodTPUQueuedResourcesDelete, project, func(q *request) (any, *apiError) { return s.queuedDelete(tr(q), name) }
 	case verb == "reset" && r.Method == http.MethodPost:
@@ -318,7 +319,7 @@ func (s *Server) queuedCreate(q *tpuRequest) (any, *apiError) {
 		return nil, s.tpuNotFound(q.parent())
 	}
 	qr := &queuedResource{project: q.project, zone: q.location, version: q.version}
-	if aerr := s.checkQueuedSpec(q, &in, qr); aerr != nil {
+	if aerr := s.checkQueuedSpec(q, id, &in, qr); aerr != nil {
 		return nil, aerr
 	}
 	name := q.parent() + "/queuedResources/" + id
@@ -357,7 +358,7 @@ func (s *Server) queuedCreate(q *tpuRequest) (any, *apiError) {
 }
 
 // checkQueuedSpec validates a create request and fills qr's bookkeeping.
-func (s *Server) checkQueuedSpec(q *tpuRequest, in *qrWire, qr *queuedResource) *apiError {
+func (s *Server) checkQueuedSpec(q *tpuRequest, id string, in *qrWire, qr *queuedResource) *apiError {
 	if in.Tpu == nil || len(in.Tpu.NodeSpec) != 1 || in.Tpu.NodeSpec[0] == nil || in.Tpu.NodeSpec[0].Node == nil {
 		return s.invalidQueued("tpu.node_spec", "Exactly one node_spec with a node is required.")
 	}
@@ -378,13 +379,13 @@ func (s *Server) checkQueuedSpec(q *tpuRequest, in *qrWire, qr *queuedResource) 
 		}
 		qr.names = []string{q.parent() + "/nodes/" + ns.NodeID}
 	case multi != nil:
-		if multi.NodeCount < 1 {
-			return s.invalidQueued("tpu.node_spec.multislice_params.node_count", "node_count must be at least 1, not %d.", multi.NodeCount)
+		// "This needs to be > 1"; without node_id_prefix "we use
+		// queued_resource_id as the node_id_prefix" (MultisliceParams, v2
+		// REST reference).
+		if multi.NodeCount < 2 {
+			return s.invalidQueued("tpu.node_spec.multislice_params.node_count", "node_count must be greater than 1, not %d.", multi.NodeCount)
 		}
-		prefix := multi.NodeIDPrefix
-		if prefix == "" {
-			return s.invalidQueued("tpu.node_spec.multislice_params.node_id_prefix", "node_id_prefix is required.")
-		}
+		prefix := cmp.Or(multi.NodeIDPrefix, id)
 		for i := range multi.NodeCount {
 			id := fmt.Sprintf("%s-%d", prefix, i)
 			if !nodeIDRE.MatchString(id) {
@@ -450,12 +451,38 @@ func (s *Server) checkQueuedSpec(q *tpuRequest, in *qrWire, qr *queuedResource) 
 	return nil
 }
 
-func (s *Server) queuedGet(name string) (any, *apiError) {
+func (s *Server) queuedGet(q *tpuRequest, name string) (any, *apiError) {
 	qr, ok := s.queued[name]
 	if !ok {
 		return nil, s.tpuNotFound(name)
 	}
-	return qr.wire, nil
+	return viewQueued(qr.wire, q.version), nil
+}
+
+// viewQueued is a queued resource as the API version shows it: the
+// multislice parameters are nodeSpec.multisliceParams in v2 and
+// nodeSpec.multiNodeParams in v2alpha1, whichever version created it.
+func viewQueued(w *qrWire, version string) *qrWire {
+	if w.Tpu == nil {
+		return w
+	}
+	c := *w
+	c.Tpu = &qrTPU{NodeSpec: make([]*qrNodeSpec, len(w.Tpu.NodeSpec))}
+	for i, ns := range w.Tpu.NodeSpec {
+		if ns == nil {
+			continue
+		}
+		n := *ns
+		multi := cmp.Or(n.MultisliceParams, n.MultiNodeParams)
+		n.MultisliceParams, n.MultiNodeParams = nil, nil
+		if version == "v2alpha1" {
+			n.MultiNodeParams = multi
+		} else {
+			n.MultisliceParams = multi
+		}
+		c.Tpu.NodeSpec[i] = &n
+	}
+	return &c
 }
 
 func (s *Server) queuedList(q *tpuRequest) (any, *apiError) {
@@ -473,7 +500,7 @@ func (s *Server) queuedList(q *tpuRequest) (any, *apiError) {
 	}
 	out := make([]*qrWire, 0, page.hi-page.lo)
 	for _, name := range names[page.lo:page.hi] {
-		out = append(out, s.queued[name].wire)
+		out = append(out, viewQueued(s.queued[name].wire, q.version))
 	}
 	return map[string]any{"queuedResources": out, "nextPageToken": next}, nil
 }

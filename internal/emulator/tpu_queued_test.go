@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -240,6 +241,52 @@ func TestQueuedResourceMultislice(t *testing.T) {
 	want := []string{zoneParent(qrZone) + "/nodes/ms-0", zoneParent(qrZone) + "/nodes/ms-1", zoneParent(qrZone) + "/nodes/ms-2"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("nodes (-want +got):\n%s", diff)
+	}
+}
+
+// TestQueuedResourceMultisliceParams pins MultisliceParams as the v2
+// reference has it: nodeCount must be above 1, the prefix defaults to the
+// queued resource's id, and v2alpha1 shows the same request as
+// multiNodeParams.
+func TestQueuedResourceMultisliceParams(t *testing.T) {
+	t.Parallel()
+	e := start(t, instant())
+	one := &tpu.QueuedResource{Tpu: &tpu.Tpu{NodeSpec: []*tpu.NodeSpec{{
+		Parent: zoneParent(qrZone), Node: v6eNode(), MultisliceParams: &tpu.MultisliceParams{NodeCount: 1, NodeIdPrefix: "one"},
+	}}}}
+	if _, err := e.tpu.Projects.Locations.QueuedResources.Create(zoneParent(qrZone), one).QueuedResourceId("one").Do(); err == nil ||
+		!strings.Contains(err.Error(), "greater than 1") {
+		t.Errorf("nodeCount 1: %v, want INVALID_ARGUMENT", err)
+	}
+	req := &tpu.QueuedResource{Tpu: &tpu.Tpu{NodeSpec: []*tpu.NodeSpec{{
+		Parent: zoneParent(qrZone), Node: v6eNode(), MultisliceParams: &tpu.MultisliceParams{NodeCount: 2},
+	}}}}
+	e.createQR(t, "pair", req)
+	if got := e.qrState(t, "pair").State; got != qrActive {
+		t.Fatalf("state %s", got)
+	}
+	for _, id := range []string{"pair-0", "pair-1"} {
+		if got := e.nodeState(t, id); got != stateReady {
+			t.Errorf("node %s: %s, want READY", id, got)
+		}
+	}
+	alpha, err := tpualpha.NewService(context.Background(), option.WithEndpoint(e.srv.TPUEndpoint()), option.WithoutAuthentication())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := alpha.Projects.Locations.QueuedResources.Get(zoneParent(qrZone) + "/queuedResources/pair").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mp := got.Tpu.NodeSpec[0].MultiNodeParams; mp == nil || mp.NodeCount != 2 {
+		t.Errorf("v2alpha1 multiNodeParams = %+v, want nodeCount 2", mp)
+	}
+	v2, err := e.tpu.Projects.Locations.QueuedResources.Get(zoneParent(qrZone) + "/queuedResources/pair").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mp := v2.Tpu.NodeSpec[0].MultisliceParams; mp == nil || mp.NodeCount != 2 {
+		t.Errorf("v2 multisliceParams = %+v, want nodeCount 2", mp)
 	}
 }
 

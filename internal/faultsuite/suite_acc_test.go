@@ -108,8 +108,11 @@ func (h *harness) check() (faultsuite.Report, error) {
 	if err != nil {
 		return faultsuite.Report{}, err
 	}
-	if h.kind == faultsuite.TypeTPUVM {
+	switch h.kind {
+	case faultsuite.TypeTPUVM:
 		return faultsuite.ReconcileTPUVMs(st, h.tg.Emulator.Nodes(), h.prefix), nil
+	case faultsuite.TypeTPUVMQueued:
+		return h.reconcileQueued(st), nil
 	}
 	return faultsuite.ReconcileNodePools(st, h.tg.Emulator.NodePools(), h.prefix), nil
 }
@@ -236,7 +239,7 @@ func TestAccFaults(t *testing.T) {
 	t.Cleanup(func() {
 		t.Logf("faultsuite: summary scenarios=%d passed=%d orphans_found_after_interrupts=%d", sum.run, sum.passed, sum.orphans)
 	})
-	for _, sc := range append(tpuScenarios(), poolScenarios()...) {
+	for _, sc := range slices.Concat(tpuScenarios(), queuedScenarios(), poolScenarios()) {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			d := sc.durations

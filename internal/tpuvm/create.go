@@ -34,6 +34,8 @@ type createSpec struct {
 	name    string
 	zones   []string
 	node    *tpu.Node // with the ownership label
+	// slices is the number of slices, each a node (see sliceIDs).
+	slices int64
 }
 
 func (s createSpec) nodeID(zone string) string { return gcp.NodeID(s.project, zone, s.name) }

@@ -29,6 +29,7 @@ func TestAccTPUVM_examples(t *testing.T) {
 		"resource_queued_spot.tf":   {"accel_tpu_vm.spot", "v2-alpha-tpuv6e"},
 		"resource_reserved.tf":      {"accel_tpu_vm.reserved", "v2-alpha-tpuv5"},
 		"resource_flex_start.tf":    {"accel_tpu_vm.finetune", "v2-alpha-tpuv6e"},
+		"resource_multislice.tf":    {"accel_tpu_vm.train", "v2-alpha-tpuv5"},
 	}
 	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "resources", "accel_tpu_vm", "*.tf"))
 	if err != nil || len(files) != len(runtimes) {

@@ -210,6 +210,7 @@ func flattenNode(ctx context.Context, n *tpu.Node, prior vmModel, all bool) (vmM
 	if s, ok := shapeOf(n.AcceleratorType); ok {
 		m.Generation, m.Chips, m.Hosts = types.StringValue(s.generation), types.Int64Value(int64(s.chips)), types.Int64Value(int64(s.hosts))
 	}
+	setSlices(&m, n.Name, 1)
 	return m, diags
 }
 
@@ -423,13 +424,14 @@ const defaultName = "default"
 
 // networkChanged reports whether o has network settings an absent
 // network_config does not mean and the API cannot update: IP forwarding,
-// or a network or subnetwork other than the default one.
+// or a network or subnetwork other than the default one (an empty one, as a
+// request not yet served has it, is the default).
 func networkChanged(o types.Object) bool {
 	if !known(o) {
 		return false
 	}
 	for _, name := range []string{"network", "subnetwork"} {
-		if s := priorString(o, name); known(s) && path.Base(s.ValueString()) != defaultName {
+		if s := priorString(o, name); known(s) && s.ValueString() != "" && path.Base(s.ValueString()) != defaultName {
 			return true
 		}
 	}
@@ -446,16 +448,17 @@ const cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
 
 // serviceAccountChanged reports whether o names another service account
 // than the Compute Engine default one, or other scopes than the API's
-// default: what an absent service_account does not mean.
+// default: what an absent service_account does not mean. Empty ones (a
+// request not yet served) are the defaults.
 func serviceAccountChanged(o types.Object) bool {
 	if !known(o) {
 		return false
 	}
-	if email := priorString(o, "email"); known(email) && !strings.HasSuffix(email.ValueString(), defaultServiceAccountSuffix) {
+	if email := priorString(o, "email"); known(email) && email.ValueString() != "" && !strings.HasSuffix(email.ValueString(), defaultServiceAccountSuffix) {
 		return true
 	}
 	scopes, ok := o.Attributes()["scopes"].(types.Set)
-	if !ok || !known(scopes) {
+	if !ok || !known(scopes) || len(scopes.Elements()) == 0 {
 		return false
 	}
 	return !sameScopes(context.Background(), scopes, types.SetValueMust(types.StringType, []attr.Value{types.StringValue(cloudPlatformScope)}))

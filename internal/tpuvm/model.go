@@ -34,6 +34,8 @@ type vmModel struct {
 	Capacity               types.Object   `tfsdk:"capacity"`
 	QueuedResource         types.String   `tfsdk:"queued_resource"`
 	QueuedResourceState    types.String   `tfsdk:"queued_resource_state"`
+	SliceCount             types.Int64    `tfsdk:"slice_count"`
+	SliceNodes             types.List     `tfsdk:"slice_nodes"`
 	Validation             types.String   `tfsdk:"validation"`
 	Timeouts               timeouts.Value `tfsdk:"timeouts"`
 	State                  types.String   `tfsdk:"state"`

@@ -189,6 +189,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		keepReadOnly(&plan, *state)
 	}
 	planCapacity(ctx, cfg, &plan, state, resp)
+	r.planSlices(ctx, &plan, state, resp)
 	resp.Diagnostics.Append(tfmodel.SetPlan(ctx, &resp.Plan, &plan)...)
 }
 

@@ -34,6 +34,7 @@ func nullModel() vmModel {
 		SchedulingConfig: obj(schedulingConfigAttrTypes), ShieldedInstanceConfig: obj(shieldedInstanceConfigAttrTypes),
 		DataDisks: types.ListNull(types.ObjectType{AttrTypes: dataDiskAttrTypes}),
 		Capacity:  obj(capacityAttrTypes), QueuedResource: types.StringNull(), QueuedResourceState: types.StringNull(),
+		SliceCount: types.Int64Null(), SliceNodes: types.ListNull(types.StringType),
 		Validation: types.StringNull(),
 		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{
 			"create": types.StringType, "update": types.StringType, "delete": types.StringType,

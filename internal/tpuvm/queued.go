@@ -5,6 +5,7 @@ package tpuvm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -181,7 +182,7 @@ func planCapacity(ctx context.Context, cfg vmModel, plan *vmModel, state *vmMode
 		return
 	}
 	plan.QueuedResource, plan.QueuedResourceState = state.QueuedResource, state.QueuedResourceState
-	if !plan.Capacity.Equal(state.Capacity) {
+	if !sameCapacity(plan.Capacity, state.Capacity) {
 		resp.RequiresReplace.Append(path.Root("capacity"))
 		plan.QueuedResource, plan.QueuedResourceState = types.StringUnknown(), types.StringUnknown()
 		return
@@ -222,7 +223,11 @@ func queuedName(project, zone, name string) string {
 // queuedRequest builds the queued resource that creates spec's node in zone.
 func queuedRequest(spec createSpec, zone string, c capacityModel) (*tpu.QueuedResource, time.Duration) {
 	parent := "projects/" + spec.project + "/locations/" + zone
-	qr := &tpu.QueuedResource{Tpu: &tpu.Tpu{NodeSpec: []*tpu.NodeSpec{{Parent: parent, NodeId: spec.name, Node: spec.node}}}}
+	ns := &tpu.NodeSpec{Parent: parent, NodeId: spec.name, Node: spec.node}
+	if spec.slices > 1 {
+		ns.NodeId, ns.MultisliceParams = "", &tpu.MultisliceParams{NodeCount: spec.slices, NodeIdPrefix: spec.name}
+	}
+	qr := &tpu.QueuedResource{Tpu: &tpu.Tpu{NodeSpec: []*tpu.NodeSpec{ns}}}
 	var run time.Duration
 	switch c.Mode.ValueString() {
 	case catalog.CapacitySpot:
@@ -280,7 +285,8 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 		if err != nil && ctx.Err() == nil {
 			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: err.Error()})
 			if gcp.Classify(err) == gcp.ClassAlreadyExists {
-				out.err = &nameTakenError{id: name, reason: "was not created by this resource"}
+				// Named by the node id, which an import takes.
+				out.err = &nameTakenError{id: spec.nodeID(zone), reason: "its queued resource " + name + " was not created by this resource"}
 			} else {
 				out.err = fmt.Errorf("creating queued resource %s: %w", name, err)
 			}
@@ -293,12 +299,16 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 			if got, gerr := qapi.Get(rctx, name); gerr == nil {
 				qr = got
 			}
+			reason := "queued resource " + gcp.QueuedState(qr)
 			if qr == nil {
-				out.err = fmt.Errorf("creating queued resource %s: %w", name, ctx.Err())
-				return out
+				// Its create operation succeeded, so the request is in the
+				// queue though it could not be read: it is recorded as
+				// accepted, and the next apply reads it and waits on.
+				qr = &tpualpha.QueuedResource{Name: name, State: &tpualpha.QueuedResourceState{State: gcp.QueuedAccepted}}
+				reason = fmt.Sprintf("queued resource in the queue, not read since: %v", err)
 			}
 			out.qr, out.waiting = qr, true
-			out.attempts = append(out.attempts, attempt{zone: zone, result: "waiting", reason: "queued resource " + gcp.QueuedState(qr)})
+			out.attempts = append(out.attempts, attempt{zone: zone, result: "waiting", reason: reason})
 			return out
 		}
 		if err != nil {
@@ -309,7 +319,7 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 		switch st := gcp.QueuedState(qr); st {
 		case gcp.QueuedActive:
 			out.qr = qr
-			out.createOutcome = created(ctx, api, spec.nodeID(zone), nil, out.createOutcome)
+			out.createOutcome = created(ctx, api, sliceIDs(spec.nodeID(zone), spec.slices)[0], nil, out.createOutcome)
 			return out
 		case gcp.QueuedFailed:
 			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: queuedFailure(qr)})
@@ -368,9 +378,7 @@ func withQueued(m *vmModel, prior vmModel, qr *tpualpha.QueuedResource) {
 // the plan with the node's id and every value the API would report empty.
 func waitingState(ctx context.Context, spec createSpec, plan vmModel, qr *tpualpha.QueuedResource) (vmModel, diag.Diagnostics) {
 	zone := zoneOf(strings.Replace(qr.Name, "/queuedResources/", "/nodes/", 1))
-	n := *spec.node
-	n.Name = spec.nodeID(zone)
-	m, diags := flattenNode(ctx, &n, plan, false)
+	m, diags := flattenSlices(ctx, spec.nodeID(zone), specNodes(spec, zone), plan, false)
 	withQueued(&m, plan, qr)
 	return m, diags
 }
@@ -404,8 +412,8 @@ func importedCapacity(qr *tpualpha.QueuedResource, diags *diag.Diagnostics) type
 	return objectValue(capacityAttrTypes, vals, diags)
 }
 
-// durationOf turns a google.protobuf.Duration ("3600s") into the Go
-// duration form ("1h0m0s").
+// durationOf turns a google.protobuf.Duration ("7200s") into the short Go
+// duration form a configuration would use ("2h", "90m", "1h30m").
 func durationOf(v string) (string, bool) {
 	if v == "" {
 		return "", false
@@ -414,7 +422,7 @@ func durationOf(v string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return d.String(), true
+	return shortDuration(d), true
 }
 
 // createQueuedVM is Create for the queued modes.
@@ -426,7 +434,20 @@ func (r *vmResource) createQueuedVM(ctx context.Context, api nodeAPI, spec creat
 	out := createQueued(ctx, api, qapi, spec, c)
 	switch {
 	case out.node != nil:
-		state, diags := flattenNode(ctx, out.node, plan, false)
+		nodes := []*tpu.Node{out.node}
+		if spec.slices > 1 {
+			all, err := readSlices(ctx, api, sliceIDs(spec.nodeID(zoneOf(out.node.Name)), spec.slices))
+			if err == nil && slices.Contains(all, nil) {
+				err = errors.New("a slice was not found")
+			}
+			switch {
+			case err == nil:
+				nodes = all
+			case out.err == nil:
+				out.err = fmt.Errorf("queued resource %s is ACTIVE, but not every slice could be read: %w", out.qr.Name, err)
+			}
+		}
+		state, diags := flattenSlices(ctx, spec.nodeID(zoneOf(out.node.Name)), nodes, plan, false)
 		resp.Diagnostics.Append(diags...)
 		if out.qr != nil {
 			withQueued(&state, plan, out.qr)
@@ -481,16 +502,14 @@ func (r *vmResource) queuedAPI(ctx context.Context, diags *diag.Diagnostics) que
 // handled the read.
 func (r *vmResource) readQueued(ctx context.Context, api nodeAPI, state vmModel, imported bool, resp *resource.ReadResponse) bool {
 	name := state.QueuedResource.ValueString()
-	var node *tpu.Node
 	if name == "" {
 		if !imported {
 			return false
 		}
-		n, err := api.Get(ctx, state.ID.ValueString())
-		if err != nil || n.QueuedResource == "" {
+		var ok bool
+		if name, ok = importedQueuedResource(ctx, api, state.ID.ValueString()); !ok {
 			return false
 		}
-		node, name = n, n.QueuedResource
 	}
 	qapi := r.queuedAPI(ctx, &resp.Diagnostics)
 	if qapi == nil {
@@ -504,31 +523,42 @@ func (r *vmResource) readQueued(ctx context.Context, api nodeAPI, state vmModel,
 		resp.Diagnostics.AddError(gcp.Summary(err, "Error Reading TPU VM"), fmt.Sprintf("Reading queued resource %s failed: %s", name, err))
 		return true
 	}
-	if node == nil {
-		n, err := api.Get(ctx, state.ID.ValueString())
-		switch {
-		case err == nil:
-			node = n
-		case gcp.Classify(err) != gcp.ClassNotFound:
-			resp.Diagnostics.AddError(gcp.Summary(err, "Error Reading TPU VM"), fmt.Sprintf("Reading TPU VM %s failed: %s", state.ID.ValueString(), err))
-			return true
-		}
+	id := state.ID.ValueString()
+	count := sliceCount(state)
+	if imported {
+		count = queuedSliceCount(qr)
+	}
+	nodes, err := readSlices(ctx, api, sliceIDs(id, count))
+	if err != nil {
+		resp.Diagnostics.AddError(gcp.Summary(err, "Error Reading TPU VM"), fmt.Sprintf("Reading TPU VM %s failed: %s", id, err))
+		return true
 	}
 	newState := state
-	if node != nil && node.QueuedResource == qr.Name {
-		if !imported && !ownership.Owns(ownerOf(ctx, state), node.Labels) {
-			resp.Diagnostics.AddWarning("TPU VM Replaced Outside Terraform",
-				fmt.Sprintf("TPU VM %s is no longer the VM this resource created: the VM of that name %s. It is removed from the "+
-					"state and never changed or deleted by this resource.", node.Name, ownership.Describe(node.Labels)))
-			resp.State.RemoveResource(ctx)
+	var diags diag.Diagnostics
+	switch {
+	case allOf(nodes, qr.Name):
+		for _, n := range nodes {
+			if !imported && !ownership.Owns(ownerOf(ctx, state), n.Labels) {
+				resp.Diagnostics.AddWarning("TPU VM Replaced Outside Terraform",
+					fmt.Sprintf("TPU VM %s is no longer the VM this resource created: the VM of that name %s. It is removed from the "+
+						"state and never changed or deleted by this resource.", n.Name, ownership.Describe(n.Labels)))
+				resp.State.RemoveResource(ctx)
+				return true
+			}
+		}
+		newState, diags = flattenSlices(ctx, id, nodes, state, imported)
+	case imported:
+		// A request that has no VM yet: what it will create.
+		requested, rerr := requestedNodes(qr, id)
+		if rerr != nil {
+			resp.Diagnostics.AddError("Error Importing TPU VM", rerr.Error())
 			return true
 		}
-		var diags diag.Diagnostics
-		newState, diags = flattenNode(ctx, node, state, imported)
-		resp.Diagnostics.Append(diags...)
-	} else if known(newState.State) && newState.State.ValueString() != "" && gcp.QueuedState(qr) != gcp.QueuedActive {
+		newState, diags = flattenSlices(ctx, id, requested, state, true)
+	case known(newState.State) && newState.State.ValueString() != "" && gcp.QueuedState(qr) != gcp.QueuedActive:
 		newState.State = types.StringValue("")
 	}
+	resp.Diagnostics.Append(diags...)
 	withQueued(&newState, state, qr)
 	if imported {
 		newState.Capacity = importedCapacity(qr, &resp.Diagnostics)
@@ -569,13 +599,16 @@ func (r *vmResource) updateQueued(ctx context.Context, api nodeAPI, plan, state 
 	newState := state
 	newState.Timeouts = plan.Timeouts
 	if gcp.QueuedState(qr) == gcp.QueuedActive {
-		n, err := api.Get(ctx, state.ID.ValueString())
+		nodes, err := readSlices(ctx, api, sliceIDs(state.ID.ValueString(), sliceCount(state)))
+		if err == nil && slices.Contains(nodes, nil) {
+			err = fmt.Errorf("a slice was not found")
+		}
 		if err != nil {
 			resp.Diagnostics.AddError("Error Reading TPU VM", fmt.Sprintf("Queued resource %s is ACTIVE, but reading TPU VM %s failed: %s",
 				name, state.ID.ValueString(), err))
 			return true
 		}
-		newState, diags = flattenNode(ctx, n, plan, false)
+		newState, diags = flattenSlices(ctx, state.ID.ValueString(), nodes, plan, false)
 		resp.Diagnostics.Append(diags...)
 	}
 	withQueued(&newState, plan, qr)
@@ -604,7 +637,7 @@ func (r *vmResource) deleteQueuedVM(ctx context.Context, api nodeAPI, state vmMo
 	if qapi == nil {
 		return true
 	}
-	n, err := api.Get(ctx, state.ID.ValueString())
+	n, err := api.Get(ctx, sliceIDs(state.ID.ValueString(), sliceCount(state))[0])
 	if err == nil && n.QueuedResource == name && !ownership.Owns(ownerOf(ctx, state), n.Labels) {
 		resp.Diagnostics.AddWarning("TPU VM Not Deleted",
 			fmt.Sprintf("TPU VM %s was not deleted: the VM of that name %s. It is left as it is.", n.Name, ownership.Describe(n.Labels)))

@@ -217,7 +217,7 @@ func TestAccTPUVM_queuedFlexStart(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: queuedConfig(tg, name, `    mode             = "flex-start"
-    max_run_duration = "2h0m0s"`, ""),
+    max_run_duration = "2h"`, ""),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("ACTIVE")),
 					expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},

@@ -125,8 +125,8 @@ func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, res
 	defer cancel()
 
 	node.Labels[ownerLabelKey] = ownership.NewID()
-	spec := createSpec{project: plan.Project.ValueString(), name: plan.Name.ValueString(), zones: zones, node: node}
-	if c, _ := capacityOf(ctx, plan, &resp.Diagnostics); c.queued() {
+	spec := createSpec{project: plan.Project.ValueString(), name: plan.Name.ValueString(), zones: zones, node: node, slices: sliceCount(plan)}
+	if c, _ := capacityOf(ctx, plan, &resp.Diagnostics); c.queued() || spec.slices > 1 {
 		r.createQueuedVM(ctx, api, spec, c, plan, resp)
 		return
 	}
@@ -282,6 +282,9 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if r.updateSlices(ctx, api, plan, state, resp) {
+		return
+	}
 	id := state.ID.ValueString()
 
 	current, err := api.Get(ctx, id)

@@ -290,6 +290,8 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			},
 			"queued_resource":       queuedResourceAttribute(),
 			"queued_resource_state": queuedResourceStateAttribute(),
+			"slice_count":           sliceCountAttribute(),
+			"slice_nodes":           sliceNodesAttribute(),
 			"create_time": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "When the VM was created (RFC 3339).",
