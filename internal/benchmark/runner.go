@@ -31,12 +31,15 @@ type Extras struct {
 	GoogleBeta string
 }
 
-// Install builds this module's provider and the baseline provider
-// (cmd/baselineprovider) into dir, with the extras given; see
+// Install builds this module's provider, the baseline provider
+// (cmd/baselineprovider, also installed as baselinequiet) and the raw
+// provider (cmd/rawprovider) into dir, with the extras given; see
 // devbuild.Install.
 func Install(ctx context.Context, root, dir string, x Extras) ([]string, error) {
 	ps := []devbuild.Provider{devbuild.Accel,
-		{Source: "accel-dev/baseline", Package: "./internal/benchmark/cmd/baselineprovider"}}
+		{Source: "accel-dev/baseline", Package: "./internal/benchmark/cmd/baselineprovider"},
+		{Source: "accel-dev/baselinequiet", Binary: filepath.Join(dir, "terraform-provider-baseline")},
+		{Source: "accel-dev/raw", Package: "./internal/benchmark/cmd/rawprovider"}}
 	if x.BeforeRoot != "" {
 		ps = append(ps, devbuild.Provider{Source: BeforeSource, Package: ".", Root: x.BeforeRoot})
 	}

@@ -39,6 +39,8 @@ type options struct {
 	opTime    time.Duration
 	poll      string
 	suites    bool
+	applies   bool
+	kinds     []benchmark.Kind
 	terraform string
 	// before is a git revision of this module whose provider is planned
 	// beside the current one.
@@ -47,7 +49,7 @@ type options struct {
 
 func main() {
 	var o options
-	var sizes, pools string
+	var sizes, pools, kinds string
 	flag.StringVar(&o.out, "o", "templates/guides/benchmarks.md.tmpl", "file to write the results to (\"-\" for stdout)")
 	flag.IntVar(&o.runs, "runs", 5, "measured runs per figure (after one warm-up run)")
 	flag.StringVar(&sizes, "sizes", "1,10,100,500", "numbers of resources and data sources to plan")
@@ -55,12 +57,19 @@ func main() {
 	flag.DurationVar(&o.opTime, "operation-duration", 2*time.Second, "duration of every emulated operation")
 	flag.StringVar(&o.poll, "poll-interval", "100ms", "the provider's poll_interval in the applies")
 	flag.BoolVar(&o.suites, "suites", true, "also run the fault suite and the secret-leak tests and report them")
+	flag.BoolVar(&o.applies, "applies", true, "also measure the applies against the emulator")
+	flag.StringVar(&kinds, "kinds", "", "resource and data source types to plan, comma-separated (default: all)")
 	flag.StringVar(&o.terraform, "terraform", "", "terraform binary (default: terraform on PATH)")
 	flag.StringVar(&o.before, "before", "", "a git revision of this module whose provider is also planned, in the same rounds, for before-and-after figures")
 	flag.Parse()
 	var err error
 	if o.sizes, err = parseInts(sizes); err == nil {
 		o.pools, err = parseInts(pools)
+	}
+	if kinds != "" {
+		for k := range strings.SplitSeq(kinds, ",") {
+			o.kinds = append(o.kinds, benchmark.Kind(strings.TrimSpace(k)))
+		}
 	}
 	if err == nil {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -140,8 +149,10 @@ func run(ctx context.Context, o options) error {
 	if err := measurePlans(ctx, r, rep, o); err != nil {
 		return err
 	}
-	if err := measureApplies(ctx, r, rep, o); err != nil {
-		return err
+	if o.applies {
+		if err := measureApplies(ctx, r, rep, o); err != nil {
+			return err
+		}
 	}
 	if o.suites {
 		s, err := runSuites(ctx, tf)
@@ -170,8 +181,10 @@ func measurePlans(ctx context.Context, r *benchmark.Runner, rep *benchmark.Repor
 		{Label: "providers schema, no provider", Config: benchmark.FloorConfig, Args: schemaArgs},
 	}
 	var plans []benchmark.PlanResult
-	kinds := []benchmark.Kind{benchmark.KindBaseline, benchmark.KindBaselineTPUVM, benchmark.KindResources,
-		benchmark.KindBaselineNodePools, benchmark.KindNodePools, benchmark.KindDataSources}
+	kinds := o.kinds
+	if len(kinds) == 0 {
+		kinds = benchmark.PlanKinds
+	}
 	if rep.GoogleBeta {
 		kinds = append(kinds, benchmark.KindGoogleBeta)
 	}
@@ -179,7 +192,7 @@ func measurePlans(ctx context.Context, r *benchmark.Runner, rep *benchmark.Repor
 		for _, n := range o.sizes {
 			jobs = append(jobs, benchmark.PlanJob(kind, n))
 			plans = append(plans, benchmark.PlanResult{Kind: kind, N: n})
-			if o.before != "" && !kind.Baseline() && kind != benchmark.KindGoogleBeta {
+			if o.before != "" && !kind.Baseline() && !kind.Raw() && kind != benchmark.KindGoogleBeta {
 				jobs = append(jobs, benchmark.BeforePlanJob(kind, n))
 				plans = append(plans, benchmark.PlanResult{Kind: kind, N: n, Before: true})
 			}
