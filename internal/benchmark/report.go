@@ -311,7 +311,10 @@ func (r *Report) writePlans(w func(string, ...any)) {
 	w("The blocks cycle through four accelerator types and zones. The floor is Terraform's own cost: the same command on a configuration with no provider. ")
 	w("The baselines are resources of a terraform-plugin-framework provider that does nothing of its own (`internal/benchmark/cmd/baselineprovider`): ")
 	w("`baseline_thing` has two attributes, what any framework provider costs; `baseline_tpu_vm` and `baseline_fallback_nodepools` have the schemas of `accel_tpu_vm` and `accel_fallback_nodepools` ")
-	w("with every validator, plan modifier and default taken out (`benchmark.BareSchema`) and no ValidateConfig or ModifyPlan: what Terraform and the framework cost for resources of that size, planned with the same configurations. The baselines keep the framework's default logging (every line at TRACE, which Terraform parses and drops when logging is off), as a framework provider does unless it turns that off as this one does (see below).")
+	w("with every validator, plan modifier and default taken out (`benchmark.BareSchema`) and no ValidateConfig or ModifyPlan: what Terraform and the framework cost for resources of that size, planned with the same configurations. ")
+	w("`baseline_` resources keep the framework's default logging (every line at TRACE, which Terraform parses and drops when logging is off), as a framework provider does unless it turns that off as this one does (see below); ")
+	w("`baselinequiet_` resources are the same provider with those logs off, as this provider runs, and are what the targets compare with. ")
+	w("The `raw_` resources are the floor: the same schemas served by the plugin protocol alone, with no framework and no behaviour (see the cost per resource below).")
 	if r.Before != "" {
 		w(" Rows marked *before* are the provider built from revision `%s` (`planbench -before %s`), planned in the same rounds.", r.Before, r.Before)
 	}

@@ -212,9 +212,9 @@ type ApplyCase struct {
 	// Note explains Ideal.
 	Note string
 	// Reset returns the emulator to its starting point before each run.
-	Reset func()
+	Reset func() `json:"-"`
 	// Calls returns the emulator's call counters since the last Reset.
-	Calls func() map[string]int64
+	Calls func() map[string]int64 `json:"-"`
 	// CreateMethod is the create call counted in Creates.
 	CreateMethod string
 	// PollMethod is the operation read counted in Polls.

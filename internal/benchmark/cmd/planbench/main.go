@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -42,6 +43,10 @@ type options struct {
 	applies   bool
 	kinds     []benchmark.Kind
 	terraform string
+	// results, when set, is a file the measurements are written to as
+	// JSON; render, when set, is such a file to write the guide from
+	// instead of measuring.
+	results, render string
 	// before is a git revision of this module whose provider is planned
 	// beside the current one.
 	before string
@@ -58,6 +63,8 @@ func main() {
 	flag.StringVar(&o.poll, "poll-interval", "100ms", "the provider's poll_interval in the applies")
 	flag.BoolVar(&o.suites, "suites", true, "also run the fault suite and the secret-leak tests and report them")
 	flag.BoolVar(&o.applies, "applies", true, "also measure the applies against the emulator")
+	flag.StringVar(&o.results, "results", "", "also write the measurements to this file as JSON")
+	flag.StringVar(&o.render, "render", "", "write the guide from the measurements in this JSON file (see -results) instead of measuring")
 	flag.StringVar(&kinds, "kinds", "", "resource and data source types to plan, comma-separated (default: all)")
 	flag.StringVar(&o.terraform, "terraform", "", "terraform binary (default: terraform on PATH)")
 	flag.StringVar(&o.before, "before", "", "a git revision of this module whose provider is also planned, in the same rounds, for before-and-after figures")
@@ -99,6 +106,17 @@ func logf(format string, args ...any) {
 }
 
 func run(ctx context.Context, o options) error {
+	if o.render != "" {
+		b, err := os.ReadFile(o.render)
+		if err != nil {
+			return err
+		}
+		var rep benchmark.Report
+		if err := json.Unmarshal(b, &rep); err != nil {
+			return fmt.Errorf("%s: %w", o.render, err)
+		}
+		return write(o.out, &rep)
+	}
 	if _, err := os.Stat("go.mod"); err != nil {
 		return errors.New("run from the module root (make bench-plan)")
 	}
@@ -161,15 +179,30 @@ func run(ctx context.Context, o options) error {
 		}
 		rep.Suites = s
 	}
+	if o.results != "" {
+		b, err := json.MarshalIndent(rep, "", " ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.results, b, 0o600); err != nil {
+			return err
+		}
+		logf("wrote %s", o.results)
+	}
+	return write(o.out, rep)
+}
+
+// write writes rep as the guide to out ("-" for stdout).
+func write(out string, rep *benchmark.Report) error {
 	md := rep.Markdown()
-	if o.out == "-" {
-		_, err = os.Stdout.WriteString(md)
+	if out == "-" {
+		_, err := os.Stdout.WriteString(md)
 		return err
 	}
-	if err := os.WriteFile(o.out, []byte(md), 0o644); err != nil { //nolint:gosec // a documentation file
+	if err := os.WriteFile(out, []byte(md), 0o644); err != nil { //nolint:gosec // a documentation file
 		return err
 	}
-	logf("wrote %s", o.out)
+	logf("wrote %s", out)
 	return nil
 }
 
