@@ -94,21 +94,6 @@ func checkPlanned(t *testing.T, path string, b *tfprotov6.SchemaBlock, cfg, plan
 	return unknown
 }
 
-// objectOf is a value of object type typ with the given attributes set and
-// every other one null.
-func objectOf(typ tftypes.Type, set map[string]tftypes.Value) tftypes.Value {
-	o := typ.(tftypes.Object) //nolint:forcetypeassert // schemas are objects
-	vals := map[string]tftypes.Value{}
-	for name, at := range o.AttributeTypes {
-		if v, ok := set[name]; ok {
-			vals[name] = v
-		} else {
-			vals[name] = tftypes.NewValue(at, nil)
-		}
-	}
-	return tftypes.NewValue(o, vals)
-}
-
 // TestRawServerPlan: the raw provider plans a create of accel_tpu_vm's and
 // accel_fallback_nodepools' schemas as every provider must, the
 // configuration with each computed value it leaves null unknown (nested
@@ -122,7 +107,7 @@ func TestRawServerPlan(t *testing.T) {
 	}
 
 	vm := s.schema.ResourceSchemas["accel_tpu_vm"]
-	cfg := objectOf(vm.ValueType(), map[string]tftypes.Value{
+	cfg := objectOf(t, vm.ValueType(), map[string]tftypes.Value{
 		"name": str("bench-vm"), "accelerator_type": str("v5litepod-4"), "zones": strList("us-central1-a"),
 		"runtime_version": str("v2-alpha-tpuv5-lite"),
 	})
@@ -133,11 +118,11 @@ func TestRawServerPlan(t *testing.T) {
 	np := s.schema.ResourceSchemas["accel_fallback_nodepools"]
 	tiersType := np.ValueType().(tftypes.Object).AttributeTypes["tiers"].(tftypes.List) //nolint:forcetypeassert // the schema's
 	tier := func(name string) tftypes.Value {
-		return objectOf(tiersType.ElementType, map[string]tftypes.Value{
+		return objectOf(t, tiersType.ElementType, map[string]tftypes.Value{
 			"name": str(name), "accelerator_type": str("v6e-4"), "node_locations": strList("us-central1-b"),
 		})
 	}
-	cfg = objectOf(np.ValueType(), map[string]tftypes.Value{
+	cfg = objectOf(t, np.ValueType(), map[string]tftypes.Value{
 		"cluster": str("projects/p/locations/us-central1/clusters/c"), "compute_class": str("bench"),
 		"tiers": tftypes.NewValue(tiersType, []tftypes.Value{tier("a"), tier("b")}),
 	})

@@ -54,23 +54,30 @@ func newRPCServer(tb testing.TB) *rpcServer {
 // other attribute null.
 func (s *rpcServer) value(tb testing.TB, schema *tfprotov6.Schema, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
 	tb.Helper()
-	typ, ok := schema.ValueType().(tftypes.Object)
+	dv, err := tfprotov6.NewDynamicValue(schema.ValueType(), objectOf(tb, schema.ValueType(), set))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &dv
+}
+
+// objectOf is a value of object type typ with the given attributes set and
+// every other one null.
+func objectOf(tb testing.TB, typ tftypes.Type, set map[string]tftypes.Value) tftypes.Value {
+	tb.Helper()
+	o, ok := typ.(tftypes.Object)
 	if !ok {
-		tb.Fatalf("schema type is %T, not an object", schema.ValueType())
+		tb.Fatalf("type is %T, not an object", typ)
 	}
 	vals := map[string]tftypes.Value{}
-	for name, at := range typ.AttributeTypes {
+	for name, at := range o.AttributeTypes {
 		if v, ok := set[name]; ok {
 			vals[name] = v
 		} else {
 			vals[name] = tftypes.NewValue(at, nil)
 		}
 	}
-	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, vals))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return &dv
+	return tftypes.NewValue(o, vals)
 }
 
 func failOnDiagnostics(tb testing.TB, rpc string, diags []*tfprotov6.Diagnostic) {
