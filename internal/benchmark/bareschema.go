@@ -4,10 +4,13 @@
 package benchmark
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // BareSchema returns s with the same attributes and blocks, of the same
@@ -41,6 +44,9 @@ func bareAttributes(in map[string]schema.Attribute) (map[string]schema.Attribute
 			a.Validators, a.PlanModifiers, a.Default = nil, nil, nil
 			out[name] = a
 		case schema.Int64Attribute:
+			a.Validators, a.PlanModifiers, a.Default = nil, nil, nil
+			out[name] = a
+		case schema.Float64Attribute:
 			a.Validators, a.PlanModifiers, a.Default = nil, nil, nil
 			out[name] = a
 		case schema.ListAttribute:
@@ -105,3 +111,56 @@ func bareBlocks(in map[string]schema.Block) (map[string]schema.Block, error) {
 	}
 	return out, nil
 }
+
+// NewBareResource is a framework resource of the bare schema (BareSchema)
+// of another resource, of, named after it (<provider type name><suffix>),
+// with no behaviour of its own: it stores its plan, with null for every
+// value left unknown, as its state.
+func NewBareResource(suffix string, of resource.Resource) resource.Resource {
+	return &bareResource{suffix: suffix, of: of}
+}
+
+var _ resource.Resource = &bareResource{}
+
+type bareResource struct {
+	suffix string
+	of     resource.Resource
+}
+
+func (r *bareResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + r.suffix
+}
+
+func (r *bareResource) Schema(ctx context.Context, req resource.SchemaRequest, resp *resource.SchemaResponse) {
+	var full resource.SchemaResponse
+	r.of.Schema(ctx, req, &full)
+	resp.Diagnostics.Append(full.Diagnostics...)
+	s, err := BareSchema(full.Schema)
+	if err != nil {
+		resp.Diagnostics.AddError("Bare Schema", err.Error())
+		return
+	}
+	resp.Schema = s
+}
+
+func (r *bareResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	v, err := tftypes.Transform(req.Plan.Raw, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if !v.IsKnown() {
+			return tftypes.NewValue(v.Type(), nil), nil
+		}
+		return v, nil
+	})
+	if err != nil {
+		resp.Diagnostics.AddError("Create", err.Error())
+		return
+	}
+	resp.State.Raw = v
+}
+
+func (r *bareResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+
+func (r *bareResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.State.Raw = req.Plan.Raw
+}
+
+func (r *bareResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}

@@ -360,6 +360,8 @@ func TestPlanConfigSources(t *testing.T) {
 	for kind, want := range map[Kind]string{
 		KindResources: AccelSource, KindNodePools: AccelSource, KindBaselineTPUVM: "accel-dev/baseline",
 		KindBaselineNodePools: "accel-dev/baseline", KindGoogleBeta: GoogleBetaSource,
+		KindBaselineQuiet: "accel-dev/baselinequiet", KindBaselineQuietTPUVM: "accel-dev/baselinequiet",
+		KindRawThing: "accel-dev/raw", KindRawTPUVM: "accel-dev/raw", KindRawNodePools: "accel-dev/raw",
 	} {
 		if c := PlanConfig(kind, 2); !strings.Contains(c, `source = "`+want+`"`) || !strings.Contains(c, `resource "`+string(kind)+`"`) {
 			t.Errorf("%s: the configuration does not plan %s of %s:\n%s", kind, kind, want, c)
@@ -375,7 +377,9 @@ func TestPlanConfigSources(t *testing.T) {
 }
 
 // TestPerResourceTargets: the cost per resource is compared with the
-// baseline of the same schema, and before figures are shown beside it.
+// baseline of the same schema (logs off, as this provider runs) and with the
+// smallest framework resource, next to the raw floor of the schema; before
+// figures are shown beside it.
 func TestPerResourceTargets(t *testing.T) {
 	t.Parallel()
 	series := func(d time.Duration) Series[time.Duration] { return Series[time.Duration]{d} }
@@ -385,24 +389,40 @@ func TestPerResourceTargets(t *testing.T) {
 			r.Plans = append(r.Plans, PlanResult{Kind: kind, N: n, Before: before, Sample: Sample{Wall: series(200*time.Millisecond + time.Duration(n)*perBlock)}})
 		}
 	}
-	add(KindBaselineTPUVM, false, 4*time.Millisecond)
+	add(KindBaselineQuiet, false, 2*time.Millisecond)
+	add(KindBaseline, false, 4*time.Millisecond)
+	add(KindRawTPUVM, false, 2800*time.Microsecond)
+	add(KindBaselineQuietTPUVM, false, 4*time.Millisecond)
 	add(KindResources, false, 5*time.Millisecond)
 	add(KindResources, true, 18*time.Millisecond)
-	add(KindBaselineNodePools, false, 4*time.Millisecond)
+	add(KindRawNodePools, false, 2500*time.Microsecond)
+	add(KindBaselineQuietNodePools, false, 4*time.Millisecond)
 	add(KindNodePools, false, 7*time.Millisecond)
 	got := r.perResourceTargets()
-	if len(got) != 2 {
-		t.Fatalf("got %d per-resource targets, want 2: %+v", len(got), got)
+	if len(got) != 4 {
+		t.Fatalf("got %d per-resource targets, want 4: %+v", len(got), got)
 	}
-	if !got[0].Met || !strings.Contains(got[0].Measured, "5.00 ms per resource against 4.00 ms for `baseline_tpu_vm`: 1.25x") ||
+	if !got[0].Met || !strings.Contains(got[0].Measured, "5.00 ms per resource against 4.00 ms for `baselinequiet_tpu_vm`: 1.25x") ||
 		!strings.Contains(got[0].Measured, "before, `abc123`: 18.00 ms per resource, 4.50x") {
 		t.Errorf("accel_tpu_vm target = %+v", got[0])
 	}
-	if got[1].Met || !strings.Contains(got[1].Measured, "1.75x") {
-		t.Errorf("node pools target = %+v, want 1.75x and not met", got[1])
+	if got[1].Met || !strings.Contains(got[1].Measured, "5.00 ms per resource against 2.00 ms for `baselinequiet_thing`: 2.50x") ||
+		!strings.Contains(got[1].Measured, "default logging, 4.00 ms: 1.25x") ||
+		!strings.Contains(got[1].Measured, "`raw_tpu_vm` (the plugin protocol with no framework and no behaviour), costs 2.80 ms = 1.40x") ||
+		strings.Contains(got[1].Measured, "no provider") {
+		t.Errorf("accel_tpu_vm against the smallest provider = %+v, want 2.50x, not met, and a floor of 1.40x that a provider could meet", got[1])
+	}
+	if got[2].Met || !strings.Contains(got[2].Measured, "1.75x") {
+		t.Errorf("node pools target = %+v, want 1.75x and not met", got[2])
+	}
+	if got[3].Met || !strings.Contains(got[3].Measured, "2.50 ms = 1.25x") || strings.Contains(got[3].Measured, "no provider") {
+		t.Errorf("node pools against the smallest provider = %+v", got[3])
 	}
 	md := r.Markdown()
-	for _, want := range []string{"| *before*: `accel_tpu_vm` | 500 |", "| baseline: `baseline_fallback_nodepools` | 1 |", "*before* `accel_tpu_vm`: linear", GoogleBetaEnv} {
+	for _, want := range []string{"| *before*: `accel_tpu_vm` | 500 |", "| baseline: `baselinequiet_fallback_nodepools` | 1 |",
+		"| raw protocol: `raw_tpu_vm` | 100 |", "*before* `accel_tpu_vm`: linear", GoogleBetaEnv,
+		"| `accel_tpu_vm` | this provider: `accel_tpu_vm` | 5.00 ms | 1.79 | 2.50 |",
+		"| two attributes | framework, no behaviour, TRACE logs: `baseline_thing` | 4.00 ms | n/a | 2.00 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report lacks %q", want)
 		}
@@ -412,5 +432,21 @@ func TestPerResourceTargets(t *testing.T) {
 	}
 	if s, _ := r.Scaling(KindResources); s.Fit.Slope > 0.0051 {
 		t.Errorf("the before plans were mixed into the scaling: %+v", s)
+	}
+}
+
+// TestPerResourceTargetsUnreachable: a raw floor above the target says no
+// provider can meet it.
+func TestPerResourceTargetsUnreachable(t *testing.T) {
+	t.Parallel()
+	r := &Report{}
+	for kind, perBlock := range map[Kind]time.Duration{KindBaselineQuiet: 2 * time.Millisecond, KindRawTPUVM: 4 * time.Millisecond, KindResources: 6 * time.Millisecond} {
+		for _, n := range []int{1, 100, 300} {
+			r.Plans = append(r.Plans, PlanResult{Kind: kind, N: n, Sample: Sample{Wall: Series[time.Duration]{time.Duration(n) * perBlock}}})
+		}
+	}
+	got := r.perResourceTargets()
+	if len(got) != 1 || got[0].Met || !strings.Contains(got[0].Measured, "4.00 ms = 2.00x: **no provider of this schema can meet the target**") {
+		t.Errorf("targets = %+v, want one, not met, whose floor of 2.00x no provider can meet", got)
 	}
 }

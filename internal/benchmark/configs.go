@@ -56,18 +56,74 @@ const (
 	KindGoogleBeta Kind = "google_tpu_v2_vm"
 )
 
-// Baseline reports whether kind is a resource of the baseline provider.
-func (k Kind) Baseline() bool {
-	return k == KindBaseline || k == KindBaselineTPUVM || k == KindBaselineNodePools
+// Kinds of the quiet baseline provider and of the raw provider.
+const (
+	// KindBaselineQuiet, KindBaselineQuietTPUVM and
+	// KindBaselineQuietNodePools are KindBaseline, KindBaselineTPUVM and
+	// KindBaselineNodePools served by the baseline provider with unrequested
+	// logs off, as the accel provider serves its resources.
+	KindBaselineQuiet          Kind = "baselinequiet_thing"
+	KindBaselineQuietTPUVM     Kind = "baselinequiet_tpu_vm"
+	KindBaselineQuietNodePools Kind = "baselinequiet_fallback_nodepools"
+	// KindRawThing, KindRawTPUVM and KindRawNodePools are resources of the
+	// raw provider (cmd/rawprovider, RawServer): the plugin protocol with
+	// no framework and no behaviour, of baseline_thing's schema and of the
+	// exact schemas of accel_tpu_vm and accel_fallback_nodepools. They are
+	// the floor under any provider of those schemas.
+	KindRawThing     Kind = "raw_thing"
+	KindRawTPUVM     Kind = "raw_tpu_vm"
+	KindRawNodePools Kind = "raw_fallback_nodepools"
+)
+
+// PlanKinds are the kinds make bench-plan plans, in the order of the
+// report. The baselines of this provider's schemas are planned with
+// unrequested logs off, as this provider runs; the smallest one both ways.
+var PlanKinds = []Kind{
+	KindRawThing, KindBaselineQuiet, KindBaseline,
+	KindRawTPUVM, KindBaselineQuietTPUVM, KindResources,
+	KindRawNodePools, KindBaselineQuietNodePools, KindNodePools,
+	KindDataSources,
 }
 
-// BaselineOf is the baseline resource of the same schema as kind, if any.
+// providerName is the local name (and source type) of kind's provider: the
+// resource type's prefix.
+func (k Kind) providerName() string {
+	name, _, _ := strings.Cut(string(k), "_")
+	return name
+}
+
+// Baseline reports whether kind is a resource of the baseline provider.
+func (k Kind) Baseline() bool {
+	return k.providerName() == "baseline" || k.providerName() == "baselinequiet"
+}
+
+// Raw reports whether kind is a resource of the raw provider.
+func (k Kind) Raw() bool { return k.providerName() == "raw" }
+
+// Quiet reports whether kind's provider turns unrequested logs off.
+func (k Kind) Quiet() bool { return !k.Baseline() || k.providerName() == "baselinequiet" }
+
+// BaselineOf is the baseline resource of the same schema as kind, if any:
+// the one with unrequested logs off, as this provider runs.
 func (k Kind) BaselineOf() (Kind, bool) {
 	switch k {
 	case KindResources, KindGoogleBeta:
-		return KindBaselineTPUVM, true
+		return KindBaselineQuietTPUVM, true
 	case KindNodePools:
-		return KindBaselineNodePools, true
+		return KindBaselineQuietNodePools, true
+	}
+	return "", false
+}
+
+// RawOf is the raw resource of the same schema as kind, if any.
+func (k Kind) RawOf() (Kind, bool) {
+	switch k {
+	case KindResources, KindBaselineTPUVM, KindBaselineQuietTPUVM, KindGoogleBeta:
+		return KindRawTPUVM, true
+	case KindNodePools, KindBaselineNodePools, KindBaselineQuietNodePools:
+		return KindRawNodePools, true
+	case KindBaseline, KindBaselineQuiet:
+		return KindRawThing, true
 	}
 	return "", false
 }
@@ -85,8 +141,11 @@ var planShapes = []struct{ accelerator, zone, runtime string }{
 	{"v4-8", "us-central2-b", "tpu-ubuntu2204-base"},
 }
 
-// baselineProvider selects the baseline provider.
-const baselineProvider = "terraform {\n  required_providers {\n    baseline = { source = \"accel-dev/baseline\" }\n  }\n}\n"
+// benchProvider selects the baseline or raw provider of local name and
+// source type name.
+func benchProvider(name string) string {
+	return fmt.Sprintf("terraform {\n  required_providers {\n    %s = { source = \"accel-dev/%s\" }\n  }\n}\n", name, name)
+}
 
 // googleBetaProvider selects the google-beta provider, offline: a token that
 // is never sent, since a plan for create calls no API.
@@ -106,8 +165,8 @@ func BeforeConfig(kind Kind, n int) string { return planConfig(kind, n, BeforeSo
 func planConfig(kind Kind, n int, source string) string {
 	var b strings.Builder
 	switch {
-	case kind.Baseline():
-		b.WriteString(baselineProvider)
+	case kind.Baseline() || kind.Raw():
+		b.WriteString(benchProvider(kind.providerName()))
 	case kind == KindGoogleBeta:
 		b.WriteString(googleBetaProvider)
 	default:
@@ -117,9 +176,9 @@ func planConfig(kind Kind, n int, source string) string {
 	for i := range n {
 		s := planShapes[i%len(planShapes)]
 		switch kind {
-		case KindBaseline:
-			fmt.Fprintf(&b, "\nresource \"baseline_thing\" \"t%d\" {\n  name = \"t%d\"\n}\n", i, i)
-		case KindResources, KindBaselineTPUVM:
+		case KindBaseline, KindBaselineQuiet, KindRawThing:
+			fmt.Fprintf(&b, "\nresource %q \"t%d\" {\n  name = \"t%d\"\n}\n", kind, i, i)
+		case KindResources, KindBaselineTPUVM, KindBaselineQuietTPUVM, KindRawTPUVM:
 			fmt.Fprintf(&b, "\nresource %q \"vm%d\" {\n  name             = \"bench-vm-%d\"\n  accelerator_type = %q\n  zones            = [%q]\n}\n",
 				kind, i, i, s.accelerator, s.zone)
 		case KindGoogleBeta:
@@ -128,7 +187,7 @@ func planConfig(kind Kind, n int, source string) string {
 		case KindDataSources:
 			fmt.Fprintf(&b, "\ndata \"accel_runtime_version\" \"rv%d\" {\n  accelerator_type = %q\n  zone             = %q\n}\n",
 				i, s.accelerator, s.zone)
-		case KindNodePools, KindBaselineNodePools:
+		case KindNodePools, KindBaselineNodePools, KindBaselineQuietNodePools, KindRawNodePools:
 			fmt.Fprintf(&b, "\nresource %q \"np%d\" {\n  cluster       = %q\n  compute_class = \"bench-%d\"\n", kind, i, emulatorCluster, i)
 			for j, t := range planTiers {
 				fmt.Fprintf(&b, "\n  tiers {\n    name             = \"bench-%d-%d\"\n    %s\n  }\n", i, j, t)

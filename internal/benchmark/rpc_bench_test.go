@@ -7,11 +7,16 @@ import (
 	"context"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/benchmark"
 	"github.com/accel-dev/terraform-provider-accel/internal/provider"
+	"github.com/accel-dev/terraform-provider-accel/internal/tpuvm"
 )
 
 // rpcServer is a configured provider server, served in process, and the
@@ -49,23 +54,30 @@ func newRPCServer(tb testing.TB) *rpcServer {
 // other attribute null.
 func (s *rpcServer) value(tb testing.TB, schema *tfprotov6.Schema, set map[string]tftypes.Value) *tfprotov6.DynamicValue {
 	tb.Helper()
-	typ, ok := schema.ValueType().(tftypes.Object)
+	dv, err := tfprotov6.NewDynamicValue(schema.ValueType(), objectOf(tb, schema.ValueType(), set))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &dv
+}
+
+// objectOf is a value of object type typ with the given attributes set and
+// every other one null.
+func objectOf(tb testing.TB, typ tftypes.Type, set map[string]tftypes.Value) tftypes.Value {
+	tb.Helper()
+	o, ok := typ.(tftypes.Object)
 	if !ok {
-		tb.Fatalf("schema type is %T, not an object", schema.ValueType())
+		tb.Fatalf("type is %T, not an object", typ)
 	}
 	vals := map[string]tftypes.Value{}
-	for name, at := range typ.AttributeTypes {
+	for name, at := range o.AttributeTypes {
 		if v, ok := set[name]; ok {
 			vals[name] = v
 		} else {
 			vals[name] = tftypes.NewValue(at, nil)
 		}
 	}
-	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, vals))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return &dv
+	return tftypes.NewValue(o, vals)
 }
 
 func failOnDiagnostics(tb testing.TB, rpc string, diags []*tfprotov6.Diagnostic) {
@@ -102,44 +114,89 @@ func BenchmarkGetProviderSchema(b *testing.B) {
 	}
 }
 
+// tpuVMServers are the servers the in-process benchmarks of accel_tpu_vm
+// compare, by name, each serving accel_tpu_vm's protocol schema under the
+// type name given: this provider; the framework with the bare schema and no
+// behaviour (what cmd/baselineprovider serves as baseline_tpu_vm); and the
+// plugin protocol alone (RawServer, what cmd/rawprovider serves as
+// raw_tpu_vm).
+func tpuVMServers(b *testing.B) []struct {
+	name, typeName string
+	srv            tfprotov6.ProviderServer
+} {
+	b.Helper()
+	s := newRPCServer(b)
+	bare, err := providerserver.NewProtocol6WithError(&bareProvider{})()
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw := benchmark.NewRawServer(map[string]*tfprotov6.Schema{"raw_tpu_vm": s.schema.ResourceSchemas["accel_tpu_vm"]})
+	return []struct {
+		name, typeName string
+		srv            tfprotov6.ProviderServer
+	}{{"accel", "accel_tpu_vm", s.srv}, {"framework_bare_schema", "baseline_tpu_vm", bare}, {"raw_protocol", "raw_tpu_vm", raw}}
+}
+
+// bareProvider serves baseline_tpu_vm as cmd/baselineprovider does.
+type bareProvider struct{}
+
+func (p *bareProvider) Metadata(_ context.Context, _ fwprovider.MetadataRequest, resp *fwprovider.MetadataResponse) {
+	resp.TypeName = "baseline"
+}
+func (p *bareProvider) Schema(context.Context, fwprovider.SchemaRequest, *fwprovider.SchemaResponse) {
+}
+func (p *bareProvider) Configure(context.Context, fwprovider.ConfigureRequest, *fwprovider.ConfigureResponse) {
+}
+func (p *bareProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{func() resource.Resource { return benchmark.NewBareResource("_tpu_vm", tpuvm.NewResource(nil)) }}
+}
+func (p *bareProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
+
 // BenchmarkValidateResourceConfig_tpuVM is one accel_tpu_vm's validation,
-// run twice per resource by terraform plan.
+// run twice per resource by terraform plan, beside the framework's and the
+// protocol's floor for its schema.
 func BenchmarkValidateResourceConfig_tpuVM(b *testing.B) {
 	s := newRPCServer(b)
 	ctx := context.Background()
-	req := &tfprotov6.ValidateResourceConfigRequest{TypeName: "accel_tpu_vm", Config: s.tpuVMConfig(b)}
-	for b.Loop() {
-		resp, err := s.srv.ValidateResourceConfig(ctx, req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		failOnDiagnostics(b, "ValidateResourceConfig", resp.Diagnostics)
+	cfg := s.tpuVMConfig(b)
+	for _, c := range tpuVMServers(b) {
+		b.Run(c.name, func(b *testing.B) {
+			req := &tfprotov6.ValidateResourceConfigRequest{TypeName: c.typeName, Config: cfg}
+			for b.Loop() {
+				resp, err := c.srv.ValidateResourceConfig(ctx, req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				failOnDiagnostics(b, "ValidateResourceConfig", resp.Diagnostics)
+			}
+		})
 	}
 }
 
-// BenchmarkPlanResourceChange_tpuVM is one accel_tpu_vm planned for create.
+// BenchmarkPlanResourceChange_tpuVM is one accel_tpu_vm planned for create,
+// beside the framework's and the protocol's floor for its schema.
 func BenchmarkPlanResourceChange_tpuVM(b *testing.B) {
 	s := newRPCServer(b)
 	ctx := context.Background()
 	cfg := s.tpuVMConfig(b)
-	prior := s.value(b, s.schema.ResourceSchemas["accel_tpu_vm"], nil)
-	nullState, err := prior.Unmarshal(s.schema.ResourceSchemas["accel_tpu_vm"].ValueType())
+	typ := s.schema.ResourceSchemas["accel_tpu_vm"].ValueType()
+	priorNull, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
 	if err != nil {
 		b.Fatal(err)
 	}
-	priorNull, err := tfprotov6.NewDynamicValue(nullState.Type(), tftypes.NewValue(nullState.Type(), nil))
-	if err != nil {
-		b.Fatal(err)
-	}
-	req := &tfprotov6.PlanResourceChangeRequest{
-		TypeName: "accel_tpu_vm", Config: cfg, ProposedNewState: cfg, PriorState: &priorNull,
-	}
-	for b.Loop() {
-		resp, err := s.srv.PlanResourceChange(ctx, req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		failOnDiagnostics(b, "PlanResourceChange", resp.Diagnostics)
+	for _, c := range tpuVMServers(b) {
+		b.Run(c.name, func(b *testing.B) {
+			req := &tfprotov6.PlanResourceChangeRequest{
+				TypeName: c.typeName, Config: cfg, ProposedNewState: cfg, PriorState: &priorNull,
+			}
+			for b.Loop() {
+				resp, err := c.srv.PlanResourceChange(ctx, req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				failOnDiagnostics(b, "PlanResourceChange", resp.Diagnostics)
+			}
+		})
 	}
 }
 

@@ -31,12 +31,15 @@ type Extras struct {
 	GoogleBeta string
 }
 
-// Install builds this module's provider and the baseline provider
-// (cmd/baselineprovider) into dir, with the extras given; see
+// Install builds this module's provider, the baseline provider
+// (cmd/baselineprovider, also installed as baselinequiet) and the raw
+// provider (cmd/rawprovider) into dir, with the extras given; see
 // devbuild.Install.
 func Install(ctx context.Context, root, dir string, x Extras) ([]string, error) {
 	ps := []devbuild.Provider{devbuild.Accel,
-		{Source: "accel-dev/baseline", Package: "./internal/benchmark/cmd/baselineprovider"}}
+		{Source: "accel-dev/baseline", Package: "./internal/benchmark/cmd/baselineprovider"},
+		{Source: "accel-dev/baselinequiet", Binary: filepath.Join(dir, "terraform-provider-baseline")},
+		{Source: "accel-dev/raw", Package: "./internal/benchmark/cmd/rawprovider"}}
 	if x.BeforeRoot != "" {
 		ps = append(ps, devbuild.Provider{Source: BeforeSource, Package: ".", Root: x.BeforeRoot})
 	}
@@ -209,9 +212,9 @@ type ApplyCase struct {
 	// Note explains Ideal.
 	Note string
 	// Reset returns the emulator to its starting point before each run.
-	Reset func()
+	Reset func() `json:"-"`
 	// Calls returns the emulator's call counters since the last Reset.
-	Calls func() map[string]int64
+	Calls func() map[string]int64 `json:"-"`
 	// CreateMethod is the create call counted in Creates.
 	CreateMethod string
 	// PollMethod is the operation read counted in Polls.

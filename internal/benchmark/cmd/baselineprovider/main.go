@@ -12,58 +12,76 @@
 // Terraform and the framework cost for resources of that size. The
 // benchmarks plan them next to the real provider to separate that cost
 // from what this provider adds.
+//
+// Installed as terraform-provider-baseline, it keeps the framework's default
+// logging (every line at TRACE, which Terraform parses and drops when
+// logging is off), as most framework providers do; installed under the name
+// terraform-provider-baselinequiet (the same binary), its type name is
+// baselinequiet and it turns those unrequested logs off as the accel
+// provider does (provider.QuietUnrequestedLogs).
 package main
 
 import (
 	"context"
 	"log"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/benchmark"
 	"github.com/accel-dev/terraform-provider-accel/internal/nodepools"
+	"github.com/accel-dev/terraform-provider-accel/internal/provider"
 	"github.com/accel-dev/terraform-provider-accel/internal/tpuvm"
 )
 
 var (
-	_ provider.Provider = &baselineProvider{}
-	_ resource.Resource = &thingResource{}
-	_ resource.Resource = &bareResource{}
+	_ fwprovider.Provider = &baselineProvider{}
+	_ resource.Resource   = &thingResource{}
 )
 
+// quietName is the type name under which the baseline provider turns
+// unrequested logs off.
+const quietName = "baselinequiet"
+
 func main() {
-	if err := providerserver.Serve(context.Background(), func() provider.Provider { return &baselineProvider{} },
-		providerserver.ServeOpts{Address: "registry.terraform.io/accel-dev/baseline"}); err != nil {
+	name := "baseline"
+	if strings.TrimPrefix(filepath.Base(os.Args[0]), "terraform-provider-") == quietName {
+		name = quietName
+		provider.QuietUnrequestedLogs(os.Environ(), os.Setenv)
+	}
+	if err := providerserver.Serve(context.Background(), func() fwprovider.Provider { return &baselineProvider{name: name} },
+		providerserver.ServeOpts{Address: "registry.terraform.io/accel-dev/" + name}); err != nil {
 		log.Fatal(err)
 	}
 }
 
-type baselineProvider struct{}
+type baselineProvider struct{ name string }
 
-func (p *baselineProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
-	resp.TypeName = "baseline"
+func (p *baselineProvider) Metadata(_ context.Context, _ fwprovider.MetadataRequest, resp *fwprovider.MetadataResponse) {
+	resp.TypeName = p.name
 }
 
-func (p *baselineProvider) Schema(context.Context, provider.SchemaRequest, *provider.SchemaResponse) {
+func (p *baselineProvider) Schema(context.Context, fwprovider.SchemaRequest, *fwprovider.SchemaResponse) {
 }
 
-func (p *baselineProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
+func (p *baselineProvider) Configure(context.Context, fwprovider.ConfigureRequest, *fwprovider.ConfigureResponse) {
 }
 
 func (p *baselineProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		func() resource.Resource { return &thingResource{} },
-		func() resource.Resource { return &bareResource{suffix: "_tpu_vm", of: tpuvm.NewResource(nil)} },
+		func() resource.Resource { return benchmark.NewBareResource("_tpu_vm", tpuvm.NewResource(nil)) },
 		func() resource.Resource {
-			return &bareResource{suffix: "_fallback_nodepools", of: nodepools.NewResource(nil)}
+			return benchmark.NewBareResource("_fallback_nodepools", nodepools.NewResource(nil))
 		},
 	}
 }
@@ -104,49 +122,3 @@ func (r *thingResource) Update(ctx context.Context, req resource.UpdateRequest, 
 }
 
 func (r *thingResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
-
-// bareResource serves the bare schema of another resource, named after it
-// (baseline<suffix>), and stores its plan, with null for every value left
-// unknown, as its state.
-type bareResource struct {
-	suffix string
-	of     resource.Resource
-}
-
-func (r *bareResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + r.suffix
-}
-
-func (r *bareResource) Schema(ctx context.Context, req resource.SchemaRequest, resp *resource.SchemaResponse) {
-	var full resource.SchemaResponse
-	r.of.Schema(ctx, req, &full)
-	resp.Diagnostics.Append(full.Diagnostics...)
-	s, err := benchmark.BareSchema(full.Schema)
-	if err != nil {
-		resp.Diagnostics.AddError("Bare Schema", err.Error())
-		return
-	}
-	resp.Schema = s
-}
-
-func (r *bareResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	v, err := tftypes.Transform(req.Plan.Raw, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
-		if !v.IsKnown() {
-			return tftypes.NewValue(v.Type(), nil), nil
-		}
-		return v, nil
-	})
-	if err != nil {
-		resp.Diagnostics.AddError("Create", err.Error())
-		return
-	}
-	resp.State.Raw = v
-}
-
-func (r *bareResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
-
-func (r *bareResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	resp.State.Raw = req.Plan.Raw
-}
-
-func (r *bareResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}

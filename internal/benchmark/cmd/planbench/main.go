@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -39,7 +40,13 @@ type options struct {
 	opTime    time.Duration
 	poll      string
 	suites    bool
+	applies   bool
+	kinds     []benchmark.Kind
 	terraform string
+	// results, when set, is a file the measurements are written to as
+	// JSON; render, when set, is such a file to write the guide from
+	// instead of measuring.
+	results, render string
 	// before is a git revision of this module whose provider is planned
 	// beside the current one.
 	before string
@@ -47,7 +54,7 @@ type options struct {
 
 func main() {
 	var o options
-	var sizes, pools string
+	var sizes, pools, kinds string
 	flag.StringVar(&o.out, "o", "templates/guides/benchmarks.md.tmpl", "file to write the results to (\"-\" for stdout)")
 	flag.IntVar(&o.runs, "runs", 5, "measured runs per figure (after one warm-up run)")
 	flag.StringVar(&sizes, "sizes", "1,10,100,500", "numbers of resources and data sources to plan")
@@ -55,12 +62,21 @@ func main() {
 	flag.DurationVar(&o.opTime, "operation-duration", 2*time.Second, "duration of every emulated operation")
 	flag.StringVar(&o.poll, "poll-interval", "100ms", "the provider's poll_interval in the applies")
 	flag.BoolVar(&o.suites, "suites", true, "also run the fault suite and the secret-leak tests and report them")
+	flag.BoolVar(&o.applies, "applies", true, "also measure the applies against the emulator")
+	flag.StringVar(&o.results, "results", "", "also write the measurements to this file as JSON")
+	flag.StringVar(&o.render, "render", "", "write the guide from the measurements in this JSON file (see -results) instead of measuring")
+	flag.StringVar(&kinds, "kinds", "", "resource and data source types to plan, comma-separated (default: all)")
 	flag.StringVar(&o.terraform, "terraform", "", "terraform binary (default: terraform on PATH)")
 	flag.StringVar(&o.before, "before", "", "a git revision of this module whose provider is also planned, in the same rounds, for before-and-after figures")
 	flag.Parse()
 	var err error
 	if o.sizes, err = parseInts(sizes); err == nil {
 		o.pools, err = parseInts(pools)
+	}
+	if kinds != "" {
+		for k := range strings.SplitSeq(kinds, ",") {
+			o.kinds = append(o.kinds, benchmark.Kind(strings.TrimSpace(k)))
+		}
 	}
 	if err == nil {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -90,6 +106,17 @@ func logf(format string, args ...any) {
 }
 
 func run(ctx context.Context, o options) error {
+	if o.render != "" {
+		b, err := os.ReadFile(o.render)
+		if err != nil {
+			return err
+		}
+		var rep benchmark.Report
+		if err := json.Unmarshal(b, &rep); err != nil {
+			return fmt.Errorf("%s: %w", o.render, err)
+		}
+		return write(o.out, &rep)
+	}
 	if _, err := os.Stat("go.mod"); err != nil {
 		return errors.New("run from the module root (make bench-plan)")
 	}
@@ -140,8 +167,10 @@ func run(ctx context.Context, o options) error {
 	if err := measurePlans(ctx, r, rep, o); err != nil {
 		return err
 	}
-	if err := measureApplies(ctx, r, rep, o); err != nil {
-		return err
+	if o.applies {
+		if err := measureApplies(ctx, r, rep, o); err != nil {
+			return err
+		}
 	}
 	if o.suites {
 		s, err := runSuites(ctx, tf)
@@ -150,15 +179,30 @@ func run(ctx context.Context, o options) error {
 		}
 		rep.Suites = s
 	}
+	if o.results != "" {
+		b, err := json.MarshalIndent(rep, "", " ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.results, b, 0o600); err != nil {
+			return err
+		}
+		logf("wrote %s", o.results)
+	}
+	return write(o.out, rep)
+}
+
+// write writes rep as the guide to out ("-" for stdout).
+func write(out string, rep *benchmark.Report) error {
 	md := rep.Markdown()
-	if o.out == "-" {
-		_, err = os.Stdout.WriteString(md)
+	if out == "-" {
+		_, err := os.Stdout.WriteString(md)
 		return err
 	}
-	if err := os.WriteFile(o.out, []byte(md), 0o644); err != nil { //nolint:gosec // a documentation file
+	if err := os.WriteFile(out, []byte(md), 0o644); err != nil { //nolint:gosec // a documentation file
 		return err
 	}
-	logf("wrote %s", o.out)
+	logf("wrote %s", out)
 	return nil
 }
 
@@ -170,8 +214,10 @@ func measurePlans(ctx context.Context, r *benchmark.Runner, rep *benchmark.Repor
 		{Label: "providers schema, no provider", Config: benchmark.FloorConfig, Args: schemaArgs},
 	}
 	var plans []benchmark.PlanResult
-	kinds := []benchmark.Kind{benchmark.KindBaseline, benchmark.KindBaselineTPUVM, benchmark.KindResources,
-		benchmark.KindBaselineNodePools, benchmark.KindNodePools, benchmark.KindDataSources}
+	kinds := o.kinds
+	if len(kinds) == 0 {
+		kinds = benchmark.PlanKinds
+	}
 	if rep.GoogleBeta {
 		kinds = append(kinds, benchmark.KindGoogleBeta)
 	}
@@ -179,7 +225,7 @@ func measurePlans(ctx context.Context, r *benchmark.Runner, rep *benchmark.Repor
 		for _, n := range o.sizes {
 			jobs = append(jobs, benchmark.PlanJob(kind, n))
 			plans = append(plans, benchmark.PlanResult{Kind: kind, N: n})
-			if o.before != "" && !kind.Baseline() && kind != benchmark.KindGoogleBeta {
+			if o.before != "" && !kind.Baseline() && !kind.Raw() && kind != benchmark.KindGoogleBeta {
 				jobs = append(jobs, benchmark.BeforePlanJob(kind, n))
 				plans = append(plans, benchmark.PlanResult{Kind: kind, N: n, Before: true})
 			}
