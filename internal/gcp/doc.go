@@ -1,6 +1,8 @@
 // Package gcp is the one place the provider gets its Google Cloud clients
-// from: the Cloud TPU v2 REST client (google.golang.org/api/tpu/v2) and the
-// GKE v1 REST client (google.golang.org/api/container/v1).
+// from: the Cloud TPU v2 REST client (google.golang.org/api/tpu/v2, and
+// v2alpha1 for flex-start queued resources), the GKE v1 REST client
+// (google.golang.org/api/container/v1) and the Compute Engine v1 REST client
+// (google.golang.org/api/compute/v1).
 //
 // It owns endpoints, authentication, the user agent, long-running operation
 // polling, error classification, retry with jitter and a per-cluster operation
@@ -16,6 +18,12 @@
 //   - [TPUNodes]: get, create, patch, delete, wait and list across zones of
 //     Cloud TPU VMs; [Clients.ListTPUZoneOffer] lists a zone's accelerator
 //     types and runtime versions.
+//   - [TPUQueued]: Cloud TPU queued resources (Spot, reserved, flex-start
+//     and multislice requests): create, get, delete and the wait for a
+//     request to become ACTIVE.
+//   - [ComputeCatalog]: Compute Engine zones, machine types, accelerator
+//     types, regional quotas ([ComputeCatalog.RegionQuotas]) and
+//     reservations, read at plan time for the live checks.
 //   - [NodePools]: the node pools of one GKE cluster: list, get, create,
 //     delete, update, setSize, setAutoscaling, setManagement, the cluster
 //     itself, running operations and waits. A call GKE refuses because
@@ -39,7 +47,8 @@
 //     polling settings (with the defaults, [DefaultBackoff]), used by
 //     [Retry] inside every call;
 //   - the one normalisation of the polling settings, done by [NewClients];
-//   - the one helper for reads after a deadline, [AfterDeadline].
+//   - the one helper for reads after a deadline, [AfterDeadline], and for
+//     a call that must outlive the request that started it, [Detach].
 //
 // # Bounds
 //

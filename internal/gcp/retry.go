@@ -44,7 +44,15 @@ const FinalReadTimeout = 30 * time.Second
 // FinalReadTimeout from now. Operations run to the resource's timeout; the
 // read that records their result gets this short margin beyond it.
 func AfterDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), FinalReadTimeout)
+	return Detach(ctx, FinalReadTimeout)
+}
+
+// Detach returns a context with ctx's values that neither ctx's deadline
+// nor its cancellation ends, bounded by timeout instead: for a call whose
+// answer outlives the request that started it (a read after the deadline,
+// an answer cached for every resource of a plan).
+func Detach(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), timeout)
 }
 
 // DefaultBackoff returns Initial 1s, Max 30s, Multiplier 2: GKE rejects a

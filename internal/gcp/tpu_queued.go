@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -28,9 +29,9 @@ const (
 	QueuedDeleting     = "DELETING"
 )
 
-// QueuedPending are the states a queued resource leaves by itself on its
+// queuedPending are the states a queued resource leaves by itself on its
 // way to ACTIVE.
-var QueuedPending = []string{QueuedCreating, QueuedAccepted, QueuedWaiting, QueuedProvisioning}
+var queuedPending = []string{QueuedCreating, QueuedAccepted, QueuedWaiting, QueuedProvisioning}
 
 // TPUQueued calls the Cloud TPU API's queued resources: v2, and v2alpha1
 // where only it has the fields (flex-start's provisioningModel and
@@ -195,7 +196,7 @@ func (q *TPUQueued) WaitActive(ctx context.Context, name string, last *tpualpha.
 	started := time.Now()
 	return WaitFor(ctx, q.c.poller, StateWait[*tpualpha.QueuedResource]{
 		What:    "queued resource " + name,
-		Pending: QueuedPending,
+		Pending: queuedPending,
 		Refresh: func(ctx context.Context) (*tpualpha.QueuedResource, string, error) {
 			got, err := q.Get(ctx, name)
 			if err != nil {
@@ -213,3 +214,7 @@ func (q *TPUQueued) WaitActive(ctx context.Context, name string, last *tpualpha.
 
 // Poller is the schedule for reading a queued resource that is changing state.
 func (q *TPUQueued) Poller() *Poller { return q.c.poller }
+
+// QueuedPending reports whether state is one a queued resource leaves by
+// itself (creating, accepted, waiting for resources, provisioning).
+func QueuedPending(state string) bool { return slices.Contains(queuedPending, state) }

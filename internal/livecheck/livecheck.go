@@ -63,7 +63,7 @@ func (c *Checker) ask(ctx context.Context, key string, fn func(ctx context.Conte
 	}
 	c.mu.Unlock()
 	if !ok {
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), Timeout)
+		cctx, cancel := gcp.Detach(ctx, Timeout)
 		a.value, a.err = fn(cctx)
 		cancel()
 		close(a.done)

@@ -97,8 +97,9 @@ func (r *fallbackNodePoolsResource) ValidateConfig(ctx context.Context, req reso
 			continue
 		}
 		var t tierModel
-		if diags := obj.As(ctx, &t, objectAsOptions); diags.HasError() {
-			resp.Diagnostics.Append(diags...)
+		diags := obj.As(ctx, &t, objectAsOptions)
+		resp.Diagnostics.Append(diags...)
+		if diags.HasError() {
 			continue
 		}
 		if !t.Name.IsUnknown() && !t.Name.IsNull() {
@@ -249,8 +250,9 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		obj, ok := elem.(types.Object)
 		var ct tierModel
 		if ok && !obj.IsUnknown() {
-			if d := obj.As(ctx, &ct, objectAsOptions); d.HasError() {
-				resp.Diagnostics.Append(d...)
+			d := obj.As(ctx, &ct, objectAsOptions)
+			resp.Diagnostics.Append(d...)
+			if d.HasError() {
 				return
 			}
 		}

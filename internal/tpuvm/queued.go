@@ -190,7 +190,7 @@ func planCapacity(ctx context.Context, cfg vmModel, plan *vmModel, state *vmMode
 	qrState := state.QueuedResourceState.ValueString()
 	switch {
 	case state.QueuedResource.IsNull() || qrState == gcp.QueuedActive:
-	case slices.Contains(gcp.QueuedPending, qrState):
+	case gcp.QueuedPending(qrState):
 		// The next apply waits for the request (Update).
 		plan.QueuedResourceState = types.StringUnknown()
 		plan.State, plan.Health, plan.HealthDescription = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
@@ -572,7 +572,7 @@ func (r *vmResource) readQueued(ctx context.Context, api nodeAPI, state vmModel,
 // resource still waited: it waits (up to the create timeout) and records the
 // VM. It reports whether it handled the update.
 func (r *vmResource) updateQueued(ctx context.Context, api nodeAPI, plan, state vmModel, resp *resource.UpdateResponse) bool {
-	if state.QueuedResource.IsNull() || !slices.Contains(gcp.QueuedPending, state.QueuedResourceState.ValueString()) {
+	if state.QueuedResource.IsNull() || !gcp.QueuedPending(state.QueuedResourceState.ValueString()) {
 		return false
 	}
 	timeout, diags := plan.Timeouts.Create(ctx, defaultCreateTimeout)
@@ -615,7 +615,7 @@ func (r *vmResource) updateQueued(ctx context.Context, api nodeAPI, plan, state 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &newState)...)
 	switch st := gcp.QueuedState(qr); {
 	case st == gcp.QueuedActive:
-	case slices.Contains(gcp.QueuedPending, st):
+	case gcp.QueuedPending(st):
 		resp.Diagnostics.AddWarning("TPU VM Still Waiting for Capacity",
 			fmt.Sprintf("Queued resource %s is still %s after timeouts.create. It stays in the queue and in the state: apply again to wait on.", name, st))
 	default:

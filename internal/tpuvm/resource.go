@@ -459,7 +459,11 @@ func ownerOf(ctx context.Context, state vmModel) string {
 		return ""
 	}
 	var labels map[string]string
-	state.EffectiveLabels.ElementsAs(ctx, &labels, false)
+	if diags := state.EffectiveLabels.ElementsAs(ctx, &labels, false); diags.HasError() {
+		// A map of strings by schema: cannot fail. Were it to, no owner
+		// id means no VM is this resource's, so nothing is touched.
+		return ""
+	}
 	return labels[ownerLabelKey]
 }
 
