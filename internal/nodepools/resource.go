@@ -687,7 +687,11 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 			fmt.Sprintf("Could not list the node pools of %s: %s", state.Cluster.ValueString(), err))
 		return
 	}
-	importing := state.ComputeClass.IsNull()
+	importing, diags := tfmodel.Imported(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	if importing {
+		resp.Diagnostics.Append(tfmodel.ClearImported(ctx, resp.Private)...)
+	}
 	tiers := tiersOf(ctx, state.Tiers, &resp.Diagnostics)
 	if importing {
 		setImportedDefaults(&state, tiers, pools)
@@ -896,6 +900,7 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 		NodeSelector:         types.MapNull(types.StringType),
 		Tolerations:          types.ListNull(tolerationObjectType),
 	}
+	resp.Diagnostics.Append(tfmodel.MarkImported(ctx, resp.Private)...)
 	m.Timeouts.Object = types.ObjectNull(timeoutsAttrTypes(ctx))
 	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &m)...)
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -562,7 +563,7 @@ func (r *vmResource) readQueued(ctx context.Context, api nodeAPI, state vmModel,
 	withQueued(&newState, state, qr)
 	if imported {
 		newState.Capacity = importedCapacity(qr, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
+		resp.Diagnostics.Append(tfmodel.ClearImported(ctx, resp.Private)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &newState)...)
 	return true

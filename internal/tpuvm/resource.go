@@ -35,9 +35,6 @@ var (
 	_ resource.ResourceWithValidateConfig = &vmResource{}
 )
 
-// privateImported is the private-state key set by ImportState: the next Read
-// takes every label and metadata key, not only those the configuration manages.
-const privateImported = "imported"
 
 // privateReplacing is the planned-private key in which the plan of an
 // existing VM names it: when Terraform replaces the VM (tainted, -replace
@@ -222,13 +219,13 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	imported, diags := req.Private.GetKey(ctx, privateImported)
+	imported, diags := tfmodel.Imported(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
 	api := r.api(ctx, &resp.Diagnostics)
 	if api == nil {
 		return
 	}
-	if r.readQueued(ctx, api, state, len(imported) > 0, resp) {
+	if r.readQueued(ctx, api, state, imported, resp) {
 		return
 	}
 	id := state.ID.ValueString()
@@ -242,18 +239,18 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 		resp.Diagnostics.AddError(gcp.Summary(err, "Error Reading TPU VM"), fmt.Sprintf("Reading TPU VM %s failed: %s", id, err))
 		return
 	}
-	if len(imported) == 0 && !ownership.Owns(ownerOf(ctx, state), n.Labels) {
+	if !imported && !ownership.Owns(ownerOf(ctx, state), n.Labels) {
 		resp.Diagnostics.AddWarning("TPU VM Replaced Outside Terraform",
 			fmt.Sprintf("TPU VM %s is no longer the VM this resource created: the VM of that name %s. It is removed from the "+
 				"state and never changed or deleted by this resource.", id, ownership.Describe(n.Labels)))
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	newState, diags := flattenNode(ctx, n, state, len(imported) > 0)
+	newState, diags := flattenNode(ctx, n, state, imported)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &newState)...)
-	if len(imported) > 0 {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
+	if imported {
+		resp.Diagnostics.Append(tfmodel.ClearImported(ctx, resp.Private)...)
 	}
 }
 
@@ -481,5 +478,5 @@ func (r *vmResource) ImportState(ctx context.Context, req resource.ImportStateRe
 		return
 	}
 	resp.Diagnostics.Append(setImported(ctx, &resp.State, id)...)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
+	resp.Diagnostics.Append(tfmodel.MarkImported(ctx, resp.Private)...)
 }
