@@ -151,17 +151,7 @@ func (h *harness) interruptedApply(method string, sig syscall.Signal) {
 // arrives), and returns the time from the signal to Terraform's exit.
 func (h *harness) interruptedApplyAt(method string, sig syscall.Signal, atSignal func()) time.Duration {
 	h.t.Helper()
-	h.applies++
-	before := h.tg.Emulator.Counters()[method]
-	p, err := h.ws.Start(applyArgs...)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if err := h.waitFor(func() bool { return h.tg.Emulator.Counters()[method] > before }); err != nil {
-		_ = p.Signal(syscall.SIGKILL)
-		out, _ := p.Wait()
-		h.t.Fatalf("waiting for %s: %v\nstdout:\n%s\nstderr:\n%s", method, err, out.Stdout, out.Stderr)
-	}
+	p := h.applyUntil(method)
 	if atSignal != nil {
 		atSignal()
 	}
@@ -179,6 +169,24 @@ func (h *harness) interruptedApplyAt(method string, sig syscall.Signal, atSignal
 		h.t.Fatalf("terraform did not report the interrupt:\nstdout:\n%s\nstderr:\n%s", out.Stdout, out.Stderr)
 	}
 	return exited
+}
+
+// applyUntil starts an apply and returns once the emulator has received one
+// more call of method than before.
+func (h *harness) applyUntil(method string) *faultsuite.Process {
+	h.t.Helper()
+	h.applies++
+	before := h.tg.Emulator.Counters()[method]
+	p, err := h.ws.Start(applyArgs...)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := h.waitFor(func() bool { return h.tg.Emulator.Counters()[method] > before }); err != nil {
+		_ = p.Signal(syscall.SIGKILL)
+		out, _ := p.Wait()
+		h.t.Fatalf("waiting for %s: %v\nstdout:\n%s\nstderr:\n%s", method, err, out.Stdout, out.Stderr)
+	}
+	return p
 }
 
 // waitExit waits for Terraform to exit, then for every process of its group
@@ -212,16 +220,7 @@ func (h *harness) waitExit(p *faultsuite.Process) (faultsuite.Output, error) {
 // provider plugins): the provider must not outlive it.
 func (h *harness) killTerraformAlone(method string) {
 	h.t.Helper()
-	h.applies++
-	before := h.tg.Emulator.Counters()[method]
-	p, err := h.ws.Start(applyArgs...)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if err := h.waitFor(func() bool { return h.tg.Emulator.Counters()[method] > before }); err != nil {
-		_ = p.Signal(syscall.SIGKILL)
-		h.t.Fatal(err)
-	}
+	p := h.applyUntil(method)
 	if err := p.KillTerraform(); err != nil {
 		h.t.Fatal(err)
 	}
