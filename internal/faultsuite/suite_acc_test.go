@@ -16,9 +16,6 @@ import (
 	"testing"
 	"time"
 
-	container "google.golang.org/api/container/v1"
-	"google.golang.org/api/option"
-
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 	"github.com/accel-dev/terraform-provider-accel/internal/faultsuite"
@@ -60,6 +57,10 @@ type harness struct {
 	// afterApply and afterDestroy are the reconciliations after the last
 	// apply and after the destroy, when they ran.
 	afterApply, afterDestroy *faultsuite.Report
+	// foreign holds the node pools the scenario created outside Terraform
+	// (full name to their state as first seen): they are not orphans, and
+	// they must be left exactly as they are (see foreignPool).
+	foreign map[string]string
 }
 
 func (h *harness) ctx() context.Context {
@@ -81,8 +82,15 @@ var applyArgs = []string{"apply", "-auto-approve", "-input=false", "-no-color"}
 // error whose output matches it.
 func (h *harness) apply(wantErr *regexp.Regexp) {
 	h.t.Helper()
+	_ = h.applyWith(wantErr)
+}
+
+// applyWith is apply with more arguments (such as -replace=ADDRESS or a
+// saved plan's file); it returns what Terraform printed.
+func (h *harness) applyWith(wantErr *regexp.Regexp, extra ...string) faultsuite.Output {
+	h.t.Helper()
 	h.applies++
-	out, err := h.ws.Run(h.ctx(), applyArgs...)
+	out, err := h.ws.Run(h.ctx(), append(slices.Clone(applyArgs), extra...)...)
 	switch {
 	case wantErr == nil && err != nil:
 		h.t.Fatalf("apply %d failed: %v", h.applies, err)
@@ -91,6 +99,7 @@ func (h *harness) apply(wantErr *regexp.Regexp) {
 	case wantErr != nil && !wantErr.MatchString(out.Stdout+out.Stderr):
 		h.t.Fatalf("apply %d error does not match %q: %v", h.applies, wantErr, err)
 	}
+	return out
 }
 
 // reconcile compares the workspace's state with the emulator.
@@ -114,7 +123,10 @@ func (h *harness) check() (faultsuite.Report, error) {
 	case faultsuite.TypeTPUVMQueued:
 		return h.reconcileQueued(st), nil
 	}
-	return faultsuite.ReconcileNodePools(st, h.tg.Emulator.NodePools(), h.prefix), nil
+	r := faultsuite.ReconcileNodePools(st, h.tg.Emulator.NodePools(), h.prefix)
+	// A pool created outside Terraform is in no state by design.
+	r.Orphans = slices.DeleteFunc(r.Orphans, func(name string) bool { _, ok := h.foreign[name]; return ok })
+	return r, nil
 }
 
 // expectClean fails unless state and emulator agree with want objects
@@ -131,8 +143,40 @@ func (h *harness) expectClean(when string, want int) *faultsuite.Report {
 // interruptedApply starts an apply, waits until the emulator has received one
 // more call of method than before, sends sig to Terraform's process group and
 // waits for it to exit with an error. After SIGINT, Terraform must say it
-// was interrupted.
+// was interrupted. No process of the group may outlive Terraform.
 func (h *harness) interruptedApply(method string, sig syscall.Signal) {
+	h.t.Helper()
+	h.interruptedApplyAt(method, sig, nil)
+}
+
+// interruptedApplyAt is interruptedApply that calls atSignal, when not nil,
+// right before the signal (to inject a fault that must be there when it
+// arrives), and returns the time from the signal to Terraform's exit.
+func (h *harness) interruptedApplyAt(method string, sig syscall.Signal, atSignal func()) time.Duration {
+	h.t.Helper()
+	p := h.applyUntil(method)
+	if atSignal != nil {
+		atSignal()
+	}
+	signalled := time.Now()
+	if err := p.Signal(sig); err != nil {
+		h.t.Fatal(err)
+	}
+	out, err := h.waitExit(p)
+	exited := time.Since(signalled)
+	var exitErr *exec.ExitError
+	if err == nil || !errors.As(err, &exitErr) {
+		h.t.Fatalf("apply interrupted by %v: want a failed exit, got %v\nstdout:\n%s", sig, err, out.Stdout)
+	}
+	if sig == syscall.SIGINT && !strings.Contains(out.Stdout+out.Stderr, "Interrupt received") {
+		h.t.Fatalf("terraform did not report the interrupt:\nstdout:\n%s\nstderr:\n%s", out.Stdout, out.Stderr)
+	}
+	return exited
+}
+
+// applyUntil starts an apply and returns once the emulator has received one
+// more call of method than before.
+func (h *harness) applyUntil(method string) *faultsuite.Process {
 	h.t.Helper()
 	h.applies++
 	before := h.tg.Emulator.Counters()[method]
@@ -145,17 +189,45 @@ func (h *harness) interruptedApply(method string, sig syscall.Signal) {
 		out, _ := p.Wait()
 		h.t.Fatalf("waiting for %s: %v\nstdout:\n%s\nstderr:\n%s", method, err, out.Stdout, out.Stderr)
 	}
-	if err := p.Signal(sig); err != nil {
+	return p
+}
+
+// waitExit waits for Terraform to exit, then for every process of its group
+// (the provider plugins) to be gone. Either taking longer than waitLimit is a
+// failure: the group is killed.
+func (h *harness) waitExit(p *faultsuite.Process) (faultsuite.Output, error) {
+	h.t.Helper()
+	exited := make(chan struct{})
+	var out faultsuite.Output
+	var err error
+	go func() {
+		defer close(exited)
+		out, err = p.Wait()
+	}()
+	select {
+	case <-exited:
+	case <-time.After(waitLimit):
+		_ = p.Signal(syscall.SIGKILL)
+		<-exited
+		h.t.Fatalf("terraform did not exit within %s\nstdout:\n%s\nstderr:\n%s", waitLimit, out.Stdout, out.Stderr)
+	}
+	if werr := h.waitFor(func() bool { alive, gerr := p.GroupAlive(); return gerr == nil && !alive }); werr != nil {
+		_ = p.Signal(syscall.SIGKILL)
+		h.t.Fatalf("a provider process outlived Terraform: %v", werr)
+	}
+	return out, err
+}
+
+// killTerraformAlone starts an apply, waits until the emulator has received
+// one more call of method than before, and kills Terraform alone (not its
+// provider plugins): the provider must not outlive it.
+func (h *harness) killTerraformAlone(method string) {
+	h.t.Helper()
+	p := h.applyUntil(method)
+	if err := p.KillTerraform(); err != nil {
 		h.t.Fatal(err)
 	}
-	out, err := p.Wait()
-	var exitErr *exec.ExitError
-	if err == nil || !errors.As(err, &exitErr) {
-		h.t.Fatalf("apply interrupted by %v: want a failed exit, got %v\nstdout:\n%s", sig, err, out.Stdout)
-	}
-	if sig == syscall.SIGINT && !strings.Contains(out.Stdout+out.Stderr, "Interrupt received") {
-		h.t.Fatalf("terraform did not report the interrupt:\nstdout:\n%s\nstderr:\n%s", out.Stdout, out.Stderr)
-	}
+	_, _ = h.waitExit(p)
 }
 
 // waitFor polls cond until it holds or waitLimit passes.
@@ -239,7 +311,7 @@ func TestAccFaults(t *testing.T) {
 	t.Cleanup(func() {
 		t.Logf("faultsuite: summary scenarios=%d passed=%d orphans_found_after_interrupts=%d", sum.run, sum.passed, sum.orphans)
 	})
-	for _, sc := range slices.Concat(tpuScenarios(), queuedScenarios(), poolScenarios()) {
+	for _, sc := range slices.Concat(tpuScenarios(), queuedScenarios(), poolScenarios(), poolGuardScenarios()) {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			d := sc.durations
@@ -423,24 +495,7 @@ func tpuScenarios() []scenario {
 			// that never finishes: the provider must not outlive it.
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, true))
 			h.tpuConfig([]string{zoneA}, "")
-			h.applies++
-			before := h.tg.Emulator.Counters()[emulator.MethodTPUNodesCreate]
-			p, err := h.ws.Start(applyArgs...)
-			if err != nil {
-				h.t.Fatal(err)
-			}
-			if err := h.waitFor(func() bool { return h.tg.Emulator.Counters()[emulator.MethodTPUNodesCreate] > before }); err != nil {
-				_ = p.Signal(syscall.SIGKILL)
-				h.t.Fatal(err)
-			}
-			if err := p.KillTerraform(); err != nil {
-				h.t.Fatal(err)
-			}
-			_, _ = p.Wait()
-			if err := h.waitFor(func() bool { alive, err := p.GroupAlive(); return err == nil && !alive }); err != nil {
-				_ = p.Signal(syscall.SIGKILL)
-				h.t.Fatalf("the provider outlived Terraform: %v", err)
-			}
+			h.killTerraformAlone(emulator.MethodTPUNodesCreate)
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodTPUNodesCreate, false))
 			h.apply(nameTaken)
 			h.importInto("accel_tpu_vm.test", "projects/"+acctest.EmulatorProject+"/locations/"+zoneA+"/nodes/"+h.prefix+"-vm")
@@ -556,20 +611,7 @@ func poolScenarios() []scenario {
 			h.interruptedApply(emulator.MethodNodePoolsCreate, syscall.SIGKILL)
 			h.orphansSeen += len(h.reconcile().Orphans)
 			mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
-			// Killed in its first apply, the resource recorded nothing: the
-			// next apply refuses the pools and names the import.
-			h.apply(poolExists)
-			// Import the pools that exist (those whose create GKE accepted);
-			// the apply creates the rest.
-			var existing []string
-			for _, p := range h.tg.Emulator.NodePools() {
-				if short := p.Name[strings.LastIndex(p.Name, "/")+1:]; strings.HasPrefix(short, h.prefix) {
-					existing = append(existing, short)
-				}
-			}
-			slices.Sort(existing)
-			h.importInto("accel_fallback_nodepools.test", h.tg.Cluster+"/nodePools/"+strings.Join(existing, ","))
-			h.apply(nil)
+			h.recoverFirstApply()
 		}},
 		{name: "node_pools/sigkill_then_rename", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
 			h.poolsConfig(1, "")
@@ -626,31 +668,32 @@ func poolScenarios() []scenario {
 			// A pool this provider did not create (like a cluster's
 			// default-pool), named by a tier.
 			foreign := "default-" + h.prefix
-			svc, err := container.NewService(h.ctx(), option.WithEndpoint(h.tg.Emulator.ContainerEndpoint()), option.WithoutAuthentication())
-			if err != nil {
-				h.t.Fatal(err)
-			}
-			if _, err := svc.Projects.Locations.Clusters.NodePools.Create(h.tg.Cluster, &container.CreateNodePoolRequest{NodePool: &container.NodePool{
-				Name: foreign, InitialNodeCount: 1, Config: &container.NodeConfig{MachineType: "e2-standard-4"},
-			}}).Do(); err != nil {
-				h.t.Fatal(err)
-			}
+			h.foreignPool(foreign)
 			body := h.poolsBody(1, "")
-			h.write(strings.TrimSuffix(body, "}\n") + fmt.Sprintf("  tiers {\n    name           = %q\n    machine_type   = \"g2-standard-4\"\n"+
-				"    gpu_type       = \"nvidia-l4\"\n    node_locations = [\"us-central1-a\"]\n  }\n}\n", foreign))
+			h.write(withGPUTier(body, foreign))
 			h.apply(poolExists)
 			h.write(body)
 			h.apply(nil)
-			h.t.Cleanup(func() {
-				for _, p := range h.tg.Emulator.NodePools() {
-					if strings.HasSuffix(p.Name, "/nodePools/"+foreign) {
-						return
-					}
-				}
-				h.t.Errorf("node pool %s, not created by Terraform, was deleted", foreign)
-			})
 		}},
 	}
+}
+
+// recoverFirstApply recovers from a first apply killed after GKE accepted
+// some creates: it recorded nothing, so the next apply refuses the pools and
+// names the import; the pools that exist are imported, and the apply after
+// that creates the rest.
+func (h *harness) recoverFirstApply() {
+	h.t.Helper()
+	h.apply(poolExists)
+	var existing []string
+	for _, p := range h.tg.Emulator.NodePools() {
+		if short := p.Name[strings.LastIndex(p.Name, "/")+1:]; strings.HasPrefix(short, h.prefix) {
+			existing = append(existing, short)
+		}
+	}
+	slices.Sort(existing)
+	h.importInto("accel_fallback_nodepools.test", h.tg.Cluster+"/nodePools/"+strings.Join(existing, ","))
+	h.apply(nil)
 }
 
 // poolCount is the number of the scenario's pools the emulator holds.

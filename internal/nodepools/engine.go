@@ -210,7 +210,14 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 
 	rctx, cancel := gcp.AfterDeadline(ctx)
 	defer cancel()
-	pools, err := ops.api.List(rctx)
+	list := ops.api.List
+	if interrupted {
+		// Terraform asked to stop: a bounded read, not gcp.FinalReadTimeout
+		// of retries while GKE answers 429 or 503. A pool it cannot read is
+		// recorded unread (below), and the next refresh reads it.
+		list = ops.api.ListBounded
+	}
+	pools, err := list(rctx)
 	if err != nil {
 		reportReadBackError(diags, ops.api.Cluster(), anyAccepted(steps, failed), err)
 		// Without the pools, keep what state knew and what the plan asked for.
