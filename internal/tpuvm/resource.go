@@ -35,7 +35,6 @@ var (
 	_ resource.ResourceWithValidateConfig = &vmResource{}
 )
 
-
 // privateReplacing is the planned-private key in which the plan of an
 // existing VM names it: when Terraform replaces the VM (tainted, -replace
 // or a change that forces it), it plans the new VM again with no prior
