@@ -13,6 +13,9 @@ type GPUPoolQuery struct {
 	GPUCount      int
 	DriverVersion string
 	NodeLocations []string
+	// Topology is a TPU topology set on the pool; GKE's placement policy
+	// takes one only for TPU slices.
+	Topology string
 }
 
 // GPUPoolShape is the GPU node pool a GPUPoolQuery resolves to.
@@ -39,6 +42,10 @@ func (c *Catalog) GPUNodePool(q GPUPoolQuery) (GPUPoolShape, Findings) {
 		fs = append(fs, c.unknownGPUType(q.GPUType))
 	}
 	gpuTypeOK := q.GPUType == "" || c.gpuTypes[q.GPUType] != nil
+	if q.Topology != "" {
+		fs = append(fs, newFinding(SeverityError, AttrTopology, q.Topology, "Topology Set on a GPU Tier", c.data.Sources["gke_tpu"], nil,
+			"topology describes TPU slices; remove it from the GPU tier, or set accelerator_type to make the tier a TPU tier."))
+	}
 	if q.GPUCount < 0 {
 		fs = append(fs, newFinding(SeverityError, AttrGPUCount, itoa(q.GPUCount), "Invalid GPU Count", src, nil,
 			fmt.Sprintf("gpu_count %d is negative; use a positive count.", q.GPUCount)))

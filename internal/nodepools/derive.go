@@ -305,11 +305,8 @@ func deriveGPU(cat *catalog.Catalog, in tierInput, s *tierSpec) catalog.Findings
 		GPUCount:      int(in.GPUCount),
 		DriverVersion: in.GPUDriver,
 		NodeLocations: in.Locations,
+		Topology:      in.Topology,
 	})
-	if in.Topology != "" {
-		fs = append(fs, tierFinding(catalog.AttrTopology, in.Topology, "Topology Set on a GPU Tier",
-			"topology describes TPU slices; remove it from the GPU tier, or set accelerator_type to make the tier a TPU tier.", cat.Source("gke_tpu")))
-	}
 	s.MachineType = shape.MachineType
 	s.GPUType, s.GPUCount = shape.GPUType, int64(shape.GPUCount)
 	// An explicit value wins where the catalog only warns (for example
