@@ -5,13 +5,8 @@ package acctest
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -35,23 +30,19 @@ const cliTimeout = 2 * time.Minute
 // the plan failed.
 func PlanDiagnostics(t *testing.T, env []string, tf, config string) ([]Diagnostic, string, error) {
 	t.Helper()
-	dir := t.TempDir()
-	hcl := "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n\n" + config
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(hcl), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), cliTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, tf, "plan", "-json", "-input=false", "-no-color")
-	cmd.Dir, cmd.Env = dir, env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	stdout, stderr, err := NewWorkspace(t, env, tf, config).Run("plan", "-json", "-input=false", "-no-color")
 	if err != nil {
-		err = fmt.Errorf("terraform plan: %w\nstderr:\n%s", err, stderr.String())
+		err = fmt.Errorf("%w\nstderr:\n%s", err, stderr)
 	}
+	return ParseDiagnostics(t, stdout), stdout, err
+}
+
+// ParseDiagnostics returns the diagnostics in the output of a Terraform
+// command run with -json.
+func ParseDiagnostics(t *testing.T, stdout string) []Diagnostic {
+	t.Helper()
 	var diags []Diagnostic
-	sc := bufio.NewScanner(strings.NewReader(stdout.String()))
+	sc := bufio.NewScanner(strings.NewReader(stdout))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
 		var line struct {
@@ -65,5 +56,5 @@ func PlanDiagnostics(t *testing.T, env []string, tf, config string) ([]Diagnosti
 	if serr := sc.Err(); serr != nil {
 		t.Fatal(serr)
 	}
-	return diags, stdout.String(), err
+	return diags
 }

@@ -210,9 +210,9 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 
 	rctx, cancel := gcp.AfterDeadline(ctx)
 	defer cancel()
-	pools, err := ops.api.List(rctx)
-	if err != nil {
-		reportReadBackError(diags, ops.api.Cluster(), anyAccepted(steps, failed), err)
+	pools, readErr := ops.api.List(rctx)
+	if readErr != nil {
+		reportReadBackError(diags, ops.api.Cluster(), anyAccepted(steps, failed), readErr)
 		// Without the pools, keep what state knew and what the plan asked for.
 		pools = nil
 	}
@@ -239,7 +239,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 				out = append(out, unreadTier(t))
 				anyPool = true
 			}
-			if err != nil {
+			if err != nil && !sameCause(readErr, err) {
 				reportTierError(diags, base, ops.api.PoolName(name), onStockout, interrupted, err)
 			}
 			continue
