@@ -16,6 +16,9 @@ import (
 // terraform-plugin-testing shows errors only; tests that check a warning read
 // it here.
 type Diagnostic struct {
+	// Address is the resource or data source the diagnostic is about, when
+	// the CLI names one.
+	Address  string `json:"address"`
 	Severity string `json:"severity"`
 	Summary  string `json:"summary"`
 	Detail   string `json:"detail"`

@@ -141,6 +141,7 @@ func TestAccFallbackNodePools_unknownAtPlan(t *testing.T) {
 			},
 		}},
 	})
+	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.Resource, "accel_fallback_nodepools", cases)
 }
 
 // TestAccFallbackNodePools_unknownCheckedAtApply: a tier the catalog

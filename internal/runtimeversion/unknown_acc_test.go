@@ -35,4 +35,5 @@ func TestAccRuntimeVersion_unknownAtPlan(t *testing.T) {
 			Config: tg.Config(acctest.UnknownConfig(acctest.DataSource, "accel_runtime_version", cases)),
 		}},
 	})
+	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.DataSource, "accel_runtime_version", cases)
 }

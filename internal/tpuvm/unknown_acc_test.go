@@ -101,6 +101,7 @@ func TestAccTPUVM_unknownAtPlan(t *testing.T) {
 			},
 		}},
 	})
+	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.Resource, "accel_tpu_vm", cases)
 }
 
 // TestAccTPUVM_unknownCheckedAtApply: a value the catalog rejects that is
