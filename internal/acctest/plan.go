@@ -6,7 +6,6 @@ package acctest
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -33,10 +32,7 @@ const cliTimeout = 2 * time.Minute
 // the plan failed.
 func PlanDiagnostics(t *testing.T, env []string, tf, config string) ([]Diagnostic, string, error) {
 	t.Helper()
-	stdout, stderr, err := NewWorkspace(t, env, tf, config).Run("plan", "-json", "-input=false", "-no-color")
-	if err != nil {
-		err = fmt.Errorf("%w\nstderr:\n%s", err, stderr)
-	}
+	stdout, _, err := NewWorkspace(t, env, tf, config).Run("plan", "-json", "-input=false", "-no-color")
 	return ParseDiagnostics(t, stdout), stdout, err
 }
 

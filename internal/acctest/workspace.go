@@ -37,8 +37,8 @@ func NewWorkspace(t *testing.T, env []string, tf, config string) *Workspace {
 }
 
 // Run runs terraform with args and returns what it wrote to standard output
-// and to standard error (where the CLI writes errors), and its exit error.
-// It works in cleanups.
+// and to standard error (where the CLI writes errors), and its exit error,
+// which carries standard error too. It works in cleanups.
 func (w *Workspace) Run(args ...string) (stdout, stderr string, err error) {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
@@ -48,7 +48,7 @@ func (w *Workspace) Run(args ...string) (stdout, stderr string, err error) {
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
-		return out.String(), errOut.String(), fmt.Errorf("terraform %q: %w", args, err)
+		return out.String(), errOut.String(), fmt.Errorf("terraform %q: %w\nstderr:\n%s", args, err, errOut.String())
 	}
 	return out.String(), errOut.String(), nil
 }

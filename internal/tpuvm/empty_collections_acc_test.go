@@ -12,45 +12,21 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 )
 
-// emptyCollectionValid lists the optional lists, sets and maps of
-// accel_tpu_vm for which the empty value is valid; the empty value of any
-// other is rejected at plan.
-var emptyCollectionValid = map[string]bool{
-	"labels":   true,
-	"metadata": true,
-	"tags":     true,
-}
-
-// TestAccTPUVM_emptyCollections sets each optional list, set and map (from
-// the schema, so that new ones are covered) to its empty value in turn: it
-// is either valid end to end (listed in emptyCollectionValid: it applies,
-// and the next plan is empty, so no "inconsistent result") or rejected at
-// plan with a diagnostic on the attribute.
+// TestAccTPUVM_emptyCollections sets each optional list, set and map of
+// accel_tpu_vm to its empty value in turn (see acctest.EmptyCollections):
+// labels, metadata and tags are valid empty, the others are rejected at
+// plan.
 func TestAccTPUVM_emptyCollections(t *testing.T) {
-	attrs := acctest.SettableAttributes(t, acctest.Resource, "accel_tpu_vm")
-	blocks := acctest.BlockPaths(attrs)
-	collections := acctest.OptionalCollections(attrs)
-	if len(collections) == 0 {
-		t.Fatal("the schema walk found no optional collection in accel_tpu_vm")
-	}
-	for i, a := range collections {
-		t.Run(a.Path, func(t *testing.T) {
-			tg := acctest.New(t)
-			name := fmt.Sprintf("tf-acc-empty-%d", i)
-			body := everyAttribute(tg, name)
-			if !acctest.SetAt(body, a.Path, acctest.EmptyValue(a)) {
-				t.Fatalf("everyAttribute has no value for %s: add one", a.Path)
-			}
-			config := tg.Config(acctest.UnknownConfig(acctest.Resource, "accel_tpu_vm", []acctest.Case{{Name: a.Path, Body: body, Blocks: blocks}}))
-			step := resource.TestStep{Config: config, PlanOnly: true, ExpectError: acctest.EmptyCollectionError(a.Path)}
-			if emptyCollectionValid[a.Path] {
-				step = resource.TestStep{Config: config}
-			}
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				CheckDestroy:             checkGone(tg, name),
-				Steps:                    []resource.TestStep{step},
-			})
-		})
-	}
+	acctest.EmptyCollections{
+		TypeName: "accel_tpu_vm",
+		Valid:    map[string]bool{"labels": true, "metadata": true, "tags": true},
+		Target:   func(t *testing.T) *acctest.Target { return acctest.New(t) },
+		Body: func(tg *acctest.Target, i int) map[string]any {
+			return everyAttribute(tg, fmt.Sprintf("tf-acc-empty-%d", i))
+		},
+		CheckDestroy: func(tg *acctest.Target, body map[string]any) resource.TestCheckFunc {
+			name, _ := body["name"].(string)
+			return checkGone(tg, name)
+		},
+	}.Run(t)
 }
