@@ -283,18 +283,26 @@ func copyBody(body map[string]any) map[string]any {
 	return out
 }
 
-func deepCopy(v any) any {
+func deepCopy(v any) any { return copyValue(v, false) }
+
+// copyValue copies v through maps and lists; with resolve, each Unknown is
+// replaced by its value.
+func copyValue(v any, resolve bool) any {
 	switch c := v.(type) {
+	case Unknown:
+		if resolve {
+			return copyValue(c.Value, true)
+		}
 	case map[string]any:
 		out := make(map[string]any, len(c))
 		for k, e := range c {
-			out[k] = deepCopy(e)
+			out[k] = copyValue(e, resolve)
 		}
 		return out
 	case []any:
 		out := make([]any, len(c))
 		for i, e := range c {
-			out[i] = deepCopy(e)
+			out[i] = copyValue(e, resolve)
 		}
 		return out
 	}

@@ -53,28 +53,8 @@ func addressOr(d Diagnostic) string {
 func KnownCases(cases []Case) []Case {
 	out := make([]Case, len(cases))
 	for i, c := range cases {
-		body, _ := resolveUnknowns(c.Body).(map[string]any)
+		body, _ := copyValue(c.Body, true).(map[string]any)
 		out[i] = Case{Name: c.Name, Body: body, Blocks: c.Blocks}
 	}
 	return out
-}
-
-func resolveUnknowns(v any) any {
-	switch c := v.(type) {
-	case Unknown:
-		return resolveUnknowns(c.Value)
-	case map[string]any:
-		out := make(map[string]any, len(c))
-		for k, e := range c {
-			out[k] = resolveUnknowns(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(c))
-		for i, e := range c {
-			out[i] = resolveUnknowns(e)
-		}
-		return out
-	}
-	return v
 }

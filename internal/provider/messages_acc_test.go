@@ -117,6 +117,11 @@ func nodePools(cluster, name, extra string) string {
 `, cluster, name, extra, name)
 }
 
+// maxErrorLines bounds the lines of one error about a failing API call:
+// the summary, the configuration excerpt, the message, and the advice (the
+// API's JSON details took 15 and more lines on their own).
+const maxErrorLines = 15
+
 // apiDetails are phrases of the Google API's JSON error body, which a
 // compact message leaves out.
 var apiDetails = []string{"@type", "details", "google.rpc", "requestId", `"code"`, `"message"`, `"status"`}
@@ -161,6 +166,14 @@ func TestAccProvider_wrongEnvironmentMessages(t *testing.T) {
 			[]string{"operations ran", "may have started", "What exists is recorded"})
 	})
 
+	short := "  timeouts {\n    create = \"1s\"\n  }\n"
+	apis := []struct {
+		name, method string
+		config       func(tg *acctest.Target) string
+	}{
+		{"TPU API", emulator.MethodTPUNodesCreate, func(tg *acctest.Target) string { return tpuVM(tg, "tf-acc-busy", short) }},
+		{"GKE API", emulator.MethodNodePoolsCreate, func(tg *acctest.Target) string { return nodePools(tg.Cluster, "tf-acc-busy", short) }},
+	}
 	for _, tc := range []struct {
 		code    int
 		summary string
@@ -168,34 +181,21 @@ func TestAccProvider_wrongEnvironmentMessages(t *testing.T) {
 		{429, "HTTP 429 RESOURCE_EXHAUSTED"},
 		{503, "HTTP 503 UNAVAILABLE: The service is currently unavailable."},
 	} {
-		t.Run(fmt.Sprintf("TPU API answers %d", tc.code), func(t *testing.T) {
-			t.Parallel()
-			tg := acctest.New(t)
-			tg.RequireEmulator(t)
-			if err := tg.Emulator.FailNext(emulator.MethodTPUNodesCreate, forever, tc.code); err != nil {
-				t.Fatal(err)
-			}
-			cfg := tg.Config(tpuVM(tg, "tf-acc-busy", "  timeouts {\n    create = \"1s\"\n  }\n"))
-			m := apply(t, acctest.NewWorkspace(t, env, tf, cfg))
-			m.expect(t, []string{tc.summary}, apiDetails)
-			if lines := len(strings.Split(strings.TrimSpace(m.raw), "\n")); lines > 15 {
-				t.Errorf("the error takes %d lines, want at most 15:\n%s", lines, m.raw)
-			}
-		})
-		t.Run(fmt.Sprintf("GKE API answers %d", tc.code), func(t *testing.T) {
-			t.Parallel()
-			tg := acctest.New(t)
-			tg.RequireEmulator(t)
-			if err := tg.Emulator.FailNext(emulator.MethodNodePoolsCreate, forever, tc.code); err != nil {
-				t.Fatal(err)
-			}
-			cfg := tg.Config(nodePools(tg.Cluster, "tf-acc-busy", "  timeouts {\n    create = \"1s\"\n  }\n"))
-			m := apply(t, acctest.NewWorkspace(t, env, tf, cfg))
-			m.expect(t, []string{tc.summary}, apiDetails)
-			if lines := len(strings.Split(strings.TrimSpace(m.raw), "\n")); lines > 15 {
-				t.Errorf("the error takes %d lines, want at most 15:\n%s", lines, m.raw)
-			}
-		})
+		for _, api := range apis {
+			t.Run(fmt.Sprintf("%s answers %d", api.name, tc.code), func(t *testing.T) {
+				t.Parallel()
+				tg := acctest.New(t)
+				tg.RequireEmulator(t)
+				if err := tg.Emulator.FailNext(api.method, forever, tc.code); err != nil {
+					t.Fatal(err)
+				}
+				m := apply(t, acctest.NewWorkspace(t, env, tf, tg.Config(api.config(tg))))
+				m.expect(t, []string{tc.summary}, apiDetails)
+				if lines := len(strings.Split(strings.TrimSpace(m.raw), "\n")); lines > maxErrorLines {
+					t.Errorf("the error takes %d lines, want at most %d", lines, maxErrorLines)
+				}
+			})
+		}
 	}
 }
 
