@@ -33,14 +33,17 @@ func withNewType(sc *emulator.Scenario) {
 	sc.Zones[i].TPUAcceleratorTypes = append(sc.Zones[i].TPUAcceleratorTypes, newType)
 }
 
+// newTypeVMName names the VM of newTypeVM.
+const newTypeVMName = "tf-acc-warn-type"
+
 // newTypeVM is an accel_tpu_vm of newType; extra goes inside it.
-func newTypeVM(name, extra string) string {
+func newTypeVM(extra string) string {
 	return fmt.Sprintf(`resource "accel_tpu_vm" "test" {
   name             = %q
   zones            = [%q]
   accelerator_type = %q
 %s}
-`, name, newTypeZone, newType, extra)
+`, newTypeVMName, newTypeZone, newType, extra)
 }
 
 // TestAccTPUVM_warnModeCatalogRejects: an accelerator type the catalog
@@ -53,20 +56,19 @@ func newTypeVM(name, extra string) string {
 func TestAccTPUVM_warnModeCatalogRejects(t *testing.T) {
 	tg := acctest.New(t, withNewType)
 	tg.RequireEmulator(t)
-	name := "tf-acc-warn-type"
 	warn := "  validation = \"warn\"\n"
 	runtime := "  runtime_version  = \"v2-alpha-tpuv6e\"\n"
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkGone(tg, name),
+		CheckDestroy:             checkGone(tg, newTypeVMName),
 		Steps: []resource.TestStep{
 			{
-				Config:      tg.Config(newTypeVM(name, runtime)),
+				Config:      tg.Config(newTypeVM(runtime)),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`(?s)Error: .*accelerator_type.*` + newType),
 			},
 			{
-				Config:      tg.Config(newTypeVM(name, warn)),
+				Config:      tg.Config(newTypeVM(warn)),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`(?s)Error: No Runtime Version to Choose.*runtime_version\s+is\s+omitted.*"` + newType + `".*validation\s+=\s+"warn".*Set\s+runtime_version\s+to\s+a\s+version`),
 			},
@@ -76,7 +78,7 @@ func TestAccTPUVM_warnModeCatalogRejects(t *testing.T) {
 						t.Errorf("%s called %d times before the valid configuration, want 0", emulator.MethodTPUNodesCreate, n)
 					}
 				},
-				Config: tg.Config(newTypeVM(name, warn+runtime)),
+				Config: tg.Config(newTypeVM(warn + runtime)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("accel_tpu_vm.test", tfjsonpath.New("accelerator_type"), knownvalue.StringExact(newType)),
 					statecheck.ExpectKnownValue("accel_tpu_vm.test", tfjsonpath.New("zone"), knownvalue.StringExact(newTypeZone)),
@@ -98,7 +100,7 @@ func TestAccTPUVM_warnModeWarnings(t *testing.T) {
 	tg := acctest.New(t, withNewType)
 	tg.RequireEmulator(t)
 	diags, stdout, err := acctest.PlanDiagnostics(t, env, acctest.TerraformPath(t),
-		tg.Config(newTypeVM("tf-acc-warn-type", "  validation = \"warn\"\n  runtime_version  = \"v2-alpha-tpuv6e\"\n")))
+		tg.Config(newTypeVM("  validation = \"warn\"\n  runtime_version  = \"v2-alpha-tpuv6e\"\n")))
 	if err != nil {
 		t.Fatalf("%v\nstdout:\n%s", err, stdout)
 	}
