@@ -5,13 +5,7 @@ package acctest
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +15,9 @@ import (
 // terraform-plugin-testing shows errors only; tests that check a warning read
 // it here.
 type Diagnostic struct {
+	// Address is the resource or data source the diagnostic is about, when
+	// the CLI names one.
+	Address  string `json:"address"`
 	Severity string `json:"severity"`
 	Summary  string `json:"summary"`
 	Detail   string `json:"detail"`
@@ -35,23 +32,16 @@ const cliTimeout = 2 * time.Minute
 // the plan failed.
 func PlanDiagnostics(t *testing.T, env []string, tf, config string) ([]Diagnostic, string, error) {
 	t.Helper()
-	dir := t.TempDir()
-	hcl := "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n\n" + config
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(hcl), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), cliTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, tf, "plan", "-json", "-input=false", "-no-color")
-	cmd.Dir, cmd.Env = dir, env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if err != nil {
-		err = fmt.Errorf("terraform plan: %w\nstderr:\n%s", err, stderr.String())
-	}
+	stdout, _, err := NewWorkspace(t, env, tf, config).Run("plan", "-json", "-input=false", "-no-color")
+	return ParseDiagnostics(t, stdout), stdout, err
+}
+
+// ParseDiagnostics returns the diagnostics in the output of a Terraform
+// command run with -json.
+func ParseDiagnostics(t *testing.T, stdout string) []Diagnostic {
+	t.Helper()
 	var diags []Diagnostic
-	sc := bufio.NewScanner(strings.NewReader(stdout.String()))
+	sc := bufio.NewScanner(strings.NewReader(stdout))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
 		var line struct {
@@ -65,5 +55,5 @@ func PlanDiagnostics(t *testing.T, env []string, tf, config string) ([]Diagnosti
 	if serr := sc.Err(); serr != nil {
 		t.Fatal(serr)
 	}
-	return diags, stdout.String(), err
+	return diags
 }

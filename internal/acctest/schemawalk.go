@@ -39,6 +39,8 @@ type Attribute struct {
 	// Collection is set for lists, sets and maps, nested or not, and for
 	// blocks that may be repeated.
 	Collection bool
+	// Map is set for maps, nested or not.
+	Map bool
 	// String is set for string attributes.
 	String bool
 	// Required is set for required attributes.
@@ -97,10 +99,12 @@ func walkAttributes(prefix string, attrs []*tfprotov6.SchemaAttribute, out *[]At
 		switch {
 		case a.NestedType != nil:
 			at.Collection = a.NestedType.Nesting != tfprotov6.SchemaObjectNestingModeSingle
+			at.Map = a.NestedType.Nesting == tfprotov6.SchemaObjectNestingModeMap
 			walkAttributes(at.Path+".", a.NestedType.Attributes, out)
 		case a.Type != nil:
 			at.String = a.Type.Is(tftypes.String)
-			at.Collection = a.Type.Is(tftypes.List{}) || a.Type.Is(tftypes.Set{}) || a.Type.Is(tftypes.Map{})
+			at.Map = a.Type.Is(tftypes.Map{})
+			at.Collection = a.Type.Is(tftypes.List{}) || a.Type.Is(tftypes.Set{}) || at.Map
 		}
 		*out = append(*out, at)
 	}
@@ -279,18 +283,26 @@ func copyBody(body map[string]any) map[string]any {
 	return out
 }
 
-func deepCopy(v any) any {
+func deepCopy(v any) any { return copyValue(v, false) }
+
+// copyValue copies v through maps and lists; with resolve, each Unknown is
+// replaced by its value.
+func copyValue(v any, resolve bool) any {
 	switch c := v.(type) {
+	case Unknown:
+		if resolve {
+			return copyValue(c.Value, true)
+		}
 	case map[string]any:
 		out := make(map[string]any, len(c))
 		for k, e := range c {
-			out[k] = deepCopy(e)
+			out[k] = copyValue(e, resolve)
 		}
 		return out
 	case []any:
 		out := make([]any, len(c))
 		for i, e := range c {
-			out[i] = deepCopy(e)
+			out[i] = copyValue(e, resolve)
 		}
 		return out
 	}
@@ -470,6 +482,39 @@ func AttributeError(path string) *regexp.Regexp {
 	full := strings.Join(quoted, `(\[\d+\])?\.`)
 	leaf := quoted[len(quoted)-1]
 	return regexp.MustCompile(`(?s)Error: .*(` + full + `|` + leaf + `\s*=\s*""|\s""\s)`)
+}
+
+// OptionalCollections returns the optional lists, sets and maps of attrs
+// that are not blocks (a block left out is already the empty list).
+func OptionalCollections(attrs []Attribute) []Attribute {
+	var out []Attribute
+	for _, a := range attrs {
+		if a.Collection && !a.Block && !a.Required {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// EmptyValue is the empty value of a collection attribute: {} for a map,
+// [] for a list or a set.
+func EmptyValue(a Attribute) any {
+	if a.Map {
+		return map[string]any{}
+	}
+	return []any{}
+}
+
+// EmptyCollectionError matches an error about the collection at path set
+// to its empty value: the detail names its path (with list indexes), or
+// its name as an argument ("values = [...]" in the advice of an error on
+// the block that holds it).
+func EmptyCollectionError(path string) *regexp.Regexp {
+	segs := strings.Split(path, ".")
+	for i, s := range segs {
+		segs[i] = regexp.QuoteMeta(s)
+	}
+	return regexp.MustCompile(`(?s)Error: .*(` + strings.Join(segs, `(\[\d+\])?\.`) + `|\b` + segs[len(segs)-1] + `\s*=)`)
 }
 
 // RequireValues stops the test when the configuration given to UnknownCases

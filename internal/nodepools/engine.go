@@ -217,9 +217,9 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		// recorded unread (below), and the next refresh reads it.
 		list = ops.api.ListBounded
 	}
-	pools, err := list(rctx)
-	if err != nil {
-		reportReadBackError(diags, ops.api.Cluster(), anyAccepted(steps, failed), err)
+	pools, readErr := list(rctx)
+	if readErr != nil {
+		reportReadBackError(diags, ops.api.Cluster(), anyAccepted(steps, failed), readErr)
 		// Without the pools, keep what state knew and what the plan asked for.
 		pools = nil
 	}
@@ -246,7 +246,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 				out = append(out, unreadTier(t))
 				anyPool = true
 			}
-			if err != nil {
+			if err != nil && !sameCause(readErr, err) {
 				reportTierError(diags, base, ops.api.PoolName(name), onStockout, interrupted, err)
 			}
 			continue

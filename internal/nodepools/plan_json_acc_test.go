@@ -4,59 +4,15 @@
 package nodepools_test
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 )
-
-// cliWorkspace is a directory in which the real Terraform CLI runs against a
-// build of the provider (acctest.DevInstall).
-type cliWorkspace struct {
-	t   *testing.T
-	dir string
-	tf  string
-	env []string
-}
-
-func newCLIWorkspace(t *testing.T, env []string, tf string, tg *acctest.Target, body string) *cliWorkspace {
-	t.Helper()
-	w := &cliWorkspace{t: t, dir: t.TempDir(), tf: tf, env: env}
-	hcl := "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n\n" + tg.Config(body)
-	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(hcl), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return w
-}
-
-// run runs terraform with args and returns its stdout and exit error,
-// which carries stderr (where the CLI writes errors). It works in cleanups.
-func (w *cliWorkspace) run(args ...string) (string, error) {
-	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, w.tf, args...)
-	cmd.Dir, cmd.Env = w.dir, w.env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if err != nil {
-		err = fmt.Errorf("terraform %v: %w\nstderr:\n%s", args, err, stderr.String())
-	}
-	return stdout.String(), err
-}
-
-// cliTimeout bounds one CLI run; reaching it is a failure, not a measurement.
-const cliTimeout = 2 * time.Minute
 
 // TestAccFallbackNodePools_diagnosticsOnce runs `terraform plan -json` with
 // the real CLI against a build of the provider and counts the diagnostics:
@@ -139,7 +95,7 @@ func TestAccFallbackNodePools_stockoutTaint(t *testing.T) {
 	tg.RequireEmulator(t)
 	tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", 0)
 	prefix := acctest.RandomName("st")
-	w := newCLIWorkspace(t, env, tf, tg, fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
+	w := acctest.NewWorkspace(t, env, tf, tg.Config(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
   cluster       = %q
   compute_class = %q
   tiers {
@@ -155,26 +111,26 @@ func TestAccFallbackNodePools_stockoutTaint(t *testing.T) {
     node_locations = ["us-central1-a"]
   }
 }
-`, tg.Cluster, prefix))
+`, tg.Cluster, prefix)))
 	t.Cleanup(func() {
-		if _, err := w.run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		if _, _, err := w.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
 			t.Error(err)
 		}
 	})
-	out, err := w.run("apply", "-auto-approve", "-input=false", "-no-color")
+	out, _, err := w.Run("apply", "-auto-approve", "-input=false", "-no-color")
 	if err == nil || !strings.Contains(err.Error(), "Node Pool Out of Capacity") {
 		t.Fatalf("apply: want a failure for lack of capacity, got %v\n%s", err, out)
 	}
-	out, err = w.run("plan", "-detailed-exitcode", "-input=false", "-no-color")
+	out, _, err = w.Run("plan", "-detailed-exitcode", "-input=false", "-no-color")
 	if exitCode(err) != 2 || !strings.Contains(out, "tainted") || !strings.Contains(out, "must be replaced") {
 		t.Fatalf("plan after the stockout: want the tainted resource replaced, got %v\n%s", err, out)
 	}
-	if _, err := w.run("untaint", "accel_fallback_nodepools.test"); err != nil {
+	if _, _, err := w.Run("untaint", "accel_fallback_nodepools.test"); err != nil {
 		t.Fatal(err)
 	}
 	// Untainted, the resource is updated in place: only the pool in ERROR
 	// is re-created, the healthy one is kept.
-	out, err = w.run("plan", "-detailed-exitcode", "-input=false", "-no-color")
+	out, _, err = w.Run("plan", "-detailed-exitcode", "-input=false", "-no-color")
 	if exitCode(err) != 2 || strings.Contains(out, "must be replaced") || !strings.Contains(out, "1 to change, 0 to destroy") ||
 		!strings.Contains(out, prefix+`-v6e", so its node pool will be deleted and created again`) &&
 			!strings.Contains(strings.Join(strings.Fields(out), " "), `Tier "`+prefix+`-v6e" has a node pool in ERROR`) {

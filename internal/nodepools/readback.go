@@ -34,6 +34,25 @@ func reportReadBackError(diags *diag.Diagnostics, cluster string, ran bool, err 
 	}
 }
 
+// sameCause reports whether a tier's error has the cause the read-back
+// error readErr reported for the whole cluster (an endpoint that cannot be
+// reached or does not answer like the API, a cluster that does not exist,
+// credentials or permissions), so that the cause is reported once.
+func sameCause(readErr, err error) bool {
+	var re, te *gcp.EndpointError
+	switch {
+	case errors.As(readErr, &re) && errors.As(err, &te):
+		return true
+	case errors.Is(readErr, gcp.ErrClusterNotFound):
+		return gcp.Classify(err) == gcp.ClassNotFound
+	}
+	switch c := gcp.Classify(readErr); c {
+	case gcp.ClassPermission, gcp.ClassUnauthenticated, gcp.ClassNotAPI:
+		return gcp.Classify(err) == c
+	}
+	return false
+}
+
 // anyAccepted reports whether any step may have started an operation: it
 // succeeded, its operation failed, or it ran out of time.
 func anyAccepted(steps []*step, failed map[string]error) bool {

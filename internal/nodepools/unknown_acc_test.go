@@ -125,7 +125,8 @@ func uniqueNames(i int, body map[string]any) {
 // turn, and each collection's elements (a whole tier among them): each such
 // configuration must plan, apply, and plan nothing after, without
 // Terraform's "invalid plan" or "inconsistent result" errors. All cases are
-// resources of one configuration, applied together.
+// resources of one configuration, applied together. The plan has no warning
+// that only the unknown values cause (acctest.CheckNoUnknownOnlyWarnings).
 func TestAccFallbackNodePools_unknownAtPlan(t *testing.T) {
 	tg := newTarget(t)
 	tg.RequireEmulator(t)
@@ -141,6 +142,7 @@ func TestAccFallbackNodePools_unknownAtPlan(t *testing.T) {
 			},
 		}},
 	})
+	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.Resource, "accel_fallback_nodepools", cases)
 }
 
 // TestAccFallbackNodePools_unknownCheckedAtApply: a tier the catalog

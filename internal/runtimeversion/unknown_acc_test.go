@@ -15,7 +15,8 @@ import (
 // accel_runtime_version (from the schema, so that new arguments are
 // covered) unknown until apply in turn, with every other argument set and
 // with only the accelerator type set: each read succeeds once the value is
-// known, without false errors at plan time.
+// known, without false errors at plan time, and the plan has no warning that
+// only the unknown values cause (acctest.CheckNoUnknownOnlyWarnings).
 func TestAccRuntimeVersion_unknownAtPlan(t *testing.T) {
 	tg := acctest.New(t)
 	attrs := acctest.SettableAttributes(t, acctest.DataSource, "accel_runtime_version")
@@ -35,4 +36,5 @@ func TestAccRuntimeVersion_unknownAtPlan(t *testing.T) {
 			Config: tg.Config(acctest.UnknownConfig(acctest.DataSource, "accel_runtime_version", cases)),
 		}},
 	})
+	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.DataSource, "accel_runtime_version", cases)
 }

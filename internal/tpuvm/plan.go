@@ -131,8 +131,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 			}
 		} else if !resp.Diagnostics.HasError() {
 			resp.Diagnostics.AddAttributeError(path.Root("runtime_version"), "No Runtime Version to Choose",
-				fmt.Sprintf("The catalog has no runtime version for %s with the given framework (%s). Set runtime_version.",
-					plan.AcceleratorType.ValueString(), res.Reason))
+				noRuntimeDetail(plan.AcceleratorType.ValueString(), res))
 		}
 	}
 

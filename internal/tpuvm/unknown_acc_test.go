@@ -62,7 +62,8 @@ func everyAttribute(tg *acctest.Target, name string) map[string]any {
 // must plan, apply, and plan nothing after, without Terraform's "invalid
 // plan" or "inconsistent result" errors. Every collection is also tried
 // with each of its elements unknown. All cases are resources of one
-// configuration, applied together.
+// configuration, applied together. The plan has no warning that only the
+// unknown values cause (acctest.CheckNoUnknownOnlyWarnings).
 func TestAccTPUVM_unknownAtPlan(t *testing.T) {
 	tg := acctest.New(t)
 	attrs := acctest.SettableAttributes(t, acctest.Resource, "accel_tpu_vm")
@@ -101,6 +102,7 @@ func TestAccTPUVM_unknownAtPlan(t *testing.T) {
 			},
 		}},
 	})
+	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.Resource, "accel_tpu_vm", cases)
 }
 
 // TestAccTPUVM_unknownCheckedAtApply: a value the catalog rejects that is

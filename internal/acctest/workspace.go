@@ -1,0 +1,54 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package acctest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Workspace is a directory holding one main.tf, in which the real Terraform
+// CLI runs against a build of the provider (see DevInstall): for what
+// terraform-plugin-testing cannot show, such as warnings, the whole text of
+// an error, or arguments it does not pass (terraform import with any id).
+type Workspace struct {
+	t   *testing.T
+	dir string
+	tf  string
+	env []string
+}
+
+// NewWorkspace writes config, after a terraform block requiring the
+// provider, into a new directory in which tf runs with env.
+func NewWorkspace(t *testing.T, env []string, tf, config string) *Workspace {
+	t.Helper()
+	w := &Workspace{t: t, dir: t.TempDir(), tf: tf, env: env}
+	hcl := "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n\n" + config
+	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(hcl), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// Run runs terraform with args and returns what it wrote to standard output
+// and to standard error (where the CLI writes errors), and its exit error,
+// which carries standard error too. It works in cleanups.
+func (w *Workspace) Run(args ...string) (stdout, stderr string, err error) {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, w.tf, args...)
+	cmd.Dir, cmd.Env = w.dir, w.env
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return out.String(), errOut.String(), fmt.Errorf("terraform %q: %w\nstderr:\n%s", args, err, errOut.String())
+	}
+	return out.String(), errOut.String(), nil
+}

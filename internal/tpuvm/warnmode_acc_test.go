@@ -1,0 +1,116 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm_test
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
+)
+
+// newType is an accelerator type the catalog does not know (v6e comes in
+// 1, 4, 8 and more chips) and withNewType's emulator offers in newTypeZone:
+// what the Cloud TPU API answers once Google offers a type the catalog has
+// not caught up with, the case validation = "warn" is for.
+const (
+	newType     = "v6e-2"
+	newTypeZone = "us-central1-b"
+)
+
+func withNewType(sc *emulator.Scenario) {
+	i := slices.IndexFunc(sc.Zones, func(z emulator.Zone) bool { return z.Name == newTypeZone })
+	sc.Zones[i].TPUAcceleratorTypes = append(sc.Zones[i].TPUAcceleratorTypes, newType)
+}
+
+// newTypeVMName names the VM of newTypeVM.
+const newTypeVMName = "tf-acc-warn-type"
+
+// newTypeVM is an accel_tpu_vm of newType; extra goes inside it.
+func newTypeVM(extra string) string {
+	return fmt.Sprintf(`resource "accel_tpu_vm" "test" {
+  name             = %q
+  zones            = [%q]
+  accelerator_type = %q
+%s}
+`, newTypeVMName, newTypeZone, newType, extra)
+}
+
+// TestAccTPUVM_warnModeCatalogRejects: an accelerator type the catalog
+// rejects is an error by default. With validation = "warn" and
+// runtime_version set, the VM is created as written (the catalog's error a
+// warning), without "invalid result object", and the next plan is empty.
+// With validation = "warn" and runtime_version omitted, the catalog has no
+// runtime to choose for a type it does not know: one error at plan, on
+// runtime_version, that says to set it, and nothing is created.
+func TestAccTPUVM_warnModeCatalogRejects(t *testing.T) {
+	tg := acctest.New(t, withNewType)
+	tg.RequireEmulator(t)
+	warn := "  validation = \"warn\"\n"
+	runtime := "  runtime_version  = \"v2-alpha-tpuv6e\"\n"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, newTypeVMName),
+		Steps: []resource.TestStep{
+			{
+				Config:      tg.Config(newTypeVM(runtime)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Error: .*accelerator_type.*` + newType),
+			},
+			{
+				Config:      tg.Config(newTypeVM(warn)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Error: No Runtime Version to Choose.*runtime_version\s+is\s+omitted.*"` + newType + `".*validation\s+=\s+"warn".*Set\s+runtime_version\s+to\s+a\s+version`),
+			},
+			{
+				PreConfig: func() {
+					if n := tg.Emulator.Counters()[emulator.MethodTPUNodesCreate]; n != 0 {
+						t.Errorf("%s called %d times before the valid configuration, want 0", emulator.MethodTPUNodesCreate, n)
+					}
+				},
+				Config: tg.Config(newTypeVM(warn + runtime)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("accel_tpu_vm.test", tfjsonpath.New("accelerator_type"), knownvalue.StringExact(newType)),
+					statecheck.ExpectKnownValue("accel_tpu_vm.test", tfjsonpath.New("zone"), knownvalue.StringExact(newTypeZone)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// TestAccTPUVM_warnModeWarnings: with validation = "warn", the catalog's
+// error about an accelerator type it does not know is shown once, as a
+// warning, and the plan succeeds. (terraform-plugin-testing shows errors
+// only; the CLI's -json output shows warnings.)
+func TestAccTPUVM_warnModeWarnings(t *testing.T) {
+	env := acctest.DevInstall(t)
+	tg := acctest.New(t, withNewType)
+	tg.RequireEmulator(t)
+	diags, stdout, err := acctest.PlanDiagnostics(t, env, acctest.TerraformPath(t),
+		tg.Config(newTypeVM("  validation = \"warn\"\n  runtime_version  = \"v2-alpha-tpuv6e\"\n")))
+	if err != nil {
+		t.Fatalf("%v\nstdout:\n%s", err, stdout)
+	}
+	var about []acctest.Diagnostic
+	for _, d := range diags {
+		if regexp.MustCompile(regexp.QuoteMeta(`"` + newType + `"`)).MatchString(d.Detail) {
+			about = append(about, d)
+		}
+	}
+	if len(about) != 1 || about[0].Severity != "warning" {
+		t.Errorf("diagnostics naming %q: %+v, want one warning\nstdout:\n%s", newType, about, stdout)
+	}
+}
