@@ -116,6 +116,7 @@ func TestNewClientsIsLazy(t *testing.T) {
 	cfg := Config{Project: "p", TPUEndpoint: srv.URL, ContainerEndpoint: srv.URL, AccessToken: "tok", UserAgent: testUA}
 	c := NewClients(cfg)
 	cfg.Polling = DefaultPolling() // Config() has the polling settings completed
+	cfg.OperationsPerCluster = OperationsPerCluster // and the operation limit
 	if diff := cmp.Diff(cfg, c.Config()); diff != "" {
 		t.Errorf("Config() (-want +got):\n%s", diff)
 	}
