@@ -115,7 +115,7 @@ func TestNewClientsIsLazy(t *testing.T) {
 	srv := s.server(t)
 	cfg := Config{Project: "p", TPUEndpoint: srv.URL, ContainerEndpoint: srv.URL, AccessToken: "tok", UserAgent: testUA}
 	c := NewClients(cfg)
-	cfg.Polling = DefaultPolling() // Config() has the polling settings completed
+	cfg.Polling = DefaultPolling()                  // Config() has the polling settings completed
 	cfg.OperationsPerCluster = OperationsPerCluster // and the operation limit
 	if diff := cmp.Diff(cfg, c.Config()); diff != "" {
 		t.Errorf("Config() (-want +got):\n%s", diff)
