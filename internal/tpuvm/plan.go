@@ -103,10 +103,16 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		// A new VM: the zones' live offer, when the API can be reached.
 		appendFindings(&resp.Diagnostics, r.liveZoneFindings(ctx, plan, res), nil, r.modes.For(plan.Validation), false)
 	}
-	if state != nil {
+	switch {
+	case req.Private == nil || resp.Private == nil:
+		// No private state (a plan outside Terraform, as in unit tests).
+		if state == nil {
+			r.planNameFindings(ctx, plan, "", &resp.Diagnostics)
+		}
+	case state != nil:
 		id, _ := json.Marshal(state.ID.ValueString()) // private state values are JSON
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReplacing, id)...)
-	} else {
+	default:
 		raw, diags := req.Private.GetKey(ctx, privateReplacing)
 		resp.Diagnostics.Append(diags...)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReplacing, nil)...)
