@@ -123,6 +123,7 @@ func unknownTier() tierModel {
 		ReservationAffinity:   types.ObjectUnknown(reservationAttrTypes),
 		tierSettingsModel:     unknownSettings(),
 		tierProvisioningModel: unknownProvisioning(),
+		tierLocalSSDModel:     unknownLocalSSD(),
 	}
 	markUnknown(&t)
 	return t
@@ -221,6 +222,7 @@ func specOfState(ctx context.Context, t tierModel, diags *diag.Diagnostics) tier
 		Reservation:     in.Reservation,
 		Settings:        in.Settings,
 		Provisioning:    in.Provisioning,
+		LocalSSD:        in.LocalSSD,
 	}
 	if s.TPU {
 		s.GPUType, s.GPUCount, s.GPUDriver = "", 0, ""
@@ -372,6 +374,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	flattenReservation(ctx, &t, prior, cfg, importing, diags)
 	flattenSettings(ctx, &t, prior, np, importing, diags)
 	flattenProvisioning(&t, prior, np)
+	flattenLocalSSD(&t, prior, np)
 
 	t.EffectiveLabels = stringMap(maps.Clone(cfg.Labels))
 	if cfg.Labels == nil {

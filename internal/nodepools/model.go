@@ -48,6 +48,7 @@ type tierModel struct {
 	ReservationAffinity types.Object `tfsdk:"reservation_affinity"`
 	tierSettingsModel
 	tierProvisioningModel
+	tierLocalSSDModel
 
 	PlacementPolicy   types.String `tfsdk:"placement_policy"`
 	PoolName          types.String `tfsdk:"pool_name"`

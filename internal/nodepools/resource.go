@@ -387,6 +387,7 @@ func tierValues(t tierModel) map[string]attr.Value {
 	}
 	maps.Copy(out, settingsValues(t.tierSettingsModel))
 	maps.Copy(out, provisioningValues(t.tierProvisioningModel))
+	maps.Copy(out, localSSDValues(t.tierLocalSSDModel))
 	return out
 }
 
@@ -908,6 +909,7 @@ func nullTier() tierModel {
 		NodeSelector: types.MapNull(types.StringType), Tolerations: types.ListNull(tolerationObjectType),
 		tierSettingsModel:     nullSettings(),
 		tierProvisioningModel: nullProvisioning(),
+		tierLocalSSDModel:     nullLocalSSD(),
 	}
 }
 

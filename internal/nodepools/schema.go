@@ -463,6 +463,7 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 	maps.Copy(obj.Attributes, settingsAttributes(cat))
 	maps.Copy(obj.Blocks, settingsBlocks(cat))
 	maps.Copy(obj.Attributes, provisioningAttributes(cat))
+	maps.Copy(obj.Attributes, localSSDAttributes(cat))
 	return obj
 }
 
