@@ -4,6 +4,7 @@
 package nodepools
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 
@@ -78,7 +79,7 @@ func localSSDOf(m tierLocalSSDModel) (localSSD, bool) {
 // localSSDFindings checks a tier's Local SSDs (catalog.LocalSSD) on the
 // machine type the tier resolves to.
 func localSSDFindings(cat *catalog.Catalog, in tierInput, s tierSpec, gkeVersion string) catalog.Findings {
-	return cat.LocalSSD(catalog.LocalSSDQuery{MachineType: s.MachineType, TPU: s.TPU, GKEVersion: gkeVersion,
+	return cat.LocalSSD(catalog.LocalSSDQuery{MachineType: cmp.Or(s.MachineType, in.MachineType), TPU: s.TPU, GKEVersion: gkeVersion,
 		Ephemeral: in.LocalSSD.Ephemeral, RawBlock: in.LocalSSD.RawBlock})
 }
 
