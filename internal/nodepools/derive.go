@@ -174,6 +174,7 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 	var ssdKnown bool
 	in.LocalSSD, ssdKnown = localSSDOf(t.tierLocalSSDModel)
 	in.known = in.known && ssdKnown
+	managedResourceLabels(&in, t)
 	return in
 }
 

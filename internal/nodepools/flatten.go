@@ -124,6 +124,7 @@ func unknownTier() tierModel {
 		tierSettingsModel:     unknownSettings(),
 		tierProvisioningModel: unknownProvisioning(),
 		tierLocalSSDModel:     unknownLocalSSD(),
+		tierLabelsModel:       unknownResourceLabels(),
 	}
 	markUnknown(&t)
 	return t
@@ -174,6 +175,7 @@ func markApplied(t *tierModel) {
 	t.StatusMessage = types.StringUnknown()
 	t.EffectiveLabels = types.MapUnknown(types.StringType)
 	t.EffectiveTaints = types.ListUnknown(taintObjectType)
+	markResourceLabelsApplied(&t.tierLabelsModel)
 }
 
 // markUnknown sets every computed value of a tier to unknown.
@@ -375,6 +377,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	flattenSettings(ctx, &t, prior, np, importing, diags)
 	flattenProvisioning(&t, prior, np)
 	flattenLocalSSD(&t, prior, np)
+	flattenResourceLabels(&t, prior, cfg.ResourceLabels, importing)
 
 	t.EffectiveLabels = stringMap(maps.Clone(cfg.Labels))
 	if cfg.Labels == nil {
@@ -427,6 +430,7 @@ func settle(t *tierModel) {
 		t.Tolerations = tolerationList(nil)
 	}
 	settleSettings(&t.tierSettingsModel)
+	settleResourceLabels(&t.tierLabelsModel)
 }
 
 // flattenMetadata sets labels, taints, node_labels and node_taints.
@@ -545,6 +549,7 @@ func missingTier(t tierModel) tierModel {
 	t.StatusMessage = types.StringValue("")
 	t.EffectiveLabels = types.MapNull(types.StringType)
 	t.EffectiveTaints = types.ListNull(taintObjectType)
+	t.EffectiveResourceLabels = types.MapNull(types.StringType)
 	t.PoolName = t.Name
 	settleSettings(&t.tierSettingsModel)
 	return t

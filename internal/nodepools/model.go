@@ -49,6 +49,7 @@ type tierModel struct {
 	tierSettingsModel
 	tierProvisioningModel
 	tierLocalSSDModel
+	tierLabelsModel
 
 	PlacementPolicy   types.String `tfsdk:"placement_policy"`
 	PoolName          types.String `tfsdk:"pool_name"`

@@ -253,6 +253,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			poolsKnown = false
 			continue
 		}
+		planTerraformResourceLabels(r.data, &ct, pt, r.data != nil && slices.Contains(r.data.Unknown, providerdata.DefaultLabelsAttr))
 		in := inputOf(ctx, ct, &resp.Diagnostics)
 		if !in.known || !wholly(obj) || plan.Validation.IsUnknown() {
 			// Derived values and checks wait for the values (the plan
@@ -316,6 +317,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		case actionNone:
 			pt.Status, pt.StatusMessage = old.Status, old.StatusMessage
 			pt.EffectiveLabels, pt.EffectiveTaints = old.EffectiveLabels, old.EffectiveTaints
+			pt.EffectiveResourceLabels = old.EffectiveResourceLabels
 		default:
 			markApplied(pt)
 		}
@@ -910,6 +912,7 @@ func nullTier() tierModel {
 		tierSettingsModel:     nullSettings(),
 		tierProvisioningModel: nullProvisioning(),
 		tierLocalSSDModel:     nullLocalSSD(),
+		tierLabelsModel:       nullResourceLabels(),
 	}
 }
 
