@@ -140,12 +140,7 @@ func (c *Catalog) localSSDCountFindings(q LocalSSDQuery, attr string, n int64) F
 
 func (c *Catalog) localSSDVersionFindings(version string) Findings {
 	r := &c.data.PoolSettings.LocalSSD
-	if version == "" || version == "latest" || version == "-" {
-		return nil
-	}
-	v, ok := parseGKEVersion(version)
-	minV, okMin := parseGKEVersion(r.MinGKEVersion)
-	if !ok || !okMin || compareGKE(v, minV) >= 0 {
+	if !olderGKE(version, r.MinGKEVersion) {
 		return nil
 	}
 	return Findings{newFinding(SeverityError, AttrGKEVersion, version, "GKE Version Too Old for NVMe Local SSDs", r.MinGKEVersionSource,

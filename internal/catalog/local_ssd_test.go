@@ -81,3 +81,19 @@ func TestLocalSSDLabels(t *testing.T) {
 		t.Errorf("LocalSSDLabels(nil) = %v", got)
 	}
 }
+
+// TestOlderGKE: only a parseable version below the minimum is older.
+func TestOlderGKE(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		version string
+		want    bool
+	}{
+		{"1.25.3-gke.1700", true}, {"1.25.3-gke.1800", false}, {"1.24", true}, {"1.26", false},
+		{"", false}, {"latest", false}, {"-", false},
+	} {
+		if got := olderGKE(tc.version, "1.25.3-gke.1800"); got != tc.want {
+			t.Errorf("olderGKE(%q) = %t, want %t", tc.version, got, tc.want)
+		}
+	}
+}
