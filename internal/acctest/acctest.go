@@ -12,7 +12,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,6 +127,19 @@ func (tg *Target) ProviderConfig() string {
 
 // Config joins the provider block and the test's configuration.
 func (tg *Target) Config(body string) string { return tg.ProviderConfig() + "\n" + body }
+
+// ConfigWithDefaultLabels is Config with the provider's default_labels set.
+func (tg *Target) ConfigWithDefaultLabels(labels map[string]string, body string) string {
+	keys := slices.Sorted(maps.Keys(labels))
+	var b strings.Builder
+	b.WriteString(strings.TrimSuffix(tg.ProviderConfig(), "}\n"))
+	b.WriteString("  default_labels = {\n")
+	for _, k := range keys {
+		fmt.Fprintf(&b, "    %q = %q\n", k, labels[k])
+	}
+	b.WriteString("  }\n}\n")
+	return b.String() + "\n" + body
+}
 
 // OfflineProviderConfig is a provider block with no credentials and no
 // endpoint: what `terraform plan` in CI without cloud access sees.

@@ -107,12 +107,7 @@ func (c *Catalog) NodeLocationsInCluster(clusterLocation string, zones []string)
 // GKE version of custom ComputeClasses; "" (unknown) is not checked.
 func (c *Catalog) ComputeClassVersion(version string) Findings {
 	req := c.data.ComputeClass
-	if version == "" || req.MinGKEVersion == "" {
-		return nil
-	}
-	v, ok := parseGKEVersion(version)
-	minV, okMin := parseGKEVersion(req.MinGKEVersion)
-	if !ok || !okMin || compareGKE(v, minV) >= 0 {
+	if !olderGKE(version, req.MinGKEVersion) {
 		return nil
 	}
 	return Findings{newFinding(SeverityError, AttrGKEVersion, version, "GKE Version Too Old for ComputeClass", req.Source,

@@ -102,13 +102,9 @@ func (c *Catalog) PoolProvisioning(q PoolProvisioningQuery) Findings {
 		if !m.on {
 			continue
 		}
-		if q.GKEVersion != "" {
-			v, ok := parseGKEVersion(q.GKEVersion)
-			minV, okMin := parseGKEVersion(m.minVersion)
-			if ok && okMin && compareGKE(v, minV) < 0 {
-				fs = append(fs, newFinding(SeverityError, AttrGKEVersion, q.GKEVersion, m.name+" Needs a Newer GKE", m.source, []string{m.minVersion},
-					fmt.Sprintf("%s node pools need GKE %s or later; the cluster runs %s. Upgrade the cluster or remove %s.", m.name, m.minVersion, q.GKEVersion, m.attr)))
-			}
+		if olderGKE(q.GKEVersion, m.minVersion) {
+			fs = append(fs, newFinding(SeverityError, AttrGKEVersion, q.GKEVersion, m.name+" Needs a Newer GKE", m.source, []string{m.minVersion},
+				fmt.Sprintf("%s node pools need GKE %s or later; the cluster runs %s. Upgrade the cluster or remove %s.", m.name, m.minVersion, q.GKEVersion, m.attr)))
 		}
 		if q.Spot {
 			fs = append(fs, newFinding(SeverityError, AttrSpot, "true", m.name+" Excludes Spot", m.source, nil,

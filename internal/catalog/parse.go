@@ -120,6 +120,15 @@ func parseGKEVersion(s string) (gkeVersion, bool) {
 	return v, true
 }
 
+// olderGKE reports whether version, a GKE version such as
+// "1.31.2-gke.1115000", is older than minVersion; false when either does not
+// parse ("", "latest").
+func olderGKE(version, minVersion string) bool {
+	v, ok := parseGKEVersion(version)
+	minV, okMin := parseGKEVersion(minVersion)
+	return ok && okMin && compareGKE(v, minV) < 0
+}
+
 // compareGKE compares a and b on the precision both give: -1, 0 or 1.
 func compareGKE(a, b gkeVersion) int {
 	n := min(a.parts, b.parts)

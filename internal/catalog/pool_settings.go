@@ -62,6 +62,7 @@ type PoolSettingsData struct {
 	GPUSharing              GPUSharing     `json:"gpu_sharing"`
 	Upgrade                 UpgradeRules   `json:"upgrade"`
 	ShieldedVM              ShieldedVM     `json:"shielded_vm"`
+	LocalSSD                LocalSSDRules  `json:"local_ssd"`
 }
 
 // UpgradeRules are GKE's surge upgrade defaults and rules.

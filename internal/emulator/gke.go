@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -548,6 +549,9 @@ func (s *Server) validatePool(c *gkeCluster, np *container.NodePool) (int, *apiE
 		return 0, err
 	}
 	if err := s.checkVersion(c, np.Version, np.Config.MachineType); err != nil {
+		return 0, err
+	}
+	if err := s.checkLocalSSD(np.Config, cmp.Or(np.Version, c.c.CurrentMasterVersion)); err != nil {
 		return 0, err
 	}
 	return hosts, nil

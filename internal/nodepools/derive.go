@@ -41,6 +41,7 @@ type tierInput struct {
 	Reservation     *reservation
 	Settings        poolSettings
 	Provisioning    provisioning
+	LocalSSD        localSSD
 }
 
 // kind is what a tier's configuration asks for.
@@ -170,6 +171,10 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 	var provKnown bool
 	in.Provisioning, provKnown = provisioningOf(t.tierProvisioningModel)
 	in.known = in.known && provKnown
+	var ssdKnown bool
+	in.LocalSSD, ssdKnown = localSSDOf(t.tierLocalSSDModel)
+	in.known = in.known && ssdKnown
+	managedResourceLabels(&in, t)
 	return in
 }
 
@@ -208,6 +213,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 		Settings:     in.Settings,
 		Hosts:        1,
 		Provisioning: in.Provisioning,
+		LocalSSD:     in.LocalSSD,
 	}
 	var fs catalog.Findings
 	src := cat.Source("gke_tpu")
@@ -229,6 +235,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 	fs = append(fs, metadataFindings(cat, in)...)
 	fs = append(fs, settingsFindings(cat, in, s)...)
 	fs = append(fs, provisioningFindings(cat, in, gkeVersion)...)
+	fs = append(fs, localSSDFindings(cat, in, s, gkeVersion)...)
 	if !s.TPU {
 		addGPUSharingLabels(cat, &s)
 	}
@@ -255,6 +262,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 		s.Tolerations = unionTolerations(s.Tolerations, tolerationsFor([]taint{catalogTaint(cat, catalog.TaintSpot, "")}, nil))
 	}
 	addProvisioningScheduling(cat, &s)
+	addLocalSSDLabels(cat, &s)
 	return s, fs
 }
 

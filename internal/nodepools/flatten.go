@@ -123,6 +123,8 @@ func unknownTier() tierModel {
 		ReservationAffinity:   types.ObjectUnknown(reservationAttrTypes),
 		tierSettingsModel:     unknownSettings(),
 		tierProvisioningModel: unknownProvisioning(),
+		tierLocalSSDModel:     unknownLocalSSD(),
+		tierLabelsModel:       unknownResourceLabels(),
 	}
 	markUnknown(&t)
 	return t
@@ -174,6 +176,7 @@ func markApplied(t *tierModel) {
 	t.EffectiveLabels = types.MapUnknown(types.StringType)
 	t.EffectiveTaints = types.ListUnknown(taintObjectType)
 	t.Capacity = types.ObjectUnknown(capacityAttrTypes)
+	markResourceLabelsApplied(&t.tierLabelsModel)
 }
 
 // markUnknown sets every computed value of a tier to unknown.
@@ -222,6 +225,7 @@ func specOfState(ctx context.Context, t tierModel, diags *diag.Diagnostics) tier
 		Reservation:     in.Reservation,
 		Settings:        in.Settings,
 		Provisioning:    in.Provisioning,
+		LocalSSD:        in.LocalSSD,
 	}
 	if s.TPU {
 		s.GPUType, s.GPUCount, s.GPUDriver = "", 0, ""
@@ -373,6 +377,8 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	flattenReservation(ctx, &t, prior, cfg, importing, diags)
 	flattenSettings(ctx, &t, prior, np, importing, diags)
 	flattenProvisioning(&t, prior, np)
+	flattenLocalSSD(&t, prior, np)
+	flattenResourceLabels(&t, prior, cfg.ResourceLabels, importing)
 
 	t.EffectiveLabels = stringMap(maps.Clone(cfg.Labels))
 	if cfg.Labels == nil {
@@ -425,6 +431,7 @@ func settle(t *tierModel) {
 		t.Tolerations = tolerationList(nil)
 	}
 	settleSettings(&t.tierSettingsModel)
+	settleResourceLabels(&t.tierLabelsModel)
 }
 
 // flattenMetadata sets labels, taints, node_labels and node_taints.
@@ -543,6 +550,7 @@ func missingTier(t tierModel) tierModel {
 	t.StatusMessage = types.StringValue("")
 	t.EffectiveLabels = types.MapNull(types.StringType)
 	t.EffectiveTaints = types.ListNull(taintObjectType)
+	t.EffectiveResourceLabels = types.MapNull(types.StringType)
 	t.PoolName = t.Name
 	settleSettings(&t.tierSettingsModel)
 	return t

@@ -49,6 +49,8 @@ type tierModel struct {
 	tierSettingsModel
 	tierProvisioningModel
 	tierCapacityModel
+	tierLocalSSDModel
+	tierLabelsModel
 
 	PlacementPolicy   types.String `tfsdk:"placement_policy"`
 	PoolName          types.String `tfsdk:"pool_name"`

@@ -262,6 +262,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			poolsKnown = false
 			continue
 		}
+		planTerraformResourceLabels(r.data, &ct, pt, r.data != nil && slices.Contains(r.data.Unknown, providerdata.DefaultLabelsAttr))
 		in := inputOf(ctx, ct, &resp.Diagnostics)
 		if !in.known || !wholly(obj) || plan.Validation.IsUnknown() {
 			// Derived values and checks wait for the values (the plan
@@ -326,6 +327,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			pt.Status, pt.StatusMessage = old.Status, old.StatusMessage
 			pt.EffectiveLabels, pt.EffectiveTaints = old.EffectiveLabels, old.EffectiveTaints
 			pt.Capacity = old.Capacity // refreshed by Read, never a planned change
+			pt.EffectiveResourceLabels = old.EffectiveResourceLabels
 		default:
 			markApplied(pt)
 		}
@@ -397,6 +399,7 @@ func tierValues(t tierModel) map[string]attr.Value {
 	}
 	maps.Copy(out, settingsValues(t.tierSettingsModel))
 	maps.Copy(out, provisioningValues(t.tierProvisioningModel))
+	maps.Copy(out, localSSDValues(t.tierLocalSSDModel))
 	return out
 }
 
@@ -924,6 +927,8 @@ func nullTier() tierModel {
 		tierSettingsModel:     nullSettings(),
 		tierProvisioningModel: nullProvisioning(),
 		tierCapacityModel:     tierCapacityModel{Capacity: types.ObjectNull(capacityAttrTypes)},
+		tierLocalSSDModel:     nullLocalSSD(),
+		tierLabelsModel:       nullResourceLabels(),
 	}
 }
 

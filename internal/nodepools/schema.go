@@ -464,6 +464,8 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 	maps.Copy(obj.Blocks, settingsBlocks(cat))
 	maps.Copy(obj.Attributes, provisioningAttributes(cat))
 	maps.Copy(obj.Attributes, capacityAttributes())
+	maps.Copy(obj.Attributes, localSSDAttributes(cat))
+	maps.Copy(obj.Attributes, labelsAttributes())
 	return obj
 }
 

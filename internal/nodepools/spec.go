@@ -63,6 +63,7 @@ type tierSpec struct {
 	Reservation     *reservation
 	Settings        poolSettings
 	Provisioning    provisioning
+	LocalSSD        localSSD
 
 	// NodeLabels and NodeTaints are what the provider sets on the pool.
 	NodeLabels map[string]string
@@ -88,7 +89,8 @@ func sameShape(a, b tierSpec) bool {
 		a.Spot == b.Spot &&
 		reservationEqual(a.Reservation, b.Reservation) &&
 		fixedSettingsEqual(a.Settings, b.Settings) &&
-		provisioningEqual(a.Provisioning, b.Provisioning)
+		provisioningEqual(a.Provisioning, b.Provisioning) &&
+		localSSDEqual(a.LocalSSD, b.LocalSSD)
 }
 
 func sortedCopy(s []string) []string {
@@ -175,6 +177,7 @@ func (s tierSpec) nodePool() *container.NodePool {
 	}
 	s.Settings.applyToNodePool(np)
 	s.Provisioning.applyToNodePool(np)
+	s.LocalSSD.applyToNodePool(np)
 	return np
 }
 
@@ -215,6 +218,10 @@ func adoptionMismatch(np *container.NodePool, want tierSpec, owner string) strin
 	}
 	if cfg.Spot != sent.Config.Spot {
 		return fmt.Sprintf("has spot = %t, not %t", cfg.Spot, sent.Config.Spot)
+	}
+	if got := localSSDOfPool(np); !localSSDEqual(got, want.LocalSSD) {
+		return fmt.Sprintf("has %d Local SSDs for ephemeral storage and %d as raw block devices, not %d and %d",
+			valueOr(got.Ephemeral, 0), valueOr(got.RawBlock, 0), valueOr(want.LocalSSD.Ephemeral, 0), valueOr(want.LocalSSD.RawBlock, 0))
 	}
 	if w := sent.Config.ReservationAffinity; w != nil {
 		g := cfg.ReservationAffinity

@@ -70,6 +70,7 @@ type accelProviderModel struct {
 	ComputeEndpoint           types.String `tfsdk:"compute_endpoint"`
 	Validation                types.String `tfsdk:"validation"`
 	PollInterval              types.String `tfsdk:"poll_interval"`
+	DefaultLabels             types.Map    `tfsdk:"default_labels"`
 }
 
 // setting describes one provider argument: its environment fallbacks, in
@@ -191,6 +192,7 @@ func (p *accelProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"compute_endpoint":            attr("compute_endpoint", endpointValidator{}),
 			"validation":                  attr("validation", stringvalidator.OneOf(catalog.ModeNames...)),
 			"poll_interval":               attr("poll_interval", durationValidator{}),
+			"default_labels":              defaultLabelsAttribute(),
 		},
 	}
 }
@@ -207,6 +209,7 @@ func (p *accelProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		return
 	}
 	data := c.data
+	setDefaultLabels(ctx, data, m.DefaultLabels, &resp.Diagnostics)
 	if len(data.Unknown) > 0 {
 		tflog.Debug(ctx, "provider arguments unknown until apply", map[string]any{"attributes": data.Unknown})
 	}

@@ -63,7 +63,7 @@ func TestAccProvider_devOverridesSchema(t *testing.T) {
 		attrs = append(attrs, name)
 	}
 	slices.Sort(attrs)
-	want := []string{"access_token", "compute_endpoint", "container_endpoint", "credentials", "impersonate_service_account",
+	want := []string{"access_token", "compute_endpoint", "container_endpoint", "credentials", "default_labels", "impersonate_service_account",
 		"poll_interval", "project", "tpu_endpoint", "validation", "zone"}
 	if !slices.Equal(attrs, want) {
 		t.Errorf("provider attributes = %v, want %v", attrs, want)

@@ -204,8 +204,15 @@ func TestSchemaDescribesEverySetting(t *testing.T) {
 			t.Errorf("attribute %s has no description", name)
 		}
 	}
-	if len(attrs) != len(settings) {
-		t.Errorf("schema has %d attributes, settings list has %d", len(attrs), len(settings))
+	// default_labels, a map without environment fallback, is the one
+	// attribute that is not a setting.
+	if len(attrs) != len(settings)+1 || resp.Schema.Attributes["default_labels"] == nil {
+		t.Errorf("schema has %d attributes %v, want the %d settings and default_labels", len(attrs), attrs, len(settings))
+	}
+	for _, s := range settings {
+		if resp.Schema.Attributes[s.attr] == nil {
+			t.Errorf("setting %s has no attribute", s.attr)
+		}
 	}
 	for _, secret := range []string{"credentials", "access_token"} {
 		if !resp.Schema.Attributes[secret].IsSensitive() {

@@ -24,6 +24,9 @@ type Data struct {
 	// Unknown lists provider arguments that were unknown at configure time
 	// (they become known during apply).
 	Unknown []string
+	// DefaultLabels are the provider's default_labels (nil when unset), which
+	// every resource adds to the labels it manages (WithDefaultLabels).
+	DefaultLabels map[string]string
 
 	liveOnce sync.Once
 	live     *livecheck.Checker

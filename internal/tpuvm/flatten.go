@@ -31,7 +31,7 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 		CidrBlock:       knownString(m.CIDRBlock),
 		Labels:          map[string]string{},
 	}
-	diags.Append(stringMap(ctx, m.Labels, &n.Labels)...)
+	diags.Append(stringMap(ctx, m.TerraformLabels, &n.Labels)...)
 	if !m.Metadata.IsNull() && !m.Metadata.IsUnknown() {
 		diags.Append(m.Metadata.ElementsAs(ctx, &n.Metadata, false)...)
 	}
@@ -156,6 +156,7 @@ func flattenNode(ctx context.Context, n *tpu.Node, prior vmModel, all bool) (vmM
 	m.EffectiveLabels = stringMapValue(labels)
 	delete(labels, ownerLabelKey)
 	m.Labels = managedMap(ctx, labels, prior.Labels, all, &diags)
+	m.TerraformLabels = managedMap(ctx, labels, prior.TerraformLabels, all, &diags)
 	m.Metadata = managedMap(ctx, n.Metadata, prior.Metadata, all, &diags)
 
 	if len(n.Tags) > 0 || known(prior.Tags) {

@@ -37,6 +37,7 @@ func priorModel() vmModel {
 		Framework:        types.StringValue("jax"),
 		Description:      types.StringNull(),
 		Labels:           mapValue(map[string]string{"team": "ml"}),
+		TerraformLabels:  mapValue(map[string]string{"team": "ml"}),
 		Metadata:         mapValue(map[string]string{"startup-script": "echo hi"}),
 		Tags:             types.ListNull(types.StringType),
 		DataDisks:        types.ListNull(types.ObjectType{AttrTypes: dataDiskAttrTypes}),
@@ -235,6 +236,7 @@ func TestPatchFor(t *testing.T) {
 		Labels:   mapValue(map[string]string{"team": "ml", "old": "x"}),
 		Metadata: mapValue(map[string]string{"startup-script": "echo hi"}), NetworkConfig: nc(false),
 	}
+	state.TerraformLabels = state.Labels
 	t.Run("no change", func(t *testing.T) {
 		t.Parallel()
 		_, mask, diags := patchFor(ctx, current, state, state)
@@ -248,6 +250,7 @@ func TestPatchFor(t *testing.T) {
 		plan.Description = types.StringNull()
 		plan.Tags = zonesValue("tpu")
 		plan.Labels = mapValue(map[string]string{"team": "serving"})
+		plan.TerraformLabels = plan.Labels
 		plan.Metadata = mapValue(map[string]string{"startup-script": "echo bye"})
 		plan.NetworkConfig = nc(true)
 		patch, mask, diags := patchFor(ctx, current, state, plan)

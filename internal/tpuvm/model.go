@@ -23,6 +23,7 @@ type vmModel struct {
 	Description            types.String   `tfsdk:"description"`
 	Labels                 types.Map      `tfsdk:"labels"`
 	EffectiveLabels        types.Map      `tfsdk:"effective_labels"`
+	TerraformLabels        types.Map      `tfsdk:"terraform_labels"`
 	Metadata               types.Map      `tfsdk:"metadata"`
 	Tags                   types.List     `tfsdk:"tags"`
 	CIDRBlock              types.String   `tfsdk:"cidr_block"`

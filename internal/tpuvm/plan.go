@@ -165,6 +165,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		}
 	}
 
+	plan.TerraformLabels = r.planTerraformLabels(ctx, plan, &resp.Diagnostics)
 	plan.EffectiveLabels = planEffectiveLabels(ctx, plan, state, &resp.Diagnostics)
 
 	if state != nil {
@@ -206,6 +207,7 @@ func sameSettings(plan, state vmModel) bool {
 		{plan.AcceleratorType, state.AcceleratorType}, {plan.RuntimeVersion, state.RuntimeVersion},
 		{plan.Framework, state.Framework}, {plan.FrameworkVersion, state.FrameworkVersion},
 		{plan.Description, state.Description}, {plan.Labels, state.Labels}, {plan.EffectiveLabels, state.EffectiveLabels},
+		{plan.TerraformLabels, state.TerraformLabels},
 		{plan.Metadata, state.Metadata}, {plan.Tags, state.Tags}, {plan.CIDRBlock, state.CIDRBlock},
 		{plan.NetworkConfig, state.NetworkConfig}, {plan.ServiceAccount, state.ServiceAccount},
 		{plan.SchedulingConfig, state.SchedulingConfig}, {plan.ShieldedInstanceConfig, state.ShieldedInstanceConfig},
@@ -259,17 +261,18 @@ func (r *vmResource) planProjectAndZones(cfg vmModel, plan *vmModel, state *vmMo
 	}
 }
 
-// planEffectiveLabels predicts effective_labels: for a new VM, labels plus
-// the ownership label, whose value (the owner id Create draws) is unknown;
-// for an existing one, its labels with the keys the
-// configuration dropped removed and the configured ones set.
+// planEffectiveLabels predicts effective_labels: for a new VM,
+// terraform_labels plus the ownership label, whose value (the owner id
+// Create draws) is unknown; for an existing one, its labels with the keys
+// the configuration (or the provider's default_labels) dropped removed and
+// the configured ones set.
 func planEffectiveLabels(ctx context.Context, plan vmModel, state *vmModel, diags *diag.Diagnostics) types.Map {
-	if !wholly(plan.Labels) {
+	if !wholly(plan.TerraformLabels) {
 		return types.MapUnknown(types.StringType)
 	}
 	var want map[string]string
-	if known(plan.Labels) {
-		diags.Append(plan.Labels.ElementsAs(ctx, &want, false)...)
+	if known(plan.TerraformLabels) {
+		diags.Append(plan.TerraformLabels.ElementsAs(ctx, &want, false)...)
 	}
 	if state == nil {
 		vals := make(map[string]attr.Value, len(want)+1)
@@ -279,7 +282,7 @@ func planEffectiveLabels(ctx context.Context, plan vmModel, state *vmModel, diag
 		vals[ownerLabelKey] = types.StringUnknown()
 		return types.MapValueMust(types.StringType, vals)
 	}
-	if plan.Labels.Equal(state.Labels) && known(state.EffectiveLabels) {
+	if plan.TerraformLabels.Equal(state.TerraformLabels) && known(state.EffectiveLabels) {
 		return state.EffectiveLabels
 	}
 	if !known(state.EffectiveLabels) {
@@ -287,7 +290,7 @@ func planEffectiveLabels(ctx context.Context, plan vmModel, state *vmModel, diag
 	}
 	var current map[string]string
 	diags.Append(state.EffectiveLabels.ElementsAs(ctx, &current, false)...)
-	out := merged(ctx, current, state.Labels, plan.Labels, diags)
+	out := merged(ctx, current, state.TerraformLabels, plan.TerraformLabels, diags)
 	vals := make(map[string]attr.Value, len(out))
 	for k, v := range out {
 		vals[k] = types.StringValue(v)

@@ -28,7 +28,7 @@ func nullModel() vmModel {
 		Zones: types.ListNull(types.StringType), Zone: types.StringNull(),
 		AcceleratorType: types.StringNull(), RuntimeVersion: types.StringNull(),
 		Framework: types.StringNull(), FrameworkVersion: types.StringNull(), Description: types.StringNull(),
-		Labels: types.MapNull(types.StringType), EffectiveLabels: types.MapNull(types.StringType),
+		Labels: types.MapNull(types.StringType), EffectiveLabels: types.MapNull(types.StringType), TerraformLabels: types.MapNull(types.StringType),
 		Metadata: types.MapNull(types.StringType), Tags: types.ListNull(types.StringType), CIDRBlock: types.StringNull(),
 		NetworkConfig: obj(networkConfigAttrTypes), ServiceAccount: obj(serviceAccountAttrTypes),
 		SchedulingConfig: obj(schedulingConfigAttrTypes), ShieldedInstanceConfig: obj(shieldedInstanceConfigAttrTypes),

@@ -342,8 +342,8 @@ func patchFor(ctx context.Context, current *tpu.Node, state, plan vmModel) (*tpu
 		patch.ForceSendFields = append(patch.ForceSendFields, "Tags")
 		mask = append(mask, "tags")
 	}
-	if !plan.Labels.Equal(state.Labels) {
-		patch.Labels = merged(ctx, current.Labels, state.Labels, plan.Labels, &diags)
+	if !plan.TerraformLabels.Equal(state.TerraformLabels) {
+		patch.Labels = merged(ctx, current.Labels, state.TerraformLabels, plan.TerraformLabels, &diags)
 		patch.ForceSendFields = append(patch.ForceSendFields, "Labels")
 		mask = append(mask, "labels")
 	}

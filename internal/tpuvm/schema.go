@@ -12,7 +12,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -56,14 +55,6 @@ const maxDescriptionLength = 512
 // as for Compute Engine resources
 // (https://cloud.google.com/compute/docs/naming-resources#resource-name-format).
 var nameRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
-
-// labelKeyRE and labelValueRE are the Google Cloud label rules
-// (https://cloud.google.com/compute/docs/labeling-resources#requirements),
-// restricted to ASCII.
-var (
-	labelKeyRE   = regexp.MustCompile(`^[a-z][-_a-z0-9]{0,62}$`)
-	labelValueRE = regexp.MustCompile(`^[-_a-z0-9]{0,63}$`)
-)
 
 // PubSubScope is added to a TPU VM's service account scopes by the API on
 // its own; it is ignored when comparing scopes (the Google provider's
@@ -181,17 +172,17 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"labels": schema.MapAttribute{
 				ElementType: types.StringType,
 				Optional:    true,
-				MarkdownDescription: "Labels managed by this configuration. Keys: 1 to 63 lowercase letters, digits, `_` " +
-					"and `-`, starting with a letter; values: at most 63 of the same characters. Non-authoritative: labels " +
-					"added outside Terraform are kept and shown in `effective_labels`. The key `" + ownerLabelKey +
+				MarkdownDescription: "Labels managed by this configuration. " + validation.LabelRules + " Non-authoritative: " +
+					"labels added outside Terraform are kept and shown in `effective_labels`. The provider's `default_labels` " +
+					"apply too, a key set here winning (see `terraform_labels`). The key `" + ownerLabelKey +
 					"` is reserved. Updated in place.",
-				Validators: []validator.Map{
-					mapvalidator.KeysAre(
-						stringvalidator.RegexMatches(labelKeyRE, "must be 1 to 63 lowercase letters, digits, '_' or '-', starting with a letter"),
-						stringvalidator.NoneOf(ownerLabelKey),
-					),
-					mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(labelValueRE, "must be at most 63 lowercase letters, digits, '_' or '-'")),
-				},
+				Validators: validation.Labels(ownerLabelKey),
+			},
+			"terraform_labels": schema.MapAttribute{
+				ElementType: types.StringType,
+				Computed:    true,
+				MarkdownDescription: "The labels this configuration manages on the VM: the provider's `default_labels` merged " +
+					"with `labels`, whose value wins for a key set in both. A change of `default_labels` updates the VM in place.",
 			},
 			"effective_labels": schema.MapAttribute{
 				ElementType: types.StringType,

@@ -1,0 +1,35 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+)
+
+// The labels of a TPU VM follow the google provider's convention: `labels`
+// (non-authoritative, the keys this configuration sets), `terraform_labels`
+// (labels merged with the provider's default_labels, what the provider
+// writes to the VM) and `effective_labels` (every label on the VM, the
+// ownership label and labels added outside Terraform among them).
+
+// planTerraformLabels plans terraform_labels: the provider's default_labels
+// with labels over them; unknown while either is; null when both are empty
+// and labels is not set.
+func (r *vmResource) planTerraformLabels(ctx context.Context, plan vmModel, diags *diag.Diagnostics) types.Map {
+	if !wholly(plan.Labels) || r.providerUnknown(providerdata.DefaultLabelsAttr) {
+		return types.MapUnknown(types.StringType)
+	}
+	var own map[string]string
+	diags.Append(stringMap(ctx, plan.Labels, &own)...)
+	out := r.data.WithDefaultLabels(own)
+	if len(out) == 0 && plan.Labels.IsNull() {
+		return types.MapNull(types.StringType)
+	}
+	return stringMapValue(out)
+}
