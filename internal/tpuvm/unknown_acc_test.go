@@ -44,6 +44,7 @@ func everyAttribute(tg *acctest.Target, name string) map[string]any {
 			"scopes": []any{"https://www.googleapis.com/auth/cloud-platform"},
 		},
 		"scheduling_config": map[string]any{"preemptible": false, "reserved": false, "spot": false},
+		"slice_count":       1,
 		// capacity.reservation belongs to another mode: see reservedAttribute.
 		"capacity":                 map[string]any{"mode": "flex-start", "max_wait": "1h0m0s", "max_run_duration": "2h0m0s"},
 		"shielded_instance_config": map[string]any{"enable_secure_boot": true},
