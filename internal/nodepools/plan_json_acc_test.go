@@ -136,7 +136,7 @@ func TestAccFallbackNodePools_stockoutTaint(t *testing.T) {
 	env := acctest.DevInstall(t)
 	tf := acctest.TerraformPath(t)
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "injects a stockout")
 	tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", 0)
 	prefix := acctest.RandomName("st")
 	w := newCLIWorkspace(t, env, tf, tg, fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {

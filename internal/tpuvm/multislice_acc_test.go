@@ -67,7 +67,7 @@ func checkSlicesGone(tg *acctest.Target, name string) resource.TestCheckFunc {
 // the whole VM, and destroy removing the queued resource and both slices.
 func TestAccTPUVM_multislice(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "preempts a slice")
 	name := acctest.RandomName("ms")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	slices := []string{id + "-0", id + "-1"}
@@ -136,7 +136,7 @@ func TestAccTPUVM_multislice(t *testing.T) {
 // block: created through a queued resource without a tier.
 func TestAccTPUVM_multisliceOnDemand(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "reads its slices and queued resource from the emulator's state, which has no sandbox counterpart in the test yet")
 	name := acctest.RandomName("mso")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	resource.ParallelTest(t, resource.TestCase{
@@ -198,7 +198,7 @@ func TestAccTPUVM_queuedImportWaiting(t *testing.T) {
 	tg := acctest.New(t, func(sc *emulator.Scenario) {
 		sc.Capacity = append(sc.Capacity, emulator.Capacity{Zone: "us-central1-a", Type: "v5litepod-4", Count: 0})
 	})
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "holds capacity at zero so that the queued request waits")
 	name := acctest.RandomName("imw")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	timeouts := "  timeouts {\n    create = \"1s\"\n  }\n"

@@ -77,7 +77,7 @@ func (e expectQueued) CheckState(_ context.Context, _ statecheck.CheckStateReque
 // preemption shows as drift that the next apply replaces.
 func TestAccTPUVM_queuedSpot(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "preempts the Spot VM")
 	name := acctest.RandomName("spot")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	qrName := "projects/" + tg.Project + "/locations/" + tg.Zone + "/queuedResources/" + name
@@ -133,7 +133,7 @@ func TestAccTPUVM_queuedSpot(t *testing.T) {
 // third read of the request, whatever the machine's speed) and finishes.
 func TestAccTPUVM_queuedReservedAfterWait(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "grants capacity after a given number of calls")
 	name := acctest.RandomName("rsv")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
@@ -163,7 +163,7 @@ func TestAccTPUVM_queuedTimeoutThenReapply(t *testing.T) {
 	tg := acctest.New(t, func(sc *emulator.Scenario) {
 		sc.Capacity = append(sc.Capacity, emulator.Capacity{Zone: "us-central1-a", Type: "v5litepod-4", Count: 0})
 	})
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "holds capacity at zero so that the queued request times out")
 	name := acctest.RandomName("wait")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	config := queuedConfig(tg, name, `    mode     = "spot"
@@ -209,7 +209,7 @@ func TestAccTPUVM_queuedTimeoutThenReapply(t *testing.T) {
 // with its run duration, imported with it.
 func TestAccTPUVM_queuedFlexStart(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "reads its queued resource from the emulator's state, which has no sandbox counterpart in the test yet")
 	name := acctest.RandomName("flex")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
