@@ -33,11 +33,13 @@ type expectSlices struct {
 }
 
 func (e expectSlices) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	nodes, err := slicesNamed(e.tg, e.name)
+	if err != nil {
+		resp.Error = err
+		return
+	}
 	var got []string
-	for _, n := range e.tg.Emulator.Nodes() {
-		if !strings.Contains(n.Name, "/nodes/"+e.name+"-") {
-			continue
-		}
+	for _, n := range nodes {
 		got = append(got, n.Name)
 		if e.key != "" && n.Labels[e.key] != e.value {
 			resp.Error = fmt.Errorf("node %s: label %s = %q, want %q", n.Name, e.key, n.Labels[e.key], e.value)
@@ -52,10 +54,12 @@ func (e expectSlices) CheckState(_ context.Context, _ statecheck.CheckStateReque
 // checkSlicesGone asserts that nothing of the multislice VM name is left.
 func checkSlicesGone(tg *acctest.Target, name string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		for _, n := range tg.Emulator.Nodes() {
-			if strings.Contains(n.Name, "/nodes/"+name+"-") {
-				return fmt.Errorf("slice %s is left behind", n.Name)
-			}
+		nodes, err := slicesNamed(tg, name)
+		if err != nil {
+			return err
+		}
+		if len(nodes) > 0 {
+			return fmt.Errorf("slice %s is left behind", nodes[0].Name)
 		}
 		return checkQueuedGone(tg, name)(s)
 	}
@@ -136,7 +140,6 @@ func TestAccTPUVM_multislice(t *testing.T) {
 // block: created through a queued resource without a tier.
 func TestAccTPUVM_multisliceOnDemand(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulatorFor(t, "reads its slices and queued resource from the emulator's state, which has no sandbox counterpart in the test yet")
 	name := acctest.RandomName("mso")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	resource.ParallelTest(t, resource.TestCase{

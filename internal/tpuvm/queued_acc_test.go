@@ -43,10 +43,12 @@ func checkQueuedGone(tg *acctest.Target, name string) resource.TestCheckFunc {
 		if err := checkGone(tg, name)(s); err != nil {
 			return err
 		}
-		for _, qr := range tg.Emulator.QueuedResources() {
-			if strings.HasSuffix(qr.Name, "/queuedResources/"+name) {
-				return fmt.Errorf("queued resource %s is left behind (state %s)", qr.Name, qr.State)
-			}
+		states, err := queuedStates(tg, name)
+		if err != nil {
+			return err
+		}
+		if len(states) > 0 {
+			return fmt.Errorf("queued resource %s is left behind (state %s)", name, states[0])
 		}
 		return nil
 	}
@@ -61,11 +63,10 @@ type expectQueued struct {
 }
 
 func (e expectQueued) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	var got []string
-	for _, qr := range e.tg.Emulator.QueuedResources() {
-		if strings.HasSuffix(qr.Name, "/queuedResources/"+e.name) {
-			got = append(got, qr.State)
-		}
+	got, err := queuedStates(e.tg, e.name)
+	if err != nil {
+		resp.Error = err
+		return
 	}
 	if strings.Join(got, ",") != strings.Join(e.states, ",") {
 		resp.Error = fmt.Errorf("queued resources named %s: states %v, want %v", e.name, got, e.states)
@@ -209,7 +210,6 @@ func TestAccTPUVM_queuedTimeoutThenReapply(t *testing.T) {
 // with its run duration, imported with it.
 func TestAccTPUVM_queuedFlexStart(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulatorFor(t, "reads its queued resource from the emulator's state, which has no sandbox counterpart in the test yet")
 	name := acctest.RandomName("flex")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,

@@ -50,7 +50,7 @@ func nodesNamed(tg *acctest.Target, name string) ([]*tpu.Node, error) {
 		return out, nil
 	}
 	ctx := context.Background()
-	svc, err := tpu.NewService(ctx, option.WithScopes("https://www.googleapis.com/auth/cloud-platform"))
+	svc, err := sandboxTPU(ctx)
 	if err != nil {
 		return nil, err
 	}
