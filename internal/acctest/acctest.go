@@ -93,11 +93,46 @@ func New(t *testing.T, opts ...func(*emulator.Scenario)) *Target {
 	}
 }
 
-// RequireEmulator skips tests that inject faults when running against a real project.
-func (tg *Target) RequireEmulator(t *testing.T) {
+// RequireEmulatorFor skips the test against a sandbox project. why says
+// what only the emulator gives the test: a fault it injects, a change it makes
+// behind Terraform's back, or data a real project would not hold (its
+// clusters, reservations, service accounts, zone and quota answers). Call it
+// from the test function itself with a string literal: the acceptance-tests
+// guide lists every caller with its reason, and a unit test checks the list.
+func (tg *Target) RequireEmulatorFor(t *testing.T, why string) {
 	t.Helper()
 	if tg.Emulator == nil {
-		t.Skip("needs the emulator's fault injection")
+		t.Skip("needs the emulator: " + why)
+	}
+}
+
+// RequireEmulator skips the test against a sandbox project without saying
+// why.
+//
+// Deprecated: use RequireEmulatorFor; the guide check fails on callers of
+// RequireEmulator.
+func (tg *Target) RequireEmulator(t *testing.T) {
+	t.Helper()
+	tg.RequireEmulatorFor(t, "no reason given")
+}
+
+// CallCount is how many calls to method (an emulator.Method* name) the
+// emulator has served so far, and whether anything counts them: against a
+// sandbox project nothing does, so a test keeps its other checks on both
+// targets and checks call counts only where counting is true.
+func (tg *Target) CallCount(method string) (n int64, counting bool) {
+	if tg.Emulator == nil {
+		return 0, false
+	}
+	return tg.Emulator.Counters()[method], true
+}
+
+// AssertNoCalls fails the test if the emulator served any call to method.
+// Against a sandbox project it checks nothing (see CallCount).
+func (tg *Target) AssertNoCalls(t *testing.T, method string) {
+	t.Helper()
+	if n, counting := tg.CallCount(method); counting && n != 0 {
+		t.Errorf("%s called %d times, want 0", method, n)
 	}
 }
 

@@ -319,7 +319,7 @@ func TestAccFaults(t *testing.T) {
 				d = 300 * time.Millisecond
 			}
 			tg := acctest.New(t, func(s *emulator.Scenario) { s.Durations = durations(d) })
-			tg.RequireEmulator(t)
+			tg.RequireEmulatorFor(t, "injects the faults of each scenario: failed, throttled, HTML and hanging API calls")
 			h := &harness{
 				t:      t,
 				tg:     tg,

@@ -200,7 +200,7 @@ func TestAccHardwarePath_invalidCandidates(t *testing.T) {
 // dynamic block, and the second plan is empty.
 func TestAccHardwarePath_example(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "applies the example, whose cluster and zone offers exist only on the emulator")
 	b, err := os.ReadFile("../../examples/data-sources/accel_hardware_path/data-source.tf")
 	if err != nil {
 		t.Fatal(err)

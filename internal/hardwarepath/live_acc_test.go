@@ -102,7 +102,7 @@ func TestAccHardwarePath_liveOutcomes(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			tg := acctest.New(t)
-			tg.RequireEmulator(t)
+			tg.RequireEmulatorFor(t, "sets the quotas that decide each outcome")
 			for _, q := range tc.quotas {
 				tg.Emulator.SetQuota(q)
 			}
@@ -140,7 +140,7 @@ func (c callsBounded) CheckState(_ context.Context, _ statecheck.CheckStateReque
 // not make is a warning naming the permission, and the walk goes on.
 func TestAccHardwarePath_capacityPermissionDenied(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "injects a 403 answer to regions.get")
 	if err := tg.Emulator.FailNext(emulator.MethodComputeRegionsGet, 10, 403); err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestAccHardwarePath_capacityPermissionDenied(t *testing.T) {
 func TestAccHardwarePath_offlineMakesNoCall(t *testing.T) {
 	acctest.Offline(t)
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "counts Compute Engine calls: that an offline plan makes none is what it tests")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{

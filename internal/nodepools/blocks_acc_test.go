@@ -74,7 +74,7 @@ func TestAccFallbackNodePools_misspeltBlockArguments(t *testing.T) {
 // place to an empty list; and import then reads an empty list back too.
 func TestAccFallbackNodePools_blocksLifecycle(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t) // the reservation exists only as a name on the emulator
+	tg.RequireEmulatorFor(t, "consumes the reservation tpu-reservation, which exists only on the emulator")
 	tpuZone, gpuZone := zones(tg)
 	prefix := acctest.RandomName("blk")
 	tpuName, gpuName := prefix+"-v6e", prefix+"-l4"
@@ -131,7 +131,6 @@ func TestAccFallbackNodePools_blocksLifecycle(t *testing.T) {
 // so the user sees which tier and which argument to fix.
 func TestAccFallbackNodePools_findingsOnTheirLine(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
 	tpuZone, gpuZone := zones(tg)
 	prefix := acctest.RandomName("fl")
 	ok := gpuTier(prefix+"-ok", gpuZone, "g2-standard-4")
@@ -177,7 +176,7 @@ func TestAccFallbackNodePools_findingsOnTheirLine(t *testing.T) {
 // edit needed.
 func TestAccFallbackNodePools_importGeneratedConfig(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "creates node pools behind Terraform's back through the emulator's endpoint")
 	_, gpuZone := zones(tg)
 	prefix := acctest.RandomName("ig")
 	withGPU, bare := prefix+"-l4", prefix+"-bare"

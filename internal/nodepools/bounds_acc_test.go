@@ -27,7 +27,7 @@ const forever = 1 << 30
 // again, an apply adopts the pool, and destroy removes it.
 func TestAccFallbackNodePools_createTimeoutWhileListUnavailable(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "injects failed list calls and holds the create operation")
 	_, gpuZone := zones(tg)
 	prefix := acctest.RandomName("bd")
 	name := prefix + "-l4"
@@ -81,7 +81,7 @@ func TestAccFallbackNodePools_createTimeoutWhileListUnavailable(t *testing.T) {
 // ACCEL_CONTAINER_ENDPOINT.
 func TestAccFallbackNodePools_refreshAgainstHTML(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "answers list calls with an HTML page")
 	_, gpuZone := zones(tg)
 	prefix := acctest.RandomName("ht")
 	name := prefix + "-l4"

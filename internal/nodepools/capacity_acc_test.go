@@ -100,7 +100,7 @@ func TestAccFallbackNodePools_capacityAtPlan(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			tg := acctest.New(t)
-			tg.RequireEmulator(t)
+			tg.RequireEmulatorFor(t, "sets the quotas and reservations it reads and injects failed capacity calls")
 			tc.setup(tg.Emulator)
 			prefix := acctest.RandomName("cap")
 			diags, stdout, err := acctest.PlanDiagnostics(t, env, tf, tg.Config(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {

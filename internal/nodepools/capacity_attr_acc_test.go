@@ -70,7 +70,7 @@ func capacityCheck(checked bool, metric string, limit, usage float64, free int64
 // update, which plans it as known after apply.
 func TestAccFallbackNodePools_capacityAttribute(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "sets the L4 quota and reservation it reads")
 	tg.Emulator.SetQuota(emulator.Quota{Region: "us-central1", Metric: "NVIDIA_L4_GPUS", Limit: 8, Usage: 2})
 	tg.Emulator.SetReservation(emulator.Reservation{Zone: "us-central1-b", Name: "l4", MachineType: "g2-standard-8", Count: 3, InUseCount: 1})
 	prefix := acctest.RandomName("capattr")
@@ -171,7 +171,7 @@ func TestAccFallbackNodePools_capacityAttributeNotChecked(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tg := newTarget(t)
-			tg.RequireEmulator(t)
+			tg.RequireEmulatorFor(t, "sets a quota and injects failed capacity calls")
 			tg.Emulator.SetQuota(emulator.Quota{Region: "us-central1", Metric: "NVIDIA_L4_GPUS", Limit: 8})
 			provider := tg.ProviderConfig()
 			if tc.offline {

@@ -21,7 +21,7 @@ func TestAccFallbackNodePools_emptyCollections(t *testing.T) {
 		Valid:    map[string]bool{"tiers.labels": true, "tiers.resource_labels": true},
 		Target: func(t *testing.T) *acctest.Target {
 			tg := newTarget(t)
-			tg.RequireEmulator(t)
+			tg.RequireEmulatorFor(t, "sets every attribute with the emulator's reservation and service accounts")
 			return tg
 		},
 		Body: func(tg *acctest.Target, _ int) map[string]any { return everyAttribute(tg) },

@@ -49,7 +49,7 @@ func blocks(t *testing.T, hcl string, prefixes ...string) string {
 // emulator, which seeds their clusters in every project.
 func TestAccFallbackNodePools_examples(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "applies the examples, whose clusters exist only on the emulator")
 	const dir = "../../examples/resources/accel_fallback_nodepools/"
 	for _, file := range []string{"resource.tf", "resource_multi_host.tf"} {
 		b, err := os.ReadFile(dir + file)

@@ -29,7 +29,7 @@ import (
 // updates the pool in place; import reads the pool's labels back.
 func TestAccFallbackNodePools_defaultLabels(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "adds a resource label behind Terraform's back through the emulator's endpoint")
 	_, gpuZone := zones(tg)
 	name := acctest.RandomName("deflabels")
 	body := config(tg, name, "", gpuTier(name, gpuZone, "g2-standard-4", line("resource_labels", `{ team = "serving" }`)))

@@ -37,7 +37,7 @@ func localSSDOf(np *container.NodePool) string {
 // field) and drops the label; every step plans nothing after its apply.
 func TestAccFallbackNodePools_localSSD(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "counts pool creates to show that a change of mode re-creates the pool")
 	_, gpuZone := zones(tg)
 	name := acctest.RandomName("ssd")
 	render := func(setting string) string {

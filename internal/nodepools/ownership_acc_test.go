@@ -113,7 +113,7 @@ var takenByOther = regexp.MustCompile(`(?s)Node Pools Already Exist.*carries the
 func TestAccFallbackNodePools_foreignPoolNeverTouched(t *testing.T) {
 	t.Run("first apply", func(t *testing.T) {
 		tg := newTarget(t)
-		tg.RequireEmulator(t)
+		tg.RequireEmulatorFor(t, "creates and replaces node pools behind Terraform's back through the emulator's endpoint")
 		_, gpuZone := zones(tg)
 		prefix := acctest.RandomName("fa")
 		mine, foreign := prefix+"-mine", prefix+"-default"
@@ -143,7 +143,7 @@ func TestAccFallbackNodePools_foreignPoolNeverTouched(t *testing.T) {
 
 	t.Run("later apply, taint and destroy", func(t *testing.T) {
 		tg := newTarget(t)
-		tg.RequireEmulator(t)
+		tg.RequireEmulatorFor(t, "creates and replaces node pools behind Terraform's back through the emulator's endpoint")
 		_, gpuZone := zones(tg)
 		prefix := acctest.RandomName("la")
 		mine, foreign := prefix+"-mine", prefix+"-default"
@@ -209,7 +209,6 @@ func TestAccFallbackNodePools_foreignPoolNeverTouched(t *testing.T) {
 // its destroy deletes them.
 func TestAccFallbackNodePools_secondInstanceRefused(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
 	_, gpuZone := zones(tg)
 	prefix := acctest.RandomName("si")
 	name := prefix + "-l4"
@@ -259,7 +258,7 @@ resource "accel_fallback_nodepools" "second" {
 // without a second create; one it no longer names is deleted by the plan.
 func TestAccFallbackNodePools_interruptedApplyFound(t *testing.T) {
 	tg := newTarget(t, func(sc *emulator.Scenario) { sc.Durations.PoolCreate = 300 * time.Millisecond })
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "creates node pools behind Terraform's back through the emulator's endpoint and counts the creates and deletes that follow")
 	_, gpuZone := zones(tg)
 	prefix := acctest.RandomName("ia")
 	base, added, renamed := prefix+"-base", prefix+"-added", prefix+"-old"
@@ -316,7 +315,7 @@ func TestAccFallbackNodePools_interruptedApplyFound(t *testing.T) {
 // apply creates it again.
 func TestAccFallbackNodePools_poolDeletedBetweenPlanAndApply(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "deletes a node pool behind Terraform's back between plan and apply")
 	_, gpuZone := zones(tg)
 	prefix := acctest.RandomName("pd")
 	a, b := prefix+"-a", prefix+"-b"

@@ -92,7 +92,7 @@ func TestAccFallbackNodePools_stockoutTaint(t *testing.T) {
 	env := acctest.DevInstall(t)
 	tf := acctest.TerraformPath(t)
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "injects a stockout")
 	tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", 0)
 	prefix := acctest.RandomName("st")
 	w := acctest.NewWorkspace(t, env, tf, tg.Config(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {

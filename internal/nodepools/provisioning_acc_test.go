@@ -23,7 +23,6 @@ import (
 // the provisioning model re-creates only that tier's pool.
 func TestAccFallbackNodePools_provisioning(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
 	tpuZone, gpuZone := zones(tg)
 	prefix := acctest.RandomName("prov")
 	gpuName, tpuName := prefix+"-flex", prefix+"-queued"
@@ -74,7 +73,7 @@ func TestAccFallbackNodePools_provisioning(t *testing.T) {
 			ImportStateId:           tg.Cluster + "/nodePools/" + gpuName + "," + tpuName,
 			ImportStateVerifyIgnore: []string{"timeouts", "pools"},
 		}, {
-			PreConfig: func() { creates = tg.Emulator.Counters()[emulator.MethodNodePoolsCreate] },
+			PreConfig: func() { creates, _ = tg.CallCount(emulator.MethodNodePoolsCreate) },
 			Config:    render(`"12h"`),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},

@@ -305,7 +305,7 @@ var createdAt = knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\
 func TestAccFallbackNodePools_stockoutFail(t *testing.T) {
 	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
-		tg.RequireEmulator(t)
+		tg.RequireEmulatorFor(t, "injects a stockout")
 		tpuZone, gpuZone := zones(tg)
 		prefix := acctest.RandomName("sf")
 		names := []string{prefix + "-v6e", prefix + "-l4"}
@@ -337,7 +337,7 @@ func TestAccFallbackNodePools_stockoutFail(t *testing.T) {
 func TestAccFallbackNodePools_stockoutContinue(t *testing.T) {
 	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
-		tg.RequireEmulator(t)
+		tg.RequireEmulatorFor(t, "injects a stockout")
 		tpuZone, gpuZone := zones(tg)
 		prefix := acctest.RandomName("sc")
 		names := []string{prefix + "-v6e", prefix + "-l4"}
@@ -395,7 +395,7 @@ func TestAccFallbackNodePools_stockoutContinue(t *testing.T) {
 // alone, and once capacity is back the apply repairs it.
 func TestAccFallbackNodePools_stockoutInLaterApplyRetried(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "injects a stockout, then restores capacity")
 	tpuZone, gpuZone := zones(tg)
 	prefix := acctest.RandomName("sr")
 	names := []string{prefix + "-v6e", prefix + "-l4"}
@@ -469,7 +469,7 @@ func TestAccFallbackNodePools_concurrency(t *testing.T) {
 				sc.SerializePoolCreates = tc.serialize
 				sc.MaxConcurrentOperationsPerCluster = tc.quota
 			})
-			tg.RequireEmulator(t)
+			tg.RequireEmulatorFor(t, "holds operations and throttles calls to limit concurrent operations")
 			tpuZone, gpuZone := zones(tg)
 			prefix := acctest.RandomName("cc")
 			tiers := []tier{
@@ -535,7 +535,7 @@ func TestAccFallbackNodePools_concurrency(t *testing.T) {
 func TestAccFallbackNodePools_externalOperation(t *testing.T) {
 	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
-		tg.RequireEmulator(t)
+		tg.RequireEmulatorFor(t, "holds the cluster with another operation")
 		tpuZone, gpuZone := zones(tg)
 		prefix := acctest.RandomName("ex")
 		names := []string{prefix + "-v6e", prefix + "-l4"}
@@ -637,7 +637,7 @@ func TestAccFallbackNodePools_gkeAdditions(t *testing.T) {
 func TestAccFallbackNodePools_disappears(t *testing.T) {
 	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
-		tg.RequireEmulator(t)
+		tg.RequireEmulatorFor(t, "deletes node pools behind Terraform's back")
 		tpuZone, gpuZone := zones(tg)
 		prefix := acctest.RandomName("ds")
 		names := []string{prefix + "-v6e", prefix + "-l4"}
@@ -700,7 +700,7 @@ func TestAccFallbackNodePools_disappears(t *testing.T) {
 // refresh shows it running, and destroy removes it.
 func TestAccFallbackNodePools_timeout(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "holds the create operation past the timeout")
 	_, gpuZone := zones(tg)
 	prefix := acctest.RandomName("to")
 	name := prefix + "-l4"

@@ -38,7 +38,7 @@ func TestAccFallbackNodePools_documentedShapes(t *testing.T) {
 // month and the catalog only warns.
 func TestAccFallbackNodePools_liveZones(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "relies on the emulator's cluster and its answer of which zones offer each machine")
 	serving := "projects/" + acctest.EmulatorProject + "/locations/us-central1/clusters/serving"
 	gpu := resourceHCL(serving, "c", "",
 		`{ name = "a100", machine_type = "a2-ultragpu-4g", min_node_count = 0, max_node_count = 1, node_locations = ["us-central1-a"] }`)

@@ -132,7 +132,7 @@ func uniqueNames(i int, body map[string]any) {
 // that only the unknown values cause (acctest.CheckNoUnknownOnlyWarnings).
 func TestAccFallbackNodePools_unknownAtPlan(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "sets the reservation tpu-reservation and the service account nodes@p, which exist only on the emulator")
 	attrs := acctest.SettableAttributes(t, acctest.Resource, "accel_fallback_nodepools")
 	cases, missing := acctest.UnknownCases(attrs, everyAttribute(tg), fewAttributes(tg), uniqueNames)
 	acctest.RequireValues(t, missing)
@@ -153,7 +153,6 @@ func TestAccFallbackNodePools_unknownAtPlan(t *testing.T) {
 // apply, before any pool is created.
 func TestAccFallbackNodePools_unknownCheckedAtApply(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
 	tpuZone, _ := zones(tg)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
@@ -176,9 +175,7 @@ resource "accel_fallback_nodepools" "test" {
 			ExpectError: regexp.MustCompile(`(?s)accelerator_type.*v6e-3`),
 		}},
 	})
-	if got := tg.Emulator.Counters()[emulator.MethodNodePoolsCreate]; got != 0 {
-		t.Errorf("nodePools.create called %d times, want 0", got)
-	}
+	tg.AssertNoCalls(t, emulator.MethodNodePoolsCreate)
 }
 
 // emptyStringValid lists the optional strings of accel_fallback_nodepools
@@ -193,7 +190,7 @@ var emptyStringValid = map[string]bool{
 // attribute.
 func TestAccFallbackNodePools_emptyStrings(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "sets the reservation tpu-reservation and the service account nodes@p, which exist only on the emulator")
 	named := func() map[string]any {
 		body := everyAttribute(tg)
 		uniqueNames(0, body)
@@ -235,7 +232,7 @@ func TestAccFallbackNodePools_emptyStrings(t *testing.T) {
 // next plan is empty.
 func TestAccFallbackNodePools_warnModeCatalogRejects(t *testing.T) {
 	tg := newTarget(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "creates a node-pool shape that GKE refuses but the emulator creates in warn mode")
 	tpuZone, gpuZone := zones(tg)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,

@@ -167,7 +167,7 @@ func TestAccFallbackNodePools_validationWarn(t *testing.T) {
 // time, a TPU generation newer than the cluster's GKE version is an error.
 func TestAccFallbackNodePools_clusterVersion(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "uses the emulator's cluster legacy, on a GKE version older than v6e needs")
 	// The emulator's zonal cluster "legacy" runs GKE 1.30.5, older than v6e's minimum.
 	legacy := "projects/" + acctest.EmulatorProject + "/locations/us-central1-b/clusters/legacy"
 	resource.ParallelTest(t, resource.TestCase{

@@ -138,7 +138,7 @@ func TestAccProvider_wrongEnvironmentMessages(t *testing.T) {
 	t.Run("closed tpu_endpoint", func(t *testing.T) {
 		t.Parallel()
 		tg := acctest.New(t)
-		tg.RequireEmulator(t)
+		tg.RequireEmulatorFor(t, "points an endpoint at a closed port in place of the target's")
 		closed := closedEndpoint(t)
 		cfg := withSetting(tg, "tpu_endpoint", closed) + tpuVM(tg, "tf-acc-closed", "")
 		m := apply(t, acctest.NewWorkspace(t, env, tf, cfg))
@@ -148,7 +148,7 @@ func TestAccProvider_wrongEnvironmentMessages(t *testing.T) {
 	t.Run("closed container_endpoint", func(t *testing.T) {
 		t.Parallel()
 		tg := acctest.New(t)
-		tg.RequireEmulator(t)
+		tg.RequireEmulatorFor(t, "points an endpoint at a closed port in place of the target's")
 		closed := closedEndpoint(t)
 		cfg := withSetting(tg, "container_endpoint", closed) + nodePools(tg.Cluster, "tf-acc-closed", "")
 		m := apply(t, acctest.NewWorkspace(t, env, tf, cfg))
@@ -159,7 +159,7 @@ func TestAccProvider_wrongEnvironmentMessages(t *testing.T) {
 	t.Run("cluster does not exist", func(t *testing.T) {
 		t.Parallel()
 		tg := acctest.New(t)
-		tg.RequireEmulator(t)
+		tg.RequireEmulatorFor(t, "names a cluster in the emulator's project that does not exist")
 		missing := fmt.Sprintf("projects/%s/locations/us-central1/clusters/tf-acc-missing", tg.Project)
 		m := apply(t, acctest.NewWorkspace(t, env, tf, tg.Config(nodePools(missing, "tf-acc-missing", ""))))
 		m.expect(t, []string{"Error: GKE Cluster Not Found", missing, "projects/PROJECT/locations/LOCATION/clusters/NAME"},
@@ -185,7 +185,7 @@ func TestAccProvider_wrongEnvironmentMessages(t *testing.T) {
 			t.Run(fmt.Sprintf("%s answers %d", api.name, tc.code), func(t *testing.T) {
 				t.Parallel()
 				tg := acctest.New(t)
-				tg.RequireEmulator(t)
+				tg.RequireEmulatorFor(t, "injects 429 and 503 answers")
 				if err := tg.Emulator.FailNext(api.method, forever, tc.code); err != nil {
 					t.Fatal(err)
 				}

@@ -296,7 +296,7 @@ func withZoneRuntimes(zone string, drop ...string) func(*emulator.Scenario) {
 // region offers v6e), so only the live check catches it.
 func TestAccRuntimeVersion_liveZoneLacksType(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "relies on the emulator's zone us-central1-a listing no v6e type")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -330,7 +330,7 @@ data "accel_runtime_version" "x" {
 // catalog's.
 func TestAccRuntimeVersion_liveRuntimeNotListed(t *testing.T) {
 	tg := acctest.New(t, withZoneRuntimes("us-central1-b", "v2-alpha-tpuv6e", "tpu-vm-tf-2.18.0-pjrt"))
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "sets the runtime versions a zone lists and counts the list calls")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -361,7 +361,7 @@ data "accel_runtime_version" "tensorflow" {
 // ignored; the plan goes on with the catalog's answer.
 func TestAccRuntimeVersion_liveUnavailable(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "injects a failed acceleratorTypes.list")
 	const body = `
 data "accel_runtime_version" "x" {
   accelerator_type = "v6e-4"

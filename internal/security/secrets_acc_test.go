@@ -253,7 +253,7 @@ func TestAccSecrets_notLeaked(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tg := acctest.New(t)
-			tg.RequireEmulator(t)
+			tg.RequireEmulatorFor(t, "uses fake credentials that only the emulator accepts")
 			dir := t.TempDir()
 			cred := tt.setup(t, dir)
 			proxy, rec := newAuthRecorder(t, tg.Emulator.URL())

@@ -33,7 +33,8 @@ func onLine(summary, line, rest string) *regexp.Regexp {
 // object syntax of earlier builds is an error that says to write a block.
 func TestAccTPUVM_misspeltBlockArguments(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	// The subtests are parallel: they end before the cleanups of this test.
+	t.Cleanup(func() { tg.AssertNoCalls(t, emulator.MethodTPUNodesCreate) })
 	cases := map[string]struct {
 		block string
 		key   string
@@ -80,9 +81,6 @@ resource "accel_tpu_vm" "test" {
 			}},
 		})
 	})
-	if got := tg.Emulator.Counters()[emulator.MethodTPUNodesCreate]; got != 0 {
-		t.Errorf("nodes.create called %d times, want 0", got)
-	}
 }
 
 // TestAccTPUVM_findingsOnTheirLine: each catalog finding and validator
@@ -90,7 +88,6 @@ resource "accel_tpu_vm" "test" {
 // line (nested ones included), with the value quoted as written.
 func TestAccTPUVM_findingsOnTheirLine(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
 	cases := map[string]struct {
 		body string
 		want *regexp.Regexp
@@ -184,7 +181,7 @@ func customNode(tg *acctest.Target) *tpu.Node {
 // one with every block set.
 func TestAccTPUVM_importGeneratedConfig(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "creates TPU VMs behind Terraform's back through the emulator's endpoint")
 	cases := map[string]struct {
 		node   *tpu.Node
 		checks []plancheck.PlanCheck
@@ -229,7 +226,7 @@ func TestAccTPUVM_importGeneratedConfig(t *testing.T) {
 // configuration that describes it: the next plan is empty, with no edit.
 func TestAccTPUVM_importCommandCreatedElsewhere(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "creates a TPU VM behind Terraform's back through the emulator's endpoint")
 	name := acctest.RandomName("command")
 	id := createElsewhere(t, tg, name, customNode(tg))
 	config := tg.Config(fmt.Sprintf(`
@@ -284,7 +281,6 @@ resource "accel_tpu_vm" "test" {
 // a Spot VM with an on-demand one.
 func TestAccTPUVM_blocksLifecycle(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
 	name := acctest.RandomName("blocks")
 	config := func(blocks string) string {
 		return tg.Config(fmt.Sprintf(`

@@ -26,7 +26,7 @@ import (
 // label and the ownership label; import reads every label back.
 func TestAccTPUVM_defaultLabels(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "adds a label to the VM behind Terraform's back through the emulator's endpoint")
 	name := acctest.RandomName("deflabels")
 	accel, _, _ := smallType(tg)
 	id := gcp.NodeID(tg.Project, tg.Zone, name)

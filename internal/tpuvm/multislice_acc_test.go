@@ -33,11 +33,13 @@ type expectSlices struct {
 }
 
 func (e expectSlices) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	nodes, err := slicesNamed(e.tg, e.name)
+	if err != nil {
+		resp.Error = err
+		return
+	}
 	var got []string
-	for _, n := range e.tg.Emulator.Nodes() {
-		if !strings.Contains(n.Name, "/nodes/"+e.name+"-") {
-			continue
-		}
+	for _, n := range nodes {
 		got = append(got, n.Name)
 		if e.key != "" && n.Labels[e.key] != e.value {
 			resp.Error = fmt.Errorf("node %s: label %s = %q, want %q", n.Name, e.key, n.Labels[e.key], e.value)
@@ -52,10 +54,12 @@ func (e expectSlices) CheckState(_ context.Context, _ statecheck.CheckStateReque
 // checkSlicesGone asserts that nothing of the multislice VM name is left.
 func checkSlicesGone(tg *acctest.Target, name string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		for _, n := range tg.Emulator.Nodes() {
-			if strings.Contains(n.Name, "/nodes/"+name+"-") {
-				return fmt.Errorf("slice %s is left behind", n.Name)
-			}
+		nodes, err := slicesNamed(tg, name)
+		if err != nil {
+			return err
+		}
+		if len(nodes) > 0 {
+			return fmt.Errorf("slice %s is left behind", nodes[0].Name)
 		}
 		return checkQueuedGone(tg, name)(s)
 	}
@@ -67,7 +71,7 @@ func checkSlicesGone(tg *acctest.Target, name string) resource.TestCheckFunc {
 // the whole VM, and destroy removing the queued resource and both slices.
 func TestAccTPUVM_multislice(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "preempts a slice")
 	name := acctest.RandomName("ms")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	slices := []string{id + "-0", id + "-1"}
@@ -136,7 +140,6 @@ func TestAccTPUVM_multislice(t *testing.T) {
 // block: created through a queued resource without a tier.
 func TestAccTPUVM_multisliceOnDemand(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
 	name := acctest.RandomName("mso")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	resource.ParallelTest(t, resource.TestCase{
@@ -198,7 +201,7 @@ func TestAccTPUVM_queuedImportWaiting(t *testing.T) {
 	tg := acctest.New(t, func(sc *emulator.Scenario) {
 		sc.Capacity = append(sc.Capacity, emulator.Capacity{Zone: "us-central1-a", Type: "v5litepod-4", Count: 0})
 	})
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "holds capacity at zero so that the queued request waits")
 	name := acctest.RandomName("imw")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	timeouts := "  timeouts {\n    create = \"1s\"\n  }\n"

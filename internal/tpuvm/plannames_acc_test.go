@@ -25,7 +25,7 @@ import (
 // TestAccTPUVM_foreignVMNeverTouched). No plan calls nodes.create.
 func TestAccTPUVM_planReportsVMsOfTheSameName(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "creates TPU VMs behind Terraform's back, one in a second zone, through the emulator's endpoint")
 	name := acctest.RandomName("left")
 	const leftZone, otherZone = "us-central1-a", "us-south1-a"
 	svc, err := tpu.NewService(context.Background(), option.WithEndpoint(tg.Emulator.TPUEndpoint()), option.WithoutAuthentication())

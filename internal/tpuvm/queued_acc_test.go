@@ -43,10 +43,12 @@ func checkQueuedGone(tg *acctest.Target, name string) resource.TestCheckFunc {
 		if err := checkGone(tg, name)(s); err != nil {
 			return err
 		}
-		for _, qr := range tg.Emulator.QueuedResources() {
-			if strings.HasSuffix(qr.Name, "/queuedResources/"+name) {
-				return fmt.Errorf("queued resource %s is left behind (state %s)", qr.Name, qr.State)
-			}
+		states, err := queuedStates(tg, name)
+		if err != nil {
+			return err
+		}
+		if len(states) > 0 {
+			return fmt.Errorf("queued resource %s is left behind (state %s)", name, states[0])
 		}
 		return nil
 	}
@@ -61,11 +63,10 @@ type expectQueued struct {
 }
 
 func (e expectQueued) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	var got []string
-	for _, qr := range e.tg.Emulator.QueuedResources() {
-		if strings.HasSuffix(qr.Name, "/queuedResources/"+e.name) {
-			got = append(got, qr.State)
-		}
+	got, err := queuedStates(e.tg, e.name)
+	if err != nil {
+		resp.Error = err
+		return
 	}
 	if strings.Join(got, ",") != strings.Join(e.states, ",") {
 		resp.Error = fmt.Errorf("queued resources named %s: states %v, want %v", e.name, got, e.states)
@@ -77,7 +78,7 @@ func (e expectQueued) CheckState(_ context.Context, _ statecheck.CheckStateReque
 // preemption shows as drift that the next apply replaces.
 func TestAccTPUVM_queuedSpot(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "preempts the Spot VM")
 	name := acctest.RandomName("spot")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	qrName := "projects/" + tg.Project + "/locations/" + tg.Zone + "/queuedResources/" + name
@@ -133,7 +134,7 @@ func TestAccTPUVM_queuedSpot(t *testing.T) {
 // third read of the request, whatever the machine's speed) and finishes.
 func TestAccTPUVM_queuedReservedAfterWait(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "grants capacity after a given number of calls")
 	name := acctest.RandomName("rsv")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
@@ -163,7 +164,7 @@ func TestAccTPUVM_queuedTimeoutThenReapply(t *testing.T) {
 	tg := acctest.New(t, func(sc *emulator.Scenario) {
 		sc.Capacity = append(sc.Capacity, emulator.Capacity{Zone: "us-central1-a", Type: "v5litepod-4", Count: 0})
 	})
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "holds capacity at zero so that the queued request times out")
 	name := acctest.RandomName("wait")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	config := queuedConfig(tg, name, `    mode     = "spot"
@@ -209,7 +210,6 @@ func TestAccTPUVM_queuedTimeoutThenReapply(t *testing.T) {
 // with its run duration, imported with it.
 func TestAccTPUVM_queuedFlexStart(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
 	name := acctest.RandomName("flex")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,

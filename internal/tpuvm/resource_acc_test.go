@@ -50,7 +50,7 @@ func nodesNamed(tg *acctest.Target, name string) ([]*tpu.Node, error) {
 		return out, nil
 	}
 	ctx := context.Background()
-	svc, err := tpu.NewService(ctx, option.WithScopes("https://www.googleapis.com/auth/cloud-platform"))
+	svc, err := sandboxTPU(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +251,7 @@ resource "accel_tpu_vm" "test" {
 // set outside Terraform survive an update and cause no diff.
 func TestAccTPUVM_updateKeepsForeignKeys(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "patches labels and metadata behind Terraform's back through the emulator's endpoint")
 	name := acctest.RandomName("foreign")
 	accel, _, _ := smallType(tg)
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
@@ -439,7 +439,7 @@ resource "accel_tpu_vm" "test" {
 
 func TestAccTPUVM_disappears(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "deletes the TPU VM behind Terraform's back")
 	name := acctest.RandomName("gone")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	config := tg.Config(fmt.Sprintf(`
@@ -473,7 +473,7 @@ resource "accel_tpu_vm" "test" {
 
 func TestAccTPUVM_zoneFallback(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "injects stockouts")
 	name := acctest.RandomName("fallback")
 	zones := []string{"us-central1-b", "us-east5-a", "europe-west4-a"}
 	tg.Emulator.SetCapacity(zones[0], "v6e-8", 0)
@@ -546,7 +546,7 @@ func quoted(vals []string) string {
 
 func TestAccTPUVM_allZonesStockedOut(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "injects stockouts in every zone")
 	name := acctest.RandomName("stockout")
 	zones := []string{"us-central1-b", "us-east5-a", "europe-west4-a"}
 	for _, z := range zones {
@@ -583,7 +583,7 @@ resource "accel_tpu_vm" "test" {
 // end, none orphaned.
 func TestAccTPUVM_timeoutTaints(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "holds the create operation past the timeout")
 	name := acctest.RandomName("timeout")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	config := tg.Config(fmt.Sprintf(`
@@ -629,7 +629,7 @@ var ownerID = knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{20}$`))
 // without a second create.
 func TestAccTPUVM_lostStateNeedsImport(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "holds the create and delete operations")
 	name := acctest.RandomName("lost")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	body := fmt.Sprintf(`
@@ -695,7 +695,7 @@ import {
 // no destroy deletes it.
 func TestAccTPUVM_foreignVMNeverTouched(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "creates and deletes TPU VMs behind Terraform's back through the emulator's endpoint")
 	name := acctest.RandomName("own")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	body := fmt.Sprintf(`
@@ -743,7 +743,7 @@ resource "accel_tpu_vm" "test" {
 
 func TestAccTPUVM_foreignNameTaken(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "creates a TPU VM behind Terraform's back through the emulator's endpoint")
 	name := acctest.RandomName("taken")
 	ctx := context.Background()
 	svc, err := tpu.NewService(ctx, option.WithEndpoint(tg.Emulator.TPUEndpoint()), option.WithoutAuthentication())
@@ -772,16 +772,20 @@ resource "accel_tpu_vm" "test" {
 
 func TestAccTPUVM_validationErrors(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	// The subtests are parallel: they end before the cleanups of this test.
+	t.Cleanup(func() { tg.AssertNoCalls(t, emulator.MethodTPUNodesCreate) })
 	cases := map[string]struct {
 		name string
 		body string
 		want string
+		// emulatorZones: the case relies on the emulator's zones.
+		emulatorZones bool
 	}{
 		"TPU7x in a zone whose Cloud TPU API does not offer it": {
 			body: `accelerator_type = "tpu7x-8"
   zones = ["us-central1-c"]`,
-			want: `(?s)Zone Does Not Offer Accelerator Type.*tpu7x-8`,
+			want:          `(?s)Zone Does Not Offer Accelerator Type.*tpu7x-8`,
+			emulatorZones: true,
 		},
 		"empty accelerator type": {
 			body: `accelerator_type = ""
@@ -811,8 +815,9 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
 			want: `(?s)zones.*us-west4-a.*v6e`,
 		},
 		"provider zone without the generation": {
-			body: `accelerator_type = "v4-8"`,
-			want: `(?s)us-central1-a.*v4`,
+			body:          `accelerator_type = "v4-8"`,
+			want:          `(?s)us-central1-a.*v4`,
+			emulatorZones: true,
 		},
 		"zonal disk outside the zones": {
 			body: `accelerator_type = "v5litepod-4"
@@ -840,6 +845,9 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
 	}
 	for desc, tc := range cases {
 		t.Run(desc, func(t *testing.T) {
+			if tc.emulatorZones {
+				tg.RequireEmulatorFor(t, "in two cases relies on the emulator's zones: its provider zone us-central1-a, and us-central1-c offering no tpu7x-8")
+			}
 			name := tc.name
 			if name == "" {
 				name = "tf-acc-invalid"
@@ -858,9 +866,6 @@ resource "accel_tpu_vm" "test" {
 				}},
 			})
 		})
-	}
-	if got := tg.Emulator.Counters()[emulator.MethodTPUNodesCreate]; got != 0 {
-		t.Errorf("nodes.create called %d times by invalid configurations, want 0", got)
 	}
 }
 
@@ -976,7 +981,7 @@ func mustNoErr(t *testing.T, err error) {
 // plans no change.
 func TestAccTPUVM_importCreatedElsewhere(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "creates a TPU VM behind Terraform's back through the emulator's endpoint")
 	name := acctest.RandomName("elsewhere")
 	ctx := context.Background()
 	svc, err := tpu.NewService(ctx, option.WithEndpoint(tg.Emulator.TPUEndpoint()), option.WithoutAuthentication())
@@ -1009,7 +1014,7 @@ resource "accel_tpu_vm" "test" {
 // change, and the next plan shows the replacement.
 func TestAccTPUVM_zonesUnknownAtPlan(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "creates TPU VMs in a second zone, us-south1-a, which the emulator offers for certain")
 	name := acctest.RandomName("zu")
 	id := gcp.NodeID(tg.Project, tg.Zone, name)
 	const other = "us-south1-a"

@@ -47,7 +47,7 @@ func TestAccTPUVM_documentedRuntimes(t *testing.T) {
 // zones that offer it; offline the same plan only warns.
 func TestAccTPUVM_liveZone(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "relies on the emulator's answer of which zones offer v6e-8")
 	const body = `
 resource "accel_tpu_vm" "test" {
   name             = "tf-acc-live"

@@ -110,7 +110,6 @@ func TestAccTPUVM_unknownAtPlan(t *testing.T) {
 // unknown at plan time is rejected at apply, before any API call.
 func TestAccTPUVM_unknownCheckedAtApply(t *testing.T) {
 	tg := acctest.New(t)
-	tg.RequireEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -127,9 +126,7 @@ resource "accel_tpu_vm" "test" {
 			ExpectError: regexp.MustCompile(`(?s)accelerator_type.*v6e-3`),
 		}},
 	})
-	if got := tg.Emulator.Counters()[emulator.MethodTPUNodesCreate]; got != 0 {
-		t.Errorf("nodes.create called %d times, want 0", got)
-	}
+	tg.AssertNoCalls(t, emulator.MethodTPUNodesCreate)
 }
 
 // reservedAttribute is the attribute everyAttribute leaves out: it belongs

@@ -55,7 +55,7 @@ func newTypeVM(extra string) string {
 // runtime_version, that says to set it, and nothing is created.
 func TestAccTPUVM_warnModeCatalogRejects(t *testing.T) {
 	tg := acctest.New(t, withNewType)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "relies on an accelerator type (v6e-2) that the emulator offers and the catalog does not know")
 	warn := "  validation = \"warn\"\n"
 	runtime := "  runtime_version  = \"v2-alpha-tpuv6e\"\n"
 	resource.ParallelTest(t, resource.TestCase{
@@ -98,7 +98,7 @@ func TestAccTPUVM_warnModeCatalogRejects(t *testing.T) {
 func TestAccTPUVM_warnModeWarnings(t *testing.T) {
 	env := acctest.DevInstall(t)
 	tg := acctest.New(t, withNewType)
-	tg.RequireEmulator(t)
+	tg.RequireEmulatorFor(t, "relies on an accelerator type (v6e-2) that the emulator offers and the catalog does not know")
 	diags, stdout, err := acctest.PlanDiagnostics(t, env, acctest.TerraformPath(t),
 		tg.Config(newTypeVM("  validation = \"warn\"\n  runtime_version  = \"v2-alpha-tpuv6e\"\n")))
 	if err != nil {
