@@ -77,3 +77,22 @@ func ShownID(s string) string {
 	}
 	return s
 }
+
+const instanceIDFormat = "projects/{project}/zones/{zone}/instances/{name}"
+
+// ParseInstanceID splits a Compute Engine instance id
+// "projects/P/zones/Z/instances/N" (the instance's self link without the
+// API's base URL).
+func ParseInstanceID(s string) (project, zone, name string, err error) {
+	parts, err := parseID(s, "Compute Engine instance", instanceIDFormat, "projects", "zones", "instances")
+	if err != nil {
+		return "", "", "", err
+	}
+	return parts[0], parts[1], parts[2], nil
+}
+
+// InstanceID formats a Compute Engine instance id, the inverse of
+// ParseInstanceID.
+func InstanceID(project, zone, name string) string {
+	return "projects/" + project + "/zones/" + zone + "/instances/" + name
+}

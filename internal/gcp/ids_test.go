@@ -116,3 +116,39 @@ func FuzzParseClusterID(f *testing.F) {
 		}
 	})
 }
+
+func TestParseInstanceID(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in      string
+		want    []string
+		wantErr bool
+	}{
+		{"projects/p/zones/us-central1-c/instances/tpu7x", []string{"p", "us-central1-c", "tpu7x"}, false},
+		{"projects/p/locations/us-central1-c/nodes/tpu7x", nil, true},
+		{"projects/p/zones/z/instances/", nil, true},
+		{"projects/p/zones/z/instances/n/extra", nil, true},
+		{"p/z/n", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
+			p, z, n, err := ParseInstanceID(tt.in)
+			if tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), instanceIDFormat) {
+					t.Fatalf("want an error naming %q, got %v", instanceIDFormat, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, []string{p, z, n}); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if got := InstanceID(p, z, n); got != tt.in {
+				t.Errorf("InstanceID = %q, want %q", got, tt.in)
+			}
+		})
+	}
+}
