@@ -32,8 +32,10 @@
 //     [Limiter] the Clients holds, in the order of the jobs given to
 //     [NodePools.Run].
 //
-// Resources reach these clients through small interfaces of their own, so
-// that their tests can use a fake or the emulator.
+// Resources reach these clients through small interfaces of their own, and
+// the accel_runtime_version data source reaches the provider's live checks
+// (package livecheck, over these clients) through one of its own, so that
+// their tests can use a fake or the emulator.
 //
 // The pieces every client shares exist once:
 //

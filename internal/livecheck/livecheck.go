@@ -206,11 +206,28 @@ func (c *Checker) PoolZones(ctx context.Context, q PoolQuery) catalog.Findings {
 
 // TPUZones checks live, with the Cloud TPU API, that each zone offers the
 // accelerator type of res, and whether it lists the runtime version; the
-// findings carry attr and, with several zones, the zone's index.
+// findings carry attr and, with several zones, the zone's index. See
+// TPUZoneFindings.
 func (c *Checker) TPUZones(ctx context.Context, cat *catalog.Catalog, project, attr string, zones []string, res catalog.RuntimeResult) catalog.Findings {
+	return TPUZoneFindings(ctx, c, cat, project, attr, zones, res)
+}
+
+// TPUOffers answers what the Cloud TPU API offers project in a zone:
+// *Checker (cached), or a fake in a caller's tests.
+type TPUOffers interface {
+	TPUZoneOffer(ctx context.Context, project, zone string) (gcp.TPUZoneOffer, error)
+}
+
+// TPUZoneFindings compares each zone's offer, asked of offers, with res: an
+// error on attr for a zone that does not offer the accelerator type
+// (ZoneOfferFindings), a warning when it does not list the runtime version,
+// a warning naming the permission when the API refuses the list, and
+// nothing when it cannot be reached (the catalog's warnings stand). With
+// several zones the findings on attr carry the zone's index.
+func TPUZoneFindings(ctx context.Context, offers TPUOffers, cat *catalog.Catalog, project, attr string, zones []string, res catalog.RuntimeResult) catalog.Findings {
 	var fs catalog.Findings
 	for i, z := range zones {
-		offer, err := c.TPUZoneOffer(ctx, project, z)
+		offer, err := offers.TPUZoneOffer(ctx, project, z)
 		if err != nil {
 			fs = append(fs, unanswered(attr, z, "Cloud TPU API", "tpu.acceleratorTypes.list", err)...)
 			continue

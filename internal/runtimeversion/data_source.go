@@ -6,6 +6,12 @@
 // type and framework from the compatibility catalog, offline, and, when the
 // provider can reach the Cloud TPU API, checks the answer against what the
 // zone offers.
+//
+// The data source reaches the live checks through liveAPI, a small
+// interface of its own that *livecheck.Checker satisfies, built by the
+// newLive factory: Configure sets it to the provider data's one checker, so
+// the data source shares its cached answers with the resources of the same
+// plan; tests replace it with a fake.
 package runtimeversion
 
 import (
@@ -40,6 +46,8 @@ type runtimeVersionDataSource struct {
 	data *providerdata.Data
 	// cat is the compatibility catalog every check uses.
 	cat *catalog.Catalog
+	// newLive returns the live availability checks; replaced in tests.
+	newLive func() liveAPI
 }
 
 func (d *runtimeVersionDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -47,7 +55,14 @@ func (d *runtimeVersionDataSource) Metadata(_ context.Context, req datasource.Me
 }
 
 func (d *runtimeVersionDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerdata.From(req.ProviderData, &resp.Diagnostics)
+	pd := providerdata.From(req.ProviderData, &resp.Diagnostics)
+	if pd == nil {
+		return
+	}
+	d.data = pd
+	if d.newLive == nil {
+		d.newLive = func() liveAPI { return pd.Live() }
+	}
 }
 
 // ValidateConfig reports the catalog's errors as soon as the inputs are
@@ -99,8 +114,8 @@ func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 
-	if d.liveCheckable(ctx, q) {
-		resp.Diagnostics.Append(d.checkLive(ctx, q.Zones[0], res, mode)...)
+	if live, ok := d.liveCheckable(ctx, q); ok {
+		resp.Diagnostics.Append(d.checkLive(ctx, live, d.data.Project(), q.Zones[0], res, mode)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -108,23 +123,28 @@ func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.Read
 	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &state)...)
 }
 
-// liveCheckable reports whether the zone's live offer can be asked for: a
-// zone is set, the provider has a project and can reach the Cloud TPU API.
-func (d *runtimeVersionDataSource) liveCheckable(ctx context.Context, q catalog.RuntimeQuery) bool {
-	switch {
-	case len(q.Zones) == 0:
-		return false
-	case d.data == nil:
-		tflog.Debug(ctx, "live zone check skipped: provider not configured")
-		return false
-	case d.data.Project() == "":
-		tflog.Debug(ctx, "live zone check skipped: the provider has no project", map[string]any{"zone": q.Zones[0]})
-		return false
-	case !d.data.Clients.TPUConfigured():
-		tflog.Debug(ctx, "live zone check skipped: no credentials and no tpu_endpoint", map[string]any{"zone": q.Zones[0]})
-		return false
+// liveCheckable returns the live checks when the zone's live offer can be
+// asked for: a zone is set, the provider is configured, has a project and
+// can reach the Cloud TPU API.
+func (d *runtimeVersionDataSource) liveCheckable(ctx context.Context, q catalog.RuntimeQuery) (liveAPI, bool) {
+	if len(q.Zones) == 0 {
+		return nil, false
 	}
-	return true
+	if d.data == nil || d.newLive == nil {
+		tflog.Debug(ctx, "live zone check skipped: provider not configured")
+		return nil, false
+	}
+	project := d.data.Project()
+	if project == "" {
+		tflog.Debug(ctx, "live zone check skipped: the provider has no project", map[string]any{"zone": q.Zones[0]})
+		return nil, false
+	}
+	live := d.newLive()
+	if !live.TPUConfigured(project) {
+		tflog.Debug(ctx, "live zone check skipped: no credentials and no tpu_endpoint", map[string]any{"zone": q.Zones[0]})
+		return nil, false
+	}
+	return live, true
 }
 
 // queryFrom builds the catalog query from the configuration. known is false

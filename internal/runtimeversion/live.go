@@ -10,16 +10,31 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/livecheck"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
+// liveAPI is the part of the live availability checks the data source
+// uses: the provider's *livecheck.Checker, whose cached answers every
+// resource and data source of a plan share, or a fake in tests.
+type liveAPI interface {
+	// TPUConfigured reports whether the Cloud TPU API may be called for project.
+	TPUConfigured(project string) bool
+	// TPUZoneOffer lists what the Cloud TPU API offers project in zone.
+	TPUZoneOffer(ctx context.Context, project, zone string) (gcp.TPUZoneOffer, error)
+}
+
+var _ liveAPI = (*livecheck.Checker)(nil)
+
 // checkLive compares the catalog's answer with the zone's live offer
-// (livecheck.Checker.TPUZones): an error when the zone does not offer the
-// accelerator type, a warning when it does not list the runtime version.
-// An API that does not answer leaves the catalog's answer alone.
-func (d *runtimeVersionDataSource) checkLive(ctx context.Context, zone string, res catalog.RuntimeResult, mode catalog.Mode) diag.Diagnostics {
+// (livecheck.TPUZoneFindings): an error when the zone does not offer the
+// accelerator type, a warning when it does not list the runtime version or
+// when the API refuses the list. An API that cannot be reached leaves the
+// catalog's answer alone.
+func (d *runtimeVersionDataSource) checkLive(ctx context.Context, live liveAPI, project, zone string, res catalog.RuntimeResult, mode catalog.Mode) diag.Diagnostics {
 	var diags diag.Diagnostics
-	fs := d.data.Live().TPUZones(ctx, d.cat, d.data.Project(), attrZone, []string{zone}, res)
+	fs := livecheck.TPUZoneFindings(ctx, live, d.cat, project, attrZone, []string{zone}, res)
 	validation.Append(&diags, path.Empty(), fs, mode)
 	return diags
 }

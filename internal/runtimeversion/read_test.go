@@ -46,10 +46,15 @@ func testConfig(tb testing.TB, inputs map[string]string) tfsdk.Config {
 // reading a data source, and returns the diagnostics of each.
 func testRead(t *testing.T, data *providerdata.Data, mode catalog.Mode, inputs map[string]string) (validate, read diag.Diagnostics, state tfsdk.State) {
 	t.Helper()
-	ctx := context.Background()
 	modes := &validation.Modes{}
 	modes.Set(mode)
-	ds := NewDataSource(modes)
+	return readWith(t, NewDataSource(modes), data, inputs)
+}
+
+// readWith is testRead with a data source of the caller's.
+func readWith(t *testing.T, ds datasource.DataSource, data *providerdata.Data, inputs map[string]string) (validate, read diag.Diagnostics, state tfsdk.State) {
+	t.Helper()
+	ctx := context.Background()
 	configurable, ok := ds.(datasource.DataSourceWithConfigure)
 	if !ok {
 		t.Fatal("data source does not implement Configure")
