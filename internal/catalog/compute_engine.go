@@ -204,7 +204,7 @@ func (c *Catalog) AcceleratorTypeOfMachineType(machineType string) (string, bool
 // them: [https URL prefix][projects/P/]global/images/(NAME|family/F).
 var (
 	imageURLPrefixes = []string{"https://www.googleapis.com/compute/v1/", "https://compute.googleapis.com/compute/v1/"}
-	imageRefRe       = regexp.MustCompile(`^(?:projects/([a-z0-9][a-z0-9.:-]*[a-z0-9])/)?global/images/(family/)?([a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)$`)
+	imageRefRe       = regexp.MustCompile(`^(?:projects/([a-z0-9](?:[a-z0-9.:-]*[a-z0-9])?)/)?global/images/(family/)?([a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)$`)
 )
 
 // imageRef is a parsed boot image reference.
