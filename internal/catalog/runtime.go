@@ -78,7 +78,7 @@ func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
 				r.Findings = append(r.Findings, newFinding(sev, AttrAcceleratorType, q.AcceleratorType,
 					"TPU Generation Not Supported by the Cloud TPU API", g.TPUAPI.Source, nil,
 					fmt.Sprintf("%q is %s, which the Cloud TPU API (api = %q) does not support according to the Cloud TPU docs. %s%s",
-						q.AcceleratorType, g.DisplayName, APICloudTPU, c.tpuAPIAlternative(g, acc), detail)))
+						q.AcceleratorType, g.DisplayName, APICloudTPU, c.tpuAPIAlternative(acc), detail)))
 			}
 		}
 	}
@@ -239,7 +239,7 @@ func (c *Catalog) runtimeReason(q RuntimeQuery, g *Generation, fw string, r Runt
 // tpuAPIAlternative says how to create a generation the Cloud TPU API does
 // not support: api = "compute_engine" for the types Compute Engine creates,
 // and a GKE node pool.
-func (c *Catalog) tpuAPIAlternative(g *Generation, acc Accelerator) string {
+func (c *Catalog) tpuAPIAlternative(acc Accelerator) string {
 	if shape, ok := c.ceByType[acc.Type]; ok {
 		return fmt.Sprintf("Google documents Compute Engine for it: set api = %q (machine type %s), or use a GKE node pool with accel_fallback_nodepools (machine type %s).",
 			APIComputeEngine, shape.MachineType, acc.GKEMachineType)
