@@ -57,6 +57,8 @@ type Catalog struct {
 	runtimes    map[string]*Runtime
 	tfVersions  map[string]*TFVersion
 	tpuMachines map[string]tpuMachineRef
+	ceByType    map[string]ComputeEngineTPU // accelerator type -> Compute Engine shape
+	ceByMachine map[string]string           // Compute Engine machine type -> accelerator type
 	gpuMachines map[string]*GPUMachineType
 	gpuTypes    map[string]*GPUAccelerator
 	frameworks  map[string]*Framework
@@ -99,6 +101,8 @@ type catalogData struct {
 	ComputeQuotas ComputeQuotas `json:"compute_quotas"`
 	// GKEProvisioning holds the flex-start and queued provisioning rules (gke_provisioning.go).
 	GKEProvisioning GKEProvisioning `json:"gke_provisioning"`
+	// ComputeEngine holds the rules of TPU VMs created as Compute Engine instances (compute_engine.go).
+	ComputeEngine ComputeEngineRules `json:"compute_engine"`
 }
 
 // Decision records how the catalog resolved a conflict or an uncertain fact.
@@ -127,6 +131,8 @@ type Generation struct {
 	Zones              []ZoneOffer    `json:"zones"`
 	UnlistedAreas      []UnlistedArea `json:"unlisted_areas"`
 	Decisions          []Decision     `json:"decisions"`
+	// ComputeEngine is set for generations Compute Engine creates as TPU VM instances.
+	ComputeEngine *ComputeEngineOffer `json:"compute_engine"`
 
 	sizeByN    map[int]*SliceSize
 	sizeByTopo map[string]*SliceSize
@@ -445,6 +451,9 @@ func (c *Catalog) index() error {
 				c.tpuMachNames = append(c.tpuMachNames, m.Name)
 			}
 		}
+	}
+	if err := c.indexComputeEngine(); err != nil {
+		return err
 	}
 	c.runtimes = make(map[string]*Runtime, len(d.Runtimes))
 	for _, r := range d.Runtimes {

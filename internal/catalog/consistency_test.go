@@ -42,6 +42,12 @@ func TestLoadRejectsBadData(t *testing.T) {
 		"bad zone":  `{"generations":[{"name":"x","api_prefix":"x","tensorcores_per_chip":1,"zones":[{"zone":"nowhere"}]}]}`,
 		"no prefix": `{"generations":[{"name":"x","tensorcores_per_chip":1}]}`,
 		"duplicate": `{"generations":[{"name":"x","api_prefix":"x","tensorcores_per_chip":1},{"name":"x","api_prefix":"y","tensorcores_per_chip":1}]}`,
+		"Compute Engine machine type not in GKE": `{"generations":[{"name":"x","api_prefix":"x","tensorcores_per_chip":1,"sizes":[{"size":4,"chips":4,"vms":1}],` +
+			`"compute_engine":{"machine_types":["x-4t"],"image":{"project":"p","family":"f"}}}]}`,
+		"Compute Engine machine type without a single-host size": `{"generations":[{"name":"x","api_prefix":"x","tensorcores_per_chip":1,"sizes":[{"size":8,"chips":8,"vms":2}],` +
+			`"gke":{"machine_types":[{"name":"x-4t","chips":4}]},"compute_engine":{"machine_types":["x-4t"],"image":{"project":"p","family":"f"}}}]}`,
+		"Compute Engine image without family": `{"generations":[{"name":"x","api_prefix":"x","tensorcores_per_chip":1,"sizes":[{"size":4,"chips":4,"vms":1}],` +
+			`"gke":{"machine_types":[{"name":"x-4t","chips":4}]},"compute_engine":{"machine_types":["x-4t"],"image":{"project":"p"}}}]}`,
 	}
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -2,21 +2,24 @@ package catalog
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
 // Pages the valid-configuration corpus cites.
 const (
-	pagePlanTPUs     = "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus"
-	pageTPUIronwood  = "https://docs.cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood"
-	pageTPURuntimes  = "https://cloud.google.com/tpu/docs/runtimes"
-	pageTPUTypes     = "https://cloud.google.com/tpu/docs/types-topologies"
-	pageTPUv5p       = "https://cloud.google.com/tpu/docs/v5p"
-	pageTPUv5e       = "https://cloud.google.com/tpu/docs/v5e"
-	pageTPUv6e       = "https://cloud.google.com/tpu/docs/v6e"
-	pageTPUZones     = "https://cloud.google.com/tpu/docs/regions-zones"
-	pageComputeGPUs  = "https://cloud.google.com/compute/docs/gpus"
-	pageAcceleratorM = "https://cloud.google.com/compute/docs/accelerator-optimized-machines"
+	pagePlanTPUs      = "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus"
+	pageTPUIronwood   = "https://docs.cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood"
+	pageTPURuntimes   = "https://cloud.google.com/tpu/docs/runtimes"
+	pageTPUTypes      = "https://cloud.google.com/tpu/docs/types-topologies"
+	pageTPUv5p        = "https://cloud.google.com/tpu/docs/v5p"
+	pageTPUv5e        = "https://cloud.google.com/tpu/docs/v5e"
+	pageTPUv6e        = "https://cloud.google.com/tpu/docs/v6e"
+	pageTPUZones      = "https://cloud.google.com/tpu/docs/regions-zones"
+	pageComputeGPUs   = "https://cloud.google.com/compute/docs/gpus"
+	pageAcceleratorM  = "https://cloud.google.com/compute/docs/accelerator-optimized-machines"
+	pageComputeTPUs   = "https://cloud.google.com/compute/docs/tpus/tpu-machines"
+	pageComputeTPURes = "https://docs.cloud.google.com/compute/docs/tpus/tpu-resources-in-compute-engine"
 )
 
 // gkeTPURow is a documented GKE TPU machine type with its topologies.
@@ -71,6 +74,36 @@ var validTFRuntimes = []struct {
 	{"v3-8", "tpu-vm-tf-2.18.0-pjrt", pageTPURuntimes},
 	{"v3-32", "tpu-vm-tf-2.18.0-pod-se", pageTPURuntimes},
 	{"v2-8", "tpu-vm-tf-2.17.0-se", pageTPURuntimes},
+}
+
+// validComputeEngine are the TPU machine types Compute Engine documents
+// ("TPU machines in the accelerator-optimized machine family"), each with
+// the accelerator type of its single-host slice.
+var validComputeEngine = []struct {
+	acceleratorType, machine, page string
+}{
+	{"tpu7x-8", "tpu7x-standard-4t", pageComputeTPUs},
+	{"v6e-1", "ct6e-standard-1t", pageComputeTPUs},
+	{"v6e-4", "ct6e-standard-4t", pageComputeTPUs},
+	{"v6e-8", "ct6e-standard-8t", pageComputeTPUs},
+	{"v5p-8", "ct5p-hightpu-4t", pageComputeTPUs},
+}
+
+// refusedComputeEngine are accelerator types accel_tpu_vm cannot create as
+// one Compute Engine instance, with the fix the error must name.
+var refusedComputeEngine = []struct {
+	acceleratorType, fix, page string
+}{
+	{"v6e-16", `api = "cloud_tpu"`, pageComputeTPURes},
+	{"v6e-256", "accel_fallback_nodepools", pageComputeTPURes},
+	{"v5p-16", `api = "cloud_tpu"`, pageComputeTPURes},
+	{"tpu7x-16", "accel_fallback_nodepools", pageComputeTPURes},
+	{"tpu7x-128", "accel_fallback_nodepools", pageComputeTPURes},
+	{"v5litepod-4", `api = "cloud_tpu"`, pageComputeTPUs},
+	{"v5litepod-8", `api = "cloud_tpu"`, pageComputeTPUs},
+	{"v4-8", `api = "cloud_tpu"`, pageComputeTPUs},
+	{"v3-8", `api = "cloud_tpu"`, pageComputeTPUs},
+	{"v2-8", `api = "cloud_tpu"`, pageComputeTPUs},
 }
 
 // gpuRow is a machine type with the GPUs Google lists for it.
@@ -145,6 +178,31 @@ func TestValidConfigurationCorpus(t *testing.T) {
 			if r := c.ResolveRuntime(RuntimeQuery{AcceleratorType: at, ForTPUAPI: true}); len(r.Findings) > 0 || r.RuntimeVersion == "" {
 				t.Errorf("TPU API %s, runtime chosen (%s): %q %v", at, row.page, r.RuntimeVersion, r.Findings)
 			}
+		}
+	}
+	for _, row := range validComputeEngine {
+		shape, fs := c.ComputeEngineTPU(row.acceleratorType)
+		if len(fs) > 0 || shape.MachineType != row.machine {
+			t.Errorf("Compute Engine %s (%s): machine type %q, %v", row.acceleratorType, row.page, shape.MachineType, fs)
+		}
+		if at, ok := c.AcceleratorTypeOfMachineType(row.machine); !ok || at != row.acceleratorType {
+			t.Errorf("Compute Engine %s (%s): read back as %q", row.machine, row.page, at)
+		}
+		r := c.ResolveRuntime(RuntimeQuery{AcceleratorType: row.acceleratorType, ForComputeEngine: true})
+		if len(r.Findings) > 0 || r.RuntimeVersion != shape.DefaultImage {
+			t.Errorf("Compute Engine %s (%s), image chosen: %q %v", row.acceleratorType, row.page, r.RuntimeVersion, r.Findings)
+		}
+		r = c.ResolveRuntime(RuntimeQuery{AcceleratorType: row.acceleratorType, RuntimeVersion: shape.DefaultImage, ForComputeEngine: true})
+		if len(r.Findings) > 0 {
+			t.Errorf("Compute Engine %s with %s (%s): %v", row.acceleratorType, shape.DefaultImage, row.page, r.Findings)
+		}
+	}
+	for _, row := range refusedComputeEngine {
+		_, fs := c.ComputeEngineTPU(row.acceleratorType)
+		errs := fs.Errors()
+		if len(errs) != 1 || errs[0].Attribute != AttrAcceleratorType || !strings.Contains(errs[0].Detail, row.fix) ||
+			!strings.Contains(errs[0].Detail, `"`+row.acceleratorType+`"`) {
+			t.Errorf("Compute Engine %s (%s): want one error naming it and %s, got %v", row.acceleratorType, row.page, row.fix, fs)
 		}
 	}
 	for _, row := range validTFRuntimes {

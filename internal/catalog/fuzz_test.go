@@ -157,3 +157,23 @@ func checkFindings(t *testing.T, fs Findings) {
 		}
 	}
 }
+
+func FuzzComputeEngineImage(f *testing.F) {
+	for _, s := range []string{imageV6, imageV7, "global/images/x", "https://www.googleapis.com/compute/v1/projects/p/global/images/i",
+		"v2-alpha-tpuv6e", "tpu-vm-tf-2.18.0-pjrt", "projects/p/global/images/family/", "", "projects/P/global/images/x"} {
+		f.Add(s)
+	}
+	c := Default()
+	f.Fuzz(func(t *testing.T, s string) {
+		if ref, ok := parseImageRef(s); ok && (ref.name == "" || !strings.HasSuffix(s, ref.name)) {
+			t.Fatalf("parseImageRef(%q) = %+v", s, ref)
+		}
+		for _, at := range []string{"v6e-8", "tpu7x-8", ""} {
+			r := c.ResolveRuntime(RuntimeQuery{AcceleratorType: at, RuntimeVersion: s, ForComputeEngine: true})
+			checkFindings(t, r.Findings)
+			if s != "" && r.RuntimeVersion != s {
+				t.Fatalf("ResolveRuntime(%q, %q) chose %q instead of the given image", at, s, r.RuntimeVersion)
+			}
+		}
+	})
+}

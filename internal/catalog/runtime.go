@@ -22,8 +22,18 @@ type RuntimeQuery struct {
 	RuntimeVersion   string
 	Zones            []string
 	// ForTPUAPI is true when the VM is created through the Cloud TPU API
-	// (accel_tpu_vm): TPU7x is then rejected and pointed to GKE.
+	// (accel_tpu_vm with api = "cloud_tpu"): a generation the Cloud TPU docs
+	// say it does not support (TPU7x) then gets a finding that points to
+	// api = "compute_engine".
 	ForTPUAPI bool
+	// ForComputeEngine is true when the VM is created as a Compute Engine
+	// instance (api = "compute_engine"): RuntimeVersion is then the boot
+	// image. Empty chooses the generation's default image; a Cloud TPU
+	// software version or a value that is not an image reference is an
+	// error; an image family of another generation is a warning. Whether
+	// Compute Engine offers the accelerator type is ComputeEngineTPU's
+	// finding, not this query's.
+	ForComputeEngine bool
 }
 
 // RuntimeResult is the answer to a RuntimeQuery.
@@ -35,7 +45,10 @@ type RuntimeResult struct {
 	// Candidates lists every compatible runtime version, best first.
 	Candidates []string
 	// Reason says in one sentence why RuntimeVersion was chosen or accepted.
-	Reason   string
+	Reason string
+	// Source is the URL of the fact behind a RuntimeVersion the catalog
+	// chose ("" when the query gave one or none was chosen).
+	Source   string
 	Findings Findings
 }
 
@@ -64,8 +77,8 @@ func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
 				}
 				r.Findings = append(r.Findings, newFinding(sev, AttrAcceleratorType, q.AcceleratorType,
 					"TPU Generation Not Supported by the Cloud TPU API", g.TPUAPI.Source, nil,
-					fmt.Sprintf("%q is %s, which the Cloud TPU API (used by accel_tpu_vm) does not support according to the Cloud TPU docs. Prefer %s capacity as a GKE node pool with accel_fallback_nodepools (machine type %s).%s",
-						q.AcceleratorType, g.DisplayName, g.Name, acc.GKEMachineType, detail)))
+					fmt.Sprintf("%q is %s, which the Cloud TPU API (api = %q) does not support according to the Cloud TPU docs. %s%s",
+						q.AcceleratorType, g.DisplayName, APICloudTPU, c.tpuAPIAlternative(acc), detail)))
 			}
 		}
 	}
@@ -78,10 +91,12 @@ func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
 	}
 	givenFW := fw // the valid framework the user set, "" when none
 
-	// Runtime name.
+	// Runtime name (on Compute Engine, the boot image).
 	var tf *tfName
 	var rt *Runtime
-	if q.RuntimeVersion != "" {
+	if q.ForComputeEngine && q.RuntimeVersion != "" {
+		r.Findings = append(r.Findings, c.checkBootImage(g, q.RuntimeVersion)...)
+	} else if q.RuntimeVersion != "" {
 		switch {
 		case isTFName(q.RuntimeVersion):
 			if t, ok := parseTFName(q.RuntimeVersion, c.tfExtras()); ok {
@@ -137,6 +152,11 @@ func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
 	// Runtime against generation and framework, or pick one.
 	multi := r.Accelerator.MultiHost
 	switch {
+	case q.ForComputeEngine:
+		r.RuntimeVersion = q.RuntimeVersion
+		if imgs := computeEngineCandidates(g); q.RuntimeVersion == "" && len(imgs) > 0 {
+			r.RuntimeVersion, r.Source = imgs[0], g.ComputeEngine.Image.Source
+		}
 	case tf != nil:
 		r.RuntimeVersion = q.RuntimeVersion
 		r.Findings = append(r.Findings, c.checkTFRuntime(g, r.Accelerator, *tf, q.RuntimeVersion, givenFW, q.FrameworkVersion, tfVer)...)
@@ -152,16 +172,19 @@ func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
 		}
 		if v != nil {
 			if name, ok := c.tfNameFor(g, multi, v); ok {
-				r.RuntimeVersion = name.String()
+				r.RuntimeVersion, r.Source = name.String(), c.data.TensorFlow.NameSource
 			}
 		}
 	case g != nil:
-		r.RuntimeVersion = g.DefaultRuntime
+		r.RuntimeVersion, r.Source = g.DefaultRuntime, g.DefaultRuntimeSrc
 	}
 	if g != nil {
-		if fw == FrameworkTensorFlow {
+		switch {
+		case q.ForComputeEngine:
+			r.Candidates = computeEngineCandidates(g)
+		case fw == FrameworkTensorFlow:
 			r.Candidates = c.tfCandidates(g, multi, tfVer)
-		} else {
+		default:
 			r.Candidates = c.baseCandidates(g)
 		}
 	}
@@ -181,10 +204,16 @@ func (c *Catalog) runtimeReason(q RuntimeQuery, g *Generation, fw string, r Runt
 		return "The configuration has errors; see the findings."
 	case g == nil && r.RuntimeVersion == "":
 		return "Set accelerator_type to choose a runtime version."
+	case g == nil && q.ForComputeEngine:
+		return fmt.Sprintf("%q is a boot image reference; set accelerator_type to check it against a generation.", r.RuntimeVersion)
 	case g == nil:
 		return fmt.Sprintf("%q is a known runtime version; set accelerator_type to check it against a generation.", r.RuntimeVersion)
+	case r.RuntimeVersion == "" && q.ForComputeEngine:
+		return fmt.Sprintf("Compute Engine does not create %s TPU VMs, so no boot image is chosen.", g.Name)
 	case r.RuntimeVersion == "":
 		return fmt.Sprintf("No runtime version fits %s with the given framework.", g.Name)
+	case q.ForComputeEngine:
+		return c.bootImageReason(q, g, fw, r.RuntimeVersion)
 	case q.RuntimeVersion != "":
 		return fmt.Sprintf("%q is compatible with %s.", r.RuntimeVersion, r.Accelerator.Type)
 	case fw == FrameworkTensorFlow:
@@ -205,6 +234,17 @@ func (c *Catalog) runtimeReason(q RuntimeQuery, g *Generation, fw string, r Runt
 		return fmt.Sprintf("%q is the %s image seen in use (Google documents no Cloud TPU API runtime for %s); %s on the VM after it starts.", r.RuntimeVersion, g.Name, g.Name, install)
 	}
 	return fmt.Sprintf("%q is the documented base image for %s; %s on the VM after it starts.", r.RuntimeVersion, g.Name, install)
+}
+
+// tpuAPIAlternative says how to create a generation the Cloud TPU API does
+// not support: api = "compute_engine" for the types Compute Engine creates,
+// and a GKE node pool.
+func (c *Catalog) tpuAPIAlternative(acc Accelerator) string {
+	if shape, ok := c.ceByType[acc.Type]; ok {
+		return fmt.Sprintf("Google documents Compute Engine for it: set api = %q (machine type %s), or use a GKE node pool with accel_fallback_nodepools (machine type %s).",
+			APIComputeEngine, shape.MachineType, acc.GKEMachineType)
+	}
+	return fmt.Sprintf("Use a GKE node pool with accel_fallback_nodepools (machine type %s).", acc.GKEMachineType)
 }
 
 func (c *Catalog) unknownFramework(fw string) Finding {

@@ -119,7 +119,7 @@ func TestResolveRuntimeFindings(t *testing.T) {
 		{"TPU7x through the Cloud TPU API",
 			RuntimeQuery{AcceleratorType: "tpu7x-8", Framework: "jax", ForTPUAPI: true},
 			Findings{warnAt(AttrAcceleratorType, "tpu7x-8", "TPU Generation Not Supported by the Cloud TPU API",
-				`"tpu7x-8" is TPU7x (Ironwood), which the Cloud TPU API (used by accel_tpu_vm) does not support according to the Cloud TPU docs. Prefer tpu7x capacity as a GKE node pool with accel_fallback_nodepools (machine type tpu7x-standard-4t). The Cloud TPU runtimes page says TPU7x is not supported and the API enum has no TPU7x value, yet Google's own benchmark repository creates tpu7x-8 through the Cloud TPU API with v2-alpha-tpu7-ubuntu2404 (as does vLLM's CI). The sources disagree, so accel_tpu_vm accepts TPU7x with a warning that points to GKE, rejecting nothing Google accepts.`,
+				`"tpu7x-8" is TPU7x (Ironwood), which the Cloud TPU API (api = "cloud_tpu") does not support according to the Cloud TPU docs. Google documents Compute Engine for it: set api = "compute_engine" (machine type tpu7x-standard-4t), or use a GKE node pool with accel_fallback_nodepools (machine type tpu7x-standard-4t). The Cloud TPU runtimes page says TPU7x is not supported and the API enum has no TPU7x value, yet Google's own benchmark repository creates tpu7x-8 through the Cloud TPU API with v2-alpha-tpu7-ubuntu2404 (as does vLLM's CI). The sources disagree, so accel_tpu_vm accepts TPU7x with api = "cloud_tpu" with a warning that points to api = "compute_engine", the way Google documents, rejecting nothing Google accepts.`,
 				srcRuntimesMD)}},
 		{"unsupported framework",
 			RuntimeQuery{AcceleratorType: "v6e-4", Framework: "mxnet"},

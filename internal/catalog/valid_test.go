@@ -35,6 +35,9 @@ func TestValidConfigurationsHaveNoFindings(t *testing.T) {
 		{AcceleratorType: "tpu7x-8", Framework: "jax", Zones: []string{"us-central1-c"}},
 		{AcceleratorType: "tpu7x-8", Framework: "pytorch", FrameworkVersion: "2.9.0", Zones: []string{"us-central1-ai1a"}},
 		{AcceleratorType: "tpu7x-8", Framework: "vllm"},
+		{AcceleratorType: "tpu7x-8", Framework: "jax", Zones: []string{"us-central1-c"}, ForComputeEngine: true},
+		{AcceleratorType: "v6e-8", Framework: "vllm", RuntimeVersion: "projects/ubuntu-os-accelerator-images/global/images/family/ubuntu-accel-2204-amd64-tpu-v5e-v5p-v6e", ForComputeEngine: true},
+		{AcceleratorType: "v5p-8", Framework: "pytorch", FrameworkVersion: "2.8.0", ForComputeEngine: true},
 	}
 	c := Default()
 	for _, q := range runtimes {

@@ -81,6 +81,7 @@ func render(c *catalog.Catalog) ([]byte, error) {
 	w.frameworks(c)
 	w.zones(c)
 	w.gke(c)
+	w.computeEngine(c)
 	w.gpus(c)
 	w.labels(c)
 	w.decisions(c)
@@ -397,6 +398,37 @@ func (w *writer) gke(c *catalog.Catalog) {
 	for _, r := range av.Generations {
 		w.row(r.Generation, strings.Join(r.Regions, ", "), text(r.Decision), link(r.Source))
 	}
+	w.p("")
+}
+
+func (w *writer) computeEngine(c *catalog.Catalog) {
+	rules := c.ComputeEngineRules()
+	w.p("## Compute Engine TPU VMs")
+	w.p("")
+	w.p("With `api = \"compute_engine\"`, `accel_tpu_vm` creates the TPU VM as one Compute Engine instance with a TPU machine type, and `runtime_version` is its boot image. %s", link(rules.Source))
+	w.p("")
+	w.header("Accelerator type", "Machine type", "Default boot image", "Image status", "Source")
+	for _, g := range c.Generations() {
+		if g.ComputeEngine == nil {
+			continue
+		}
+		for _, at := range c.AcceleratorTypes(g.Name) {
+			shape, fs := c.ComputeEngineTPU(at)
+			if fs.HasErrors() {
+				continue
+			}
+			w.row(schemadoc.Code(at), schemadoc.Code(shape.MachineType), schemadoc.Code(shape.DefaultImage), status(g.ComputeEngine.Image.Status), link(shape.Source))
+		}
+	}
+	w.p("")
+	for _, g := range c.Generations() {
+		if g.ComputeEngine != nil {
+			w.p("- %s image: %s %s", g.DisplayName, text(g.ComputeEngine.Image.Decision), link(g.ComputeEngine.Image.Source))
+		}
+	}
+	w.p("- Single-host only: %s %s", text(rules.SingleHostDecision), link(rules.SingleHostSource))
+	w.p("- Boot images: %s %s", text(rules.ImageFormsDecision), link(rules.ImageFormsSource))
+	w.p("- Default `api`: %s %s", text(rules.DefaultAPIDecision), link(rules.Source))
 	w.p("")
 }
 

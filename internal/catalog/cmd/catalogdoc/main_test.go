@@ -37,6 +37,11 @@ func TestRenderPage(t *testing.T) {
 			want = append(want, "`"+z.Zone+"`")
 		}
 	}
+	for _, mt := range []string{"tpu7x-standard-4t", "ct6e-standard-1t", "ct6e-standard-8t", "ct5p-hightpu-4t"} {
+		at, _ := c.AcceleratorTypeOfMachineType(mt)
+		shape, _ := c.ComputeEngineTPU(at)
+		want = append(want, "| `"+at+"` | `"+mt+"` | `"+shape.DefaultImage+"` |")
+	}
 	for _, m := range c.GPUMachineTypes() {
 		want = append(want, "| `"+m.Name+"` |")
 	}
