@@ -224,7 +224,9 @@ func metadataFingerprint(items []*compute.MetadataItems) string {
 	return fingerprint(parts...)
 }
 
-func tagsFingerprint(items []string) string { return fingerprint(append([]string{"tags"}, items...)...) }
+func tagsFingerprint(items []string) string {
+	return fingerprint(append([]string{"tags"}, items...)...)
+}
 
 // resolveImage finds the image a sourceImage names: projects/P/global/images/N
 // or projects/P/global/images/family/F (or global/images/… in the
