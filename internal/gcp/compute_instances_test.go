@@ -25,7 +25,9 @@ const (
 	ciMachine = "tpu7x-standard-4t"
 )
 
-func fastPolling() gcp.Polling { return gcp.Polling{Initial: time.Millisecond, Max: 5 * time.Millisecond} }
+func fastPolling() gcp.Polling {
+	return gcp.Polling{Initial: time.Millisecond, Max: 5 * time.Millisecond}
+}
 
 func instancesClient(t *testing.T, endpoint string) *gcp.ComputeInstances {
 	t.Helper()
