@@ -268,8 +268,10 @@ var adminHelp = []string{
 	"GET  /admin/nodes",
 	"GET  /admin/node-pools",
 	"GET  /admin/queued-resources",
+	"GET  /admin/instances",
+	"GET  /admin/instance?name=projects/p/zones/us-central1-c/instances/n",
 	"POST /admin/reset                {}",
-	"POST /admin/capacity             {\"zone\":\"us-central1-a\",\"type\":\"v5litepod-4\",\"count\":0} (with \"untilMethod\":\"tpu.queuedResources.get\",\"untilCalls\":3: set once 3 more such calls were counted)",
+	"POST /admin/capacity             {\"zone\":\"us-central1-a\",\"type\":\"v5litepod-4\",\"count\":0} (type: a TPU accelerator type or a machine type; with \"untilMethod\":\"tpu.queuedResources.get\",\"untilCalls\":3: set once 3 more such calls were counted)",
 	"POST /admin/fail-next            {\"method\":\"tpu.nodes.create\",\"n\":1,\"httpCode\":503}",
 	"POST /admin/answer-html          {\"method\":\"container.nodePools.list\",\"n\":3,\"httpCode\":502}",
 	"POST /admin/fail-next-operations {\"method\":\"tpu.nodes.create\",\"n\":1,\"code\":13}",
@@ -281,6 +283,9 @@ var adminHelp = []string{
 	"POST /admin/delete-node          {\"name\":\"projects/p/locations/us-central1-a/nodes/n\"}",
 	"POST /admin/preempt-node         {\"name\":\"projects/p/locations/us-central1-a/nodes/n\"} (Spot and preemptible nodes)",
 	"POST /admin/add-cluster          {\"project\":\"p\",\"location\":\"us-central1\",\"name\":\"c\",\"version\":\"1.33.5-gke.1000000\",\"locations\":[\"us-central1-a\"]} (the scenario's cluster form)",
+	"POST /admin/preempt-instance     {\"name\":\"projects/p/zones/us-central1-c/instances/n\"} (Spot and preemptible instances)",
+	"POST /admin/instance-status      {\"name\":\"projects/p/zones/us-central1-c/instances/n\",\"status\":\"TERMINATED\"}",
+	"POST /admin/image                {\"project\":\"p\",\"name\":\"my-image\",\"family\":\"my-family\"}",
 	"POST /admin/delete-node-pool     {\"name\":\"projects/p/locations/us-central1/clusters/serving/nodePools/np\"}",
 	"POST /admin/snapshot             {\"path\":\"state.json\"}",
 	"POST /admin/load-snapshot        {\"path\":\"state.json\"}",
@@ -306,6 +311,7 @@ type adminRequest struct {
 	Duration    string `json:"duration"`
 	Name        string `json:"name"`
 	Path        string `json:"path"`
+	Status      string `json:"status"`
 }
 
 type adminSettings struct {
@@ -351,6 +357,10 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 			return s.NodePools(), nil
 		case "queued-resources":
 			return s.QueuedResources(), nil
+		case "instances":
+			return s.Instances(), nil
+		case "instance":
+			return s.Instance(r.URL.Query().Get("name"))
 		}
 		return nil, errNoAdminVerb
 	}
@@ -389,6 +399,16 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 		if st.GKEAdditions != nil {
 			s.SetGKEAdditions(*st.GKEAdditions)
 		}
+		return okResult, nil
+	case "image":
+		var img Image
+		if err := strictJSON(body, &img); err != nil {
+			return nil, err
+		}
+		if img.Project == "" || img.Name == "" {
+			return nil, errors.New("image needs project and name")
+		}
+		s.SetImage(img)
 		return okResult, nil
 	case "add-cluster":
 		var seed ClusterSeed
@@ -451,6 +471,10 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 		err = s.DeleteNode(a.Name)
 	case "preempt-node":
 		err = s.PreemptNode(a.Name)
+	case "preempt-instance":
+		err = s.PreemptInstance(a.Name)
+	case "instance-status":
+		err = s.SetInstanceStatus(a.Name, a.Status)
 	case "delete-node-pool":
 		err = s.DeleteNodePool(a.Name)
 	case "snapshot":

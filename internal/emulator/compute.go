@@ -49,8 +49,13 @@ type computeRequest struct {
 //	projects/{p}/zones/{zone}/acceleratorTypes[/{name}]
 //	projects/{p}/aggregated/machineTypes
 //	projects/{p}/aggregated/acceleratorTypes
+//
+// and the instances and zone operations of routeComputeInstances.
 func (s *Server) routeCompute(r *http.Request, rest string) (string, string, handler) {
 	segs := strings.Split(strings.Trim(rest, "/"), "/")
+	if method, project, h := s.routeComputeInstances(r, segs); h != nil {
+		return method, project, h
+	}
 	if len(segs) < 3 || segs[0] != "projects" || r.Method != http.MethodGet {
 		return "", "", nil
 	}

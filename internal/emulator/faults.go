@@ -294,7 +294,9 @@ func startsOperation(method string) bool {
 	case MethodTPUNodesCreate, MethodTPUNodesPatch, MethodTPUNodesDelete, MethodTPUNodesStart, MethodTPUNodesStop,
 		MethodTPUQueuedResourcesCreate, MethodTPUQueuedResourcesDelete, MethodTPUQueuedResourcesReset,
 		MethodNodePoolsCreate, MethodNodePoolsUpdate, MethodNodePoolsDelete, MethodNodePoolsSetSize,
-		MethodNodePoolsSetAutoscaling, MethodNodePoolsSetManagement:
+		MethodNodePoolsSetAutoscaling, MethodNodePoolsSetManagement,
+		MethodComputeInstancesInsert, MethodComputeInstancesDelete, MethodComputeInstancesSetLabels,
+		MethodComputeInstancesSetMetadata, MethodComputeInstancesSetTags:
 		return true
 	}
 	return false
@@ -337,10 +339,8 @@ func (s *Server) intercept(method, project string) *apiError {
 
 // rateLimitError is Service Control's per-minute quota error.
 func (s *Server) rateLimitError(method, project string) *apiError {
-	service := "tpu.googleapis.com"
-	if strings.HasPrefix(method, "container.") {
-		service = "container.googleapis.com"
-	}
+	api, _, _ := strings.Cut(method, ".")
+	service := api + ".googleapis.com"
 	kind := "Write"
 	if strings.HasSuffix(method, ".get") || strings.HasSuffix(method, ".list") {
 		kind = "Read"

@@ -149,10 +149,10 @@ func TestUnservedMethodIsNotNotFound(t *testing.T) {
 	t.Parallel()
 	e := start(t, nil)
 	gce := computeClient(t, e.srv)
-	_, err := gce.Instances.Get(project, "us-central1-a", "gke-serving-default-pool-0000").Do()
+	_, err := gce.Disks.Get(project, "us-central1-a", "gke-serving-default-pool-0000").Do()
 	var gerr *googleapi.Error
 	if !errors.As(err, &gerr) || gerr.Code != http.StatusNotImplemented {
-		t.Fatalf("instances.get = %v, want 501", err)
+		t.Fatalf("disks.get = %v, want 501", err)
 	}
 	_, err = e.gke.Projects.Locations.Clusters.NodePools.Rollback(serving+"/nodePools/default-pool", &container.RollbackNodePoolUpgradeRequest{}).Do()
 	checkErr(t, err, wantErr{501, statusUnimplemented, "", "Method not implemented by the emulator: POST /v1/" + serving + "/nodePools/default-pool:rollback"})

@@ -84,6 +84,10 @@ type operation struct {
 	pool          string // node pool name for node-pool operations
 	statusMessage string
 	targetLink    string
+
+	// Compute Engine (opType and targetLink above, too)
+	targetID uint64
+	errCode  string // the error code of a failed operation, such as ZONE_RESOURCE_POOL_EXHAUSTED
 }
 
 // name is the operation's resource name.

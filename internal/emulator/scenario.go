@@ -32,6 +32,9 @@ type Scenario struct {
 	Quotas []Quota `json:"quotas,omitempty"`
 	// Reservations are Compute Engine zonal reservations.
 	Reservations []Reservation `json:"reservations,omitempty"`
+	// Images are the Compute Engine images boot disks can be created
+	// from, by name or family.
+	Images []Image `json:"images,omitempty"`
 	// Durations of the long-running operations.
 	Durations Durations `json:"durations"`
 	// SerializePoolCreates makes CREATE_NODE_POOL exclusive among the node-pool
@@ -85,10 +88,12 @@ type ClusterSeed struct {
 	NodePools []*container.NodePool `json:"nodePools,omitempty"`
 }
 
-// Capacity is how many TPU nodes (Cloud TPU API) or GKE nodes (VMs) of a
-// type fit in a zone at once. Count -1 means unlimited, 0 means stocked out.
-// For GKE the type is the machine type, or the GPU accelerator type when the
-// node config attaches accelerators.
+// Capacity is how many TPU nodes (Cloud TPU API), GKE nodes or Compute
+// Engine instances (VMs) of a type fit in a zone at once. Count -1 means
+// unlimited, 0 means stocked out. For GKE the type is the machine type, or
+// the GPU accelerator type when the node config attaches accelerators; for
+// instances it is the machine type (GKE nodes and instances of one machine
+// type share the zone's capacity).
 type Capacity struct {
 	Zone  string `json:"zone"`
 	Type  string `json:"type"`
@@ -123,6 +128,11 @@ type Durations struct {
 	PoolSetManagement  time.Duration
 	ClusterCreate      time.Duration
 	ClusterDelete      time.Duration
+	// Compute Engine instances: insert, delete, and setLabels, setMetadata
+	// and setTags.
+	InstanceInsert time.Duration
+	InstanceDelete time.Duration
+	InstanceUpdate time.Duration
 }
 
 // DefaultDuration is the duration of every operation in Default: short, so
@@ -150,6 +160,9 @@ func (d *Durations) fields() []struct {
 		{"poolSetManagement", &d.PoolSetManagement},
 		{"clusterCreate", &d.ClusterCreate},
 		{"clusterDelete", &d.ClusterDelete},
+		{"instanceInsert", &d.InstanceInsert},
+		{"instanceDelete", &d.InstanceDelete},
+		{"instanceUpdate", &d.InstanceUpdate},
 	}
 }
 
@@ -276,14 +289,18 @@ func concat(lists ...[]string) []string {
 // https://cloud.google.com/tpu/docs/types-zones; zone lists change often):
 //   - us-central1-a: v5p, v5e, v3-8, v2-32…v2-512; v3 on GKE; A100/H100/L4/T4/P4/P100/V100 GPUs.
 //   - us-central1-b: v6e, v3-8, v2-8; v3 on GKE; L4/T4 GPUs.
-//   - us-central1-c: v2-8 on the TPU API; tpu7x-standard-4t on GKE only
-//     (the Cloud TPU API does not support TPU7x); A100 80GB and L4 GPUs.
+//   - us-central1-c: v2-8 on the TPU API; tpu7x-standard-4t on GKE and
+//     Compute Engine only (the Cloud TPU API does not support TPU7x); A100
+//     80GB and L4 GPUs.
 //   - us-east5-a: v6e, v5p; H100 GPUs.
 //   - us-south1-a: v5e.
 //   - us-central2-b: v4.
 //   - europe-west4-a: v6e, v3, v2; v3 on GKE; L4 GPUs.
 //
-// Any project ID is accepted. Seeded clusters (in every project):
+// The TPU machine types (ct5p-hightpu-4t, ct6e-standard-*,
+// tpu7x-standard-4t) are machine types of their zones for GKE node pools and
+// Compute Engine instances alike; instances boot from the images of
+// defaultImages. Any project ID is accepted. Seeded clusters (in every project):
 // us-central1/serving (1.33.5-gke.1000000, nodes in us-central1-a/b/c, with a
 // default-pool), us-east5/training (1.34.1-gke.1000000, us-east5-a) and the
 // old zonal us-central1-b/legacy (1.30.5-gke.1014001).
@@ -342,6 +359,7 @@ func Default() *Scenario {
 				Locations: []string{"us-central1-b"},
 			},
 		},
+		Images:    append([]Image(nil), defaultImages...),
 		Durations: allDurations(DefaultDuration),
 		MinNodeVersions: map[string]string{
 			// Ray's GKE TPU guide citing GKE's TPU machine-type table:
@@ -381,6 +399,9 @@ func LoadScenario(path string) (*Scenario, error) {
 	if _, ok := present["clusters"]; !ok {
 		sc.Clusters = def.Clusters
 	}
+	if _, ok := present["images"]; !ok {
+		sc.Images = def.Images
+	}
 	for k, v := range def.MinNodeVersions {
 		if _, ok := sc.MinNodeVersions[k]; !ok {
 			if sc.MinNodeVersions == nil {
@@ -418,6 +439,11 @@ func (sc *Scenario) Validate() error {
 	for _, c := range sc.Capacity {
 		if c.Zone == "" || c.Type == "" || c.Count < -1 {
 			return fmt.Errorf("capacity entry %+v needs a zone, a type and a count >= -1", c)
+		}
+	}
+	for _, img := range sc.Images {
+		if img.Project == "" || img.Name == "" {
+			return fmt.Errorf("image %+v needs a project and a name", img)
 		}
 	}
 	for prefix, v := range sc.MinNodeVersions {

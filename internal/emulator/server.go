@@ -53,6 +53,7 @@ type Server struct {
 	capUsed  map[string]int
 
 	nodes        map[string]*tpuNode
+	instances    map[string]*gceInstance // by projects/P/zones/Z/instances/N
 	queued       map[string]*queuedResource
 	clusters     map[string]*gkeCluster
 	materialized map[string]bool
@@ -144,6 +145,7 @@ func (s *Server) resetLocked() {
 		}
 	}
 	s.nodes = map[string]*tpuNode{}
+	s.instances = map[string]*gceInstance{}
 	s.queued = map[string]*queuedResource{}
 	s.clusters = map[string]*gkeCluster{}
 	s.materialized = map[string]bool{}

@@ -24,6 +24,13 @@
 //   - [ComputeCatalog]: Compute Engine zones, machine types, accelerator
 //     types, regional quotas ([ComputeCatalog.RegionQuotas]) and
 //     reservations, read at plan time for the live checks.
+//   - [ComputeInstances]: Compute Engine instances (TPU VMs created through
+//     Compute Engine with a TPU machine type): get, insert, delete,
+//     setLabels, setMetadata, setTags, the list of one name across zones
+//     and the wait for a zone operation. A stale fingerprint
+//     ([IsStaleFingerprint]) is returned at once for the caller to read the
+//     instance again; a stockout (ZONE_RESOURCE_POOL_EXHAUSTED) is
+//     [ClassCapacity].
 //   - [NodePools]: the node pools of one GKE cluster: list, get, create,
 //     delete, update, setSize, setAutoscaling, setManagement, the cluster
 //     itself, running operations and waits. A call GKE refuses because
@@ -41,7 +48,8 @@
 //
 //   - the one waiter, [WaitFor]: a [StateWait] names how to read an object
 //     and its state, and which states are pending or a target; operation
-//     waits ([Clients.WaitTPUOperation], [Clients.WaitContainerOperation])
+//     waits ([Clients.WaitTPUOperation], [Clients.WaitContainerOperation],
+//     [ComputeInstances.Wait])
 //     and waits for a TPU VM or a node pool to settle all use it, paced by
 //     the clients' [Poller] (the schedule of [Polling], jitter, and
 //     [PollGroup] wake-ups);

@@ -1,0 +1,862 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package emulator
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	compute "google.golang.org/api/compute/v1"
+)
+
+// Compute Engine instances and their zone operations, as the Compute Engine
+// REST reference describes them:
+// https://cloud.google.com/compute/docs/reference/rest/v1/instances (insert,
+// get, list, aggregatedList, delete, setLabels, setMetadata, setTags) and
+// https://cloud.google.com/compute/docs/reference/rest/v1/zoneOperations
+// (get, wait). TPU VMs of the accelerator-optimized machine family
+// (tpu7x-standard-4t, ct6e-standard-*, ct5p-hightpu-4t) are such instances
+// (https://cloud.google.com/compute/docs/tpus/tpu-machines).
+const (
+	MethodComputeInstancesInsert         = "compute.instances.insert"
+	MethodComputeInstancesGet            = "compute.instances.get"
+	MethodComputeInstancesList           = "compute.instances.list"
+	MethodComputeInstancesAggregatedList = "compute.instances.aggregatedList"
+	MethodComputeInstancesDelete         = "compute.instances.delete"
+	MethodComputeInstancesSetLabels      = "compute.instances.setLabels"
+	MethodComputeInstancesSetMetadata    = "compute.instances.setMetadata"
+	MethodComputeInstancesSetTags        = "compute.instances.setTags"
+	MethodComputeZoneOperationsGet       = "compute.zoneOperations.get"
+	MethodComputeZoneOperationsWait      = "compute.zoneOperations.wait"
+)
+
+func init() {
+	methodNames = append(methodNames,
+		MethodComputeInstancesInsert, MethodComputeInstancesGet, MethodComputeInstancesList,
+		MethodComputeInstancesAggregatedList, MethodComputeInstancesDelete, MethodComputeInstancesSetLabels,
+		MethodComputeInstancesSetMetadata, MethodComputeInstancesSetTags,
+		MethodComputeZoneOperationsGet, MethodComputeZoneOperationsWait)
+}
+
+// apiCompute marks Compute Engine zone operations.
+const apiCompute = "compute"
+
+// Instance statuses (https://cloud.google.com/compute/docs/instances/instance-life-cycle).
+const (
+	instProvisioning = "PROVISIONING"
+	instStaging      = "STAGING"
+	instRunning      = "RUNNING"
+	instStopping     = "STOPPING"
+	instTerminated   = "TERMINATED"
+)
+
+// opPending is the first of Compute Engine's operation statuses
+// (zoneOperations resource: "status: PENDING, RUNNING, DONE"); RUNNING and
+// DONE are GKE's opRunning and opDone.
+const opPending = "PENDING"
+
+// Image is a Compute Engine image a boot disk can be created from: a
+// public image (Project "ubuntu-os-accelerator-images") or one of the
+// caller's. A boot disk names it by name or by family
+// (https://cloud.google.com/compute/docs/reference/rest/v1/instances/insert,
+// disks[].initializeParams.sourceImage).
+type Image struct {
+	Project string `json:"project"`
+	Name    string `json:"name"`
+	Family  string `json:"family,omitempty"`
+}
+
+// defaultImages are the images of Default. The families are the ones
+// Google's TPU guides create TPU VM instances from
+// (ubuntu-os-accelerator-images: ubuntu-accel-2204-amd64-tpu-v5e-v5p-v6e,
+// https://cloud.google.com/compute/docs/tpus/create-tpu-vm-instance; and
+// ubuntu-accel-2404-amd64-tpu-tpu7x for TPU7x) and the general Ubuntu LTS
+// family. Assumption: the image names (a family plus a date) are
+// illustrative.
+var defaultImages = []Image{
+	{Project: "ubuntu-os-accelerator-images", Name: "ubuntu-accel-2204-amd64-tpu-v5e-v5p-v6e-v20250923", Family: "ubuntu-accel-2204-amd64-tpu-v5e-v5p-v6e"},
+	{Project: "ubuntu-os-accelerator-images", Name: "ubuntu-accel-2404-amd64-tpu-tpu7x-v20250923", Family: "ubuntu-accel-2404-amd64-tpu-tpu7x"},
+	{Project: "ubuntu-os-cloud", Name: "ubuntu-2204-jammy-v20250923", Family: "ubuntu-2204-lts"},
+}
+
+// gceInstance is one instance with what the emulator keeps beside it.
+type gceInstance struct {
+	inst    *compute.Instance
+	project string
+	zone    string
+	capKey  string     // capacity held, "" when none
+	create  *operation // the insert, while it runs
+}
+
+// instanceKey is projects/P/zones/Z/instances/N.
+func instanceKey(project, zone, name string) string {
+	return "projects/" + project + "/zones/" + zone + "/instances/" + name
+}
+
+// routeComputeInstances maps the instances and zoneOperations paths:
+//
+//	POST|GET projects/{p}/zones/{z}/instances
+//	GET|DELETE projects/{p}/zones/{z}/instances/{name}
+//	POST projects/{p}/zones/{z}/instances/{name}/setLabels|setMetadata|setTags
+//	GET projects/{p}/aggregated/instances
+//	GET projects/{p}/zones/{z}/operations/{op}, POST …/operations/{op}/wait
+func (s *Server) routeComputeInstances(r *http.Request, segs []string) (string, string, handler) {
+	if len(segs) < 4 || segs[0] != "projects" {
+		return "", "", nil
+	}
+	project := segs[1]
+	cr := func(q *request) *computeRequest { return &computeRequest{request: q, project: project} }
+	get, post := r.Method == http.MethodGet, r.Method == http.MethodPost
+	if segs[2] == "aggregated" && segs[3] == "instances" && len(segs) == 4 && get {
+		return MethodComputeInstancesAggregatedList, project, func(q *request) (any, *apiError) { return s.computeInstancesAggregated(cr(q)) }
+	}
+	if segs[2] != "zones" || len(segs) < 5 {
+		return "", "", nil
+	}
+	zone := segs[3]
+	switch {
+	case segs[4] == "instances" && len(segs) == 5 && post:
+		return MethodComputeInstancesInsert, project, func(q *request) (any, *apiError) { return s.computeInstancesInsert(cr(q), zone) }
+	case segs[4] == "instances" && len(segs) == 5 && get:
+		return MethodComputeInstancesList, project, func(q *request) (any, *apiError) { return s.computeInstancesList(cr(q), zone) }
+	case segs[4] == "instances" && len(segs) == 6 && get:
+		return MethodComputeInstancesGet, project, func(q *request) (any, *apiError) { return s.computeInstancesGet(cr(q), zone, segs[5]) }
+	case segs[4] == "instances" && len(segs) == 6 && r.Method == http.MethodDelete:
+		return MethodComputeInstancesDelete, project, func(q *request) (any, *apiError) { return s.computeInstancesDelete(cr(q), zone, segs[5]) }
+	case segs[4] == "instances" && len(segs) == 7 && post:
+		method, ok := map[string]string{"setLabels": MethodComputeInstancesSetLabels,
+			"setMetadata": MethodComputeInstancesSetMetadata, "setTags": MethodComputeInstancesSetTags}[segs[6]]
+		if !ok {
+			return "", "", nil
+		}
+		return method, project, func(q *request) (any, *apiError) { return s.computeInstancesSet(cr(q), method, zone, segs[5]) }
+	case segs[4] == "operations" && len(segs) == 6 && get:
+		return MethodComputeZoneOperationsGet, project, func(q *request) (any, *apiError) { return s.computeZoneOperationsGet(cr(q), zone, segs[5]) }
+	case segs[4] == "operations" && len(segs) == 7 && segs[6] == "wait" && post:
+		return MethodComputeZoneOperationsWait, project, func(q *request) (any, *apiError) { return s.computeZoneOperationsGet(cr(q), zone, segs[5]) }
+	}
+	return "", "", nil
+}
+
+// computeInvalid is Compute Engine's 400 for a bad field, in the form
+// "Invalid value for field 'resource.name': 'X'. Must be a match of regex …"
+// with reason "invalid" (the form Compute Engine answers for bad request
+// fields, as quoted in client issue reports).
+func computeInvalid(field, value, why string) *apiError {
+	msg := fmt.Sprintf("Invalid value for field '%s': '%s'. %s", field, value, why)
+	e := newError(statusInvalidArgument, "%s", msg)
+	e.legacy = []legacyError{{Message: msg, Domain: "global", Reason: "invalid"}}
+	return e
+}
+
+// computeConditionNotMet is Compute Engine's 412 for a stale fingerprint:
+// reason conditionNotMet, for labels with the message "Labels fingerprint
+// either invalid or resource labels have changed" (as reported in
+// https://github.com/googleapis/google-cloud-go/issues/7802).
+func computeConditionNotMet(msg string) *apiError {
+	e := newError(statusFailedPrecondition, "%s", msg)
+	e.forceHTTP = http.StatusPreconditionFailed
+	e.legacy = []legacyError{{Message: msg, Domain: "global", Reason: "conditionNotMet"}}
+	return e
+}
+
+// instanceNameRE is the instance name rule of the instances resource:
+// "The name must be 1-63 characters long, and comply with RFC1035 …
+// [a-z]([-a-z0-9]*[a-z0-9])?".
+var instanceNameRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
+
+// resourcePath returns the projects/… part of a Compute Engine resource
+// URL (full or partial), with the request's project for paths that start
+// at global/ or zones/.
+func resourcePath(project, url string) string {
+	if i := strings.Index(url, "projects/"); i >= 0 {
+		return url[i:]
+	}
+	return "projects/" + project + "/" + strings.TrimPrefix(url, "/")
+}
+
+// fingerprint is a Compute Engine style fingerprint (base64 of 8 bytes) of
+// the parts, stable for equal content.
+func fingerprint(parts ...string) string {
+	h := fnv.New64a()
+	for _, p := range parts {
+		_, _ = h.Write([]byte(p))
+		_, _ = h.Write([]byte{0})
+	}
+	b := binary.BigEndian.AppendUint64(nil, h.Sum64())
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+func labelsFingerprint(labels map[string]string) string {
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := []string{"labels"}
+	for _, k := range keys {
+		parts = append(parts, k+"="+labels[k])
+	}
+	return fingerprint(parts...)
+}
+
+func metadataFingerprint(items []*compute.MetadataItems) string {
+	parts := []string{"metadata"}
+	for _, it := range items {
+		if it != nil {
+			v := ""
+			if it.Value != nil {
+				v = *it.Value
+			}
+			parts = append(parts, it.Key+"="+v)
+		}
+	}
+	return fingerprint(parts...)
+}
+
+func tagsFingerprint(items []string) string {
+	return fingerprint(append([]string{"tags"}, items...)...)
+}
+
+// resolveImage finds the image a sourceImage names: projects/P/global/images/N
+// or projects/P/global/images/family/F (or global/images/… in the
+// caller's project, or a full URL). It returns the resource path for errors.
+func (s *Server) resolveImage(project, sourceImage string) (Image, string, bool) {
+	path := resourcePath(project, sourceImage)
+	segs := strings.Split(path, "/")
+	if len(segs) < 5 || segs[2] != "global" || segs[3] != "images" {
+		return Image{}, path, false
+	}
+	p := segs[1]
+	for _, img := range s.sc.Images {
+		switch {
+		case len(segs) == 6 && segs[4] == "family" && img.Project == p && img.Family == segs[5],
+			len(segs) == 5 && img.Project == p && img.Name == segs[4]:
+			return img, path, true
+		}
+	}
+	return Image{}, path, false
+}
+
+// checkInstanceDisks applies the disk rules of instances.insert: exactly one
+// boot disk (disks[].boot), created from an image that exists
+// (initializeParams.sourceImage; an unknown image is Compute Engine's 404
+// "The resource '…' was not found"), and existing disks (disks[].source)
+// in the instance's zone. Assumption: the wording of the boot-disk and zone
+// messages.
+func (s *Server) checkInstanceDisks(q *computeRequest, zone string, in *compute.Instance) *apiError {
+	boots := 0
+	for i, d := range in.Disks {
+		if d == nil {
+			return computeInvalid(fmt.Sprintf("resource.disks[%d]", i), "", "The disk must not be empty.")
+		}
+		if d.Boot {
+			boots++
+			if boots > 1 {
+				return computeInvalid(fmt.Sprintf("resource.disks[%d].boot", i), "true", "Only one boot disk may be specified.")
+			}
+			if d.InitializeParams == nil || d.InitializeParams.SourceImage == "" {
+				return computeInvalid(fmt.Sprintf("resource.disks[%d].initializeParams.sourceImage", i), "",
+					"The boot disk must be created from an image.")
+			}
+			if _, path, ok := s.resolveImage(q.project, d.InitializeParams.SourceImage); !ok {
+				return computeResourceNotFound(path)
+			}
+			continue
+		}
+		if d.Source != "" {
+			segs := strings.Split(resourcePath(q.project, d.Source), "/")
+			if len(segs) != 6 || segs[2] != "zones" || segs[4] != "disks" || segs[3] != zone {
+				return computeInvalid(fmt.Sprintf("resource.disks[%d].source", i), d.Source,
+					"The disk must be a zonal disk in the instance's zone '"+zone+"'.")
+			}
+		}
+	}
+	if boots == 0 {
+		return computeInvalid("resource.disks", "", "Boot disk must be specified.")
+	}
+	return nil
+}
+
+// machineTypeOf checks the machineType URL of an insert
+// (zones/Z/machineTypes/M, partial or full) against the zone and returns M.
+// The message is Compute Engine's for an unknown machine type.
+func machineTypeOf(z *Zone, url string) (string, *apiError) {
+	segs := strings.Split(url, "/")
+	name := segs[len(segs)-1]
+	ok := len(segs) >= 4 && segs[len(segs)-2] == "machineTypes" && segs[len(segs)-3] == z.Name && segs[len(segs)-4] == "zones"
+	if !ok || !zoneHasMachineType(z, name) {
+		return "", computeInvalid("resource.machineType", url,
+			fmt.Sprintf("Machine type with name '%s' does not exist in zone '%s'.", name, z.Name))
+	}
+	return name, nil
+}
+
+func (s *Server) computeInstancesInsert(q *computeRequest, zone string) (any, *apiError) {
+	var in compute.Instance
+	if err := decodeBody(q.body, &in); err != nil {
+		return nil, err
+	}
+	z := s.zone(zone)
+	if z == nil {
+		return nil, computeInvalid("zone", zone, "Unknown zone.")
+	}
+	if !instanceNameRE.MatchString(in.Name) {
+		return nil, computeInvalid("resource.name", in.Name, "Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'")
+	}
+	machine, aerr := machineTypeOf(z, in.MachineType)
+	if aerr != nil {
+		return nil, aerr
+	}
+	key := instanceKey(q.project, zone, in.Name)
+	if _, dup := s.instances[key]; dup {
+		msg := fmt.Sprintf("The resource '%s' already exists", key)
+		e := newError(statusAlreadyExists, "%s", msg)
+		e.legacy = []legacyError{{Message: msg, Domain: "global", Reason: "alreadyExists"}}
+		return nil, e
+	}
+	if aerr := s.checkInstanceDisks(q, zone, &in); aerr != nil {
+		return nil, aerr
+	}
+	gi := &gceInstance{inst: s.newInstance(q, zone, machine, in), project: q.project, zone: zone}
+	s.instances[key] = gi
+
+	op := s.newComputeOperation(q, MethodComputeInstancesInsert, zone, "insert", gi, s.sc.Durations.InstanceInsert)
+	gi.create = op
+	failure := s.takeOpFailure(MethodComputeInstancesInsert)
+	errCode := ""
+	capKey := capKey(zone, machine)
+	if failure == nil {
+		if s.available(capKey) == 0 {
+			failure, errCode = s.instanceStockout(q.project, zone), "ZONE_RESOURCE_POOL_EXHAUSTED"
+		} else {
+			s.reserve(capKey, 1)
+			gi.capKey = capKey
+		}
+	}
+	op.finish = func(op *operation, now time.Time) {
+		gi.create = nil
+		cur, ok := s.instances[key]
+		switch {
+		case !ok || cur != gi:
+			op.err = &rpcStatus{Code: rpcCodes[statusAborted].rpc, Message: "The instance was deleted while it was being created."}
+		case failure != nil:
+			// No instance remains after a failed insert: the stockout
+			// message says to try again, which creates it anew.
+			s.releaseInstance(gi)
+			delete(s.instances, key)
+			op.err, op.errCode = failure, errCode
+		default:
+			gi.inst.Status = instRunning
+			s.assignNATIPs(gi.inst)
+		}
+	}
+	return s.computeOpJSON(op, true), nil
+}
+
+// instanceStockout is Compute Engine's resource availability error, code
+// ZONE_RESOURCE_POOL_EXHAUSTED, with its message
+// (https://cloud.google.com/compute/docs/troubleshooting/troubleshooting-resource-availability).
+// Assumption: the operation reports HTTP 503 SERVICE UNAVAILABLE with it.
+func (s *Server) instanceStockout(project, zone string) *rpcStatus {
+	return &rpcStatus{Code: rpcCodes[statusUnavailable].rpc, Message: fmt.Sprintf(
+		"The zone 'projects/%s/zones/%s' does not have enough resources available to fulfill the request.  Try a different zone, or try again later.",
+		project, zone)}
+}
+
+// newInstance builds the stored instance from the request, with what
+// Compute Engine fills in (instances resource, output-only fields):
+// id, creationTimestamp, zone and machineType URLs, status, fingerprints,
+// nic0 on the default network with an internal IP, and the boot disk named
+// after the instance. Assumptions: the defaults of fields the request
+// leaves out follow what gcloud shows for an instance created with
+// defaults; accelerator (TPU and GPU) machine types default to
+// onHostMaintenance TERMINATE, as accelerator VMs do not live-migrate
+// (https://cloud.google.com/compute/docs/instances/host-maintenance-overview);
+// a Spot VM (scheduling.provisioningModel SPOT) defaults to
+// instanceTerminationAction STOP, automaticRestart false and
+// onHostMaintenance TERMINATE (https://cloud.google.com/compute/docs/instances/spot).
+func (s *Server) newInstance(q *computeRequest, zone, machine string, in compute.Instance) *compute.Instance {
+	out := in
+	out.Kind = "compute#instance"
+	out.Id = s.rand.Uint64() >> 1
+	out.CreationTimestamp = rfc3339(q.now)
+	out.Zone = s.computeSelf(q, "zones/"+zone)
+	out.MachineType = s.computeSelf(q, "zones/"+zone+"/machineTypes/"+machine)
+	out.Status = instProvisioning
+	out.SelfLink = s.computeSelf(q, "zones/"+zone+"/instances/"+in.Name)
+	out.LabelFingerprint = labelsFingerprint(in.Labels)
+	md := &compute.Metadata{}
+	if in.Metadata != nil {
+		md.Items = in.Metadata.Items
+	}
+	md.Kind, md.Fingerprint = "compute#metadata", metadataFingerprint(md.Items)
+	out.Metadata = md
+	tags := &compute.Tags{}
+	if in.Tags != nil {
+		tags.Items = in.Tags.Items
+	}
+	tags.Fingerprint = tagsFingerprint(tags.Items)
+	out.Tags = tags
+
+	nics := in.NetworkInterfaces
+	if len(nics) == 0 {
+		nics = []*compute.NetworkInterface{{}}
+	}
+	out.NetworkInterfaces = nil
+	for i, n := range nics {
+		nic := compute.NetworkInterface{}
+		if n != nil {
+			nic = *n
+		}
+		nic.Kind, nic.Name = "compute#networkInterface", fmt.Sprintf("nic%d", i)
+		network := nic.Network
+		if network == "" {
+			network = "global/networks/default"
+		}
+		nic.Network = s.computeSelf(q, strings.TrimPrefix(resourcePath(q.project, network), "projects/"+q.project+"/"))
+		if nic.Subnetwork == "" {
+			nic.Subnetwork = "regions/" + regionOf(zone) + "/subnetworks/default"
+		}
+		nic.Subnetwork = s.computeSelf(q, strings.TrimPrefix(resourcePath(q.project, nic.Subnetwork), "projects/"+q.project+"/"))
+		if nic.NetworkIP == "" {
+			s.ipSeq++
+			nic.NetworkIP = fmt.Sprintf("10.128.%d.%d", s.ipSeq/250%256, s.ipSeq%250+2)
+		}
+		var acs []*compute.AccessConfig
+		for _, ac := range nic.AccessConfigs {
+			if ac == nil {
+				continue
+			}
+			c := *ac
+			c.Kind = "compute#accessConfig"
+			if c.Type == "" {
+				c.Type = "ONE_TO_ONE_NAT"
+			}
+			if c.Name == "" {
+				c.Name = "External NAT"
+			}
+			acs = append(acs, &c)
+		}
+		nic.AccessConfigs = acs
+		out.NetworkInterfaces = append(out.NetworkInterfaces, &nic)
+	}
+
+	sch := compute.Scheduling{}
+	if in.Scheduling != nil {
+		sch = *in.Scheduling
+	}
+	accelerator := isTPUMachine(machine) || isGPUMachine(machine)
+	if sch.ProvisioningModel == "" {
+		sch.ProvisioningModel = "STANDARD"
+	}
+	spot := sch.ProvisioningModel == "SPOT" || sch.Preemptible
+	if sch.OnHostMaintenance == "" {
+		sch.OnHostMaintenance = "MIGRATE"
+		if accelerator || spot {
+			sch.OnHostMaintenance = "TERMINATE"
+		}
+	}
+	if sch.AutomaticRestart == nil {
+		restart := !spot
+		sch.AutomaticRestart = &restart
+	}
+	if sch.ProvisioningModel == "SPOT" && sch.InstanceTerminationAction == "" {
+		sch.InstanceTerminationAction = "STOP"
+	}
+	out.Scheduling = &sch
+	if out.ShieldedInstanceConfig == nil {
+		out.ShieldedInstanceConfig = &compute.ShieldedInstanceConfig{EnableVtpm: true, EnableIntegrityMonitoring: true}
+	}
+
+	out.Disks = nil
+	for i, d := range in.Disks {
+		disk := *d
+		disk.Kind, disk.Type, disk.Index = "compute#attachedDisk", "PERSISTENT", int64(i)
+		if disk.Mode == "" {
+			disk.Mode = "READ_WRITE"
+		}
+		if disk.DeviceName == "" {
+			disk.DeviceName = fmt.Sprintf("persistent-disk-%d", i)
+		}
+		if disk.Source == "" {
+			name := in.Name
+			if disk.InitializeParams != nil && disk.InitializeParams.DiskName != "" {
+				name = disk.InitializeParams.DiskName
+			} else if !disk.Boot {
+				name = fmt.Sprintf("%s-%d", in.Name, i)
+			}
+			disk.Source = "zones/" + zone + "/disks/" + name
+		}
+		disk.Source = s.computeSelf(q, strings.TrimPrefix(resourcePath(q.project, disk.Source), "projects/"+q.project+"/"))
+		if disk.InitializeParams != nil {
+			disk.DiskSizeGb = disk.InitializeParams.DiskSizeGb
+		}
+		disk.InitializeParams = nil // input only
+		out.Disks = append(out.Disks, &disk)
+	}
+	return &out
+}
+
+// assignNATIPs gives every requested external access config an address
+// once the instance runs.
+func (s *Server) assignNATIPs(inst *compute.Instance) {
+	for _, nic := range inst.NetworkInterfaces {
+		for _, ac := range nic.AccessConfigs {
+			if ac.NatIP == "" {
+				s.ipSeq++
+				ac.NatIP = fmt.Sprintf("34.%d.%d.%d", 60+s.ipSeq/62500%100, s.ipSeq/250%250, s.ipSeq%250+2)
+			}
+		}
+	}
+}
+
+// releaseInstance returns the capacity an instance holds.
+func (s *Server) releaseInstance(gi *gceInstance) {
+	if gi.capKey != "" {
+		s.release(gi.capKey, 1)
+		gi.capKey = ""
+	}
+}
+
+// renderInstance is a copy of the stored instance as a read shows it: an
+// instance whose insert has run half its duration is STAGING.
+func (s *Server) renderInstance(gi *gceInstance, now time.Time) *compute.Instance {
+	out := copyInstance(gi.inst)
+	if op := gi.create; op != nil && out.Status == instProvisioning && !op.hung && !now.Before(op.started.Add(op.dur/2)) {
+		out.Status = instStaging
+	}
+	return out
+}
+
+func copyInstance(in *compute.Instance) *compute.Instance {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return &compute.Instance{Name: in.Name}
+	}
+	var out compute.Instance
+	if err := json.Unmarshal(b, &out); err != nil {
+		return &compute.Instance{Name: in.Name}
+	}
+	return &out
+}
+
+func (s *Server) instanceOf(q *computeRequest, zone, name string) (*gceInstance, *apiError) {
+	gi, ok := s.instances[instanceKey(q.project, zone, name)]
+	if !ok {
+		return nil, computeNotFound(q, "zones/"+zone+"/instances/"+name)
+	}
+	return gi, nil
+}
+
+func (s *Server) computeInstancesGet(q *computeRequest, zone, name string) (any, *apiError) {
+	gi, aerr := s.instanceOf(q, zone, name)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return s.renderInstance(gi, q.now), nil
+}
+
+// zoneInstances lists the project's instances in zone named name ("" for
+// all), sorted by name.
+func (s *Server) zoneInstances(q *computeRequest, zone, name string) []*compute.Instance {
+	var out []*compute.Instance
+	for _, gi := range s.instances {
+		if gi.project == q.project && gi.zone == zone && (name == "" || gi.inst.Name == name) {
+			out = append(out, s.renderInstance(gi, q.now))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func (s *Server) computeInstancesList(q *computeRequest, zone string) (any, *apiError) {
+	if s.zone(zone) == nil {
+		return nil, computeNotFound(q, "zones/"+zone)
+	}
+	name, aerr := nameFilter(q)
+	if aerr != nil {
+		return nil, aerr
+	}
+	all := s.zoneInstances(q, zone, name)
+	page, next, aerr := s.paginateBy(len(all), q.request, "maxResults")
+	if aerr != nil {
+		return nil, aerr
+	}
+	return &compute.InstanceList{Kind: "compute#instanceList", Id: "projects/" + q.project + "/zones/" + zone + "/instances",
+		Items: all[page.lo:page.hi], NextPageToken: next, SelfLink: s.computeSelf(q, "zones/"+zone+"/instances")}, nil
+}
+
+// computeInstancesAggregated lists instances per zone scope; the filter
+// forms name = "x", name = x and name eq x are understood
+// (https://cloud.google.com/compute/docs/reference/rest/v1/instances/aggregatedList,
+// filter), and returnPartialSuccess changes nothing as every zone answers.
+func (s *Server) computeInstancesAggregated(q *computeRequest) (any, *apiError) {
+	name, aerr := nameFilter(q)
+	if aerr != nil {
+		return nil, aerr
+	}
+	out := &compute.InstanceAggregatedList{Kind: "compute#instanceAggregatedList", Id: "projects/" + q.project + "/aggregated/instances",
+		Items: map[string]compute.InstancesScopedList{}, SelfLink: s.computeSelf(q, "aggregated/instances")}
+	for _, z := range s.sc.Zones {
+		l := compute.InstancesScopedList{Instances: s.zoneInstances(q, z.Name, name)}
+		if len(l.Instances) == 0 {
+			w := noResults(z.Name)
+			l.Warning = &compute.InstancesScopedListWarning{Code: w.Code, Message: w.Message}
+		}
+		out.Items["zones/"+z.Name] = l
+	}
+	return out, nil
+}
+
+func (s *Server) computeInstancesDelete(q *computeRequest, zone, name string) (any, *apiError) {
+	gi, aerr := s.instanceOf(q, zone, name)
+	if aerr != nil {
+		return nil, aerr
+	}
+	key := instanceKey(q.project, zone, name)
+	before := gi.inst.Status
+	gi.inst.Status = instStopping
+	op := s.newComputeOperation(q, MethodComputeInstancesDelete, zone, "delete", gi, s.sc.Durations.InstanceDelete)
+	failure := s.takeOpFailure(MethodComputeInstancesDelete)
+	op.finish = func(op *operation, _ time.Time) {
+		if cur, ok := s.instances[key]; !ok || cur != gi {
+			return // already gone: the delete is done
+		}
+		if failure != nil {
+			gi.inst.Status = before
+			op.err = failure
+			return
+		}
+		s.releaseInstance(gi)
+		delete(s.instances, key)
+	}
+	return s.computeOpJSON(op, true), nil
+}
+
+// computeInstancesSet serves setLabels, setMetadata and setTags. Each
+// request carries the fingerprint of what it replaces; a fingerprint that
+// is not the current one is 412 conditionNotMet (instances.setLabels:
+// "labelFingerprint … Make a get() request to the resource to get the
+// latest fingerprint"; setMetadata and setTags likewise). The change
+// applies when the operation ends. Assumption: the metadata and tags
+// messages follow the labels one.
+func (s *Server) computeInstancesSet(q *computeRequest, method, zone, name string) (any, *apiError) {
+	gi, aerr := s.instanceOf(q, zone, name)
+	if aerr != nil {
+		return nil, aerr
+	}
+	var apply func()
+	var verb string
+	switch method {
+	case MethodComputeInstancesSetLabels:
+		var req compute.InstancesSetLabelsRequest
+		if err := decodeBody(q.body, &req); err != nil {
+			return nil, err
+		}
+		if req.LabelFingerprint != gi.inst.LabelFingerprint {
+			return nil, computeConditionNotMet("Labels fingerprint either invalid or resource labels have changed")
+		}
+		verb = "setLabels"
+		apply = func() { gi.inst.Labels, gi.inst.LabelFingerprint = req.Labels, labelsFingerprint(req.Labels) }
+	case MethodComputeInstancesSetMetadata:
+		var req compute.Metadata
+		if err := decodeBody(q.body, &req); err != nil {
+			return nil, err
+		}
+		if req.Fingerprint != gi.inst.Metadata.Fingerprint {
+			return nil, computeConditionNotMet("Supplied fingerprint does not match current metadata fingerprint.")
+		}
+		verb = "setMetadata"
+		apply = func() {
+			gi.inst.Metadata = &compute.Metadata{Kind: "compute#metadata", Items: req.Items, Fingerprint: metadataFingerprint(req.Items)}
+		}
+	default:
+		var req compute.Tags
+		if err := decodeBody(q.body, &req); err != nil {
+			return nil, err
+		}
+		if req.Fingerprint != gi.inst.Tags.Fingerprint {
+			return nil, computeConditionNotMet("Supplied fingerprint does not match current tags fingerprint.")
+		}
+		verb = "setTags"
+		apply = func() { gi.inst.Tags = &compute.Tags{Items: req.Items, Fingerprint: tagsFingerprint(req.Items)} }
+	}
+	key := instanceKey(q.project, zone, name)
+	op := s.newComputeOperation(q, method, zone, verb, gi, s.sc.Durations.InstanceUpdate)
+	failure := s.takeOpFailure(method)
+	op.finish = func(op *operation, _ time.Time) {
+		switch cur, ok := s.instances[key]; {
+		case failure != nil:
+			op.err = failure
+		case !ok || cur != gi:
+			op.err = &rpcStatus{Code: rpcCodes[statusNotFound].rpc, Message: fmt.Sprintf("The resource '%s' was not found", key)}
+			op.errCode = "RESOURCE_NOT_FOUND"
+		default:
+			apply()
+		}
+	}
+	return s.computeOpJSON(op, true), nil
+}
+
+// newComputeOperation starts a zone operation of type opType on gi.
+func (s *Server) newComputeOperation(q *computeRequest, method, zone, opType string, gi *gceInstance, d time.Duration) *operation {
+	op := s.newOperation(apiCompute, method, q.project, zone, d, q.now)
+	op.opType = opType
+	op.targetLink = gi.inst.SelfLink
+	op.targetID = gi.inst.Id
+	return op
+}
+
+func (s *Server) computeZoneOperationsGet(q *computeRequest, zone, id string) (any, *apiError) {
+	op, ok := s.opsByID[id]
+	if !ok || op.api != apiCompute || op.project != q.project || op.location != zone {
+		return nil, computeNotFound(q, "zones/"+zone+"/operations/"+id)
+	}
+	// zoneOperations.wait may return "after zero seconds" and callers must
+	// "be prepared to retry if the operation is not DONE"
+	// (https://cloud.google.com/compute/docs/reference/rest/v1/zoneOperations/wait):
+	// the emulator answers at once, with the operation as it is.
+	return s.computeOpJSON(op, false), nil
+}
+
+// computeOpJSON renders a compute#operation. fresh is the answer of the
+// call that started it (PENDING); later reads see RUNNING, then DONE. A
+// failed operation carries error.errors[{code, message}]: the code is the
+// Compute Engine one where the emulator knows it (for example
+// ZONE_RESOURCE_POOL_EXHAUSTED), else the canonical status name of the
+// injected failure, with httpErrorStatusCode and httpErrorMessage.
+func (s *Server) computeOpJSON(op *operation, fresh bool) *compute.Operation {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(op.id))
+	zoneURL := s.ComputeEndpoint() + "projects/" + op.project + "/zones/" + op.location
+	out := &compute.Operation{
+		Kind: "compute#operation", Id: h.Sum64() >> 1, Name: op.id, Zone: zoneURL,
+		OperationType: op.opType, TargetLink: op.targetLink, TargetId: op.targetID,
+		Status: opRunning, InsertTime: rfc3339(op.created), StartTime: rfc3339(op.created),
+		SelfLink: zoneURL + "/operations/" + op.id,
+	}
+	switch {
+	case op.done:
+		out.Status, out.Progress, out.EndTime = opDone, 100, rfc3339(op.ended)
+	case fresh:
+		out.Status = opPending
+	}
+	if op.done && op.err != nil {
+		code := op.errCode
+		status := statusForRPC(op.err.Code)
+		if code == "" {
+			code = status
+		}
+		out.Error = &compute.OperationError{Errors: []*compute.OperationErrorErrors{{Code: code, Message: op.err.Message}}}
+		out.HttpErrorStatusCode = int64(rpcCodes[status].http)
+		out.HttpErrorMessage = strings.ToUpper(http.StatusText(rpcCodes[status].http))
+	}
+	return out
+}
+
+// Instances returns copies of every Compute Engine instance, sorted by
+// selfLink.
+func (s *Server) Instances() []*compute.Instance {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	s.settle(now)
+	out := make([]*compute.Instance, 0, len(s.instances))
+	for _, gi := range s.instances {
+		out = append(out, s.renderInstance(gi, now))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].SelfLink < out[j].SelfLink })
+	return out
+}
+
+// Instance returns a copy of the stored instance name
+// (projects/P/zones/Z/instances/N).
+func (s *Server) Instance(name string) (*compute.Instance, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	s.settle(now)
+	gi, ok := s.instances[name]
+	if !ok {
+		return nil, fmt.Errorf("Instance: no instance %s", name)
+	}
+	return s.renderInstance(gi, now), nil
+}
+
+// PreemptInstance preempts a Spot or preemptible instance
+// (projects/P/zones/Z/instances/N) as Compute Engine does: its capacity is
+// released and, with instanceTerminationAction STOP (the default), it is
+// TERMINATED; with DELETE it is gone
+// (https://cloud.google.com/compute/docs/instances/spot#preemption-process).
+func (s *Server) PreemptInstance(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settle(s.clock.Now())
+	gi, ok := s.instances[name]
+	if !ok {
+		return fmt.Errorf("PreemptInstance: no instance %s", name)
+	}
+	sch := gi.inst.Scheduling
+	if sch == nil || (sch.ProvisioningModel != "SPOT" && !sch.Preemptible) {
+		return fmt.Errorf("PreemptInstance: %s is neither Spot nor preemptible", name)
+	}
+	if gi.inst.Status != instRunning {
+		return fmt.Errorf("PreemptInstance: %s is %s, not RUNNING", name, gi.inst.Status)
+	}
+	s.releaseInstance(gi)
+	if sch.InstanceTerminationAction == "DELETE" {
+		delete(s.instances, name)
+		return nil
+	}
+	gi.inst.Status = instTerminated
+	return nil
+}
+
+// instanceStatuses are the statuses SetInstanceStatus accepts
+// (https://cloud.google.com/compute/docs/instances/instance-life-cycle).
+var instanceStatuses = []string{instProvisioning, instStaging, instRunning, instStopping, "SUSPENDING", "SUSPENDED",
+	"REPAIRING", instTerminated}
+
+// SetInstanceStatus sets the status of instance name out of band, as
+// Compute Engine's own actions do (a stop, a repair). A TERMINATED or
+// SUSPENDED instance holds no capacity; setting it RUNNING again takes
+// capacity without checking the limit.
+func (s *Server) SetInstanceStatus(name, status string) error {
+	if !slices.Contains(instanceStatuses, status) {
+		return fmt.Errorf("SetInstanceStatus: unknown status %q; one of %s", status, strings.Join(instanceStatuses, ", "))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settle(s.clock.Now())
+	gi, ok := s.instances[name]
+	if !ok {
+		return fmt.Errorf("SetInstanceStatus: no instance %s", name)
+	}
+	if status == instTerminated || status == "SUSPENDED" {
+		s.releaseInstance(gi)
+	} else if gi.capKey == "" {
+		gi.capKey = capKey(gi.zone, gi.inst.MachineType[strings.LastIndex(gi.inst.MachineType, "/")+1:])
+		s.reserve(gi.capKey, 1)
+	}
+	gi.inst.Status = status
+	return nil
+}
+
+// SetImage adds an image to the scenario's table, or replaces the one of
+// the same project and name.
+func (s *Server) SetImage(img Image) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	upsert(&s.sc.Images, img, func(cur Image) bool { return cur.Project == img.Project && cur.Name == img.Name })
+}
