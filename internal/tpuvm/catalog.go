@@ -64,6 +64,7 @@ type catalogInputs struct {
 	framework        types.String
 	frameworkVersion types.String
 	zones            types.List
+	api              types.String
 }
 
 func inputsOf(m vmModel) catalogInputs {
@@ -73,6 +74,7 @@ func inputsOf(m vmModel) catalogInputs {
 		framework:        m.Framework,
 		frameworkVersion: m.FrameworkVersion,
 		zones:            m.Zones,
+		api:              m.API,
 	}
 }
 
@@ -84,7 +86,7 @@ func (in catalogInputs) query() (catalog.RuntimeQuery, bool) {
 	if !known(in.acceleratorType) || !wholly(in.zones) {
 		return catalog.RuntimeQuery{}, false
 	}
-	for _, v := range []types.String{in.runtimeVersion, in.framework, in.frameworkVersion} {
+	for _, v := range []types.String{in.runtimeVersion, in.framework, in.frameworkVersion, in.api} {
 		if v.IsUnknown() {
 			return catalog.RuntimeQuery{}, false
 		}
@@ -94,8 +96,12 @@ func (in catalogInputs) query() (catalog.RuntimeQuery, bool) {
 		RuntimeVersion:   knownString(in.runtimeVersion),
 		Framework:        knownString(in.framework),
 		FrameworkVersion: knownString(in.frameworkVersion),
-		ForTPUAPI:        true,
 	}
+	api := knownString(in.api)
+	if api == "" {
+		api = catalog.Default().DefaultAPI(q.AcceleratorType)
+	}
+	q.ForTPUAPI, q.ForComputeEngine = api == apiCloudTPU, api == apiComputeEngine
 	if zones, ok := listStrings(in.zones); ok && !in.zones.IsNull() {
 		q.Zones = zones
 	}
@@ -110,7 +116,22 @@ func resolve(in catalogInputs) (catalog.RuntimeResult, bool) {
 	if !ok {
 		return catalog.RuntimeResult{}, false
 	}
-	return catalog.Default().ResolveRuntime(q), true
+	res := catalog.Default().ResolveRuntime(q)
+	if q.ForComputeEngine {
+		// The shapes Compute Engine creates (single-host, its generations).
+		// Its accelerator type findings are the runtime check's own.
+		_, fs := catalog.Default().ComputeEngineTPU(q.AcceleratorType)
+		seen := map[string]bool{}
+		for _, f := range res.Findings {
+			seen[f.String()] = true
+		}
+		for _, f := range fs {
+			if !seen[f.String()] {
+				res.Findings = append(res.Findings, f)
+			}
+		}
+	}
+	return res, true
 }
 
 // diskZoneFindings checks the zonal data disks against zones

@@ -36,9 +36,12 @@ type createSpec struct {
 	node    *tpu.Node // with the ownership label
 	// slices is the number of slices, each a node (see sliceIDs).
 	slices int64
+	// instance is set for a VM created through Compute Engine: its id is
+	// an instance id.
+	instance bool
 }
 
-func (s createSpec) nodeID(zone string) string { return gcp.NodeID(s.project, zone, s.name) }
+func (s createSpec) nodeID(zone string) string { return vmID(s.project, zone, s.name, s.instance) }
 
 // owner is the owner id the node is created with.
 func (s createSpec) owner() string { return s.node.Labels[ownerLabelKey] }
@@ -326,9 +329,9 @@ func waitSettled(ctx context.Context, api nodeAPI, id string, n *tpu.Node) (*tpu
 	}, n, state)
 }
 
-// zoneOf returns the zone of a node id.
+// zoneOf returns the zone of a node or instance id.
 func zoneOf(id string) string {
-	_, zone, _, err := gcp.ParseNodeID(id)
+	_, zone, _, _, err := parseVMID(id)
 	if err != nil {
 		return ""
 	}

@@ -17,7 +17,6 @@ import (
 	tpu "google.golang.org/api/tpu/v2"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
-	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
 
 // expandNode builds the create request from a plan. Values still unknown in
@@ -134,13 +133,14 @@ func stringMap(ctx context.Context, m types.Map, out *map[string]string) diag.Di
 func flattenNode(ctx context.Context, n *tpu.Node, prior vmModel, all bool) (vmModel, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	m := prior
-	project, zone, name, err := gcp.ParseNodeID(n.Name)
+	project, zone, name, instance, err := parseVMID(n.Name)
 	if err != nil {
-		diags.AddError("Unexpected TPU VM Name", "The Cloud TPU API returned a node whose name is not a node id: "+err.Error()+
+		diags.AddError("Unexpected TPU VM Name", "The API returned a TPU VM whose name is not a node or instance id: "+err.Error()+
 			". Please report this issue to the provider developers.")
 		return m, diags
 	}
 	m.ID = types.StringValue(n.Name)
+	m.API = types.StringValue(apiOfID(n.Name))
 	m.Project = types.StringValue(project)
 	m.Zone = types.StringValue(zone)
 	m.Name = types.StringValue(name)
@@ -148,7 +148,13 @@ func flattenNode(ctx context.Context, n *tpu.Node, prior vmModel, all bool) (vmM
 		m.Zones = types.ListValueMust(types.StringType, []attr.Value{types.StringValue(zone)})
 	}
 	m.AcceleratorType = types.StringValue(n.AcceleratorType)
-	m.RuntimeVersion = types.StringValue(n.RuntimeVersion)
+	if !instance || n.RuntimeVersion != "" {
+		m.RuntimeVersion = types.StringValue(n.RuntimeVersion)
+	} else if m.RuntimeVersion.IsUnknown() || all {
+		// Compute Engine does not report the image an instance's boot disk
+		// was made from: what was planned is kept, an import records none.
+		m.RuntimeVersion = types.StringNull()
+	}
 	m.Description = optionalString(n.Description, prior.Description)
 	m.CIDRBlock = types.StringValue(n.CidrBlock)
 

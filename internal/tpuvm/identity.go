@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 )
 
@@ -56,7 +55,7 @@ func syncIdentity(ctx context.Context, state, prior *tfsdk.State, identity *tfsd
 	if id.IsNull() || id.IsUnknown() {
 		return
 	}
-	project, zone, name, err := gcp.ParseNodeID(id.ValueString())
+	project, zone, name, _, err := parseVMID(id.ValueString())
 	if err != nil {
 		return
 	}
@@ -94,8 +93,8 @@ type attrSetter interface {
 // node: the id, project, zone and name, and the zone as the only zone.
 func setImported(ctx context.Context, s attrSetter, id string) diag.Diagnostics {
 	var diags diag.Diagnostics
-	p, zone, name, _ := gcp.ParseNodeID(id)
-	for attr, v := range map[string]string{"id": id, "project": p, "zone": zone, "name": name} {
+	p, zone, name, _, _ := parseVMID(id)
+	for attr, v := range map[string]string{"id": id, "project": p, "zone": zone, "name": name, "api": apiOfID(id)} {
 		diags.Append(s.SetAttribute(ctx, path.Root(attr), types.StringValue(v))...)
 	}
 	diags.Append(s.SetAttribute(ctx, path.Root("zones"), []string{zone})...)

@@ -69,7 +69,7 @@ func (l *vmList) List(ctx context.Context, req list.ListRequest, stream *list.Li
 	}
 	var nodes []*tpu.Node
 	if !diags.HasError() {
-		if api, ok := l.api(ctx, &diags).(nodeLister); ok {
+		if api, ok := l.api(ctx, false, &diags).(nodeLister); ok {
 			var err error
 			if nodes, err = api.List(ctx, project, zone); err != nil {
 				diags.AddError(gcp.Summary(err, "Error Listing TPU VMs"),

@@ -18,12 +18,13 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 )
 
-// liveZoneFindings asks the Cloud TPU API, when the provider can reach it,
+// liveZoneFindings asks the Cloud TPU API, for a VM of that API and when the
+// provider can reach it,
 // whether each of the VM's zones offers its accelerator type and lists its
 // runtime version (livecheck.Checker.TPUZones). Offline plans make no call:
 // the catalog's zone lists have already given their warnings.
 func (r *vmResource) liveZoneFindings(ctx context.Context, plan vmModel, res catalog.RuntimeResult) catalog.Findings {
-	if r.data == nil || !known(plan.Project) {
+	if r.data == nil || !known(plan.Project) || plan.API.ValueString() != apiCloudTPU {
 		return nil
 	}
 	project := plan.Project.ValueString()
@@ -46,17 +47,22 @@ func (r *vmResource) liveZoneFindings(ctx context.Context, plan vmModel, res cat
 // deletes first; the create refuses any other. Offline plans, and a list
 // that fails, say nothing.
 func (r *vmResource) planNameFindings(ctx context.Context, plan vmModel, replacing string, diags *diag.Diagnostics) {
-	if r.data == nil || r.newAPI == nil || !known(plan.Project) || !known(plan.Name) {
+	if r.data == nil || !known(plan.Project) || !known(plan.Name) || !known(plan.API) {
 		return
 	}
 	project := plan.Project.ValueString()
+	instance := plan.API.ValueString() == apiComputeEngine
 	zones, ok := listStrings(plan.Zones)
-	if !ok || !r.data.Live().TPUConfigured(project) {
+	configured := r.data.Live().TPUConfigured
+	if instance {
+		configured = r.data.Live().ComputeConfigured
+	}
+	if !ok || !configured(project) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, livecheck.Timeout)
 	defer cancel()
-	api, err := r.newAPI(ctx)
+	api, err := r.nodeAPIFor(ctx, instance)
 	var nodes []*tpu.Node
 	if err == nil {
 		nodes, err = api.ListNamed(ctx, project, plan.Name.ValueString())

@@ -17,6 +17,7 @@ type vmModel struct {
 	Zones                  types.List     `tfsdk:"zones"`
 	Zone                   types.String   `tfsdk:"zone"`
 	AcceleratorType        types.String   `tfsdk:"accelerator_type"`
+	API                    types.String   `tfsdk:"api"`
 	RuntimeVersion         types.String   `tfsdk:"runtime_version"`
 	Framework              types.String   `tfsdk:"framework"`
 	FrameworkVersion       types.String   `tfsdk:"framework_version"`

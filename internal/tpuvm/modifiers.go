@@ -87,7 +87,14 @@ func (runtimeVersionPlanModifier) PlanModifyString(ctx context.Context, req plan
 		return
 	}
 	if !req.ConfigValue.IsNull() {
-		if !req.PlanValue.Equal(req.StateValue) {
+		imported := false
+		if req.StateValue.IsNull() {
+			// A Compute Engine VM imported without its boot image.
+			var id types.String
+			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
+			imported = known(id) && isInstanceID(id.ValueString())
+		}
+		if !req.PlanValue.Equal(req.StateValue) && !imported {
 			resp.RequiresReplace = true
 		}
 		return

@@ -39,6 +39,7 @@ func (r *vmResource) ValidateConfig(ctx context.Context, req resource.ValidateCo
 		fs = res.Findings
 	}
 	appendFindings(&resp.Diagnostics, fs, diskZoneFindings(ctx, cfg), r.modes.For(cfg.Validation), true)
+	computeEngineDiags(ctx, cfg, &resp.Diagnostics)
 }
 
 // appendFindings adds catalog findings to diags on the attribute path each
@@ -79,6 +80,8 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	}
 
 	r.planProjectAndZones(cfg, &plan, state, &resp.Diagnostics)
+	planAPI(cfg, &plan, state, resp)
+	computeEngineDiags(ctx, plan, &resp.Diagnostics)
 
 	// The runtime version: chosen from the catalog when omitted and not kept
 	// from the state by its plan modifier.
@@ -124,7 +127,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 			r.planNameFindings(ctx, plan, replacing, &resp.Diagnostics)
 		}
 	}
-	if choose && !ok && state != nil {
+	if choose && !ok && state != nil && !importedImage(*state) {
 		// The runtime is chosen once its inputs are known; the VM may
 		// then need another one.
 		resp.RequiresReplace.Append(path.Root("runtime_version"))
@@ -132,7 +135,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	if choose && ok {
 		if res.RuntimeVersion != "" {
 			plan.RuntimeVersion = types.StringValue(res.RuntimeVersion)
-			if state != nil && state.RuntimeVersion.ValueString() != res.RuntimeVersion {
+			if state != nil && state.RuntimeVersion.ValueString() != res.RuntimeVersion && !importedImage(*state) {
 				resp.RequiresReplace.Append(path.Root("runtime_version"))
 			}
 		} else if !resp.Diagnostics.HasError() {
@@ -204,7 +207,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 func sameSettings(plan, state vmModel) bool {
 	pairs := [][2]attr.Value{
 		{plan.Name, state.Name}, {plan.Project, state.Project}, {plan.Zones, state.Zones}, {plan.Zone, state.Zone},
-		{plan.AcceleratorType, state.AcceleratorType}, {plan.RuntimeVersion, state.RuntimeVersion},
+		{plan.AcceleratorType, state.AcceleratorType}, {plan.API, state.API}, {plan.RuntimeVersion, state.RuntimeVersion},
 		{plan.Framework, state.Framework}, {plan.FrameworkVersion, state.FrameworkVersion},
 		{plan.Description, state.Description}, {plan.Labels, state.Labels}, {plan.EffectiveLabels, state.EffectiveLabels},
 		{plan.TerraformLabels, state.TerraformLabels},
@@ -312,4 +315,13 @@ func (r *vmResource) checkAtApply(ctx context.Context, cfg, plan vmModel, diags 
 		fs = res.Findings
 	}
 	appendFindings(diags, fs, diskZoneFindings(ctx, plan), r.modes.For(plan.Validation), true)
+	computeEngineDiags(ctx, plan, diags)
+}
+
+// importedImage reports whether state is a Compute Engine VM whose boot
+// image is not known: an imported one (Compute Engine does not report the
+// image a boot disk was made from). Planning a runtime_version for it
+// records the value and does not replace the VM.
+func importedImage(state vmModel) bool {
+	return state.RuntimeVersion.IsNull() && known(state.ID) && isInstanceID(state.ID.ValueString())
 }

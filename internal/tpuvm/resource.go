@@ -53,6 +53,9 @@ type vmResource struct {
 	data  *providerdata.Data
 	// newAPI builds the Cloud TPU API access; replaced in tests.
 	newAPI func(ctx context.Context) (nodeAPI, error)
+	// newInstanceAPI builds the Compute Engine instances access; replaced
+	// in tests.
+	newInstanceAPI func(ctx context.Context) (instanceAPI, error)
 	// newQueuedAPI builds the queued-resources access; nil: the provider's clients.
 	newQueuedAPI func(ctx context.Context) (queuedAPI, error)
 }
@@ -70,6 +73,9 @@ func (r *vmResource) Configure(_ context.Context, req resource.ConfigureRequest,
 	if r.newAPI == nil {
 		r.newAPI = func(ctx context.Context) (nodeAPI, error) { return d.Clients.TPUNodes(ctx) }
 	}
+	if r.newInstanceAPI == nil {
+		r.newInstanceAPI = func(ctx context.Context) (instanceAPI, error) { return d.Clients.ComputeInstances(ctx) }
+	}
 }
 
 // providerUnknown reports whether a provider argument is unknown until apply.
@@ -77,19 +83,40 @@ func (r *vmResource) providerUnknown(attr string) bool {
 	return r.data != nil && slices.Contains(r.data.Unknown, attr)
 }
 
-// api returns the Cloud TPU API access, or adds a diagnostic.
-func (r *vmResource) api(ctx context.Context, diags *diag.Diagnostics) nodeAPI {
-	if r.data == nil || r.newAPI == nil {
+// api returns the access to the VMs of the Cloud TPU API, or of Compute
+// Engine when instance is set, or adds a diagnostic.
+func (r *vmResource) api(ctx context.Context, instance bool, diags *diag.Diagnostics) nodeAPI {
+	a, err := r.nodeAPIFor(ctx, instance)
+	switch {
+	case errors.Is(err, errNotConfigured):
 		diags.AddError("Provider Not Configured",
 			"The accel provider was not configured before accel_tpu_vm was used. Please report this issue to the provider developers.")
-		return nil
-	}
-	a, err := r.newAPI(ctx)
-	if err != nil {
+	case err != nil && instance:
+		diags.AddError("Cannot Reach the Compute Engine API", err.Error())
+	case err != nil:
 		diags.AddError("Cannot Reach the Cloud TPU API", err.Error())
-		return nil
 	}
 	return a
+}
+
+var errNotConfigured = errors.New("provider not configured")
+
+// nodeAPIFor builds the access to the VMs of one API: the Cloud TPU API, or
+// Compute Engine's instances presented as nodes (instanceNodes).
+func (r *vmResource) nodeAPIFor(ctx context.Context, instance bool) (nodeAPI, error) {
+	switch {
+	case r.data == nil:
+		return nil, errNotConfigured
+	case !instance && r.newAPI != nil:
+		return r.newAPI(ctx)
+	case !instance || r.newInstanceAPI == nil:
+		return nil, errNotConfigured
+	}
+	ia, err := r.newInstanceAPI(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return newInstanceNodes(ia), nil
 }
 
 func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -113,7 +140,8 @@ func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	api := r.api(ctx, &resp.Diagnostics)
+	instance := plan.API.ValueString() == apiComputeEngine
+	api := r.api(ctx, instance, &resp.Diagnostics)
 	if api == nil {
 		return
 	}
@@ -121,8 +149,9 @@ func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, res
 	defer cancel()
 
 	node.Labels[ownerLabelKey] = ownership.NewID()
-	spec := createSpec{project: plan.Project.ValueString(), name: plan.Name.ValueString(), zones: zones, node: node, slices: sliceCount(plan)}
-	if c, _ := capacityOf(ctx, plan, &resp.Diagnostics); c.queued() || spec.slices > 1 {
+	spec := createSpec{project: plan.Project.ValueString(), name: plan.Name.ValueString(), zones: zones, node: node,
+		slices: sliceCount(plan), instance: instance}
+	if c, _ := capacityOf(ctx, plan, &resp.Diagnostics); !instance && (c.queued() || spec.slices > 1) {
 		r.createQueuedVM(ctx, api, spec, c, plan, resp)
 		return
 	}
@@ -220,15 +249,19 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 	}
 	imported, diags := tfmodel.Imported(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
-	api := r.api(ctx, &resp.Diagnostics)
+	id := state.ID.ValueString()
+	instance := isInstanceID(id)
+	api := r.api(ctx, instance, &resp.Diagnostics)
 	if api == nil {
 		return
 	}
-	if r.readQueued(ctx, api, state, imported, resp) {
+	if !instance && r.readQueued(ctx, api, state, imported, resp) {
 		return
 	}
-	id := state.ID.ValueString()
 	n, err := api.Get(ctx, id)
+	if imported && !instance && gcp.Classify(err) == gcp.ClassNotFound {
+		n, err = r.importedInstance(ctx, id, err)
+	}
 	if gcp.Classify(err) == gcp.ClassNotFound {
 		tflog.Warn(ctx, "TPU VM not found; removing it from the state", map[string]any{"id": id})
 		resp.State.RemoveResource(ctx)
@@ -269,19 +302,20 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	api := r.api(ctx, &resp.Diagnostics)
+	id := state.ID.ValueString()
+	instance := isInstanceID(id)
+	api := r.api(ctx, instance, &resp.Diagnostics)
 	if api == nil {
 		return
 	}
-	if r.updateQueued(ctx, api, plan, state, resp) {
+	if !instance && r.updateQueued(ctx, api, plan, state, resp) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if r.updateSlices(ctx, api, plan, state, resp) {
+	if !instance && r.updateSlices(ctx, api, plan, state, resp) {
 		return
 	}
-	id := state.ID.ValueString()
 
 	current, err := api.Get(ctx, id)
 	if err != nil {
@@ -420,16 +454,17 @@ func (r *vmResource) Delete(ctx context.Context, req resource.DeleteRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	api := r.api(ctx, &resp.Diagnostics)
+	id := state.ID.ValueString()
+	instance := isInstanceID(id)
+	api := r.api(ctx, instance, &resp.Diagnostics)
 	if api == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if r.deleteQueuedVM(ctx, api, state, resp) {
+	if !instance && r.deleteQueuedVM(ctx, api, state, resp) {
 		return
 	}
-	id := state.ID.ValueString()
 	n, err := api.Get(ctx, id)
 	switch {
 	case gcp.Classify(err) == gcp.ClassNotFound:
@@ -446,6 +481,26 @@ func (r *vmResource) Delete(ctx context.Context, req resource.DeleteRequest, res
 	if err := deleteNode(ctx, api, id); err != nil {
 		resp.Diagnostics.AddError("Error Deleting TPU VM", fmt.Sprintf("Deleting TPU VM %s failed: %s", id, err))
 	}
+}
+
+// importedInstance reads, for an import by a short id or an identity (which
+// name a node) that found no node, the Compute Engine instance of the same
+// project, zone and name. notFound is returned when there is none either, or
+// when Compute Engine cannot be reached.
+func (r *vmResource) importedInstance(ctx context.Context, nodeID string, notFound error) (*tpu.Node, error) {
+	project, zone, name, err := gcp.ParseNodeID(nodeID)
+	if err != nil || r.data == nil || !r.data.Live().ComputeConfigured(project) {
+		return nil, notFound
+	}
+	api, err := r.nodeAPIFor(ctx, true)
+	if err != nil {
+		return nil, notFound
+	}
+	n, err := api.Get(ctx, vmID(project, zone, name, true))
+	if gcp.Classify(err) == gcp.ClassNotFound {
+		return nil, notFound
+	}
+	return n, err
 }
 
 // ownerOf returns the owner id recorded in state: the ownership label in

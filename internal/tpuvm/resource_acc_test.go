@@ -781,8 +781,9 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
 		// emulatorZones: the case relies on the emulator's zones.
 		emulatorZones bool
 	}{
-		"TPU7x in a zone whose Cloud TPU API does not offer it": {
+		"TPU7x through a Cloud TPU API that does not offer it in the zone": {
 			body: `accelerator_type = "tpu7x-8"
+  api   = "cloud_tpu"
   zones = ["us-central1-c"]`,
 			want:          `(?s)Zone Does Not Offer Accelerator Type.*tpu7x-8`,
 			emulatorZones: true,
@@ -836,6 +837,57 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
 			name: "Bad_Name",
 			body: `accelerator_type = "v5litepod-4"`,
 			want: `(?s)name.*lowercase letters`,
+		},
+		"multi-host TPU7x through Compute Engine": {
+			body: `accelerator_type = "tpu7x-16"
+  zones            = ["us-central1-c"]`,
+			want: `(?s)Multi-Host Slice Not Supported on Compute Engine.*"tpu7x-16".*tpu7x-8.*accel_fallback_nodepools`,
+		},
+		"v5e through Compute Engine": {
+			body: `accelerator_type = "v5litepod-4"
+  api              = "compute_engine"`,
+			want: `(?s)TPU Generation Not Offered on Compute Engine.*"v5litepod-4".*api = "cloud_tpu"`,
+		},
+		"Cloud TPU runtime as a Compute Engine boot image": {
+			body: `accelerator_type = "tpu7x-8"
+  zones            = ["us-central1-c"]
+  runtime_version  = "v2-alpha-tpu7-ubuntu2404"`,
+			want: `(?s)runtime_version.*"v2-alpha-tpu7-ubuntu2404".*ubuntu-accel-2404-amd64-tpu-tpu7x`,
+		},
+		"CIDR block through Compute Engine": {
+			body: `accelerator_type = "tpu7x-8"
+  zones            = ["us-central1-c"]
+  cidr_block       = "10.0.0.0/29"`,
+			want: `(?s)Not Available Through Compute Engine.*cidr_block "10.0.0.0/29".*api = "cloud_tpu"`,
+		},
+		"queued Spot through Compute Engine": {
+			body: `accelerator_type = "v6e-8"
+  api              = "compute_engine"
+  zones            = ["us-central1-b"]
+  capacity {
+    mode = "spot"
+  }`,
+			want: `(?s)Not Available Through Compute Engine.*mode "spot".*scheduling_config \{\s+spot = true \}`,
+		},
+		"multislice through Compute Engine": {
+			body: `accelerator_type = "v6e-8"
+  api              = "compute_engine"
+  zones            = ["us-central1-b"]
+  slice_count      = 2`,
+			want: `(?s)Not Available Through Compute Engine.*slice_count 2`,
+		},
+		"reserved through Compute Engine": {
+			body: `accelerator_type = "tpu7x-8"
+  zones            = ["us-central1-c"]
+  scheduling_config {
+    reserved = true
+  }`,
+			want: `(?s)Not Available Through Compute Engine.*reserved is a Cloud TPU API setting`,
+		},
+		"unknown api": {
+			body: `accelerator_type = "v6e-8"
+  api              = "gke"`,
+			want: `(?s)api.*"cloud_tpu".*"compute_engine"`,
 		},
 		"reserved label key": {
 			body: `accelerator_type = "v5litepod-4"

@@ -81,7 +81,8 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "The TPU VM's resource name, `projects/{project}/locations/{zone}/nodes/{name}`.",
+				MarkdownDescription: "The TPU VM's resource name: `projects/{project}/locations/{zone}/nodes/{name}` for a VM of the " +
+					"Cloud TPU API, `projects/{project}/zones/{zone}/instances/{name}` for one created through Compute Engine.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"name": schema.StringAttribute{
@@ -131,6 +132,17 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 					schemadoc.Codes(tpuAPIAcceleratorTypes()) + ". Changing it replaces the VM.",
 				Validators:    []validator.String{validation.NotEmpty(catalog.Default().AcceleratorTypeHint())},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"api": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "The API that creates the VM: `cloud_tpu` (a Cloud TPU node) or `compute_engine` (a Compute " +
+					"Engine instance with a TPU machine type, single-host shapes of the generations Compute Engine offers). " +
+					"Default: `compute_engine` for TPU7x, which Google's Cloud TPU API pages do not support, else `cloud_tpu`. " +
+					"With `compute_engine`, `runtime_version` is the boot image (default: the catalog's image for the generation), " +
+					"queued resources (`capacity`, `slice_count`), `cidr_block` and `scheduling_config.reserved` are refused at plan " +
+					"time, and changing `description` or `network_config.enable_external_ips` replaces the VM. Changing `api` replaces the VM.",
+				Validators: []validator.String{stringvalidator.OneOf(apiCloudTPU, apiComputeEngine)},
 			},
 			"runtime_version": schema.StringAttribute{
 				Optional: true,
