@@ -22,16 +22,16 @@ import (
 func TestInstanceFromNode(t *testing.T) {
 	t.Parallel()
 	node := &tpu.Node{
-		AcceleratorType: "tpu7x-8",
-		Description:     "serving",
-		Labels:          map[string]string{"team": "ml"},
-		Metadata:        map[string]string{"b": "2", "a": "1"},
-		Tags:            []string{"tpu"},
-		NetworkConfig:   &tpu.NetworkConfig{Subnetwork: "projects/p/regions/us-central1/subnetworks/s", EnableExternalIps: true},
-		ServiceAccount:  &tpu.ServiceAccount{Email: "sa@p.iam.gserviceaccount.com", Scope: []string{"https://www.googleapis.com/auth/cloud-platform"}},
-		SchedulingConfig: &tpu.SchedulingConfig{Spot: true},
+		AcceleratorType:        "tpu7x-8",
+		Description:            "serving",
+		Labels:                 map[string]string{"team": "ml"},
+		Metadata:               map[string]string{"b": "2", "a": "1"},
+		Tags:                   []string{"tpu"},
+		NetworkConfig:          &tpu.NetworkConfig{Subnetwork: "projects/p/regions/us-central1/subnetworks/s", EnableExternalIps: true},
+		ServiceAccount:         &tpu.ServiceAccount{Email: "sa@p.iam.gserviceaccount.com", Scope: []string{"https://www.googleapis.com/auth/cloud-platform"}},
+		SchedulingConfig:       &tpu.SchedulingConfig{Spot: true},
 		ShieldedInstanceConfig: &tpu.ShieldedInstanceConfig{EnableSecureBoot: true},
-		DataDisks:       []*tpu.AttachedDisk{{SourceDisk: "projects/p/zones/us-central1-c/disks/d", Mode: "READ_ONLY"}},
+		DataDisks:              []*tpu.AttachedDisk{{SourceDisk: "projects/p/zones/us-central1-c/disks/d", Mode: "READ_ONLY"}},
 	}
 	inst, err := instanceFromNode("us-central1-c", "vm", node)
 	if err != nil {

@@ -80,10 +80,10 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"(GKE) for those.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
-				Computed:            true,
+				Computed: true,
 				MarkdownDescription: "The TPU VM's resource name: `projects/{project}/locations/{zone}/nodes/{name}` for a VM of the " +
 					"Cloud TPU API, `projects/{project}/zones/{zone}/instances/{name}` for one created through Compute Engine.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"name": schema.StringAttribute{
 				Required: true,
