@@ -31,6 +31,23 @@
 // updates; STOPPING → gone. Clusters are seeded by the scenario; clients
 // cannot create them.
 //
+// Compute Engine API, under /compute/v1/ (ComputeEndpoint): zones,
+// regions, machine types, accelerator types, reservations, the instance
+// group managers of node pools, and instances: insert, get, list,
+// aggregatedList (filter name = "x", name = x or name eq x), delete,
+// setLabels, setMetadata and setTags, with their zone operations
+// (zoneOperations get and wait; wait answers at once). Operations are
+// compute#operation, PENDING in the answer that starts them, then RUNNING,
+// then DONE, with error.errors[{code, message}] when they fail. Instance
+// statuses: PROVISIONING → STAGING (half-way through the insert) →
+// RUNNING; STOPPING while deleting; TERMINATED after PreemptInstance. An
+// insert needs an RFC 1035 name, a machine type of the zone (the TPU
+// machine types where the scenario lists them), exactly one boot disk from
+// an image of Scenario.Images (by name or family; an unknown one is 404),
+// and attached disks of the same zone; set* calls need the current
+// fingerprint (412 conditionNotMet otherwise). Compute Engine errors use
+// its envelope, {"error":{"code":…,"message":…,"errors":[{"reason":…}]}}.
+//
 // Errors use the Google envelope
 // {"error":{"code":404,"message":"…","status":"NOT_FOUND","details":[…]}}
 // with google.rpc detail messages (ErrorInfo, RequestInfo, ResourceInfo,
@@ -69,7 +86,12 @@
 //     with code 8, a GCE_STOCKOUT status message and an ErrorInfo
 //     ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS whose metadata
 //     zones_available lists the zones with room; the pool is ERROR, or
-//     RUNNING_WITH_ERROR when some nodes fit.
+//     RUNNING_WITH_ERROR when some nodes fit. With a machine type as the
+//     type, Compute Engine instance inserts end DONE with error code
+//     ZONE_RESOURCE_POOL_EXHAUSTED ("The zone '…' does not have enough
+//     resources available to fulfill the request. …") and leave no
+//     instance. SetCapacityAfterCalls sets it once a number of calls were
+//     counted: capacity that arrives while a client waits.
 //   - FailNext(method, n, httpCode), FailNextOperations(method, n, rpcCode),
 //     SetRateLimit(method, every) (429 RATE_LIMIT_EXCEEDED), HangOperations,
 //     HoldCluster (an UPGRADE_MASTER operation that blocks pool operations).
@@ -78,11 +100,15 @@
 //     HangOperationsUntilCalls(method, callMethod, n) and
 //     HoldClusterUntilCalls(…, method, n) end once n more calls of a method
 //     were counted.
-//   - Out of band: DeleteNode, DeleteNodePool; snapshots Nodes, NodePools;
-//     Counters, Reset, Snapshot, LoadSnapshot.
+//   - Out of band: DeleteNode, DeleteNodePool, PreemptInstance (a Spot VM
+//     becomes TERMINATED, or is gone with instanceTerminationAction
+//     DELETE), SetInstanceStatus, SetImage; snapshots Nodes, NodePools,
+//     Instances, Instance; Counters, Reset, Snapshot (which leaves out
+//     instances), LoadSnapshot.
 //
 // Method names are listed by Methods, such as "tpu.nodes.create",
-// "tpu.operations.get" and "container.nodePools.create".
+// "tpu.operations.get", "container.nodePools.create" and
+// "compute.instances.insert".
 //
 // # Command
 //

@@ -54,6 +54,9 @@ func (ci *ComputeInstances) Get(ctx context.Context, project, zone, name string)
 
 // Insert starts creating inst in project and zone.
 func (ci *ComputeInstances) Insert(ctx context.Context, project, zone string, inst *compute.Instance) (*compute.Operation, error) {
+	if inst == nil {
+		return nil, errors.New("instances.insert: no instance")
+	}
 	return ci.change(ctx, "instances.insert "+instancePath(project, zone, inst.Name), func(ctx context.Context, id string) (*compute.Operation, error) {
 		return ci.svc.Instances.Insert(project, zone, inst).RequestId(id).Context(ctx).Do()
 	})
