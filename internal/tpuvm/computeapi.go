@@ -8,14 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"path"
 	"slices"
 	"strings"
 	"sync"
 
 	compute "google.golang.org/api/compute/v1"
-	"google.golang.org/api/googleapi"
 	tpu "google.golang.org/api/tpu/v2"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
@@ -216,8 +214,7 @@ func (c *instanceNodes) setWithFingerprint(ctx context.Context, project, zone, n
 			_, err = c.api.Wait(ctx, op)
 			return err
 		}
-		var ge *googleapi.Error
-		if !errors.As(err, &ge) || ge.Code != http.StatusPreconditionFailed {
+		if !gcp.IsStaleFingerprint(err) {
 			return err
 		}
 	}

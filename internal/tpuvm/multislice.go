@@ -78,7 +78,7 @@ func sliceIDs(id string, count int64) []string {
 	if count <= 1 {
 		return []string{id}
 	}
-	project, zone, name, _ := gcp.ParseNodeID(id)
+	project, zone, name, _, _ := parseVMID(id)
 	out := make([]string, count)
 	for i := range out {
 		out[i] = gcp.NodeID(project, zone, fmt.Sprintf("%s-%d", name, i))
@@ -88,7 +88,7 @@ func sliceIDs(id string, count int64) []string {
 
 // setSlices records in m that the VM with id id has count slices.
 func setSlices(m *vmModel, id string, count int64) {
-	_, _, name, _ := gcp.ParseNodeID(id)
+	_, _, name, _, _ := parseVMID(id)
 	m.ID, m.Name = types.StringValue(id), types.StringValue(name)
 	m.SliceCount = types.Int64Value(count)
 	m.SliceNodes = stringListValue(sliceIDs(id, count))
@@ -213,9 +213,9 @@ func (r *vmResource) planSlices(ctx context.Context, plan *vmModel, state *vmMod
 	switch {
 	case !replaced && known(state.SliceNodes):
 		plan.SliceNodes = state.SliceNodes
-	case known(plan.SliceCount) && known(plan.Project) && known(plan.Zone) && known(plan.Name):
-		plan.SliceNodes = stringListValue(sliceIDs(gcp.NodeID(plan.Project.ValueString(), plan.Zone.ValueString(), plan.Name.ValueString()),
-			sliceCount(*plan)))
+	case known(plan.SliceCount) && known(plan.Project) && known(plan.Zone) && known(plan.Name) && known(plan.API):
+		plan.SliceNodes = stringListValue(sliceIDs(vmID(plan.Project.ValueString(), plan.Zone.ValueString(), plan.Name.ValueString(),
+			plan.API.ValueString() == apiComputeEngine), sliceCount(*plan)))
 	default:
 		plan.SliceNodes = types.ListUnknown(types.StringType)
 	}

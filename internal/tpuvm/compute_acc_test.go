@@ -1,0 +1,300 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tpuvm_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+)
+
+// instancesNamed returns the ids of the emulator's Compute Engine instances
+// named name.
+func instancesNamed(srv *emulator.Server, name string) []string {
+	var out []string
+	for _, in := range srv.Instances() {
+		if in.Name == name {
+			out = append(out, in.SelfLink[strings.Index(in.SelfLink, "projects/"):])
+		}
+	}
+	return out
+}
+
+// expectInstances is a state check on the emulator: exactly the given
+// instance ids exist under name.
+type expectInstances struct {
+	srv  *emulator.Server
+	name string
+	ids  []string
+}
+
+func (e expectInstances) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	if got := instancesNamed(e.srv, e.name); strings.Join(got, ",") != strings.Join(e.ids, ",") {
+		resp.Error = fmt.Errorf("instances named %s: got %v, want %v", e.name, got, e.ids)
+	}
+}
+
+func instancesGone(srv *emulator.Server, name string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := instancesNamed(srv, name); len(got) > 0 {
+			return fmt.Errorf("instances left behind: %v", got)
+		}
+		return nil
+	}
+}
+
+// TestAccTPUVM_computeEngineTPU7x: a TPU7x VM is created through Compute
+// Engine without any api setting (the catalog's default), with the
+// catalog's boot image and machine type, known in the plan. Labels, metadata
+// and tags change in place; a new description replaces the VM. The VM
+// imports by its instance id, and by the short id (which names a node) when
+// there is no node of that name.
+func TestAccTPUVM_computeEngineTPU7x(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "TPU7x capacity is granted on request; call counts are the emulator's")
+	name := acctest.RandomName("tpu7x")
+	const zone = "us-central1-c"
+	ce, fs := catalog.Default().ComputeEngineTPU("tpu7x-8")
+	if fs.HasErrors() {
+		t.Fatal(fs)
+	}
+	config := func(description, team string) string {
+		return tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  zones            = [%[2]q]
+  accelerator_type = "tpu7x-8"
+  framework        = "jax"
+  description      = %[3]q
+  labels           = { team = %[4]q }
+  metadata         = { startup-script = "echo ready" }
+  tags             = ["tpu"]
+}
+`, name, zone, description, team))
+	}
+	id := gcp.InstanceID(tg.Project, zone, name)
+	srv := tg.Emulator
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             instancesGone(srv, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config("first", "serving"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("api"), knownvalue.StringExact("compute_engine")),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact(ce.DefaultImage)),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("chips"), knownvalue.Int64Exact(4)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("RUNNING")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("accelerator_type"), knownvalue.StringExact("tpu7x-8")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact(ce.DefaultImage)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("effective_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"team": knownvalue.StringExact("serving"), "accel-managed": ownerID,
+					})),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_endpoints"), knownvalue.ListSizeExact(1)),
+					expectInstances{srv: srv, name: name, ids: []string{id}},
+					expectCalls{srv: srv, want: map[string]int64{emulator.MethodComputeInstancesInsert: 1, emulator.MethodTPUNodesCreate: 0}},
+					checkInstance(srv, id, func(in instanceView) error {
+						if !strings.HasSuffix(in.MachineType, "/machineTypes/"+ce.MachineType) {
+							return fmt.Errorf("machine type %s, want %s", in.MachineType, ce.MachineType)
+						}
+						if in.Metadata["startup-script"] != "echo ready" || strings.Join(in.Tags, ",") != "tpu" {
+							return fmt.Errorf("metadata %v, tags %v", in.Metadata, in.Tags)
+						}
+						return nil
+					}),
+				},
+			},
+			{
+				// Labels change in place: one setLabels, no new instance.
+				Config: config("first", "research"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectCalls{srv: srv, want: map[string]int64{
+						emulator.MethodComputeInstancesInsert: 1, emulator.MethodComputeInstancesSetLabels: 1,
+					}},
+					checkInstance(srv, id, func(in instanceView) error {
+						if in.Labels["team"] != "research" || in.Labels["accel-managed"] == "" {
+							return fmt.Errorf("labels %v, want team=research and the ownership label", in.Labels)
+						}
+						return nil
+					}),
+				},
+			},
+			{
+				ResourceName:            address,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"runtime_version", "framework"},
+			},
+			{
+				// The short id names a node; there is none, so the instance
+				// of that name is imported.
+				ResourceName:            address,
+				ImportState:             true,
+				ImportStateId:           zone + "/" + name,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"runtime_version", "framework"},
+			},
+			{
+				// Compute Engine cannot change a description in place.
+				Config: config("second", "research"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectInstances{srv: srv, name: name, ids: []string{id}},
+					expectCalls{srv: srv, want: map[string]int64{emulator.MethodComputeInstancesInsert: 2, emulator.MethodComputeInstancesDelete: 1}},
+				},
+			},
+		},
+	})
+}
+
+// TestAccTPUVM_computeEngineFallbackAndSpot: a Spot v6e VM through Compute
+// Engine falls back to the next zone when the first has no capacity (the
+// insert's operation ends ZONE_RESOURCE_POOL_EXHAUSTED), and a preemption
+// (the instance TERMINATED) is drift the next plan replaces.
+func TestAccTPUVM_computeEngineFallbackAndSpot(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "injects a stockout and a preemption")
+	name := acctest.RandomName("cespot")
+	zones := []string{"us-east5-a", "us-central1-b"}
+	srv := tg.Emulator
+	srv.SetCapacity(zones[0], "ct6e-standard-4t", 0)
+	config := tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %[1]q
+  zones            = [%[2]s]
+  accelerator_type = "v6e-4"
+  api              = "compute_engine"
+  scheduling_config {
+    spot = true
+  }
+}
+`, name, quoted(zones)))
+	id := gcp.InstanceID(tg.Project, zones[1], name)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             instancesGone(srv, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("zone"), knownvalue.StringExact(zones[1])),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("scheduling_config").AtMapKey("spot"), knownvalue.Bool(true)),
+					expectInstances{srv: srv, name: name, ids: []string{id}},
+					expectCalls{srv: srv, want: map[string]int64{emulator.MethodComputeInstancesInsert: 2}},
+					checkInstance(srv, id, func(in instanceView) error {
+						if in.ProvisioningModel != "SPOT" {
+							return fmt.Errorf("provisioning model %q, want SPOT", in.ProvisioningModel)
+						}
+						return nil
+					}),
+				},
+			},
+			{
+				PreConfig: func() {
+					if err := srv.PreemptInstance(id); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("RUNNING")),
+					expectInstances{srv: srv, name: name, ids: []string{id}},
+				},
+			},
+		},
+	})
+}
+
+// TestAccTPUVM_computeEngineAllZonesStockedOut: when no zone has capacity,
+// the apply fails naming each zone's stockout, and no instance is left.
+func TestAccTPUVM_computeEngineAllZonesStockedOut(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "injects stockouts")
+	name := acctest.RandomName("cenocap")
+	srv := tg.Emulator
+	srv.SetCapacity("us-central1-c", "tpu7x-standard-4t", 0)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             instancesGone(srv, name),
+		Steps: []resource.TestStep{{
+			Config: tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %q
+  zones            = ["us-central1-c"]
+  accelerator_type = "tpu7x-8"
+}
+`, name)),
+			ExpectError: regexp.MustCompile(`(?s)us-central1-c.*no capacity.*ZONE_RESOURCE_POOL_EXHAUSTED|(?s)us-central1-c.*does not have enough resources`),
+		}},
+	})
+}
+
+// instanceView is what the tests check of an emulator instance.
+type instanceView struct {
+	MachineType       string
+	Labels            map[string]string
+	Metadata          map[string]string
+	Tags              []string
+	ProvisioningModel string
+}
+
+func checkInstance(srv *emulator.Server, id string, check func(instanceView) error) statecheck.StateCheck {
+	return stateCheckFunc(func() error {
+		in, err := srv.Instance(id)
+		if err != nil {
+			return err
+		}
+		v := instanceView{MachineType: in.MachineType, Labels: in.Labels, Metadata: map[string]string{}}
+		if in.Metadata != nil {
+			for _, it := range in.Metadata.Items {
+				if it.Value != nil {
+					v.Metadata[it.Key] = *it.Value
+				}
+			}
+		}
+		if in.Tags != nil {
+			v.Tags = in.Tags.Items
+		}
+		if in.Scheduling != nil {
+			v.ProvisioningModel = in.Scheduling.ProvisioningModel
+		}
+		return check(v)
+	})
+}
+
+type stateCheckFunc func() error
+
+func (f stateCheckFunc) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	resp.Error = f()
+}
