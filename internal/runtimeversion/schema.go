@@ -138,7 +138,7 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 			},
 			"tpu_api_supported": schema.BoolAttribute{
 				Computed:            true,
-				MarkdownDescription: "Whether the Cloud TPU API (and so `accel_tpu_vm`) can create this generation; TPU7x is GKE only.",
+				MarkdownDescription: "Whether Google's Cloud TPU API pages support this generation. TPU7x is not: `accel_tpu_vm` creates it through Compute Engine (`api = \"compute_engine\"`), and GKE runs it in node pools.",
 			},
 			"gke_machine_type": schema.StringAttribute{
 				Computed:            true,

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 )
 
 // TestAccTPUVM_examples plans every documentation example offline: each must
@@ -30,6 +31,7 @@ func TestAccTPUVM_examples(t *testing.T) {
 		"resource_reserved.tf":      {"accel_tpu_vm.reserved", "v2-alpha-tpuv5"},
 		"resource_flex_start.tf":    {"accel_tpu_vm.finetune", "v2-alpha-tpuv6e"},
 		"resource_multislice.tf":    {"accel_tpu_vm.train", "v2-alpha-tpuv5"},
+		"resource_tpu7x.tf":         {"accel_tpu_vm.ironwood", tpu7xImage()},
 	}
 	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "resources", "accel_tpu_vm", "*.tf"))
 	if err != nil || len(files) != len(runtimes) {
@@ -60,4 +62,11 @@ func TestAccTPUVM_examples(t *testing.T) {
 			})
 		})
 	}
+}
+
+// tpu7xImage is the catalog's boot image for a TPU7x VM through Compute
+// Engine.
+func tpu7xImage() string {
+	ce, _ := catalog.Default().ComputeEngineTPU("tpu7x-8")
+	return ce.DefaultImage
 }

@@ -96,6 +96,9 @@ func (r *vmResource) api(ctx context.Context, instance bool, diags *diag.Diagnos
 	case err != nil:
 		diags.AddError("Cannot Reach the Cloud TPU API", err.Error())
 	}
+	if err != nil {
+		return nil
+	}
 	return a
 }
 
@@ -108,7 +111,11 @@ func (r *vmResource) nodeAPIFor(ctx context.Context, instance bool) (nodeAPI, er
 	case r.data == nil:
 		return nil, errNotConfigured
 	case !instance && r.newAPI != nil:
-		return r.newAPI(ctx)
+		a, err := r.newAPI(ctx)
+		if err != nil {
+			return nil, err // not a typed nil in the interface
+		}
+		return a, nil
 	case !instance || r.newInstanceAPI == nil:
 		return nil, errNotConfigured
 	}

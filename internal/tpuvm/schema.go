@@ -76,8 +76,9 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"never recorded, changed or deleted. An apply interrupted with Ctrl-C records the VM as it is; one that was " +
 			"killed before it could record the VM leaves a VM that the next apply refuses with its import id (and that the next " +
 			"plan reports when it can reach the Cloud TPU API, if zones was edited to leave its zone out).\n\n" +
-			"~> The Cloud TPU API does not support TPU7x and later generations; use `accel_fallback_nodepools` " +
-			"(GKE) for those.",
+			"TPU7x, which Google's Cloud TPU API pages do not support, is created through Compute Engine as an instance " +
+			"with a TPU machine type (`api = \"compute_engine\"`, the default for TPU7x; also available for single-host v6e " +
+			"and v5p). Multi-host TPU7x slices need GKE: use `accel_fallback_nodepools`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true,

@@ -25,6 +25,7 @@ func everyAttribute(tg *acctest.Target, name string) map[string]any {
 		"project":           tg.Project,
 		"zones":             []any{tg.Zone},
 		"accelerator_type":  "v5litepod-4",
+		"api":               "cloud_tpu",
 		"runtime_version":   "tpu-vm-tf-2.18.0-pjrt",
 		"framework":         "tensorflow",
 		"framework_version": "2.18.0",
