@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	compute "google.golang.org/api/compute/v1"
+	"google.golang.org/api/option"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
@@ -297,4 +299,83 @@ type stateCheckFunc func() error
 
 func (f stateCheckFunc) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
 	resp.Error = f()
+}
+
+// TestAccTPUVM_computeEngineForeignAndDisappears: an instance of the same
+// name that this resource did not create (here made behind Terraform's
+// back, as another state or a killed apply would leave it) is refused with
+// its import id and never changed or deleted; an instance of this resource
+// deleted outside Terraform is planned again.
+func TestAccTPUVM_computeEngineForeignAndDisappears(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "creates and deletes Compute Engine instances behind Terraform's back through the emulator's endpoint")
+	srv := tg.Emulator
+	ctx := context.Background()
+	svc, err := compute.NewService(ctx, option.WithEndpoint(srv.ComputeEndpoint()), option.WithoutAuthentication())
+	mustNoErr(t, err)
+	const zone = "us-central1-c"
+	foreign, mine := acctest.RandomName("ceforeign"), acctest.RandomName("cemine")
+	ce, _ := catalog.Default().ComputeEngineTPU("tpu7x-8")
+	insert := func(name string) {
+		t.Helper()
+		op, err := svc.Instances.Insert(tg.Project, zone, &compute.Instance{
+			Name: name, MachineType: "zones/" + zone + "/machineTypes/" + ce.MachineType,
+			Labels: map[string]string{"owner": "someone-else"},
+			Disks: []*compute.AttachedDisk{{Boot: true, AutoDelete: true,
+				InitializeParams: &compute.AttachedDiskInitializeParams{SourceImage: ce.DefaultImage}}},
+			NetworkInterfaces: []*compute.NetworkInterface{{Network: "global/networks/default"}},
+		}).Context(ctx).Do()
+		mustNoErr(t, err)
+		_, err = svc.ZoneOperations.Wait(tg.Project, zone, op.Name).Context(ctx).Do()
+		mustNoErr(t, err)
+	}
+	insert(foreign)
+	foreignID := gcp.InstanceID(tg.Project, zone, foreign)
+	before, err := srv.Instance(foreignID)
+	mustNoErr(t, err)
+	config := func(name string) string {
+		return tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %q
+  zones            = [%q]
+  accelerator_type = "tpu7x-8"
+}
+`, name, zone))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             instancesGone(srv, mine),
+		Steps: []resource.TestStep{
+			{
+				Config:      config(foreign),
+				ExpectError: regexp.MustCompile(`(?s)TPU VM Name Already in Use.*` + regexp.QuoteMeta(foreignID)),
+			},
+			{
+				Config: config(mine),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectInstances{srv: srv, name: mine, ids: []string{gcp.InstanceID(tg.Project, zone, mine)}},
+				},
+			},
+			{
+				PreConfig: func() {
+					op, err := svc.Instances.Delete(tg.Project, zone, mine).Context(ctx).Do()
+					mustNoErr(t, err)
+					_, err = svc.ZoneOperations.Wait(tg.Project, zone, op.Name).Context(ctx).Do()
+					mustNoErr(t, err)
+				},
+				Config: config(mine),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectInstances{srv: srv, name: mine, ids: []string{gcp.InstanceID(tg.Project, zone, mine)}},
+				},
+			},
+		},
+	})
+	after, err := srv.Instance(foreignID)
+	mustNoErr(t, err)
+	if after.Id != before.Id || after.LabelFingerprint != before.LabelFingerprint || after.Labels["owner"] != "someone-else" {
+		t.Errorf("the foreign instance changed: before %+v, after %+v", before, after)
+	}
 }
