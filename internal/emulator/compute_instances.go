@@ -6,7 +6,6 @@ package emulator
 import (
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"net/http"
@@ -540,15 +539,7 @@ func (s *Server) renderInstance(gi *gceInstance, now time.Time) *compute.Instanc
 }
 
 func copyInstance(in *compute.Instance) *compute.Instance {
-	b, err := json.Marshal(in)
-	if err != nil {
-		return &compute.Instance{Name: in.Name}
-	}
-	var out compute.Instance
-	if err := json.Unmarshal(b, &out); err != nil {
-		return &compute.Instance{Name: in.Name}
-	}
-	return &out
+	return deepCopy(in, &compute.Instance{Name: in.Name})
 }
 
 func (s *Server) instanceOf(q *computeRequest, zone, name string) (*gceInstance, *apiError) {

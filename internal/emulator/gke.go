@@ -1267,17 +1267,9 @@ func (s *Server) gkeOpJSON(op *operation) *container.Operation {
 	return out
 }
 
-// copyPool deep-copies a node pool through JSON.
+// copyPool deep-copies a node pool.
 func copyPool(np *container.NodePool) *container.NodePool {
-	b, err := json.Marshal(np)
-	if err != nil {
-		return &container.NodePool{Name: np.Name}
-	}
-	var out container.NodePool
-	if err := json.Unmarshal(b, &out); err != nil {
-		return &container.NodePool{Name: np.Name}
-	}
-	return &out
+	return deepCopy(np, &container.NodePool{Name: np.Name})
 }
 
 // setEtag recomputes a pool's etag from its content.

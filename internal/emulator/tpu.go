@@ -833,15 +833,20 @@ func (s *Server) tpuOpJSON(op *operation) *tpu.Operation {
 	return out
 }
 
-// copyNode deep-copies a node through JSON.
-func copyNode(n *tpu.Node) *tpu.Node {
-	b, err := json.Marshal(n)
-	if err != nil {
-		return &tpu.Node{Name: n.Name}
+// copyNode deep-copies a node.
+func copyNode(n *tpu.Node) *tpu.Node { return deepCopy(n, &tpu.Node{Name: n.Name}) }
+
+// deepCopy copies v through JSON, as the API sends it, so that what a caller
+// is given shares nothing with the emulator's records. orElse, a record with
+// only the name, stands in should the round trip ever fail.
+func deepCopy[T any](v, orElse *T) *T {
+	var out T
+	b, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(b, &out)
 	}
-	var out tpu.Node
-	if err := json.Unmarshal(b, &out); err != nil {
-		return &tpu.Node{Name: n.Name}
+	if err != nil {
+		return orElse
 	}
 	return &out
 }

@@ -46,9 +46,7 @@ type expectInstances struct {
 }
 
 func (e expectInstances) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	if got := instancesNamed(e.srv, e.name); strings.Join(got, ",") != strings.Join(e.ids, ",") {
-		resp.Error = fmt.Errorf("instances named %s: got %v, want %v", e.name, got, e.ids)
-	}
+	resp.Error = sameIDs("instances named "+e.name, instancesNamed(e.srv, e.name), e.ids)
 }
 
 func instancesGone(srv *emulator.Server, name string) resource.TestCheckFunc {

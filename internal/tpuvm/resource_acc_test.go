@@ -96,9 +96,15 @@ func (e expectNodes) CheckState(_ context.Context, _ statecheck.CheckStateReques
 	for _, n := range nodes {
 		got = append(got, n.Name)
 	}
-	if strings.Join(got, ",") != strings.Join(e.ids, ",") {
-		resp.Error = fmt.Errorf("TPU VMs named %s: got %v, want %v", e.name, got, e.ids)
+	resp.Error = sameIDs("TPU VMs named "+e.name, got, e.ids)
+}
+
+// sameIDs reports, for what, ids that differ from want.
+func sameIDs(what string, got, want []string) error {
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		return fmt.Errorf("%s: got %v, want %v", what, got, want)
 	}
+	return nil
 }
 
 // expectCalls is a state check on the emulator's call counters.
