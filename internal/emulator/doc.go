@@ -91,7 +91,8 @@
 //     ZONE_RESOURCE_POOL_EXHAUSTED ("The zone '…' does not have enough
 //     resources available to fulfill the request. …") and leave no
 //     instance. SetCapacityAfterCalls sets it once a number of calls were
-//     counted: capacity that arrives while a client waits.
+//     counted: capacity that arrives while a client waits. FailQueuedIn
+//     fails the queued resources waiting in a zone.
 //   - FailNext(method, n, httpCode), FailNextOperations(method, n, rpcCode),
 //     SetRateLimit(method, every) (429 RATE_LIMIT_EXCEEDED), HangOperations,
 //     HoldCluster (an UPGRADE_MASTER operation that blocks pool operations).

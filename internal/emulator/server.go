@@ -55,6 +55,9 @@ type Server struct {
 	nodes        map[string]*tpuNode
 	instances    map[string]*gceInstance // by projects/P/zones/Z/instances/N
 	queued       map[string]*queuedResource
+	// queuedFail is, per zone, the message with which its waiting queued
+	// resources fail (FailQueuedIn).
+	queuedFail map[string]string
 	clusters     map[string]*gkeCluster
 	materialized map[string]bool
 
@@ -147,6 +150,7 @@ func (s *Server) resetLocked() {
 	s.nodes = map[string]*tpuNode{}
 	s.instances = map[string]*gceInstance{}
 	s.queued = map[string]*queuedResource{}
+	s.queuedFail = map[string]string{}
 	s.clusters = map[string]*gkeCluster{}
 	s.materialized = map[string]bool{}
 	s.ops = nil

@@ -651,6 +651,13 @@ func (s *Server) tryProvision(qr *queuedResource, now time.Time) {
 		}}
 		return
 	}
+	if msg, ok := s.queuedFail[qr.zone]; ok {
+		qr.setState(qrFailed, initiatorService)
+		qr.wire.State.FailedData = &qrFailedData{Error: &tpu.Status{
+			Code: int64(rpcCodes[statusResourceExhausted].rpc), Message: msg + " " + s.eid(),
+		}}
+		return
+	}
 	if now.Before(qr.validAfter) {
 		return
 	}
@@ -772,6 +779,25 @@ func (s *Server) PreemptNode(name string) error {
 	tn.node.State, tn.node.Health = statePreempted, ""
 	s.advanceQueued(s.clock.Now())
 	return nil
+}
+
+// FailQueuedIn makes the queued resources that wait in zone fail (FAILED,
+// with message and RESOURCE_EXHAUSTED), now and until ClearQueuedFailure:
+// the service giving up on a request the zone cannot serve, which is what
+// sends a client on to its next zone. The docs do not say which error a
+// failed request carries; RESOURCE_EXHAUSTED is an assumption.
+func (s *Server) FailQueuedIn(zone, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queuedFail[zone] = message
+	s.advanceQueued(s.clock.Now())
+}
+
+// ClearQueuedFailure ends FailQueuedIn for zone.
+func (s *Server) ClearQueuedFailure(zone string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.queuedFail, zone)
 }
 
 // SetCapacityAfterCalls leaves the capacity of type in zone as it is until

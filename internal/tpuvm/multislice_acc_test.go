@@ -259,3 +259,33 @@ func TestAccTPUVM_queuedImportWaiting(t *testing.T) {
 		},
 	})
 }
+
+// TestAccTPUVM_multisliceZoneFallback: a multislice request that fails in
+// the first zone of zones (the service gives up on it) is deleted, and the
+// whole multislice is requested, and created, in the next zone; nothing is
+// left in the first.
+func TestAccTPUVM_multisliceZoneFallback(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "fails the queued requests of a zone")
+	name := acctest.RandomName("msfb")
+	zones := []string{tg.Zone, "us-south1-a"}
+	tg.Emulator.FailQueuedIn(zones[0], "There is no capacity for this request in the zone.")
+	id := gcp.NodeID(tg.Project, zones[1], name)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkSlicesGone(tg, name),
+		Steps: []resource.TestStep{{
+			Config: queuedConfig(tg, name, `    mode = "spot"`, fmt.Sprintf("  slice_count = 2\n  zones = [%s]\n", quoted(zones))),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("zone"), knownvalue.StringExact(zones[1])),
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource"),
+					knownvalue.StringExact("projects/"+tg.Project+"/locations/"+zones[1]+"/queuedResources/"+name)),
+				// One request left, ACTIVE: the failed one was deleted.
+				expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
+				expectSlices{tg: tg, name: name, ids: []string{id + "-0", id + "-1"}},
+				expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 2}},
+			},
+		}},
+	})
+}
