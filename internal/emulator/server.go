@@ -52,12 +52,12 @@ type Server struct {
 	capLimit map[string]int // zone/type → limit; absent = unlimited
 	capUsed  map[string]int
 
-	nodes        map[string]*tpuNode
-	instances    map[string]*gceInstance // by projects/P/zones/Z/instances/N
-	queued       map[string]*queuedResource
+	nodes     map[string]*tpuNode
+	instances map[string]*gceInstance // by projects/P/zones/Z/instances/N
+	queued    map[string]*queuedResource
 	// queuedFail is, per zone, the message with which its waiting queued
 	// resources fail (FailQueuedIn).
-	queuedFail map[string]string
+	queuedFail   map[string]string
 	clusters     map[string]*gkeCluster
 	materialized map[string]bool
 
