@@ -108,7 +108,7 @@ func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.Read
 		"findings":         len(res.Findings),
 	})
 
-	state, diags := flatten(ctx, cfg, res, d.cat.Version())
+	state, diags := flatten(ctx, d.cat, cfg, res)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

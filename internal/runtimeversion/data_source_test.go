@@ -166,6 +166,7 @@ func TestFlatten(t *testing.T) {
 				m.GKEMachineType = types.StringNull()
 				m.GKEAccelerator = types.StringNull()
 				m.GKENodeCount = types.Int64Null()
+				m.CEMachineType, m.CEImage = types.StringNull(), types.StringNull()
 				m.ID = types.StringValue("v2-8/tpu-ubuntu2204-base")
 			},
 		},
@@ -184,6 +185,8 @@ func TestFlatten(t *testing.T) {
 				m.GKEMachineType = types.StringValue("ct6e-standard-4t")
 				m.GKEAccelerator = types.StringValue("tpu-v6e-slice")
 				m.GKENodeCount = types.Int64Value(4)
+				// Multi-host: Compute Engine does not create it as one instance.
+				m.CEMachineType, m.CEImage = types.StringNull(), types.StringNull()
 				m.ID = types.StringValue("v6e-16/tpu-vm-tf-2.16.1-pod-pjrt")
 			},
 		},
@@ -199,7 +202,7 @@ func TestFlatten(t *testing.T) {
 			if res.Findings.HasErrors() {
 				t.Fatalf("unexpected catalog errors: %v", res.Findings)
 			}
-			got, diags := flatten(ctx, cfg, res, cat.Version())
+			got, diags := flatten(ctx, cat, cfg, res)
 			if diags.HasError() {
 				t.Fatalf("flatten: %v", diags)
 			}
@@ -217,5 +220,30 @@ func TestFlatten(t *testing.T) {
 				t.Error("reason is empty")
 			}
 		})
+	}
+}
+
+// TestFlattenComputeEngine: a type Compute Engine creates as one instance
+// reports its machine type and the catalog's boot image; others none.
+func TestFlattenComputeEngine(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cat := catalog.Default()
+	for acc, wantMachine := range map[string]string{"tpu7x-8": "tpu7x-standard-4t", "v6e-4": "ct6e-standard-4t", "v5litepod-4": "", "tpu7x-16": ""} {
+		cfg := runtimeVersionModel{AcceleratorType: types.StringValue(acc), RuntimeVersion: types.StringNull()}
+		got, diags := flatten(ctx, cat, cfg, resolve(cat, catalog.RuntimeQuery{AcceleratorType: acc}))
+		if diags.HasError() {
+			t.Fatalf("%s: %v", acc, diags)
+		}
+		if wantMachine == "" {
+			if !got.CEMachineType.IsNull() || !got.CEImage.IsNull() {
+				t.Errorf("%s: compute_engine_machine_type %s, image %s; want null", acc, got.CEMachineType, got.CEImage)
+			}
+			continue
+		}
+		ce, _ := cat.ComputeEngineTPU(acc)
+		if got.CEMachineType.ValueString() != wantMachine || got.CEImage.ValueString() != ce.DefaultImage || ce.DefaultImage == "" {
+			t.Errorf("%s: compute_engine_machine_type %s, image %s; want %s, %q", acc, got.CEMachineType, got.CEImage, wantMachine, ce.DefaultImage)
+		}
 	}
 }

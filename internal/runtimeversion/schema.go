@@ -43,6 +43,8 @@ type runtimeVersionModel struct {
 	GKEMachineType  types.String `tfsdk:"gke_machine_type"`
 	GKEAccelerator  types.String `tfsdk:"gke_accelerator"`
 	GKENodeCount    types.Int64  `tfsdk:"gke_node_count"`
+	CEMachineType   types.String `tfsdk:"compute_engine_machine_type"`
+	CEImage         types.String `tfsdk:"compute_engine_image"`
 	Reason          types.String `tfsdk:"reason"`
 	CatalogVersion  types.String `tfsdk:"catalog_version"`
 	ID              types.String `tfsdk:"id"`
@@ -152,6 +154,18 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 				Computed:            true,
 				MarkdownDescription: "GKE nodes in one slice of `gke_machine_type`; null when GKE does not offer the generation.",
 			},
+			"compute_engine_machine_type": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "Compute Engine machine type of a TPU VM of this type created as a Compute Engine instance " +
+					"(`accel_tpu_vm` with `api = \"compute_engine\"`, or `google_compute_instance`), such as `tpu7x-standard-4t`; " +
+					"null when Compute Engine does not create the type (another generation, or a multi-host slice).",
+			},
+			"compute_engine_image": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The catalog's boot image for that instance, an image family such as " +
+					"`projects/ubuntu-os-accelerator-images/global/images/family/ubuntu-accel-2404-amd64-tpu-tpu7x`; null with " +
+					"`compute_engine_machine_type`. `runtime_version` stays the Cloud TPU software version.",
+			},
 			"reason": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "One sentence saying why `runtime_version` was chosen or accepted.",
@@ -170,7 +184,7 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 
 // flatten fills the computed attributes from the catalog's answer; the
 // arguments keep their configured values.
-func flatten(ctx context.Context, cfg runtimeVersionModel, res catalog.RuntimeResult, catalogVersion string) (runtimeVersionModel, diag.Diagnostics) {
+func flatten(ctx context.Context, cat *catalog.Catalog, cfg runtimeVersionModel, res catalog.RuntimeResult) (runtimeVersionModel, diag.Diagnostics) {
 	m := cfg
 	a := res.Accelerator
 	candidates := res.Candidates
@@ -196,8 +210,12 @@ func flatten(ctx context.Context, cfg runtimeVersionModel, res catalog.RuntimeRe
 	if a.GKENodeCount > 0 {
 		m.GKENodeCount = types.Int64Value(int64(a.GKENodeCount))
 	}
+	m.CEMachineType, m.CEImage = types.StringNull(), types.StringNull()
+	if ce, fs := cat.ComputeEngineTPU(cfg.AcceleratorType.ValueString()); !fs.HasErrors() {
+		m.CEMachineType, m.CEImage = types.StringValue(ce.MachineType), types.StringValue(ce.DefaultImage)
+	}
 	m.Reason = types.StringValue(res.Reason)
-	m.CatalogVersion = types.StringValue(catalogVersion)
+	m.CatalogVersion = types.StringValue(cat.Version())
 	m.ID = types.StringValue(cfg.AcceleratorType.ValueString())
 	if rv := m.RuntimeVersion.ValueString(); rv != "" {
 		m.ID = types.StringValue(cfg.AcceleratorType.ValueString() + "/" + rv)
