@@ -174,6 +174,9 @@ type PoolQuery struct {
 	// Region is the cluster's region: zones of it that offer the
 	// accelerator are named first.
 	Region string
+	// Attr is the attribute the zones are in: node_locations when empty
+	// (accel_tpu_vm's zones for a VM created through Compute Engine).
+	Attr string
 }
 
 // PoolZones checks live that each zone offers the pool's machine type and
@@ -181,20 +184,24 @@ type PoolQuery struct {
 // have it, a warning when the caller may not list them.
 func (c *Checker) PoolZones(ctx context.Context, q PoolQuery) catalog.Findings {
 	var fs catalog.Findings
+	attr := q.Attr
+	if attr == "" {
+		attr = catalog.AttrNodeLocations
+	}
 	check := func(kind, name, permission string, list func(context.Context, string, string) ([]string, error)) {
 		if name == "" || len(q.Zones) == 0 {
 			return
 		}
 		have, err := list(ctx, q.Project, name)
 		if err != nil {
-			fs = append(fs, unanswered(catalog.AttrNodeLocations, q.Zones[0], "Compute Engine API", permission, err)...)
+			fs = append(fs, unanswered(attr, q.Zones[0], "Compute Engine API", permission, err)...)
 			return
 		}
 		for i, z := range q.Zones {
 			if slices.Contains(have, z) {
 				continue
 			}
-			f := missing(catalog.AttrNodeLocations, z, "Compute Engine", kind, name, have, q.Region)
+			f := missing(attr, z, "Compute Engine", kind, name, have, q.Region)
 			f.Index = i
 			fs = append(fs, f)
 		}

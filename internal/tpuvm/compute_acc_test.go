@@ -377,3 +377,28 @@ resource "accel_tpu_vm" "test" {
 		t.Errorf("the foreign instance changed: before %+v, after %+v", before, after)
 	}
 }
+
+// TestAccTPUVM_computeEngineLiveZone: when the plan can reach Compute
+// Engine, a zone the catalog lists for the generation (the AI zone
+// us-central1-ai1a) but whose Compute Engine does not offer the VM's TPU
+// machine type (the emulator has no such zone) is an error on its zones
+// element, naming the zones that offer it, before anything is created.
+func TestAccTPUVM_computeEngineLiveZone(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "relies on the emulator's answer of which zones offer tpu7x-standard-4t")
+	t.Cleanup(func() { tg.AssertNoCalls(t, emulator.MethodComputeInstancesInsert) })
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: tg.Config(`
+resource "accel_tpu_vm" "test" {
+  name             = "tf-acc-celive"
+  zones            = ["us-central1-c", "us-central1-ai1a"]
+  accelerator_type = "tpu7x-8"
+}
+`),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Zone Does Not Offer Accelerator.*Compute Engine does not offer machine type\s+"tpu7x-standard-4t" in\s+zone\s+"us-central1-ai1a".*us-central1-c`),
+		}},
+	})
+}

@@ -18,21 +18,33 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 )
 
-// liveZoneFindings asks the Cloud TPU API, for a VM of that API and when the
-// provider can reach it,
-// whether each of the VM's zones offers its accelerator type and lists its
-// runtime version (livecheck.Checker.TPUZones). Offline plans make no call:
-// the catalog's zone lists have already given their warnings.
+// liveZoneFindings asks, when the provider can reach the API, whether each
+// of the VM's zones offers it: for a Cloud TPU VM, the Cloud TPU API's
+// accelerator type and runtime version (livecheck.Checker.TPUZones); for a
+// VM created through Compute Engine, Compute Engine's machine type
+// (livecheck.Checker.PoolZones). Offline plans make no call: the catalog's
+// zone lists have already given their warnings.
 func (r *vmResource) liveZoneFindings(ctx context.Context, plan vmModel, res catalog.RuntimeResult) catalog.Findings {
-	if r.data == nil || !known(plan.Project) || plan.API.ValueString() != apiCloudTPU {
+	if r.data == nil || !known(plan.Project) || !known(plan.API) {
 		return nil
 	}
 	project := plan.Project.ValueString()
 	zones, ok := listStrings(plan.Zones)
-	if !ok || len(zones) == 0 || !r.data.Live().TPUConfigured(project) {
+	if !ok || len(zones) == 0 {
 		return nil
 	}
-	return r.data.Live().TPUZones(ctx, catalog.Default(), project, catalog.AttrZones, zones, res)
+	live := r.data.Live()
+	if plan.API.ValueString() == apiComputeEngine {
+		ce, fs := catalog.Default().ComputeEngineTPU(plan.AcceleratorType.ValueString())
+		if fs.HasErrors() || !live.ComputeConfigured(project) {
+			return nil
+		}
+		return live.PoolZones(ctx, livecheck.PoolQuery{Project: project, MachineType: ce.MachineType, Zones: zones, Attr: catalog.AttrZones})
+	}
+	if !live.TPUConfigured(project) {
+		return nil
+	}
+	return live.TPUZones(ctx, catalog.Default(), project, catalog.AttrZones, zones, res)
 }
 
 // planNameFindings looks, for a VM this plan creates and when the provider
