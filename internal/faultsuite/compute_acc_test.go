@@ -4,7 +4,6 @@
 package faultsuite_test
 
 import (
-	"fmt"
 	"strings"
 	"syscall"
 
@@ -23,12 +22,7 @@ const computeZone = "us-central1-c"
 // computeBody is one TPU7x accel_tpu_vm in computeZone, created through
 // Compute Engine (the default for tpu7x-8), with extra lines.
 func (h *harness) computeBody(extra string) string {
-	return fmt.Sprintf(`resource "accel_tpu_vm" "test" {
-  name             = %q
-  accelerator_type = "tpu7x-8"
-  zones            = [%q]
-%s}
-`, h.prefix+"-vm", computeZone, extra)
+	return h.vmBody("tpu7x-8", []string{computeZone}, extra)
 }
 
 // instanceID is the id of the scenario's instance.

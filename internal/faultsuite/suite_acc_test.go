@@ -344,16 +344,22 @@ func TestAccFaults(t *testing.T) {
 
 // tpuConfig is one accel_tpu_vm in the given zones, with extra lines.
 func (h *harness) tpuConfig(zones []string, extra string) {
+	h.write(h.vmBody("v5litepod-4", zones, extra))
+}
+
+// vmBody is the scenario's accel_tpu_vm of accelerator type accel in the
+// given zones, with extra lines.
+func (h *harness) vmBody(accel string, zones []string, extra string) string {
 	q := make([]string, len(zones))
 	for i, z := range zones {
 		q[i] = fmt.Sprintf("%q", z)
 	}
-	h.write(fmt.Sprintf(`resource "accel_tpu_vm" "test" {
+	return fmt.Sprintf(`resource "accel_tpu_vm" "test" {
   name             = %q
-  accelerator_type = "v5litepod-4"
+  accelerator_type = %q
   zones            = [%s]
 %s}
-`, h.prefix+"-vm", strings.Join(q, ", "), extra))
+`, h.prefix+"-vm", accel, strings.Join(q, ", "), extra)
 }
 
 // mustFault applies a fault control, failing the test on a bad call.
@@ -507,12 +513,7 @@ func tpuScenarios() []scenario {
 		{name: "tpu_vm/second_state", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
 			h.tpuConfig([]string{zoneA}, "")
 			h.apply(nil)
-			h.secondState(fmt.Sprintf(`resource "accel_tpu_vm" "test" {
-  name             = %q
-  accelerator_type = "v5litepod-4"
-  zones            = [%q]
-}
-`, h.prefix+"-vm", zoneA), nameTaken)
+			h.secondState(h.vmBody("v5litepod-4", []string{zoneA}, ""), nameTaken)
 		}},
 	}
 }
