@@ -536,7 +536,7 @@ func (r *Report) writeSuites(w func(string, ...any)) {
 	w("## Fault suite\n\n")
 	w("Acceptance tests with the real Terraform CLI as a separate process against the emulator (`%s`). ", s.Command)
 	w("Each scenario injects a fault, applies (and, where the fault leaves the apply failed or interrupted, applies again once the fault is gone), ")
-	w("then compares `terraform show -json` with the TPU VMs and node pools the emulator holds: nothing may exist outside state (orphans), ")
+	w("then compares `terraform show -json` with the TPU VMs (Cloud TPU nodes, queued resources, Compute Engine instances) and node pools the emulator holds: nothing may exist outside state (orphans), ")
 	w("nothing in state may be missing (ghosts) and nothing may exist twice. A plan must then show no change, and a destroy must leave nothing behind.\n\n")
 	passed, orphans := 0, 0
 	w("| Scenario | Result | Applies | Orphans right after the interruption | State against the emulator after the last apply | After destroy |\n|---|---|---:|---:|---|---|\n")

@@ -4,7 +4,6 @@
 package faultsuite_test
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"syscall"
@@ -28,15 +27,7 @@ const queuedZone = "us-central1-a"
 
 // queuedBody is one Spot accel_tpu_vm in queuedZone, with extra lines.
 func (h *harness) queuedBody(extra string) string {
-	return fmt.Sprintf(`resource "accel_tpu_vm" "test" {
-  name             = %q
-  accelerator_type = "v5litepod-4"
-  zones            = [%q]
-  capacity {
-    mode = "spot"
-  }
-%s}
-`, h.prefix+"-vm", queuedZone, extra)
+	return h.vmBody("v5litepod-4", []string{queuedZone}, "  capacity {\n    mode = \"spot\"\n  }\n"+extra)
 }
 
 var stillWaiting = regexp.MustCompile(`Still Waiting for Capacity`)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	compute "google.golang.org/api/compute/v1"
 	tpu "google.golang.org/api/tpu/v2"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
@@ -98,8 +99,11 @@ func compare(inState, inAPI []string) Report {
 }
 
 // ReconcileTPUVMs compares the accel_tpu_vm instances in state with the
-// TPU nodes whose name (the last segment) starts with prefix.
-func ReconcileTPUVMs(s *State, nodes []*tpu.Node, prefix string) Report {
+// TPU VMs in the API whose name (the last segment) starts with prefix: ids
+// are the names of TPU nodes (projects/P/locations/Z/nodes/N) or the ids of
+// Compute Engine instances (projects/P/zones/Z/instances/N, see
+// InstanceIDs), the forms accel_tpu_vm records as its id.
+func ReconcileTPUVMs(s *State, ids []string, prefix string) Report {
 	var inState []string
 	for _, res := range s.Resources() {
 		if res.Type != TypeTPUVM {
@@ -111,13 +115,13 @@ func ReconcileTPUVMs(s *State, nodes []*tpu.Node, prefix string) Report {
 	}
 	var inAPI []string
 	zonesOf := map[string][]string{}
-	for _, n := range nodes {
-		short := n.Name[strings.LastIndex(n.Name, "/")+1:]
+	for _, id := range ids {
+		short := id[strings.LastIndex(id, "/")+1:]
 		if !strings.HasPrefix(short, prefix) {
 			continue
 		}
-		inAPI = append(inAPI, n.Name)
-		zonesOf[short] = append(zonesOf[short], n.Name)
+		inAPI = append(inAPI, id)
+		zonesOf[short] = append(zonesOf[short], id)
 	}
 	r := compare(inState, inAPI)
 	for short, names := range zonesOf {
@@ -127,6 +131,26 @@ func ReconcileTPUVMs(s *State, nodes []*tpu.Node, prefix string) Report {
 	}
 	slices.Sort(r.Duplicates)
 	return r
+}
+
+// NodeIDs are the names of nodes, the ids accel_tpu_vm records for VMs
+// created through the Cloud TPU API.
+func NodeIDs(nodes []*tpu.Node) []string {
+	out := make([]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.Name
+	}
+	return out
+}
+
+// InstanceIDs are the ids accel_tpu_vm records for VMs created through
+// Compute Engine: each instance's selfLink from "projects/" on.
+func InstanceIDs(instances []*compute.Instance) []string {
+	out := make([]string, len(instances))
+	for i, in := range instances {
+		out[i] = in.SelfLink[strings.Index(in.SelfLink, "projects/"):]
+	}
+	return out
 }
 
 // ReconcileNodePools compares the pools recorded by accel_fallback_nodepools

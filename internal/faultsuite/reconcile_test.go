@@ -5,9 +5,11 @@ package faultsuite
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	compute "google.golang.org/api/compute/v1"
 	container "google.golang.org/api/container/v1"
 	tpu "google.golang.org/api/tpu/v2"
 
@@ -83,7 +85,7 @@ func TestReconcileTPUVMs(t *testing.T) {
 			for _, n := range tt.nodes {
 				nodes = append(nodes, &tpu.Node{Name: n})
 			}
-			got := ReconcileTPUVMs(state(t, tt.state), nodes, "x-")
+			got := ReconcileTPUVMs(state(t, tt.state), NodeIDs(nodes), "x-")
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("report (-want +got):\n%s", diff)
 			}
@@ -123,5 +125,37 @@ func TestReconcileNodePools(t *testing.T) {
 				t.Errorf("report (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestReconcileComputeTPUVMs(t *testing.T) {
+	t.Parallel()
+	const inst = "projects/p/zones/us-central1-c/instances/x-vm"
+	recorded := `{"values":{"root_module":{"resources":[{"address":"accel_tpu_vm.a","mode":"managed","type":"accel_tpu_vm","values":{"id":"` + inst + `"}}]}}}`
+	empty := `{"format_version":"1.0"}`
+	instances := func(ids ...string) []*compute.Instance {
+		var out []*compute.Instance
+		for _, id := range ids {
+			out = append(out, &compute.Instance{Name: id[strings.LastIndex(id, "/")+1:], SelfLink: "https://compute.example/compute/v1/" + id})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name      string
+		state     string
+		instances []*compute.Instance
+		nodes     []*tpu.Node
+		want      Report
+	}{
+		{"instance recorded", recorded, instances(inst, "projects/p/zones/us-central1-c/instances/other"), nil, Report{Managed: 1}},
+		{"instance not recorded", empty, instances(inst), nil, Report{Orphans: []string{inst}}},
+		{"instance gone", recorded, nil, nil, Report{Ghosts: []string{inst}}},
+		{"node of the prefix", recorded, instances(inst), []*tpu.Node{{Name: node}}, Report{Managed: 1, Orphans: []string{node},
+			Duplicates: []string{"x-vm (exists as " + inst + " and " + node + ")"}}},
+	} {
+		got := ReconcileComputeTPUVMs(state(t, tc.state), tc.instances, tc.nodes, "x-")
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
 	}
 }

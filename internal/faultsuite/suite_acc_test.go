@@ -49,7 +49,7 @@ type harness struct {
 	tg     *acctest.Target
 	ws     *faultsuite.Workspace
 	prefix string
-	kind   string // faultsuite.TypeTPUVM or faultsuite.TypeNodePools
+	kind   string // faultsuite.TypeTPUVM, TypeTPUVMQueued, TypeTPUVMCompute or TypeNodePools
 	// orphansSeen counts orphans observed after an interruption, before the
 	// re-apply that must adopt or remove them.
 	orphansSeen int
@@ -119,9 +119,11 @@ func (h *harness) check() (faultsuite.Report, error) {
 	}
 	switch h.kind {
 	case faultsuite.TypeTPUVM:
-		return faultsuite.ReconcileTPUVMs(st, h.tg.Emulator.Nodes(), h.prefix), nil
+		return faultsuite.ReconcileTPUVMs(st, faultsuite.NodeIDs(h.tg.Emulator.Nodes()), h.prefix), nil
 	case faultsuite.TypeTPUVMQueued:
 		return h.reconcileQueued(st), nil
+	case faultsuite.TypeTPUVMCompute:
+		return faultsuite.ReconcileComputeTPUVMs(st, h.tg.Emulator.Instances(), h.tg.Emulator.Nodes(), h.prefix), nil
 	}
 	r := faultsuite.ReconcileNodePools(st, h.tg.Emulator.NodePools(), h.prefix)
 	// A pool created outside Terraform is in no state by design.
@@ -296,6 +298,7 @@ func durations(d time.Duration) emulator.Durations {
 	return emulator.Durations{
 		TPUCreate: d, TPUDelete: d, TPUStart: d, TPUStop: d, TPUUpdate: d,
 		PoolCreate: d, PoolDelete: d, PoolUpdate: d, PoolSetSize: d, PoolSetAutoscaling: d, PoolSetManagement: d,
+		InstanceInsert: d, InstanceDelete: d, InstanceUpdate: d,
 	}
 }
 
@@ -311,7 +314,7 @@ func TestAccFaults(t *testing.T) {
 	t.Cleanup(func() {
 		t.Logf("faultsuite: summary scenarios=%d passed=%d orphans_found_after_interrupts=%d", sum.run, sum.passed, sum.orphans)
 	})
-	for _, sc := range slices.Concat(tpuScenarios(), queuedScenarios(), poolScenarios(), poolGuardScenarios()) {
+	for _, sc := range slices.Concat(tpuScenarios(), queuedScenarios(), computeScenarios(), poolScenarios(), poolGuardScenarios()) {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			d := sc.durations
@@ -341,16 +344,22 @@ func TestAccFaults(t *testing.T) {
 
 // tpuConfig is one accel_tpu_vm in the given zones, with extra lines.
 func (h *harness) tpuConfig(zones []string, extra string) {
+	h.write(h.vmBody("v5litepod-4", zones, extra))
+}
+
+// vmBody is the scenario's accel_tpu_vm of accelerator type accel in the
+// given zones, with extra lines.
+func (h *harness) vmBody(accel string, zones []string, extra string) string {
 	q := make([]string, len(zones))
 	for i, z := range zones {
 		q[i] = fmt.Sprintf("%q", z)
 	}
-	h.write(fmt.Sprintf(`resource "accel_tpu_vm" "test" {
+	return fmt.Sprintf(`resource "accel_tpu_vm" "test" {
   name             = %q
-  accelerator_type = "v5litepod-4"
+  accelerator_type = %q
   zones            = [%s]
 %s}
-`, h.prefix+"-vm", strings.Join(q, ", "), extra))
+`, h.prefix+"-vm", accel, strings.Join(q, ", "), extra)
 }
 
 // mustFault applies a fault control, failing the test on a bad call.
@@ -504,12 +513,7 @@ func tpuScenarios() []scenario {
 		{name: "tpu_vm/second_state", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
 			h.tpuConfig([]string{zoneA}, "")
 			h.apply(nil)
-			h.secondState(fmt.Sprintf(`resource "accel_tpu_vm" "test" {
-  name             = %q
-  accelerator_type = "v5litepod-4"
-  zones            = [%q]
-}
-`, h.prefix+"-vm", zoneA), nameTaken)
+			h.secondState(h.vmBody("v5litepod-4", []string{zoneA}, ""), nameTaken)
 		}},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -42,6 +43,14 @@ type createSpec struct {
 }
 
 func (s createSpec) nodeID(zone string) string { return vmID(s.project, zone, s.name, s.instance) }
+
+// unread is the node id recorded when it could not be read: with the labels
+// it was created with, its owner id among them, so that the next refresh
+// reads it as this resource's VM rather than dropping it from the state as
+// a VM replaced outside Terraform (which would orphan it).
+func (s createSpec) unread(id string) *tpu.Node {
+	return &tpu.Node{Name: id, Labels: maps.Clone(s.node.Labels)}
+}
 
 // owner is the owner id the node is created with.
 func (s createSpec) owner() string { return s.node.Labels[ownerLabelKey] }
@@ -130,10 +139,10 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 			op, err = api.Wait(ctx, op)
 		}
 		if err == nil {
-			return created(ctx, api, id, op, out)
+			return created(ctx, api, spec, id, op, out)
 		}
 		if ctx.Err() != nil {
-			return stopped(ctx, api, id, out, err)
+			return stopped(ctx, api, spec, id, out, err)
 		}
 		class := gcp.Classify(err)
 		tflog.Warn(ctx, "TPU VM creation failed", map[string]any{"node": id, "class": class.String(), "error": err.Error()})
@@ -143,7 +152,7 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 		if class != gcp.ClassCapacity {
 			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: err.Error()})
 			out.err = fmt.Errorf("creating TPU VM %s: %w", id, err)
-			if leftover, cerr := cleanup(ctx, api, id); cerr != nil {
+			if leftover, cerr := cleanup(ctx, api, spec, id); cerr != nil {
 				out.node = leftover
 				out.err = fmt.Errorf("%w; deleting the failed node also failed: %w", out.err, cerr)
 			}
@@ -153,7 +162,7 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 		if h := gcp.ZonesAvailable(err); len(h) > 0 {
 			hint = h
 		}
-		if leftover, cerr := cleanup(ctx, api, id); cerr != nil {
+		if leftover, cerr := cleanup(ctx, api, spec, id); cerr != nil {
 			out.node = leftover
 			out.err = fmt.Errorf("zone %s had no capacity, and deleting the failed TPU VM it left failed: %w", zone, cerr)
 			return out
@@ -211,7 +220,7 @@ func ownCreate(ctx context.Context, api nodeAPI, spec createSpec, id string, out
 		tflog.Info(ctx, "the TPU VM create was answered ALREADY_EXISTS, and the VM is this create's; keeping it", map[string]any{"node": id})
 		n, err = waitSettled(ctx, api, id, n)
 		if err != nil && ctx.Err() != nil {
-			return stopped(ctx, api, id, out, err)
+			return stopped(ctx, api, spec, id, out, err)
 		}
 		if err != nil {
 			out.node = n
@@ -233,7 +242,7 @@ func ownCreate(ctx context.Context, api nodeAPI, spec createSpec, id string, out
 
 // created finishes a successful create: it reads the node, falling back on
 // the node in the operation's response.
-func created(ctx context.Context, api nodeAPI, id string, op *tpu.Operation, out createOutcome) createOutcome {
+func created(ctx context.Context, api nodeAPI, spec createSpec, id string, op *tpu.Operation, out createOutcome) createOutcome {
 	zone := zoneOf(id)
 	out.attempts = append(out.attempts, attempt{zone: zone, result: "created"})
 	n, err := api.Get(ctx, id)
@@ -246,21 +255,30 @@ func created(ctx context.Context, api nodeAPI, id string, op *tpu.Operation, out
 		out.node = &fromOp
 		return out
 	}
-	out.node = &tpu.Node{Name: id}
+	out.node = spec.unread(id)
 	out.err = fmt.Errorf("TPU VM %s was created, but reading it failed: %w", id, err)
 	return out
 }
 
 // stopped handles a create or wait cut short by ctx: it records the node as
-// it is, if there is one. A cancelled ctx (Terraform was interrupted) is not
-// an error: the node is tracked and the next apply continues from it. A
-// passed deadline is an error.
-func stopped(ctx context.Context, api nodeAPI, id string, out createOutcome, cause error) createOutcome {
+// it is, if there is one. When reading it fails with anything but NOT_FOUND,
+// the node may exist (the create may have been accepted) and is recorded by
+// its id alone: a node recorded that does not exist is dropped by the next
+// refresh, while one left out of the state would be orphaned. A cancelled
+// ctx (Terraform was interrupted) is not an error: the node is tracked and
+// the next apply continues from it. A passed deadline is an error.
+func stopped(ctx context.Context, api nodeAPI, spec createSpec, id string, out createOutcome, cause error) createOutcome {
 	rctx, cancel := gcp.AfterDeadline(ctx)
 	defer cancel()
 	n, err := api.Get(rctx, id)
-	if err == nil {
+	switch {
+	case err == nil:
 		out.node = n
+	case gcp.Classify(err) != gcp.ClassNotFound:
+		tflog.Warn(ctx, "reading the TPU VM after the create was cut short failed; recording it by its id",
+			map[string]any{"node": id, "error": err.Error()})
+		out.node = spec.unread(id)
+		cause = fmt.Errorf("%w (reading the VM afterwards also failed: %w)", cause, err)
 	}
 	if errors.Is(ctx.Err(), context.Canceled) && out.node != nil {
 		out.interrupted = true
@@ -274,7 +292,7 @@ func stopped(ctx context.Context, api nodeAPI, id string, out createOutcome, cau
 // cleanup deletes the node id, if it exists, and waits for the deletion. It
 // keeps going for a while after ctx ends, so that nothing is left behind. On
 // failure it returns the node as last read.
-func cleanup(ctx context.Context, api nodeAPI, id string) (*tpu.Node, error) {
+func cleanup(ctx context.Context, api nodeAPI, spec createSpec, id string) (*tpu.Node, error) {
 	if ctx.Err() != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = gcp.AfterDeadline(ctx)
@@ -285,7 +303,7 @@ func cleanup(ctx context.Context, api nodeAPI, id string) (*tpu.Node, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return &tpu.Node{Name: id}, fmt.Errorf("reading %s: %w", id, err)
+		return spec.unread(id), fmt.Errorf("reading %s: %w", id, err)
 	}
 	tflog.Info(ctx, "deleting the TPU VM a failed create left", map[string]any{"node": id, "state": n.State})
 	if err := deleteNode(ctx, api, id); err != nil {

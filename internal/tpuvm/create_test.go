@@ -42,6 +42,9 @@ type fakeAPI struct {
 	hang bool
 	// onCreate runs after a create request is accepted.
 	onCreate func()
+	// getErrAfterCreate, once a create was accepted, fails every get.
+	getErrAfterCreate error
+	created           bool
 	// settleAfter is how many gets a CREATING node needs to become READY.
 	settleAfter int
 	gets        map[string]int
@@ -72,6 +75,9 @@ func (f *fakeAPI) Get(_ context.Context, name string) (*tpu.Node, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.record("get " + zoneOf(name))
+	if f.created && f.getErrAfterCreate != nil {
+		return nil, f.getErrAfterCreate
+	}
 	n, ok := f.nodes[name]
 	if !ok {
 		return nil, notFound()
@@ -96,6 +102,7 @@ func (f *fakeAPI) Create(_ context.Context, parent, nodeID string, node *tpu.Nod
 	n.Name = parent + "/nodes/" + nodeID
 	n.State = "CREATING"
 	f.nodes[n.Name] = &n
+	f.created = true
 	if f.lostAnswer[zone] {
 		f.mu.Unlock()
 		return nil, &googleapi.Error{Code: http.StatusConflict, Message: "already exists"}
@@ -427,5 +434,47 @@ func TestCreateNodeDeadline(t *testing.T) {
 	}
 	if slices.Contains(f.calls, "create b") {
 		t.Error("zone b was tried after the deadline")
+	}
+}
+
+// TestCreateNodeUnreadable covers a create cut short (interrupted, or at the
+// create timeout) while every read of the VM fails: the VM may exist, so it
+// is recorded by its id and its owner id rather than orphaned; a deadline is
+// still an error, naming the failed read.
+func TestCreateNodeUnreadable(t *testing.T) {
+	t.Parallel()
+	unavailable := &googleapi.Error{Code: http.StatusServiceUnavailable, Message: "The service is currently unavailable."}
+	for _, interrupt := range []bool{true, false} {
+		t.Run(fmt.Sprintf("interrupted=%v", interrupt), func(t *testing.T) {
+			t.Parallel()
+			f := newFakeAPI()
+			f.hang = true
+			f.getErrAfterCreate = unavailable
+			var ctx context.Context
+			var cancel context.CancelFunc
+			if interrupt {
+				ctx, cancel = context.WithCancel(context.Background())
+				f.onCreate = cancel
+			} else {
+				ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+			}
+			defer cancel()
+			out := createNode(ctx, f, testSpec("a", "b"))
+			if out.node == nil || out.node.Name != "projects/p/locations/a/nodes/vm" {
+				t.Fatalf("node = %+v, want projects/p/locations/a/nodes/vm recorded by its id", out.node)
+			}
+			if out.node.Labels[ownerLabelKey] != testOwner {
+				t.Errorf("labels = %v, want the owner id %s, by which the next refresh knows the VM as this resource's", out.node.Labels, testOwner)
+			}
+			if out.interrupted != interrupt {
+				t.Errorf("interrupted = %v, want %v", out.interrupted, interrupt)
+			}
+			switch {
+			case interrupt && out.err != nil:
+				t.Errorf("err = %v, want none after an interrupt", out.err)
+			case !interrupt && (!errors.Is(out.err, context.DeadlineExceeded) || !strings.Contains(fmt.Sprint(out.err), "currently unavailable")):
+				t.Errorf("err = %v, want the deadline and the failed read", out.err)
+			}
+		})
 	}
 }

@@ -320,7 +320,7 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 		switch st := gcp.QueuedState(qr); st {
 		case gcp.QueuedActive:
 			out.qr = qr
-			out.createOutcome = created(ctx, api, sliceIDs(spec.nodeID(zone), spec.slices)[0], nil, out.createOutcome)
+			out.createOutcome = created(ctx, api, spec, sliceIDs(spec.nodeID(zone), spec.slices)[0], nil, out.createOutcome)
 			return out
 		case gcp.QueuedFailed:
 			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: queuedFailure(qr)})

@@ -185,7 +185,7 @@ func (r *vmResource) reportCreate(ctx context.Context, spec createSpec, out crea
 		resp.Diagnostics.AddWarning("TPU VM Creation Interrupted",
 			fmt.Sprintf("Terraform was interrupted while TPU VM %s was being created. It is recorded in the state as it is now (state %s), "+
 				"so nothing is lost or created twice: the next plan refreshes it, and the next apply continues from it.",
-				out.node.Name, out.node.State))
+				out.node.Name, stateOrUnknown(out.node)))
 	}
 	for _, n := range out.elsewhere {
 		addElsewhere(&resp.Diagnostics, n)
@@ -212,7 +212,7 @@ func (r *vmResource) createError(spec createSpec, out createOutcome, tried strin
 	case gcp.Classify(out.err) == gcp.ClassDeadline || errors.Is(out.err, context.DeadlineExceeded):
 		detail := fmt.Sprintf("TPU VM %q was not ready within the create timeout: %s", spec.name, out.err)
 		if out.node != nil {
-			detail += "\n\nThe VM is recorded in the state (state " + out.node.State + ") and marked tainted: the next apply replaces it. " +
+			detail += "\n\nThe VM is recorded in the state (state " + stateOrUnknown(out.node) + ") and marked tainted: the next apply replaces it. " +
 				"Raise timeouts.create to wait longer."
 		}
 		if tried != "" {
@@ -229,6 +229,15 @@ func (r *vmResource) createError(spec createSpec, out createOutcome, tried strin
 		}
 		resp.Diagnostics.AddError("Error Creating TPU VM", detail)
 	}
+}
+
+// stateOrUnknown is the state of n for diagnostics: "unknown" for a node
+// recorded by its id alone because it could not be read.
+func stateOrUnknown(n *tpu.Node) string {
+	if n.State == "" {
+		return "unknown"
+	}
+	return n.State
 }
 
 // attemptLines lists attempts one per line, for diagnostics.
