@@ -402,3 +402,76 @@ resource "accel_tpu_vm" "test" {
 		}},
 	})
 }
+
+// TestAccTPUVM_computeEngineEndpointAnswersHTML: a Compute Engine endpoint
+// that answers an HTML page (a proxy's sign-in page) fails the insert after
+// gcp.NotAPIAttempts calls with a message naming the setting, records
+// nothing and creates nothing; a refresh that gets HTML fails the same way
+// and leaves the state as it was, which plans empty once the API answers.
+func TestAccTPUVM_computeEngineEndpointAnswersHTML(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "answers Compute Engine calls with an HTML page")
+	srv := tg.Emulator
+	name := acctest.RandomName("cehtml")
+	const forever = 1 << 30
+	cfg := tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %q
+  zones            = ["us-central1-c"]
+  accelerator_type = "tpu7x-8"
+}
+`, name))
+	notAPI := regexp.MustCompile(`(?s)did\s+not\s+answer\s+like\s+the\s+API.*text/html.*compute_endpoint\s+\(or\s+ACCEL_COMPUTE_ENDPOINT\)`)
+	answerHTML := func(method string, n int) {
+		if err := srv.AnswerHTML(method, n, 200); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var before int64
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             instancesGone(srv, name),
+		Steps: []resource.TestStep{
+			{
+				PreConfig:   func() { answerHTML(emulator.MethodComputeInstancesInsert, forever) },
+				Config:      cfg,
+				ExpectError: notAPI,
+			},
+			{
+				PreConfig: func() {
+					if got := srv.Counters()[emulator.MethodComputeInstancesInsert]; got != gcp.NotAPIAttempts {
+						t.Errorf("instances.insert called %d times, want %d", got, gcp.NotAPIAttempts)
+					}
+					if got := instancesNamed(srv, name); len(got) > 0 {
+						t.Errorf("instances created from HTML answers: %v", got)
+					}
+					answerHTML(emulator.MethodComputeInstancesInsert, 0)
+				},
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectInstances{srv: srv, name: name, ids: []string{gcp.InstanceID(tg.Project, "us-central1-c", name)}},
+				},
+			},
+			{
+				PreConfig: func() {
+					before = srv.Counters()[emulator.MethodComputeInstancesGet]
+					answerHTML(emulator.MethodComputeInstancesGet, forever)
+				},
+				RefreshState: true,
+				ExpectError:  notAPI,
+			},
+			{
+				PreConfig: func() {
+					if got := srv.Counters()[emulator.MethodComputeInstancesGet] - before; got != gcp.NotAPIAttempts {
+						t.Errorf("the refresh called instances.get %d times, want %d", got, gcp.NotAPIAttempts)
+					}
+					answerHTML(emulator.MethodComputeInstancesGet, 0)
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
