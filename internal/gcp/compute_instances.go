@@ -154,6 +154,35 @@ func (ci *ComputeInstances) ListNamed(ctx context.Context, project, name string)
 	return out, err
 }
 
+// List lists the instances of project in zone, or in every zone when zone
+// is "-" (aggregatedList), sorted by zone and name.
+func (ci *ComputeInstances) List(ctx context.Context, project, zone string) ([]*compute.Instance, error) {
+	var out []*compute.Instance
+	err := ci.c.withRetry(ctx, "instances.list "+zone, 0, nil, func(ctx context.Context) error {
+		out = nil
+		if zone != "-" {
+			return ci.svc.Instances.List(project, zone).Context(ctx).Pages(ctx, func(page *compute.InstanceList) error {
+				out = append(out, page.Items...)
+				return nil
+			})
+		}
+		return ci.svc.Instances.AggregatedList(project).Context(ctx).Pages(ctx, func(page *compute.InstanceAggregatedList) error {
+			for _, l := range page.Items {
+				out = append(out, l.Instances...)
+			}
+			return nil
+		})
+	})
+	out = slices.DeleteFunc(out, func(inst *compute.Instance) bool { return inst == nil })
+	slices.SortFunc(out, func(a, b *compute.Instance) int {
+		if c := strings.Compare(a.Zone, b.Zone); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out, err
+}
+
 // Wait polls a zone operation until DONE through the one waiter ([WaitFor],
 // the clients' [Poller]); a DONE operation with an error is an
 // *OperationError, whose Reasons are the Compute Engine error codes (a

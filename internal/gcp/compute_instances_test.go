@@ -89,6 +89,15 @@ func TestComputeInstancesLifecycle(t *testing.T) {
 	if err != nil || len(found) != 1 || !strings.HasSuffix(found[0].Zone, "/zones/"+ciZone) || found[0].Status != "RUNNING" {
 		t.Fatalf("ListNamed: %v %+v", err, found)
 	}
+	for _, zone := range []string{ciZone, "-"} {
+		all, err := ci.List(ctx, "p", zone)
+		if err != nil || len(all) != 1 || all[0].Name != "tpu" {
+			t.Fatalf("List(%q): %v %+v, want the one instance", zone, err, all)
+		}
+	}
+	if other, err := ci.List(ctx, "other-project", "-"); err != nil || len(other) != 0 {
+		t.Fatalf("List of another project: %v %+v, want none", err, other)
+	}
 	inst, err := ci.Get(ctx, "p", ciZone, "tpu")
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
 
 // TestAccTPUVM_identity pins the resource identity (Terraform 1.12 and
@@ -81,7 +82,7 @@ import {
 // generated configuration imports the VM with no change planned.
 func TestAccTPUVM_query(t *testing.T) {
 	tg := acctest.New(t)
-	a, b := acctest.RandomName("qa"), acctest.RandomName("qb")
+	a, b, c := acctest.RandomName("qa"), acctest.RandomName("qb"), acctest.RandomName("qc")
 	accel, _, _ := smallType(tg)
 	resources := fmt.Sprintf(`
 resource "accel_tpu_vm" "a" {
@@ -95,6 +96,16 @@ resource "accel_tpu_vm" "b" {
   description      = "second"
 }
 `, a, b, accel)
+	if tg.Emulator != nil {
+		// A TPU VM created through Compute Engine is listed too.
+		resources += fmt.Sprintf(`
+resource "accel_tpu_vm" "c" {
+  name             = %q
+  accelerator_type = "v5p-8"
+  api              = "compute_engine"
+}
+`, c)
+	}
 	// The query file is read with the configuration of the step before,
 	// which has the provider block.
 	query := func(zone string) string {
@@ -126,7 +137,14 @@ list "accel_tpu_vm" "all" {
 		}),
 	}
 	if tg.Emulator != nil { // a sandbox zone may hold other VMs
-		checks = append(checks, querycheck.ExpectLength("accel_tpu_vm.all", 2))
+		checks = append(checks, querycheck.ExpectLength("accel_tpu_vm.all", 3),
+			querycheck.ExpectIdentity("accel_tpu_vm.all", identity(c)),
+			querycheck.ExpectResourceDisplayName("accel_tpu_vm.all", queryfilter.ByResourceIdentity(identity(c)),
+				knownvalue.StringExact(fmt.Sprintf("%s (v5p-8, %s, RUNNING)", c, tg.Zone))),
+			querycheck.ExpectResourceKnownValues("accel_tpu_vm.all", queryfilter.ByResourceIdentity(identity(c)), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("api"), KnownValue: knownvalue.StringExact("compute_engine")},
+				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(gcp.InstanceID(tg.Project, tg.Zone, c))},
+			}))
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},

@@ -6,14 +6,17 @@ package tpuvm
 import (
 	"context"
 	"fmt"
+	"path"
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	compute "google.golang.org/api/compute/v1"
 	tpu "google.golang.org/api/tpu/v2"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
@@ -47,7 +50,7 @@ type listConfig struct {
 
 func (l *vmList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
-		Description: "Lists the TPU VMs of a project in one zone, or in every zone, so that terraform query can import them.",
+		Description: "Lists the TPU VMs of a project in one zone, or in every zone, so that terraform query can import them: the Cloud TPU VMs, and the instances of a TPU machine type created through Compute Engine.",
 		Attributes: map[string]listschema.Attribute{
 			"project": providerdata.ListProjectAttribute(),
 			"zone": listschema.StringAttribute{
@@ -80,6 +83,9 @@ func (l *vmList) List(ctx context.Context, req list.ListRequest, stream *list.Li
 				"Please report this issue to the provider developers.")
 		}
 	}
+	if !diags.HasError() {
+		nodes = append(nodes, l.listInstances(ctx, project, zone, &diags)...)
+	}
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
@@ -97,13 +103,50 @@ func (l *vmList) List(ctx context.Context, req list.ListRequest, stream *list.Li
 	}
 }
 
+// instanceLister lists instances: *gcp.ComputeInstances.
+type instanceLister interface {
+	List(ctx context.Context, project, zone string) ([]*compute.Instance, error)
+}
+
+var _ instanceLister = (*gcp.ComputeInstances)(nil)
+
+// listInstances lists, when the provider can reach Compute Engine, the TPU
+// VMs created through it (instances of a TPU machine type the catalog maps
+// to an accelerator type), as nodes. A list Compute Engine refuses is a
+// warning: the Cloud TPU VMs are listed all the same.
+func (l *vmList) listInstances(ctx context.Context, project, zone string, diags *diag.Diagnostics) []*tpu.Node {
+	if l.data == nil || l.newInstanceAPI == nil || !l.data.Live().ComputeConfigured(project) {
+		return nil
+	}
+	var insts []*compute.Instance
+	api, err := l.newInstanceAPI(ctx)
+	if err == nil {
+		if lister, ok := api.(instanceLister); ok {
+			insts, err = lister.List(ctx, project, zone)
+		}
+	}
+	if err != nil {
+		diags.AddWarning("TPU VMs on Compute Engine Not Listed",
+			fmt.Sprintf("Listing the Compute Engine instances of project %s in %s failed, so TPU VMs created through Compute "+
+				"Engine (api = \"compute_engine\") are not listed: %s", project, zone, err))
+		return nil
+	}
+	var out []*tpu.Node
+	for _, inst := range insts {
+		if _, ok := catalog.Default().AcceleratorTypeOfMachineType(path.Base(inst.MachineType)); ok {
+			out = append(out, nodeFromInstance(project, inst))
+		}
+	}
+	return out
+}
+
 // listResult is one listed node: its identity and, when asked for, the
 // state an import of it reads.
 func listResult(ctx context.Context, req list.ListRequest, n *tpu.Node) list.ListResult {
 	res := req.NewListResult(ctx)
-	project, zone, name, err := gcp.ParseNodeID(n.Name)
+	project, zone, name, _, err := parseVMID(n.Name)
 	if err != nil {
-		res.Diagnostics.AddError("Unexpected TPU VM Name", "The Cloud TPU API listed a node whose name is not a node id: "+err.Error())
+		res.Diagnostics.AddError("Unexpected TPU VM Name", "The API listed a TPU VM whose name is not a node or instance id: "+err.Error())
 		return res
 	}
 	res.DisplayName = fmt.Sprintf("%s (%s, %s, %s)", name, n.AcceleratorType, zone, n.State)
