@@ -40,14 +40,9 @@ func (c *Clients) ComputeInstances(ctx context.Context) (*ComputeInstances, erro
 	return &ComputeInstances{c: c, svc: svc}, nil
 }
 
-// instancePath is projects/P/zones/Z/instances/N, for logs and errors.
-func instancePath(project, zone, name string) string {
-	return "projects/" + project + "/zones/" + zone + "/instances/" + name
-}
-
 // Get reads the instance name in project and zone.
 func (ci *ComputeInstances) Get(ctx context.Context, project, zone, name string) (*compute.Instance, error) {
-	return retryValue(ctx, ci.c, "instances.get "+instancePath(project, zone, name), func(ctx context.Context) (*compute.Instance, error) {
+	return retryValue(ctx, ci.c, "instances.get "+InstanceID(project, zone, name), func(ctx context.Context) (*compute.Instance, error) {
 		return ci.svc.Instances.Get(project, zone, name).Context(ctx).Do()
 	})
 }
@@ -57,14 +52,14 @@ func (ci *ComputeInstances) Insert(ctx context.Context, project, zone string, in
 	if inst == nil {
 		return nil, errors.New("instances.insert: no instance")
 	}
-	return ci.change(ctx, "instances.insert "+instancePath(project, zone, inst.Name), func(ctx context.Context, id string) (*compute.Operation, error) {
+	return ci.change(ctx, "instances.insert "+InstanceID(project, zone, inst.Name), func(ctx context.Context, id string) (*compute.Operation, error) {
 		return ci.svc.Instances.Insert(project, zone, inst).RequestId(id).Context(ctx).Do()
 	})
 }
 
 // Delete starts deleting the instance name.
 func (ci *ComputeInstances) Delete(ctx context.Context, project, zone, name string) (*compute.Operation, error) {
-	return ci.change(ctx, "instances.delete "+instancePath(project, zone, name), func(ctx context.Context, id string) (*compute.Operation, error) {
+	return ci.change(ctx, "instances.delete "+InstanceID(project, zone, name), func(ctx context.Context, id string) (*compute.Operation, error) {
 		return ci.svc.Instances.Delete(project, zone, name).RequestId(id).Context(ctx).Do()
 	})
 }
@@ -72,7 +67,7 @@ func (ci *ComputeInstances) Delete(ctx context.Context, project, zone, name stri
 // SetLabels starts replacing the labels of the instance name;
 // req.LabelFingerprint must be the one last read.
 func (ci *ComputeInstances) SetLabels(ctx context.Context, project, zone, name string, req *compute.InstancesSetLabelsRequest) (*compute.Operation, error) {
-	return ci.change(ctx, "instances.setLabels "+instancePath(project, zone, name), func(ctx context.Context, id string) (*compute.Operation, error) {
+	return ci.change(ctx, "instances.setLabels "+InstanceID(project, zone, name), func(ctx context.Context, id string) (*compute.Operation, error) {
 		return ci.svc.Instances.SetLabels(project, zone, name, req).RequestId(id).Context(ctx).Do()
 	})
 }
@@ -80,7 +75,7 @@ func (ci *ComputeInstances) SetLabels(ctx context.Context, project, zone, name s
 // SetMetadata starts replacing the metadata of the instance name;
 // md.Fingerprint must be the one last read.
 func (ci *ComputeInstances) SetMetadata(ctx context.Context, project, zone, name string, md *compute.Metadata) (*compute.Operation, error) {
-	return ci.change(ctx, "instances.setMetadata "+instancePath(project, zone, name), func(ctx context.Context, id string) (*compute.Operation, error) {
+	return ci.change(ctx, "instances.setMetadata "+InstanceID(project, zone, name), func(ctx context.Context, id string) (*compute.Operation, error) {
 		return ci.svc.Instances.SetMetadata(project, zone, name, md).RequestId(id).Context(ctx).Do()
 	})
 }
@@ -88,7 +83,7 @@ func (ci *ComputeInstances) SetMetadata(ctx context.Context, project, zone, name
 // SetTags starts replacing the network tags of the instance name;
 // tags.Fingerprint must be the one last read.
 func (ci *ComputeInstances) SetTags(ctx context.Context, project, zone, name string, tags *compute.Tags) (*compute.Operation, error) {
-	return ci.change(ctx, "instances.setTags "+instancePath(project, zone, name), func(ctx context.Context, id string) (*compute.Operation, error) {
+	return ci.change(ctx, "instances.setTags "+InstanceID(project, zone, name), func(ctx context.Context, id string) (*compute.Operation, error) {
 		return ci.svc.Instances.SetTags(project, zone, name, tags).RequestId(id).Context(ctx).Do()
 	})
 }
@@ -135,38 +130,37 @@ func newRequestID() string {
 // ListNamed lists the instances named name in every zone of project
 // (aggregatedList with a name filter), sorted by zone.
 func (ci *ComputeInstances) ListNamed(ctx context.Context, project, name string) ([]*compute.Instance, error) {
-	var out []*compute.Instance
-	err := ci.c.withRetry(ctx, "instances.aggregatedList "+name, 0, nil, func(ctx context.Context) error {
-		out = nil
-		return ci.svc.Instances.AggregatedList(project).Filter(fmt.Sprintf("name = %q", name)).
-			Context(ctx).Pages(ctx, func(page *compute.InstanceAggregatedList) error {
-			for _, l := range page.Items {
-				for _, inst := range l.Instances {
-					if inst != nil && inst.Name == name {
-						out = append(out, inst)
-					}
-				}
-			}
-			return nil
-		})
-	})
-	slices.SortFunc(out, func(a, b *compute.Instance) int { return strings.Compare(a.Zone, b.Zone) })
-	return out, err
+	out, err := ci.list(ctx, project, "-", fmt.Sprintf("name = %q", name))
+	return slices.DeleteFunc(out, func(inst *compute.Instance) bool { return inst.Name != name }), err
 }
 
 // List lists the instances of project in zone, or in every zone when zone
 // is "-" (aggregatedList), sorted by zone and name.
 func (ci *ComputeInstances) List(ctx context.Context, project, zone string) ([]*compute.Instance, error) {
+	return ci.list(ctx, project, zone, "")
+}
+
+// list is instances.list of zone, or aggregatedList when zone is "-", with
+// an optional filter; every page, sorted by zone and name.
+func (ci *ComputeInstances) list(ctx context.Context, project, zone, filter string) ([]*compute.Instance, error) {
 	var out []*compute.Instance
-	err := ci.c.withRetry(ctx, "instances.list "+zone, 0, nil, func(ctx context.Context) error {
+	err := ci.c.withRetry(ctx, "instances.list "+zone+" "+filter, 0, nil, func(ctx context.Context) error {
 		out = nil
 		if zone != "-" {
-			return ci.svc.Instances.List(project, zone).Context(ctx).Pages(ctx, func(page *compute.InstanceList) error {
+			call := ci.svc.Instances.List(project, zone)
+			if filter != "" {
+				call = call.Filter(filter)
+			}
+			return call.Context(ctx).Pages(ctx, func(page *compute.InstanceList) error {
 				out = append(out, page.Items...)
 				return nil
 			})
 		}
-		return ci.svc.Instances.AggregatedList(project).Context(ctx).Pages(ctx, func(page *compute.InstanceAggregatedList) error {
+		call := ci.svc.Instances.AggregatedList(project)
+		if filter != "" {
+			call = call.Filter(filter)
+		}
+		return call.Context(ctx).Pages(ctx, func(page *compute.InstanceAggregatedList) error {
 			for _, l := range page.Items {
 				out = append(out, l.Instances...)
 			}
