@@ -147,6 +147,15 @@ func (c *Catalog) ComputeEngineTPU(acceleratorType string) (ComputeEngineTPU, Fi
 	if fs.HasErrors() {
 		return ComputeEngineTPU{}, fs
 	}
+	shape, sfs := c.computeEngineShape(acceleratorType, acc)
+	return shape, append(fs, sfs...)
+}
+
+// computeEngineShape is ComputeEngineTPU for a type already found in the
+// catalog (acc): the shape, or the finding that Compute Engine does not
+// create it, without the accelerator type's own findings.
+func (c *Catalog) computeEngineShape(acceleratorType string, acc Accelerator) (ComputeEngineTPU, Findings) {
+	var fs Findings
 	g := c.gens[acc.Generation]
 	rules := &c.data.ComputeEngine
 	if g.ComputeEngine == nil {

@@ -245,10 +245,14 @@ func TestComputeEngineDefaultImage(t *testing.T) {
 			t.Errorf("%+v candidates (-want +got):\n%s", tt.q, d)
 		}
 	}
-	// A generation Compute Engine does not offer chooses no image (ComputeEngineTPU reports why).
+	// A generation Compute Engine does not offer chooses no image, and the
+	// query says why, once, as ComputeEngineTPU does.
 	r := c.ResolveRuntime(RuntimeQuery{AcceleratorType: "v5litepod-4", ForComputeEngine: true})
-	mustNoFindings(t, "v5litepod-4", r.Findings)
-	if r.RuntimeVersion != "" || len(r.Candidates) != 0 || !strings.Contains(r.Reason, "Compute Engine does not create v5e") {
+	_, want := c.ComputeEngineTPU("v5litepod-4")
+	if d := cmp.Diff(want.Errors(), r.Findings.Errors()); d != "" || len(want.Errors()) != 1 {
+		t.Errorf("v5litepod-4 errors (-ComputeEngineTPU +ResolveRuntime):\n%s", d)
+	}
+	if r.RuntimeVersion != "" || len(r.Candidates) != 0 {
 		t.Errorf("v5litepod-4: got %q %v (%q), want no image", r.RuntimeVersion, r.Candidates, r.Reason)
 	}
 	// The TPU API's chosen runtime carries its source too.

@@ -80,6 +80,11 @@ func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
 					fmt.Sprintf("%q is %s, which the Cloud TPU API (api = %q) does not support according to the Cloud TPU docs. %s%s",
 						q.AcceleratorType, g.DisplayName, APICloudTPU, c.tpuAPIAlternative(acc), detail)))
 			}
+			if q.ForComputeEngine {
+				// The shapes Compute Engine creates (single-host, its generations).
+				_, cfs := c.computeEngineShape(q.AcceleratorType, acc)
+				r.Findings = append(r.Findings, cfs...)
+			}
 		}
 	}
 

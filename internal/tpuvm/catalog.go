@@ -116,22 +116,7 @@ func resolve(in catalogInputs) (catalog.RuntimeResult, bool) {
 	if !ok {
 		return catalog.RuntimeResult{}, false
 	}
-	res := catalog.Default().ResolveRuntime(q)
-	if q.ForComputeEngine {
-		// The shapes Compute Engine creates (single-host, its generations).
-		// Its accelerator type findings are the runtime check's own.
-		_, fs := catalog.Default().ComputeEngineTPU(q.AcceleratorType)
-		seen := map[string]bool{}
-		for _, f := range res.Findings {
-			seen[f.String()] = true
-		}
-		for _, f := range fs {
-			if !seen[f.String()] {
-				res.Findings = append(res.Findings, f)
-			}
-		}
-	}
-	return res, true
+	return catalog.Default().ResolveRuntime(q), true
 }
 
 // diskZoneFindings checks the zonal data disks against zones
