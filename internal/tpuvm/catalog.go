@@ -97,10 +97,7 @@ func (in catalogInputs) query() (catalog.RuntimeQuery, bool) {
 		Framework:        knownString(in.framework),
 		FrameworkVersion: knownString(in.frameworkVersion),
 	}
-	api := knownString(in.api)
-	if api == "" {
-		api = catalog.Default().DefaultAPI(q.AcceleratorType)
-	}
+	api := chosenAPI(in.api, in.acceleratorType)
 	q.ForTPUAPI, q.ForComputeEngine = api == apiCloudTPU, api == apiComputeEngine
 	if zones, ok := listStrings(in.zones); ok && !in.zones.IsNull() {
 		q.Zones = zones

@@ -17,16 +17,20 @@ import (
 
 // effectiveAPI is the api m asks for: the configured one, else the
 // catalog's default for the accelerator type; "" while either is unknown.
-func effectiveAPI(m vmModel) string {
+func effectiveAPI(m vmModel) string { return chosenAPI(m.API, m.AcceleratorType) }
+
+// chosenAPI is api, else the catalog's default for acceleratorType; ""
+// while either is unknown.
+func chosenAPI(api, acceleratorType types.String) string {
 	switch {
-	case m.API.IsUnknown():
+	case api.IsUnknown():
 		return ""
-	case !m.API.IsNull():
-		return m.API.ValueString()
-	case !known(m.AcceleratorType):
+	case !api.IsNull():
+		return api.ValueString()
+	case !known(acceleratorType):
 		return ""
 	}
-	return catalog.Default().DefaultAPI(m.AcceleratorType.ValueString())
+	return catalog.Default().DefaultAPI(acceleratorType.ValueString())
 }
 
 // planAPI plans api: the configured value; an existing VM's own API while
