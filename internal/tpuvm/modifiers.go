@@ -92,7 +92,7 @@ func (runtimeVersionPlanModifier) PlanModifyString(ctx context.Context, req plan
 			// A Compute Engine VM imported without its boot image.
 			var id types.String
 			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
-			imported = known(id) && isInstanceID(id.ValueString())
+			imported = noImage(req.StateValue, id)
 		}
 		if !req.PlanValue.Equal(req.StateValue) && !imported {
 			resp.RequiresReplace = true

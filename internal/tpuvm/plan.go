@@ -322,6 +322,10 @@ func (r *vmResource) checkAtApply(ctx context.Context, cfg, plan vmModel, diags 
 // image is not known: an imported one (Compute Engine does not report the
 // image a boot disk was made from). Planning a runtime_version for it
 // records the value and does not replace the VM.
-func importedImage(state vmModel) bool {
-	return state.RuntimeVersion.IsNull() && known(state.ID) && isInstanceID(state.ID.ValueString())
+func importedImage(state vmModel) bool { return noImage(state.RuntimeVersion, state.ID) }
+
+// noImage reports whether runtimeVersion is null in the state of the VM id,
+// and the VM is a Compute Engine instance: see importedImage.
+func noImage(runtimeVersion, id types.String) bool {
+	return runtimeVersion.IsNull() && known(id) && isInstanceID(id.ValueString())
 }
