@@ -87,7 +87,9 @@ func syncIdentity(ctx context.Context, state, prior *tfsdk.State, identity *tfsd
 		}
 		pools = append(pools, t.Name.ValueString())
 	}
-	if len(pools) == 0 || diags.HasError() {
+	// No pool (a state an older release wrote after every pool was
+	// refused): the cluster alone, so that the read that removes it works.
+	if diags.HasError() {
 		return
 	}
 	if m, ok := identityOf(ctx, cluster.ValueString(), pools, diags); ok {

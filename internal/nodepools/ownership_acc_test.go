@@ -127,8 +127,9 @@ func TestAccFallbackNodePools_foreignPoolNeverTouched(t *testing.T) {
 							t.Fatal(err)
 						}
 					},
+					// The plan warns; the create refuses the resource whole.
 					Config:      config(tg, prefix, "", gpuTier(mine, gpuZone, "g2-standard-4"), gpuTier(foreign, gpuZone, "g2-standard-4")),
-					ExpectError: regexp.MustCompile(`(?s)Tier "` + foreign + `" would create node pool.*has no accel-managed label.*import it with the identifier`),
+					ExpectError: regexp.MustCompile(`(?s)Node Pools Already Exist.*` + foreign + ` has no accel-managed label.*Nothing was created.*import them`),
 				},
 				{
 					Config: config(tg, prefix, "", gpuTier(mine, gpuZone, "g2-standard-4")),
@@ -160,8 +161,10 @@ func TestAccFallbackNodePools_foreignPoolNeverTouched(t *testing.T) {
 							t.Fatal(err)
 						}
 					},
+					// The plan warns (an error would also stop terraform
+					// destroy); the apply's create refuses the tier.
 					Config:      two,
-					ExpectError: regexp.MustCompile(`(?s)Tier "` + foreign + `" would create node pool.*has no accel-managed label`),
+					ExpectError: regexp.MustCompile(`(?s)Node Pool Already Exists.*` + foreign + `.*has no accel-managed label.*It is not adopted`),
 				},
 				{
 					Config: one,
@@ -187,7 +190,7 @@ func TestAccFallbackNodePools_foreignPoolNeverTouched(t *testing.T) {
 					},
 					Taint:       []string{address},
 					Config:      one,
-					ExpectError: regexp.MustCompile(`Tier "` + mine + `" would create node pool`),
+					ExpectError: regexp.MustCompile(`(?s)Node Pools Already Exist.*` + mine + ` has no accel-managed label.*Nothing was created`),
 				},
 				{
 					// Back to a tier of its own: the destroy at the end of the

@@ -467,7 +467,8 @@ func mayBePredecessors(np *container.NodePool, class types.String) bool {
 
 // checkPlannedPools reports, from the cluster as GKE shows it at plan time,
 // every tier the plan would create whose name a pool in the cluster already
-// has (an error: the apply would refuse it), and, for a resource not yet
+// has (a warning: the apply refuses it; an error only where a replacement
+// would delete this resource's pools before the refusal), and, for a resource not yet
 // created, the pools that carry its ComputeClass label and an ownership
 // label but no tier's name (what an interrupted apply may have left).
 func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan resourceModel, state *resourceModel, prior map[string]tierModel, cfgElems []attr.Value) {
@@ -475,6 +476,15 @@ func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan re
 	for _, np := range live.NodePools {
 		if np != nil {
 			pools[np.Name] = np
+		}
+	}
+	// Pools of this ComputeClass that some resource created: a plan
+	// without state may be the replacement of their resource.
+	replacing := false
+	for _, np := range live.NodePools {
+		if np != nil && np.Config != nil && !plan.ComputeClass.IsUnknown() && resourceLabels(np)[ownership.LabelKey] != "" &&
+			np.Config.Labels[catalog.LabelComputeClass] == plan.ComputeClass.ValueString() {
+			replacing = true
 		}
 	}
 	named := map[string]bool{}
@@ -501,16 +511,30 @@ func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan re
 			"adopts, changes or deletes it.\n\nRename the tier, or, if this resource should manage the pool (for example one left by "+
 			"an apply of this configuration that was killed before it could record it), import it with the identifier %q.",
 			name, id, ownership.Describe(resourceLabels(np)), id)
-		// A plan without state may replace this very resource (tainted,
-		// or a setting that forces replacement), whose pools its destroy
-		// deletes first: only a pool that cannot be its is an error here;
-		// the apply refuses the others if they are still there.
-		if state == nil && mayBePredecessors(np, plan.ComputeClass) {
-			diags.AddAttributeWarning(path.Root("tiers").AtListIndex(i).AtName("name"), "Node Pool Already Exists", detail+
+		at := path.Root("tiers").AtListIndex(i).AtName("name")
+		switch {
+		case state == nil && mayBePredecessors(np, plan.ComputeClass):
+			// A plan without state may replace this very resource (tainted,
+			// or a setting that forces replacement), whose pools its destroy
+			// deletes first: the apply refuses the pool if it is still there.
+			diags.AddAttributeWarning(at, "Node Pool Already Exists", detail+
 				"\n\nUnless this plan replaces the resource that created the pool, the apply will refuse this tier.")
-			continue
+		case state == nil && replacing:
+			// A replacement deletes the resource's own pools before it
+			// creates: stop here, before they are lost to a refused create.
+			diags.AddAttributeError(at, "Node Pool Already Exists", detail+
+				"\n\nThis plan may replace a resource whose pools are in the cluster (they carry an owner id and this "+
+				"ComputeClass's label): its destroy would run before the create is refused, so nothing is planned.")
+		case state == nil:
+			// Otherwise a warning: the create refuses the resource before it
+			// creates anything. An error would also stop terraform destroy,
+			// whose refresh plans the whole configuration first.
+			diags.AddAttributeWarning(at, "Node Pool Already Exists", detail+
+				"\n\nThe apply will refuse this resource and create nothing.")
+		default:
+			diags.AddAttributeWarning(at, "Node Pool Already Exists", detail+
+				"\n\nThe apply will refuse this tier and apply the others.")
 		}
-		diags.AddAttributeError(path.Root("tiers").AtListIndex(i).AtName("name"), "Node Pool Already Exists", detail)
 	}
 	if state != nil || plan.ComputeClass.IsUnknown() {
 		return
@@ -660,6 +684,17 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 		return
 	}
 	tiers, _, created := r.apply(ctx, ops, plan, tiersOf(ctx, state.Tiers, &resp.Diagnostics), &resp.Diagnostics)
+	if len(tiers) == 0 {
+		// No tier is left to record (each pool was refused as someone
+		// else's): no state without pools, which no refresh could read.
+		// Terraform keeps the prior state on an error, and the next refresh
+		// drops what is no longer this resource's.
+		if !resp.Diagnostics.HasError() {
+			resp.Diagnostics.AddError("No Node Pool Left", "None of the node pools of this resource exists any more; nothing was changed.")
+		}
+		resp.State.RemoveResource(ctx)
+		return
+	}
 	r.setCapacity(ctx, plan.Cluster.ValueString(), tiers, &resp.Diagnostics)
 	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	plan.Pools = recordedPools(tiers, poolEntries(ctx, plan.Pools, &resp.Diagnostics),
