@@ -475,3 +475,86 @@ resource "accel_tpu_vm" "test" {
 		},
 	})
 }
+
+// TestAccTPUVM_apiSwitch: changing api replaces the VM through the other
+// API both ways, with runtime_version and cidr_block unset: the values the
+// old API reported and the state kept (a Cloud TPU runtime, the VM's CIDR
+// block; a boot image) are planned again for the new one, never checked
+// against it.
+func TestAccTPUVM_apiSwitch(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "counts the Cloud TPU and Compute Engine creates")
+	name := acctest.RandomName("apisw")
+	const zone = "us-central1-b"
+	ce, fs := catalog.Default().ComputeEngineTPU("v6e-4")
+	if fs.HasErrors() {
+		t.Fatal(fs)
+	}
+	config := func(api string) string {
+		line := ""
+		if api != "" {
+			line = fmt.Sprintf("  api              = %q\n", api)
+		}
+		return tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %q
+  zones            = [%q]
+  accelerator_type = "v6e-4"
+%s}
+`, name, zone, line))
+	}
+	srv := tg.Emulator
+	nodeID := "projects/" + tg.Project + "/locations/" + zone + "/nodes/" + name
+	instanceID := gcp.InstanceID(tg.Project, zone, name)
+	var cloudRuntime string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             resource.ComposeTestCheckFunc(instancesGone(srv, name), checkGone(tg, name)),
+		Steps: []resource.TestStep{
+			{
+				Config: config(""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("api"), knownvalue.StringExact("cloud_tpu")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(nodeID)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("cidr_block"), knownvalue.NotNull()),
+				},
+				Check: func(s *terraform.State) error {
+					cloudRuntime = s.RootModule().Resources[address].Primary.Attributes["runtime_version"]
+					return nil
+				},
+			},
+			{
+				Config: config("compute_engine"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate),
+						plancheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact(ce.DefaultImage)),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(instanceID)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact(ce.DefaultImage)),
+					expectInstances{srv: srv, name: name, ids: []string{instanceID}},
+					expectCalls{srv: srv, want: map[string]int64{emulator.MethodTPUNodesCreate: 1, emulator.MethodTPUNodesDelete: 1,
+						emulator.MethodComputeInstancesInsert: 1}},
+				},
+			},
+			{
+				Config: config("cloud_tpu"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: func(s *terraform.State) error {
+					if got := s.RootModule().Resources[address].Primary.Attributes["runtime_version"]; got != cloudRuntime {
+						return fmt.Errorf("runtime_version %q after switching back, want the catalog's %q", got, cloudRuntime)
+					}
+					return nil
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(nodeID)),
+					expectCalls{srv: srv, want: map[string]int64{emulator.MethodTPUNodesCreate: 2, emulator.MethodComputeInstancesDelete: 1}},
+				},
+			},
+		},
+	})
+}

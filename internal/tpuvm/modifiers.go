@@ -65,14 +65,17 @@ func (zonesPlanModifier) PlanModifyList(ctx context.Context, req planmodifier.Li
 
 // runtimeVersionPlanModifier plans `runtime_version`. A configured value
 // replaces the VM when it changes. An omitted value keeps the one in state
-// while accelerator_type is unchanged and framework and framework_version
-// are omitted (they then keep their values in state) or unchanged;
+// while accelerator_type is unchanged and api, framework and
+// framework_version are omitted (they then keep their values in state) or
+// unchanged;
 // otherwise it stays unknown here and ModifyPlan chooses it from the catalog
 // (replacing the VM only if the choice differs from the VM's runtime).
 type runtimeVersionPlanModifier struct{}
 
-// runtimeInputs are the attributes the catalog's runtime choice depends on.
-var runtimeInputs = []string{"accelerator_type", "framework", "framework_version"}
+// runtimeInputs are the attributes the catalog's runtime choice depends on:
+// a configured api that differs from the VM's asks for another kind of
+// runtime (a Cloud TPU software version or a Compute Engine boot image).
+var runtimeInputs = []string{"accelerator_type", "api", "framework", "framework_version"}
 
 func (m runtimeVersionPlanModifier) Description(ctx context.Context) string {
 	return m.MarkdownDescription(ctx)

@@ -81,6 +81,12 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 
 	r.planProjectAndZones(cfg, &plan, state, &resp.Diagnostics)
 	planAPI(cfg, &plan, state, resp)
+	if state != nil && known(state.ID) && known(plan.API) && plan.API.ValueString() != apiOfID(state.ID.ValueString()) &&
+		cfg.CIDRBlock.IsNull() {
+		// A replacement through the other API: the block the old one
+		// reported is not a choice of the user's, nor checked against it.
+		plan.CIDRBlock = types.StringUnknown()
+	}
 	computeEngineDiags(ctx, plan, &resp.Diagnostics)
 
 	// The runtime version: chosen from the catalog when omitted and not kept
