@@ -24,6 +24,7 @@ var miniSchema = schema.Schema{Attributes: map[string]schema.Attribute{
 	"zone":              schema.StringAttribute{Computed: true},
 	"zones":             schema.ListAttribute{ElementType: types.StringType, Optional: true, Computed: true},
 	"accelerator_type":  schema.StringAttribute{Required: true},
+	"api":               schema.StringAttribute{Optional: true, Computed: true},
 	"framework":         schema.StringAttribute{Optional: true},
 	"framework_version": schema.StringAttribute{Optional: true},
 	"runtime_version":   schema.StringAttribute{Optional: true, Computed: true},
@@ -150,6 +151,11 @@ func TestRuntimeVersionPlanModifier(t *testing.T) {
 		"omitted, framework changed: chosen again": {
 			state:  map[string]tftypes.Value{"accelerator_type": tfString("v6e-8"), "runtime_version": tfString("v2-alpha-tpuv6e")},
 			plan:   map[string]tftypes.Value{"accelerator_type": tfString("v6e-8"), "framework": tfString("tensorflow")},
+			config: types.StringNull(), planValue: types.StringUnknown(), wantPlan: types.StringUnknown(),
+		},
+		"omitted, api changed: chosen again": {
+			state:  map[string]tftypes.Value{"accelerator_type": tfString("v6e-4"), "api": tfString("cloud_tpu"), "runtime_version": tfString("v2-alpha-tpuv6e")},
+			plan:   map[string]tftypes.Value{"accelerator_type": tfString("v6e-4"), "api": tfString("compute_engine")},
 			config: types.StringNull(), planValue: types.StringUnknown(), wantPlan: types.StringUnknown(),
 		},
 		"omitted framework kept from the state: kept": {
