@@ -198,10 +198,17 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 					state.ID.ValueString(), state.State.ValueString()))
 		}
 	}
-	if state != nil && len(resp.RequiresReplace) == 0 && sameSettings(plan, *state) {
+	switch {
+	case state == nil || len(resp.RequiresReplace) > 0:
+	case sameSettings(plan, *state):
 		// Only spellings differed (a network name for its self link, say): the
 		// framework marked the read-only values unknown, but nothing will change.
 		keepReadOnly(&plan, *state)
+	default:
+		// An update in place reads the VM's labels back, with every label
+		// set outside Terraform meanwhile (between a saved plan and its
+		// apply, say): what they will be is known after the apply.
+		plan.EffectiveLabels = types.MapUnknown(types.StringType)
 	}
 	planCapacity(ctx, cfg, &plan, state, resp)
 	r.planSlices(ctx, &plan, state, resp)
@@ -272,38 +279,28 @@ func (r *vmResource) planProjectAndZones(cfg vmModel, plan *vmModel, state *vmMo
 
 // planEffectiveLabels predicts effective_labels: for a new VM,
 // terraform_labels plus the ownership label, whose value (the owner id
-// Create draws) is unknown; for an existing one, its labels with the keys
-// the configuration (or the provider's default_labels) dropped removed and
-// the configured ones set.
+// Create draws) is unknown; for an existing one, its labels while
+// terraform_labels is unchanged, else unknown (the update reads them back,
+// with those set outside Terraform meanwhile).
 func planEffectiveLabels(ctx context.Context, plan vmModel, state *vmModel, diags *diag.Diagnostics) types.Map {
 	if !wholly(plan.TerraformLabels) {
+		return types.MapUnknown(types.StringType)
+	}
+	if state != nil {
+		if plan.TerraformLabels.Equal(state.TerraformLabels) && known(state.EffectiveLabels) {
+			return state.EffectiveLabels
+		}
 		return types.MapUnknown(types.StringType)
 	}
 	var want map[string]string
 	if known(plan.TerraformLabels) {
 		diags.Append(plan.TerraformLabels.ElementsAs(ctx, &want, false)...)
 	}
-	if state == nil {
-		vals := make(map[string]attr.Value, len(want)+1)
-		for k, v := range want {
-			vals[k] = types.StringValue(v)
-		}
-		vals[ownerLabelKey] = types.StringUnknown()
-		return types.MapValueMust(types.StringType, vals)
-	}
-	if plan.TerraformLabels.Equal(state.TerraformLabels) && known(state.EffectiveLabels) {
-		return state.EffectiveLabels
-	}
-	if !known(state.EffectiveLabels) {
-		return types.MapUnknown(types.StringType)
-	}
-	var current map[string]string
-	diags.Append(state.EffectiveLabels.ElementsAs(ctx, &current, false)...)
-	out := merged(ctx, current, state.TerraformLabels, plan.TerraformLabels, diags)
-	vals := make(map[string]attr.Value, len(out))
-	for k, v := range out {
+	vals := make(map[string]attr.Value, len(want)+1)
+	for k, v := range want {
 		vals[k] = types.StringValue(v)
 	}
+	vals[ownerLabelKey] = types.StringUnknown()
 	return types.MapValueMust(types.StringType, vals)
 }
 
