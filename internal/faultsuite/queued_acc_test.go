@@ -76,6 +76,29 @@ func queuedScenarios() []scenario {
 			h.apply(nil)
 			h.expectOneRequest()
 		}},
+		{name: "tpu_vm_queued/edit_while_waiting", kind: kind, want: 1, run: func(h *harness) {
+			// Labels and metadata edited twice while the request waits:
+			// each apply records them; the apply during which capacity
+			// arrives sets them on the VM (a label dropped meanwhile goes).
+			h.tg.Emulator.SetCapacity(zone, "v5litepod-4", 0)
+			wait := "  timeouts {\n    create = \"1s\"\n  }\n"
+			h.write(h.queuedBody("  labels = { team = \"a\", old = \"x\" }\n" + wait))
+			h.apply(nil)
+			h.write(h.queuedBody("  labels = { team = \"b\" }\n  metadata = { role = \"b\" }\n" + wait))
+			h.apply(nil)
+			h.write(h.queuedBody("  labels = { team = \"c\" }\n  metadata = { role = \"c\" }\n" + wait))
+			h.apply(nil)
+			h.tg.Emulator.SetCapacity(zone, "v5litepod-4", -1)
+			h.write(h.queuedBody("  labels = { team = \"c\" }\n  metadata = { role = \"c\" }\n"))
+			h.apply(nil)
+			h.expectOneRequest()
+			id := "projects/" + acctest.EmulatorProject + "/locations/" + zone + "/nodes/" + h.prefix + "-vm"
+			for _, n := range h.tg.Emulator.Nodes() {
+				if n.Name == id && (n.Labels["team"] != "c" || n.Labels["old"] != "" || n.Metadata["role"] != "c") {
+					h.t.Fatalf("the VM has labels %v and metadata %v, want team = c only and role = c", n.Labels, n.Metadata)
+				}
+			}
+		}},
 		{name: "tpu_vm_queued/second_state", kind: kind, want: 1, run: func(h *harness) {
 			h.tg.Emulator.SetCapacity(zone, "v5litepod-4", 0)
 			h.write(h.queuedBody("  timeouts {\n    create = \"1s\"\n  }\n"))

@@ -239,25 +239,36 @@ func (r *vmResource) updateSlices(ctx context.Context, api nodeAPI, plan, state 
 	if state.QueuedResource.IsNull() && sliceCount(state) == 1 {
 		return false
 	}
-	id := state.ID.ValueString()
-	ids := sliceIDs(id, sliceCount(state))
+	var newState vmModel
+	if r.patchSlices(ctx, api, plan, state, &newState, &resp.Diagnostics) {
+		resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &newState)...)
+	}
+	return true
+}
+
+// patchSlices takes each slice of the VM from was (what state records, or
+// what its queued request asked for) to plan, and sets newState from the
+// slices read back. It reports whether every slice was updated and read.
+func (r *vmResource) patchSlices(ctx context.Context, api nodeAPI, plan, was vmModel, newState *vmModel, diags *diag.Diagnostics) bool {
+	id := was.ID.ValueString()
+	ids := sliceIDs(id, sliceCount(was))
 	nodes := make([]*tpu.Node, len(ids))
 	for i, sid := range ids {
 		current, err := api.Get(ctx, sid)
 		if err != nil {
-			resp.Diagnostics.AddError("Error Updating TPU VM", fmt.Sprintf("Reading TPU VM %s before updating it failed: %s", sid, err))
-			return true
+			diags.AddError("Error Updating TPU VM", fmt.Sprintf("Reading TPU VM %s before updating it failed: %s", sid, err))
+			return false
 		}
-		if !ownership.Owns(ownerOf(ctx, state), current.Labels) {
-			resp.Diagnostics.AddError("TPU VM Not Created by This Resource",
+		if !ownership.Owns(ownerOf(ctx, was), current.Labels) {
+			diags.AddError("TPU VM Not Created by This Resource",
 				fmt.Sprintf("TPU VM %s was not updated: the VM of that name %s. Nothing was changed; the next refresh removes it from the state.",
 					sid, ownership.Describe(current.Labels)))
-			return true
+			return false
 		}
-		patch, mask, diags := patchFor(ctx, current, state, plan)
-		resp.Diagnostics.Append(diags...)
-		if resp.Diagnostics.HasError() {
-			return true
+		patch, mask, d := patchFor(ctx, current, was, plan)
+		diags.Append(d...)
+		if diags.HasError() {
+			return false
 		}
 		if len(mask) > 0 {
 			tflog.Info(ctx, "updating TPU VM slice", map[string]any{"id": sid, "update_mask": mask})
@@ -269,17 +280,17 @@ func (r *vmResource) updateSlices(ctx context.Context, api nodeAPI, plan, state 
 				current, err = api.Get(ctx, sid)
 			}
 			if err != nil {
-				resp.Diagnostics.AddError("Error Updating TPU VM", fmt.Sprintf("Updating %s of TPU VM %s failed: %s", strings.Join(mask, ", "), sid, err))
-				return true
+				diags.AddError("Error Updating TPU VM", fmt.Sprintf("Updating %s of TPU VM %s failed: %s", strings.Join(mask, ", "), sid, err))
+				return false
 			}
 		}
 		nodes[i] = current
 	}
-	newState, diags := flattenSlices(ctx, id, nodes, plan, false)
-	resp.Diagnostics.Append(diags...)
-	newState.SchedulingConfig = plan.SchedulingConfig
-	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &newState)...)
-	return true
+	m, d := flattenSlices(ctx, id, nodes, plan, false)
+	diags.Append(d...)
+	m.SchedulingConfig = plan.SchedulingConfig
+	*newState = m
+	return !diags.HasError()
 }
 
 // sameCapacity reports whether two capacity blocks ask for the same thing:

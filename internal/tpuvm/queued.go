@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	tpu "google.golang.org/api/tpu/v2"
@@ -571,8 +573,10 @@ func (r *vmResource) readQueued(ctx context.Context, api nodeAPI, state vmModel,
 
 // updateQueued finishes, in Update, the creation of a VM whose queued
 // resource still waited: it waits (up to the create timeout) and records the
-// VM. It reports whether it handled the update.
-func (r *vmResource) updateQueued(ctx context.Context, api nodeAPI, plan, state vmModel, resp *resource.UpdateResponse) bool {
+// VM, with what the plan changed since the request was made applied to it.
+// While the request still waits, what was planned is recorded, to be applied
+// by the apply that sees the VM. It reports whether it handled the update.
+func (r *vmResource) updateQueued(ctx context.Context, api nodeAPI, req resource.UpdateRequest, plan, state vmModel, resp *resource.UpdateResponse) bool {
 	if state.QueuedResource.IsNull() || !gcp.QueuedPending(state.QueuedResourceState.ValueString()) {
 		return false
 	}
@@ -597,20 +601,28 @@ func (r *vmResource) updateQueued(ctx context.Context, api nodeAPI, plan, state 
 		resp.Diagnostics.AddError("Error Waiting for TPU VM", fmt.Sprintf("Reading queued resource %s failed: %v", name, err))
 		return true
 	}
-	newState := state
-	newState.Timeouts = plan.Timeouts
+	var newState vmModel
 	if gcp.QueuedState(qr) == gcp.QueuedActive {
-		nodes, err := readSlices(ctx, api, sliceIDs(state.ID.ValueString(), sliceCount(state)))
-		if err == nil && slices.Contains(nodes, nil) {
-			err = fmt.Errorf("a slice was not found")
-		}
-		if err != nil {
-			resp.Diagnostics.AddError("Error Reading TPU VM", fmt.Sprintf("Queued resource %s is ACTIVE, but reading TPU VM %s failed: %s",
-				name, state.ID.ValueString(), err))
+		// The VM exists as requested: what the plan changed since is
+		// applied to each slice (as an update would), then recorded.
+		if !r.patchSlices(ctx, api, plan, requested(ctx, state, qr, &resp.Diagnostics), &newState, &resp.Diagnostics) {
 			return true
 		}
-		newState, diags = flattenSlices(ctx, state.ID.ValueString(), nodes, plan, false)
-		resp.Diagnostics.Append(diags...)
+	} else {
+		// Still waiting: the plan is recorded as it is, with what only
+		// the API can report kept as it was, and the labels the VM will
+		// have. The apply that sees the VM applies it.
+		raw, err := tfmodel.KnownFrom(req.Plan.Raw, req.State.Raw)
+		if err != nil {
+			resp.Diagnostics.AddError("Error Recording TPU VM", "Recording the planned values of a waiting TPU VM failed: "+err.Error())
+			return true
+		}
+		resp.Diagnostics.Append(tfmodel.GetState(ctx, tfsdk.State{Schema: req.State.Schema, Raw: raw}, &newState)...)
+		if !plan.TerraformLabels.Equal(state.TerraformLabels) {
+			var current map[string]string
+			resp.Diagnostics.Append(stringMap(ctx, state.EffectiveLabels, &current)...)
+			newState.EffectiveLabels = stringMapValue(merged(ctx, current, state.TerraformLabels, plan.TerraformLabels, &resp.Diagnostics))
+		}
 	}
 	withQueued(&newState, plan, qr)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &newState)...)
@@ -624,6 +636,26 @@ func (r *vmResource) updateQueued(ctx context.Context, api nodeAPI, plan, state 
 			fmt.Sprintf("Queued resource %s is %s (%s). The next plan replaces it with a new request.", name, st, queuedFailure(qr)))
 	}
 	return true
+}
+
+// requested is state with the values the queued request qr asked its VM to
+// have (labels, metadata, description, tags): what the VM was created
+// with, whatever the state recorded while the request waited.
+func requested(ctx context.Context, state vmModel, qr *tpualpha.QueuedResource, diags *diag.Diagnostics) vmModel {
+	if qr.Tpu == nil || len(qr.Tpu.NodeSpec) == 0 || qr.Tpu.NodeSpec[0] == nil || qr.Tpu.NodeSpec[0].Node == nil {
+		return state
+	}
+	n := qr.Tpu.NodeSpec[0].Node
+	labels := maps.Clone(n.Labels)
+	delete(labels, ownerLabelKey)
+	m := state
+	m.TerraformLabels = managedMap(ctx, labels, state.TerraformLabels, true, diags)
+	m.Metadata = managedMap(ctx, n.Metadata, state.Metadata, true, diags)
+	m.Description = optionalString(n.Description, state.Description)
+	if len(n.Tags) > 0 || known(state.Tags) {
+		m.Tags = stringListValue(n.Tags)
+	}
+	return m
 }
 
 // deleteQueuedVM is Delete for a VM created through a queued resource: the

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -262,4 +263,76 @@ func TestAccTPUVM_capacityValidation(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestAccTPUVM_queuedEditWhileWaiting: labels, metadata and description
+// edited while the VM's queued request still waits for capacity are
+// recorded as planned (no "inconsistent result"), and applied to the VM by
+// the apply during which capacity arrives: a label dropped meanwhile is
+// removed, the new values are set, and the next plan is empty.
+func TestAccTPUVM_queuedEditWhileWaiting(t *testing.T) {
+	tg := acctest.New(t, func(sc *emulator.Scenario) {
+		sc.Capacity = append(sc.Capacity, emulator.Capacity{Zone: "us-central1-a", Type: "v5litepod-4", Count: 0})
+	})
+	tg.RequireEmulatorFor(t, "holds capacity at zero so that the queued request waits")
+	name := acctest.RandomName("qedit")
+	id := gcp.NodeID(tg.Project, tg.Zone, name)
+	config := func(labels, role, description string) string {
+		return queuedConfig(tg, name, `    mode     = "spot"
+    max_wait = "24h"`, fmt.Sprintf(`  labels      = %s
+  metadata    = { role = %q }
+  description = %q
+  timeouts {
+    create = "1s"
+  }`, labels, role, description))
+	}
+	first := config(`{ team = "a", old = "x" }`, "a", "first")
+	second := config(`{ team = "b" }`, "b", "second")
+	waiting := []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("WAITING_FOR_RESOURCES")),
+		expectQueued{tg: tg, name: name, states: []string{"WAITING_FOR_RESOURCES"}},
+		expectNodes{tg: tg, name: name},
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkQueuedGone(tg, name),
+		Steps: []resource.TestStep{
+			{Config: first, ExpectNonEmptyPlan: true, ConfigStateChecks: waiting},
+			{
+				Config:             second,
+				ExpectNonEmptyPlan: true,
+				ConfigStateChecks: append(slices.Clone(waiting),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"team": knownvalue.StringExact("b"),
+					})),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("description"), knownvalue.StringExact("second")),
+				),
+			},
+			{
+				PreConfig: func() { tg.Emulator.SetCapacity(tg.Zone, "v5litepod-4", 1) },
+				Config:    second,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("ACTIVE")),
+					expectNodes{tg: tg, name: name, ids: []string{id}},
+					stateCheckFunc(func() error {
+						for _, n := range tg.Emulator.Nodes() {
+							if n.Name != id {
+								continue
+							}
+							if n.Labels["team"] != "b" || n.Labels["old"] != "" || n.Metadata["role"] != "b" || n.Description != "second" {
+								return fmt.Errorf("the VM has labels %v, metadata %v, description %q; want team = b only, role = b, second",
+									n.Labels, n.Metadata, n.Description)
+							}
+							return nil
+						}
+						return fmt.Errorf("no node %s", id)
+					}),
+					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1}},
+				},
+			},
+		},
+	})
 }

@@ -324,7 +324,7 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 	if api == nil {
 		return
 	}
-	if !instance && r.updateQueued(ctx, api, plan, state, resp) {
+	if !instance && r.updateQueued(ctx, api, req, plan, state, resp) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
