@@ -6,6 +6,7 @@ package faultsuite_test
 import (
 	"fmt"
 	"strings"
+	"syscall"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 	"github.com/accel-dev/terraform-provider-accel/internal/faultsuite"
@@ -18,6 +19,7 @@ func poolStuckScenarios() []scenario {
 	return []scenario{
 		{name: "node_pools/saved_plan_foreign_swap", kind: faultsuite.TypeNodePools, want: 1, run: savedPlanForeignSwap},
 		{name: "node_pools/destroy_beside_foreign_pool", kind: faultsuite.TypeNodePools, want: 1, run: destroyBesideForeignPool},
+		{name: "node_pools/sigint_first_create_with_failing_reads", kind: faultsuite.TypeNodePools, want: 2, run: sigintFirstCreateWithFailingReads},
 	}
 }
 
@@ -89,4 +91,35 @@ resource "accel_fallback_nodepools" "late" {
 	h.expectClean("after the destroy", 0)
 	h.write(body)
 	h.apply(nil)
+}
+
+// sigintFirstCreateWithFailingReads: Ctrl-C during the resource's first
+// create while every node pool list answers 503 and operations.get 429. The
+// read that records what exists fails, which after an interrupt is a
+// warning: the resource is recorded, not tainted, and the next apply
+// deletes and re-creates nothing.
+func sigintFirstCreateWithFailingReads(h *harness) {
+	const forever = 1 << 30
+	mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, true))
+	h.poolsConfig(2, "")
+	h.interruptedApplyAt(emulator.MethodNodePoolsCreate, syscall.SIGINT, func() {
+		mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsList, forever, 503))
+		mustFault(h.t, h.tg.Emulator.SetRateLimit(emulator.MethodContainerOperationsGet, 1))
+	})
+	mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsList, 0, 503))
+	mustFault(h.t, h.tg.Emulator.SetRateLimit(emulator.MethodContainerOperationsGet, 0))
+	mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
+	h.orphansSeen += len(h.reconcile().Orphans)
+	st, err := h.ws.State(h.ctx())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if res := st.Resources(); len(res) != 1 || res[0].Tainted {
+		h.t.Fatalf("state after the interrupt: %d resources (tainted: %v), want one, not tainted", len(res), len(res) == 1 && res[0].Tainted)
+	}
+	deletes := h.calls(emulator.MethodNodePoolsDelete)
+	h.apply(nil)
+	if d := h.calls(emulator.MethodNodePoolsDelete) - deletes; d != 0 {
+		h.t.Fatalf("the apply after the interrupt made %d delete calls, want none", d)
+	}
 }

@@ -219,7 +219,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 	}
 	pools, readErr := list(rctx)
 	if readErr != nil {
-		reportReadBackError(diags, ops.api.Cluster(), anyAccepted(steps, failed), readErr)
+		reportReadBackError(diags, ops.api.Cluster(), anyAccepted(steps, failed), interrupted, readErr)
 		// Without the pools, keep what state knew and what the plan asked for.
 		pools = nil
 	}

@@ -16,12 +16,18 @@ import (
 // reportReadBackError reports, once, that the pools could not be read after
 // an apply's steps: the cause decides the summary and the advice. ran says
 // whether any step may have started an operation.
-func reportReadBackError(diags *diag.Diagnostics, cluster string, ran bool, err error) {
+func reportReadBackError(diags *diag.Diagnostics, cluster string, ran, interrupted bool, err error) {
 	keeps := "State keeps what it recorded before this apply."
 	if ran {
 		keeps = "Node pool operations may have started; state keeps what it recorded before this apply, and the next plan reads the pools again."
 	}
 	switch {
+	case interrupted:
+		// Terraform asked to stop: what could not be read is recorded
+		// unread (the next refresh reads it), and an error here would
+		// taint a resource whose pools are healthy.
+		diags.AddAttributeWarning(path.Root("cluster"), "Node Pools Not Read After the Interrupt",
+			fmt.Sprintf("Terraform was interrupted, and the node pools of %s could not be read afterwards: %s\n\n%s", cluster, err, keeps))
 	case errors.Is(err, gcp.ErrClusterNotFound):
 		diags.AddAttributeError(path.Root("cluster"), "GKE Cluster Not Found",
 			fmt.Sprintf("GKE has no cluster %s: %s\n\nCheck cluster (projects/PROJECT/locations/LOCATION/clusters/NAME) and that the cluster exists in that project.", cluster, err))
