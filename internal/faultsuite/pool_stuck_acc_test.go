@@ -20,6 +20,7 @@ func poolStuckScenarios() []scenario {
 		{name: "node_pools/saved_plan_foreign_swap", kind: faultsuite.TypeNodePools, want: 1, run: savedPlanForeignSwap},
 		{name: "node_pools/destroy_beside_foreign_pool", kind: faultsuite.TypeNodePools, want: 1, run: destroyBesideForeignPool},
 		{name: "node_pools/sigint_first_create_with_failing_reads", kind: faultsuite.TypeNodePools, want: 2, run: sigintFirstCreateWithFailingReads},
+		{name: "node_pools/first_apply_stockout", kind: faultsuite.TypeNodePools, want: 2, run: firstApplyStockout},
 	}
 }
 
@@ -121,5 +122,38 @@ func sigintFirstCreateWithFailingReads(h *harness) {
 	h.apply(nil)
 	if d := h.calls(emulator.MethodNodePoolsDelete) - deletes; d != 0 {
 		h.t.Fatalf("the apply after the interrupt made %d delete calls, want none", d)
+	}
+}
+
+// firstApplyStockout: the resource's first apply, with the default
+// on_stockout, while one tier has no capacity. The apply succeeds with a
+// warning and taints nothing; once capacity is back, the next apply
+// re-creates the pool GKE left in ERROR alone, and the healthy pool is
+// neither deleted nor re-created.
+func firstApplyStockout(h *harness) {
+	h.tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", 0)
+	h.poolsConfig(2, "")
+	out := h.applyWith(nil)
+	if text := strings.Join(strings.Fields(out.Stdout+out.Stderr), " "); !strings.Contains(text, "Node Pool Out of Capacity") ||
+		!strings.Contains(text, "the ComputeClass places pods on the tiers after it") {
+		h.t.Fatalf("the first apply does not warn of the stockout and the fallback:\n%s", text)
+	}
+	st, err := h.ws.State(h.ctx())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if res := st.Resources(); len(res) != 1 || res[0].Tainted {
+		h.t.Fatalf("state after the stockout: %d resources (tainted: %v), want one, not tainted", len(res), len(res) == 1 && res[0].Tainted)
+	}
+	plan, err := h.ws.Run(h.ctx(), "plan", "-input=false", "-no-color")
+	if text := strings.Join(strings.Fields(plan.Stdout+plan.Stderr), " "); err != nil || strings.Contains(text, "another resource instance") ||
+		strings.Contains(text, "must be replaced") {
+		h.t.Fatalf("plan after the stockout: %v, want an update of the pool in ERROR, nothing about another instance:\n%s", err, text)
+	}
+	h.tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", -1)
+	deletes, creates := h.calls(emulator.MethodNodePoolsDelete), h.calls(emulator.MethodNodePoolsCreate)
+	h.apply(nil)
+	if d, c := h.calls(emulator.MethodNodePoolsDelete)-deletes, h.calls(emulator.MethodNodePoolsCreate)-creates; d != 1 || c != 1 {
+		h.t.Fatalf("the apply after the stockout made %d delete and %d create calls, want 1 and 1 (the pool in ERROR only)", d, c)
 	}
 }

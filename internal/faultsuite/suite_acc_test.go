@@ -566,7 +566,7 @@ func poolScenarios() []scenario {
 		}},
 		{name: "node_pools/stockout", kind: faultsuite.TypeNodePools, want: 2, run: func(h *harness) {
 			h.tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", 0)
-			h.poolsConfig(2, "")
+			h.poolsConfig(2, "  on_stockout = \"fail\"\n")
 			h.apply(capacityError)
 			h.expectClean("after the stockout", h.poolCount())
 			h.tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", -1)

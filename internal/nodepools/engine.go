@@ -247,7 +247,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 				anyPool = true
 			}
 			if err != nil && !sameCause(readErr, err) {
-				reportTierError(diags, base, ops.api.PoolName(name), onStockout, interrupted, err)
+				reportTierError(diags, base, ops.api.PoolName(name), onStockout, i == len(planTiers)-1, interrupted, err)
 			}
 			continue
 		case isForeign(err) || (np != nil && !ops.owner.owns(np)):
@@ -255,7 +255,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 			if err == nil {
 				err = &notOwnedError{reason: ownership.Describe(resourceLabels(np))}
 			}
-			reportTierError(diags, base, ops.api.PoolName(name), onStockout, interrupted, err)
+			reportTierError(diags, base, ops.api.PoolName(name), onStockout, i == len(planTiers)-1, interrupted, err)
 			continue
 		case np == nil:
 			out = append(out, missingTier(prior))
@@ -272,7 +272,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 					ops.api.PoolName(name), ownership.LabelKey, ops.owner.id, catalog.LabelComputeClass, class))
 		}
 		if err != nil {
-			reportTierError(diags, base, ops.api.PoolName(name), onStockout, interrupted, err)
+			reportTierError(diags, base, ops.api.PoolName(name), onStockout, i == len(planTiers)-1, interrupted, err)
 		}
 	}
 	for _, name := range stateOrder {
@@ -403,7 +403,7 @@ func (o *poolOps) execute(ctx context.Context, steps []*step) map[string]error {
 // reportTierError turns one tier's failure into a diagnostic on its path.
 // A failure because Terraform was interrupted is a warning: what exists is
 // recorded, and the next apply continues from it.
-func reportTierError(diags *diag.Diagnostics, base path.Path, pool, onStockout string, interrupted bool, err error) {
+func reportTierError(diags *diag.Diagnostics, base path.Path, pool, onStockout string, last, interrupted bool, err error) {
 	var exists *poolExistsError
 	var notOwned *notOwnedError
 	switch {
@@ -418,10 +418,10 @@ func reportTierError(diags *diag.Diagnostics, base path.Path, pool, onStockout s
 				"GKE reports it, so nothing is lost or created twice: the next plan refreshes it, and the next apply continues from it.", pool))
 	case gcp.Classify(err) == gcp.ClassCapacity:
 		if onStockout == onStockoutContinue {
-			diags.AddAttributeWarning(base, "Node Pool Out of Capacity", stockoutDetail(pool, onStockout, err))
+			diags.AddAttributeWarning(base, "Node Pool Out of Capacity", stockoutDetail(pool, onStockout, last, err))
 			return
 		}
-		diags.AddAttributeError(base, "Node Pool Out of Capacity", stockoutDetail(pool, onStockout, err))
+		diags.AddAttributeError(base, "Node Pool Out of Capacity", stockoutDetail(pool, onStockout, last, err))
 	case errors.As(err, &exists):
 		diags.AddAttributeError(base.AtName("name"), "Node Pool Already Exists",
 			fmt.Sprintf("Node pool %s already exists and %s. It is not adopted, not recorded in the state, and never changed or "+

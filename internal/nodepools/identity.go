@@ -122,7 +122,7 @@ func importIDFromIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity,
 // behaviour arguments.
 func setImportedDefaults(m *resourceModel, tiers []tierModel, pools map[string]*container.NodePool) {
 	m.ComputeClass = types.StringValue(importedClass(tiers, pools))
-	m.OnStockout = types.StringValue(onStockoutFail)
+	m.OnStockout = types.StringValue(onStockoutContinue)
 	m.WhenUnsatisfiable = types.StringValue(whenUnsatisfiableDoNotScaleUp)
 	m.ActiveMigration = types.BoolValue(false)
 }

@@ -78,7 +78,7 @@ func computeClassFindings(cat *catalog.Catalog, cluster string, live *container.
 // pod then lands on the next tier. checked reports whether the evidence
 // was read; can whether it leaves room.
 func (r *fallbackNodePoolsResource) capacityFindings(ctx context.Context, cat *catalog.Catalog, cluster string, live *container.Cluster,
-	in tierInput, spec tierSpec) (fs catalog.Findings, checked, can bool) {
+	in tierInput, spec tierSpec, last bool) (fs catalog.Findings, checked, can bool) {
 	project, location, _, err := gcp.ParseClusterID(cluster)
 	if err != nil || r.data == nil || !r.data.Live().ComputeConfigured(project) {
 		return nil, false, true
@@ -94,20 +94,20 @@ func (r *fallbackNodePoolsResource) capacityFindings(ctx context.Context, cat *c
 		fs = append(fs, catalog.Finding{Attribute: catalog.AttrNodeLocations, Index: -1, Value: q.Region, Severity: catalog.SeverityWarning,
 			Summary: "Tier Has No Quota",
 			Detail: fmt.Sprintf("The regional quota %s in %s has %g of %g left, and one node of this tier needs %d: GKE cannot add a node, "+
-				"so every pod lands on the next tier. Request more quota (IAM & Admin > Quotas, metric %s) or use another region.",
-				cp.Metric, q.Region, cp.Headroom(), cp.Quota.Limit, q.PerNode, cp.Metric)})
+				"so %s. Request more quota (IAM & Admin > Quotas, metric %s) or use another region.",
+				cp.Metric, q.Region, cp.Headroom(), cp.Quota.Limit, q.PerNode, fallsBack(last), cp.Metric)})
 	}
 	for _, name := range cp.MissingReservations {
 		fs = append(fs, catalog.Finding{Attribute: "reservation_affinity", Index: -1, Value: name, Severity: catalog.SeverityWarning,
 			Summary: "Reservation Not Found",
 			Detail: fmt.Sprintf("The tier consumes only the reservation %q, but no reservation of that name for %s exists in %s: GKE cannot "+
-				"add a node, so every pod lands on the next tier.", name, spec.MachineType, strings.Join(zones, ", "))})
+				"add a node, so %s.", name, spec.MachineType, strings.Join(zones, ", "), fallsBack(last))})
 	}
 	for _, name := range cp.FullReservations {
 		fs = append(fs, catalog.Finding{Attribute: "reservation_affinity", Index: -1, Value: name, Severity: catalog.SeverityWarning,
 			Summary: "Reservation Full",
 			Detail: fmt.Sprintf("The tier consumes only the reservation %q, and every VM it reserves is in use: GKE cannot add a node until "+
-				"one is freed, so pods land on the next tier.", name)})
+				"one is freed, so %s.", name, fallsBack(last))})
 	}
 	checked = cp.QuotaChecked || len(q.SpecificReservations) > 0
 	return fs, checked, cp.CanProvision()

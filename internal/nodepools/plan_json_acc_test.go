@@ -98,6 +98,7 @@ func TestAccFallbackNodePools_stockoutTaint(t *testing.T) {
 	w := acctest.NewWorkspace(t, env, tf, tg.Config(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
   cluster       = %q
   compute_class = %q
+  on_stockout   = "fail"
   tiers {
     name             = "%[2]s-v6e"
     accelerator_type = "v6e-4"

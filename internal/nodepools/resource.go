@@ -276,7 +276,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		if !fs.HasErrors() && !plan.Cluster.IsUnknown() && !plan.Cluster.IsNull() {
 			fs = append(fs, r.clusterFindings(ctx, cat, plan.Cluster.ValueString(), live, in, spec)...)
 			if !fs.HasErrors() {
-				cfs, checked, can := r.capacityFindings(ctx, cat, plan.Cluster.ValueString(), live, in, spec)
+				cfs, checked, can := r.capacityFindings(ctx, cat, plan.Cluster.ValueString(), live, in, spec, i == len(cfgElems)-1)
 				fs = append(fs, cfs...)
 				capacity.tier(in.Name, checked, can)
 			}
@@ -517,8 +517,16 @@ func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan re
 			// A plan without state may replace this very resource (tainted,
 			// or a setting that forces replacement), whose pools its destroy
 			// deletes first: the apply refuses the pool if it is still there.
-			diags.AddAttributeWarning(at, "Node Pool Already Exists", detail+
-				"\n\nUnless this plan replaces the resource that created the pool, the apply will refuse this tier.")
+			marks := "this ComputeClass's label"
+			if owner := resourceLabels(np)[ownership.LabelKey]; owner != "" {
+				marks = fmt.Sprintf("an owner id (%s = %q) and %s", ownership.LabelKey, owner, marks)
+			}
+			diags.AddAttributeWarning(at, "Node Pool Will Be Re-created", fmt.Sprintf("Tier %q names node pool %s, which "+
+				"carries %s: most likely the pool of this very resource, which "+
+				"this plan replaces whole (Terraform replaces a resource whose first apply failed, which it marks tainted, "+
+				"and one given to -replace). Its destroy deletes the pool, and the create makes it again. To keep the pools "+
+				"of a tainted resource, run terraform untaint on it before applying. If another resource created the pool, "+
+				"the apply refuses this tier and changes nothing of it.", name, id, marks))
 		case state == nil && replacing:
 			// A replacement deletes the resource's own pools before it
 			// creates: stop here, before they are lost to a refused create.
@@ -976,8 +984,9 @@ func clientErrorDetail(cluster string, err error) string {
 	return fmt.Sprintf("Could not prepare GKE API calls for %s: %s", cluster, err)
 }
 
-// stockoutDetail explains a tier that GKE could not provision for lack of capacity.
-func stockoutDetail(pool string, onStockout string, err error) string {
+// stockoutDetail explains a tier that GKE could not provision for lack of
+// capacity; last is set for the last tier, which has none to fall back to.
+func stockoutDetail(pool string, onStockout string, last bool, err error) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "GKE could not provision node pool %s for lack of capacity: %s", pool, err)
 	if zones := gcp.ZonesAvailable(err); len(zones) > 0 {
@@ -985,11 +994,21 @@ func stockoutDetail(pool string, onStockout string, err error) string {
 	}
 	if onStockout == onStockoutFail {
 		b.WriteString("\n\nThe pool, as GKE left it, and every other tier are recorded in state. Set on_stockout = \"continue\" to keep " +
-			"applying when a tier is out of capacity; the ComputeClass then falls back to the next tier.")
+			"applying when a tier is out of capacity.")
 	} else {
-		b.WriteString("\n\nThe pool is recorded with the status GKE reports; GKE keeps trying to add nodes, and the ComputeClass falls back to the next tier meanwhile.")
+		b.WriteString("\n\nThe pool is recorded with the status GKE reports, and the next apply creates it again. Meanwhile " + fallsBack(last) + ".")
 	}
 	return b.String()
+}
+
+// fallsBack says where the pods of a tier that cannot add nodes go: to the
+// tiers after it, or, for the last one, nowhere.
+func fallsBack(last bool) string {
+	if last {
+		return "pods that need this tier stay Pending (no tier follows it; with when_unsatisfiable = \"ScaleUpAnyway\", GKE " +
+			"adds nodes without accelerators instead)"
+	}
+	return "the ComputeClass places pods on the tiers after it"
 }
 
 // clients returns the provider's clients, or adds a diagnostic.

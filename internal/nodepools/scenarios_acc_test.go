@@ -310,7 +310,7 @@ func TestAccFallbackNodePools_stockoutFail(t *testing.T) {
 		prefix := acctest.RandomName("sf")
 		names := []string{prefix + "-v6e", prefix + "-l4"}
 		tg.Emulator.SetCapacity(tpuZone, "ct6e-standard-4t", 0)
-		cfg := config(tg, prefix, "",
+		cfg := config(tg, prefix, "  on_stockout = \"fail\"\n",
 			tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
 			gpuTier(names[1], gpuZone, "g2-standard-4"),
 		)
@@ -342,7 +342,8 @@ func TestAccFallbackNodePools_stockoutContinue(t *testing.T) {
 		prefix := acctest.RandomName("sc")
 		names := []string{prefix + "-v6e", prefix + "-l4"}
 		tg.Emulator.SetCapacity(tpuZone, "ct6e-standard-4t", 0)
-		cfg := config(tg, prefix, "  on_stockout = \"continue\"\n",
+		// continue is the default.
+		cfg := config(tg, prefix, "",
 			tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")),
 			gpuTier(names[1], gpuZone, "g2-standard-4"),
 		)
@@ -400,13 +401,14 @@ func TestAccFallbackNodePools_stockoutInLaterApplyRetried(t *testing.T) {
 	prefix := acctest.RandomName("sr")
 	names := []string{prefix + "-v6e", prefix + "-l4"}
 	gpu := gpuTier(names[1], gpuZone, "g2-standard-4")
-	both := config(tg, prefix, "", tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")), gpu)
+	fail := "  on_stockout = \"fail\"\n"
+	both := config(tg, prefix, fail, tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")), gpu)
 	calls := &callCounter{srv: tg.Emulator}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             checkDestroyed(tg, names...),
 		Steps: []resource.TestStep{
-			{Config: config(tg, prefix, "", gpu)},
+			{Config: config(tg, prefix, fail, gpu)},
 			{
 				PreConfig:   func() { tg.Emulator.SetCapacity(tpuZone, "ct6e-standard-4t", 0) },
 				Config:      both,

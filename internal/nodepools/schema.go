@@ -54,8 +54,11 @@ const onStockoutTaintNote = "tainted, as Terraform does for every create that fa
 	"stockout in a later apply (a tier added or re-created) fails that apply but taints nothing. Either way, a pool " +
 	"left in `ERROR` is re-created by the next apply, and the plan says so."
 
-// onStockoutValues lists the accepted values, default first.
-var onStockoutValues = []string{onStockoutFail, onStockoutContinue}
+// onStockoutValues lists the accepted values, default first. continue is
+// the default: the resource exists to fall back when a tier has no
+// capacity, and a failed first create is tainted by Terraform, whose next
+// apply would delete the healthy pools with it.
+var onStockoutValues = []string{onStockoutContinue, onStockoutFail}
 
 // GKE NodeTaint.effect values and their Kubernetes spelling
 // (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/NodeConfig#NodeTaint).
@@ -177,11 +180,13 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 			"on_stockout": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
-				Default:  stringdefault.StaticString(onStockoutFail),
-				MarkdownDescription: "What a tier that GKE cannot provision for lack of capacity does to the apply: `fail` (default) " +
-					"fails the apply after every other tier was attempted (pools that exist are kept in state); `continue` records " +
-					"the tier with the status GKE reports and a warning, and the apply succeeds. One of " + schemadoc.Codes(onStockoutValues) + ". " +
-					"With `fail`, a stockout in the resource's first apply leaves the resource " + onStockoutTaintNote,
+				Default:  stringdefault.StaticString(onStockoutContinue),
+				MarkdownDescription: "What a tier that GKE cannot provision for lack of capacity does to the apply: `continue` " +
+					"(default) records the tier with the status GKE reports and a warning, and the apply succeeds, so the " +
+					"ComputeClass falls back to the other tiers and the next apply re-creates the pool GKE left in `ERROR`; " +
+					"`fail` fails the apply after every other tier was attempted (pools that exist are kept in state). One of " +
+					schemadoc.Codes(onStockoutValues) + ". With `fail`, a stockout in the resource's first apply leaves the resource " +
+					onStockoutTaintNote,
 				Validators: []validator.String{stringvalidator.OneOf(onStockoutValues...)},
 			},
 			"when_unsatisfiable": schema.StringAttribute{
