@@ -88,6 +88,19 @@ func computeScenarios() []scenario {
 			h.apply(nil)
 			h.expectInserts(2)
 		}},
+		{name: "tpu_vm_compute/stopped_instance_kept", kind: kind, want: 1, run: func(h *harness) {
+			// Stopped outside Terraform (gcloud compute instances stop): the
+			// plan after it is empty (checked at the end) and nothing is
+			// deleted or inserted again.
+			h.write(h.computeBody(""))
+			h.apply(nil)
+			mustFault(h.t, h.tg.Emulator.SetInstanceStatus(h.instanceID(), "TERMINATED"))
+			h.apply(nil)
+			h.expectInserts(1)
+			if n := h.calls(emulator.MethodComputeInstancesDelete); n != 0 {
+				h.t.Fatalf("%d instance deletes after the stop, want none", n)
+			}
+		}},
 		{name: "tpu_vm_compute/second_state", kind: kind, want: 1, run: func(h *harness) {
 			h.write(h.computeBody(""))
 			h.apply(nil)

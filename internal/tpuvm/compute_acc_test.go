@@ -558,3 +558,70 @@ resource "accel_tpu_vm" "test" {
 		},
 	})
 }
+
+// TestAccTPUVM_computeEngineStoppedKept: an on-demand instance stopped
+// outside Terraform (status TERMINATED, as gcloud compute instances stop
+// leaves it) is kept, not replaced: the next plan is empty, and its labels
+// are still updated in place; started again, it is the same instance.
+func TestAccTPUVM_computeEngineStoppedKept(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "stops the instance out of band")
+	name := acctest.RandomName("cestop")
+	const zone = "us-central1-c"
+	config := func(team string) string {
+		return tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %q
+  zones            = [%q]
+  accelerator_type = "tpu7x-8"
+  labels           = { team = %q }
+}
+`, name, zone, team))
+	}
+	id := gcp.InstanceID(tg.Project, zone, name)
+	srv := tg.Emulator
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             instancesGone(srv, name),
+		Steps: []resource.TestStep{
+			{Config: config("a")},
+			{
+				PreConfig: func() {
+					if err := srv.SetInstanceStatus(id, "TERMINATED"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: config("a"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("TERMINATED")),
+				},
+			},
+			{
+				Config: config("b"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("labels").AtMapKey("team"), knownvalue.StringExact("b")),
+					expectInstances{srv: srv, name: name, ids: []string{id}},
+					expectCalls{srv: srv, want: map[string]int64{emulator.MethodComputeInstancesInsert: 1, emulator.MethodComputeInstancesDelete: 0}},
+				},
+			},
+			{
+				PreConfig: func() {
+					if err := srv.SetInstanceStatus(id, "RUNNING"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: config("b"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("RUNNING")),
+					expectCalls{srv: srv, want: map[string]int64{emulator.MethodComputeInstancesInsert: 1}},
+				},
+			},
+		},
+	})
+}

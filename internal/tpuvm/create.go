@@ -26,6 +26,20 @@ import (
 // whose creation failed.
 var replaceStates = []string{"FAILED", "PREEMPTED", "TERMINATED", "UNKNOWN"}
 
+// lost reports whether the VM of state no longer runs and will not again by
+// itself, so that the next plan replaces it: a node in one of
+// replaceStates; an instance created through Compute Engine only when it is
+// TERMINATED and Spot or preemptible (preempted). A TERMINATED on-demand
+// instance is stopped (gcloud compute instances stop): it keeps its boot
+// disk and starts again as it is, as a STOPPED node does.
+func lost(state vmModel) bool {
+	st := state.State.ValueString()
+	if !isInstanceID(state.ID.ValueString()) {
+		return slices.Contains(replaceStates, st)
+	}
+	return st == "TERMINATED" && (boolAttr(state.SchedulingConfig, "spot") || boolAttr(state.SchedulingConfig, "preemptible"))
+}
+
 // settlingStates are transient states a node leaves by itself.
 var settlingStates = []string{"CREATING", "STARTING", "RESTARTING", "REPAIRING", "REIMAGING", "UNHIDING"}
 

@@ -190,7 +190,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		default:
 			plan.EffectiveNetwork = types.ObjectUnknown(networkConfigAttrTypes)
 		}
-		if slices.Contains(replaceStates, state.State.ValueString()) {
+		if lost(*state) {
 			plan.State = types.StringUnknown()
 			resp.RequiresReplace.Append(path.Root("state"))
 			resp.Diagnostics.AddAttributeWarning(path.Root("state"), "TPU VM Will Be Replaced",
