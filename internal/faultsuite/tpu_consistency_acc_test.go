@@ -4,11 +4,14 @@
 package faultsuite_test
 
 import (
+	"regexp"
+
 	compute "google.golang.org/api/compute/v1"
 	"google.golang.org/api/option"
 	tpu "google.golang.org/api/tpu/v2"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 	"github.com/accel-dev/terraform-provider-accel/internal/faultsuite"
 )
 
@@ -110,5 +113,52 @@ func (h *harness) labelInstanceOutOfBand(id string) {
 		return err != nil || op.Status == "DONE"
 	}); err != nil || op.Error != nil {
 		h.t.Fatalf("labelling %s out of band: %v %v", id, err, op.Error)
+	}
+}
+
+// tpuTransientScenarios: a create whose operation ends UNAVAILABLE (code
+// 14, "the service is currently unavailable", which Google's AIP-194 says
+// to retry) is not the end of the apply: the next zone is tried, and a zone
+// that failed so is tried again, within the create timeout.
+func tpuTransientScenarios() []scenario {
+	const unavailable = 14
+	const zoneA, zoneB = "us-central1-a", "us-south1-a"
+	return []scenario{
+		{name: "tpu_vm/unavailable_operation_next_zone", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.FailNextOperations(emulator.MethodTPUNodesCreate, 1, unavailable))
+			h.tpuConfig([]string{zoneA, zoneB}, "")
+			h.apply(nil)
+			h.expectCreates(emulator.MethodTPUNodesCreate, 2)
+		}},
+		{name: "tpu_vm/unavailable_operation_one_zone", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.FailNextOperations(emulator.MethodTPUNodesCreate, 1, unavailable))
+			h.tpuConfig([]string{zoneA}, "")
+			h.apply(nil)
+			h.expectCreates(emulator.MethodTPUNodesCreate, 2)
+		}},
+		{name: "tpu_vm/unavailable_operation_every_round", kind: faultsuite.TypeTPUVM, want: 1, run: func(h *harness) {
+			// Every round fails: the apply says so, leaves nothing, and
+			// the next apply creates the VM.
+			mustFault(h.t, h.tg.Emulator.FailNextOperations(emulator.MethodTPUNodesCreate, 3, unavailable))
+			h.tpuConfig([]string{zoneA}, "")
+			h.apply(regexp.MustCompile(`(?s)No Zone Could Create the TPU VM.*temporary.*3 times`))
+			h.expectClean("after the failed rounds", 0)
+			h.apply(nil)
+			h.expectCreates(emulator.MethodTPUNodesCreate, 4)
+		}},
+		{name: "tpu_vm_compute/unavailable_operation_next_zone", kind: faultsuite.TypeTPUVMCompute, want: 1, run: func(h *harness) {
+			mustFault(h.t, h.tg.Emulator.FailNextOperations(emulator.MethodComputeInstancesInsert, 1, unavailable))
+			h.write(h.vmBody("v6e-4", []string{"us-east5-a", "us-central1-b"}, "  api = \"compute_engine\"\n"))
+			h.apply(nil)
+			h.expectCreates(emulator.MethodComputeInstancesInsert, 2)
+		}},
+	}
+}
+
+// expectCreates fails unless method was called n times.
+func (h *harness) expectCreates(method string, n int64) {
+	h.t.Helper()
+	if got := h.calls(method); got != n {
+		h.t.Fatalf("%d calls of %s, want %d", got, method, n)
 	}
 }

@@ -176,6 +176,13 @@ func retryValue[T any](ctx context.Context, c *Clients, what string, fn func(con
 	return v, err
 }
 
+// Sleep waits the full-jitter wait of b before retry number attempt (from
+// 1), or until ctx ends, returning ctx.Err() then: for a caller that
+// retries a sequence of calls of its own, such as a list of zones.
+func Sleep(ctx context.Context, b Backoff, attempt int) error {
+	return sleepCtx(ctx, rand.N(b.ceiling(attempt)+1))
+}
+
 // sleepCtx waits for d or until ctx ends, returning ctx.Err() in that case.
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	return sleepUntilWoken(ctx, nil, d)

@@ -121,6 +121,12 @@ func (e *noCapacityError) Error() string {
 	return "no zone could create the TPU VM:\n" + attemptLines(e.attempts)
 }
 
+// temporary reports whether a zone failed for a reason other than capacity
+// (an operation that ended UNAVAILABLE or INTERNAL).
+func (e *noCapacityError) temporary() bool {
+	return slices.ContainsFunc(e.attempts, func(a attempt) bool { return a.result == "failed, temporarily" })
+}
+
 // createNode creates spec.node in the first zone of spec.zones that has
 // capacity. Before creating anything it looks for a node of the same name in
 // every zone: any is an error (see nameTaken). On a stockout the
@@ -133,58 +139,83 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 		return out
 	}
 	var hint []string
-	for i, zone := range spec.zones {
-		if hint != nil && !slices.Contains(hint, zone) {
-			out.attempts = append(out.attempts, attempt{zone: zone, result: "skipped",
-				reason: "the last stockout error named only " + strings.Join(hint, ", ") + " as having capacity"})
-			continue
-		}
-		if ctx.Err() != nil {
-			for _, z := range spec.zones[i:] {
-				out.attempts = append(out.attempts, attempt{zone: z, result: "not tried", reason: "the create timeout was reached"})
+	zones := spec.zones
+	backoff := gcp.DefaultBackoff()
+	for round := 1; ; round++ {
+		var again []string // zones whose create failed transiently
+		for i, zone := range zones {
+			if hint != nil && !slices.Contains(hint, zone) {
+				out.attempts = append(out.attempts, attempt{zone: zone, result: "skipped",
+					reason: "the last stockout error named only " + strings.Join(hint, ", ") + " as having capacity"})
+				continue
 			}
-			out.err = fmt.Errorf("creating the TPU VM: %w", ctx.Err())
-			return out
-		}
-		id := spec.nodeID(zone)
-		tflog.Info(ctx, "creating TPU VM", map[string]any{"node": id, "zone_index": i})
-		op, err := api.Create(ctx, "projects/"+spec.project+"/locations/"+zone, spec.name, spec.node)
-		if err == nil {
-			op, err = api.Wait(ctx, op)
-		}
-		if err == nil {
-			return created(ctx, api, spec, id, op, out)
-		}
-		if ctx.Err() != nil {
-			return stopped(ctx, api, spec, id, out, err)
-		}
-		class := gcp.Classify(err)
-		tflog.Warn(ctx, "TPU VM creation failed", map[string]any{"node": id, "class": class.String(), "error": err.Error()})
-		if class == gcp.ClassAlreadyExists {
-			return ownCreate(ctx, api, spec, id, out)
-		}
-		if class != gcp.ClassCapacity {
-			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: err.Error()})
-			out.err = fmt.Errorf("creating TPU VM %s: %w", id, err)
+			if ctx.Err() != nil {
+				for _, z := range zones[i:] {
+					out.attempts = append(out.attempts, attempt{zone: z, result: "not tried", reason: "the create timeout was reached"})
+				}
+				out.err = fmt.Errorf("creating the TPU VM: %w", ctx.Err())
+				return out
+			}
+			id := spec.nodeID(zone)
+			tflog.Info(ctx, "creating TPU VM", map[string]any{"node": id, "zone_index": i, "round": round})
+			op, err := api.Create(ctx, "projects/"+spec.project+"/locations/"+zone, spec.name, spec.node)
+			if err == nil {
+				op, err = api.Wait(ctx, op)
+			}
+			if err == nil {
+				return created(ctx, api, spec, id, op, out)
+			}
+			if ctx.Err() != nil {
+				return stopped(ctx, api, spec, id, out, err)
+			}
+			class := gcp.Classify(err)
+			tflog.Warn(ctx, "TPU VM creation failed", map[string]any{"node": id, "class": class.String(), "error": err.Error()})
+			switch class {
+			case gcp.ClassAlreadyExists:
+				return ownCreate(ctx, api, spec, id, out)
+			case gcp.ClassCapacity:
+				out.attempts = append(out.attempts, attempt{zone: zone, result: "no capacity", reason: err.Error()})
+				if h := gcp.ZonesAvailable(err); len(h) > 0 {
+					hint = h
+				}
+			case gcp.ClassTransient:
+				// The operation ended UNAVAILABLE or INTERNAL, which Google
+				// asks callers to retry (AIP-194): the next zone, then this
+				// one again.
+				out.attempts = append(out.attempts, attempt{zone: zone, result: "failed, temporarily", reason: err.Error()})
+				again = append(again, zone)
+			default:
+				out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: err.Error()})
+				out.err = fmt.Errorf("creating TPU VM %s: %w", id, err)
+				if leftover, cerr := cleanup(ctx, api, spec, id); cerr != nil {
+					out.node = leftover
+					out.err = fmt.Errorf("%w; deleting the failed node also failed: %w", out.err, cerr)
+				}
+				return out
+			}
 			if leftover, cerr := cleanup(ctx, api, spec, id); cerr != nil {
 				out.node = leftover
-				out.err = fmt.Errorf("%w; deleting the failed node also failed: %w", out.err, cerr)
+				out.err = fmt.Errorf("zone %s could not create the TPU VM, and deleting the failed TPU VM it left failed: %w", zone, cerr)
+				return out
 			}
-			return out
 		}
-		out.attempts = append(out.attempts, attempt{zone: zone, result: "no capacity", reason: err.Error()})
-		if h := gcp.ZonesAvailable(err); len(h) > 0 {
-			hint = h
+		if len(again) == 0 || round >= transientRounds || ctx.Err() != nil {
+			break
 		}
-		if leftover, cerr := cleanup(ctx, api, spec, id); cerr != nil {
-			out.node = leftover
-			out.err = fmt.Errorf("zone %s had no capacity, and deleting the failed TPU VM it left failed: %w", zone, cerr)
-			return out
+		// The zones that failed temporarily are tried again, after a
+		// backoff and within the create timeout.
+		if gcp.Sleep(ctx, backoff, round) != nil {
+			break
 		}
+		zones, hint = again, nil
 	}
 	out.err = &noCapacityError{attempts: out.attempts}
 	return out
 }
+
+// transientRounds bounds how many times the zones whose create failed
+// temporarily are tried: once, then transientRounds-1 times again.
+const transientRounds = 3
 
 // nameTaken looks for a node of the same name in every zone before
 // anything is created. It reports done when the outcome is final: the name
