@@ -235,7 +235,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				Validators: []validator.String{stringvalidator.OneOf(modeNames()...)},
 			},
 			"state": schema.StringAttribute{
-				Computed:            true,
+				Computed: true,
 				MarkdownDescription: "TPU node state, for example `READY`, `CREATING`, `STOPPED` or `PREEMPTED`. A VM in a failed state (" + schemadoc.Codes(replaceStates) + ") is replaced by the next apply. For a VM created " +
 					"through Compute Engine it is the instance's status, and only a Spot or preemptible instance that is `TERMINATED` " +
 					"(preempted) is replaced: a stopped on-demand instance (`TERMINATED` after `gcloud compute instances stop`) is kept.",
