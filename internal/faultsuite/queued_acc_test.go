@@ -46,7 +46,11 @@ func queuedScenarios() []scenario {
 			// Nothing recorded the request: the next apply refuses it
 			// (no second request) and names the import, which takes it
 			// over while it still waits.
-			h.apply(nameTaken)
+			out := h.applyWith(nameTaken)
+			if text := strings.Join(strings.Fields(out.Stdout+out.Stderr), " "); !strings.Contains(text, "Queued resource") ||
+				!strings.Contains(text, "(state WAITING_FOR_RESOURCES: it has no TPU VM yet") || strings.Contains(text, "a TPU VM named") {
+				h.t.Fatalf("the refusal does not say that only the queued resource exists:\n%s", text)
+			}
 			h.importInto("accel_tpu_vm.test", "projects/"+acctest.EmulatorProject+"/locations/"+zone+"/nodes/"+h.prefix+"-vm")
 			h.expectClean("after the import", 1)
 			h.tg.Emulator.SetCapacity(zone, "v5litepod-4", -1)

@@ -106,9 +106,16 @@ type createOutcome struct {
 type nameTakenError struct {
 	id     string
 	reason string
+	// queued, when set, is the queued resource that holds the name while
+	// it waits: the VM itself does not exist yet.
+	queued, queuedState string
 }
 
 func (e *nameTakenError) Error() string {
+	if e.queued != "" {
+		return fmt.Sprintf("queued resource %s already exists (state %s: it has no TPU VM yet; its VM would be %s) and %s",
+			e.queued, e.queuedState, e.id, e.reason)
+	}
 	return fmt.Sprintf("a TPU VM named %s already exists and %s", e.id, e.reason)
 }
 

@@ -288,8 +288,16 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 		if err != nil && ctx.Err() == nil {
 			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: err.Error()})
 			if gcp.Classify(err) == gcp.ClassAlreadyExists {
-				// Named by the node id, which an import takes.
-				out.err = &nameTakenError{id: spec.nodeID(zone), reason: "its queued resource " + name + " was not created by this resource"}
+				// Only the request exists (nameTaken found no VM): named as
+				// such, with the node id an import takes.
+				taken := &nameTakenError{id: spec.nodeID(zone), queued: name, queuedState: "unknown", reason: "this resource did not create it"}
+				if qr, gerr := qapi.Get(ctx, name); gerr == nil {
+					taken.queuedState = gcp.QueuedState(qr)
+					if qr.Tpu != nil && len(qr.Tpu.NodeSpec) > 0 && qr.Tpu.NodeSpec[0] != nil && qr.Tpu.NodeSpec[0].Node != nil {
+						taken.reason = ownership.Describe(qr.Tpu.NodeSpec[0].Node.Labels)
+					}
+				}
+				out.err = taken
 			} else {
 				out.err = fmt.Errorf("creating queued resource %s: %w", name, err)
 			}
