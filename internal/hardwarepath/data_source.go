@@ -9,6 +9,7 @@ package hardwarepath
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -137,6 +138,7 @@ func (d *hardwarePathDataSource) check(zones []string, groups []group, mode cata
 			add(diags, path.Root(g.block).AtListIndex(i), fs, mode)
 		}
 	}
+	duplicates(d.cat, groups, diags)
 }
 
 // ValidateConfig reports invalid zones and candidates as soon as they are
@@ -206,6 +208,50 @@ func (d *hardwarePathDataSource) project() string {
 	return d.data.Project()
 }
 
+// tierName is the tier name a candidate gives: tpu-ACCELERATOR_TYPE, or
+// gpu-MACHINE_TYPE with the GPU type when set.
+func tierName(c capacity.Candidate) string {
+	if c.Family == capacity.TPU {
+		return "tpu-" + c.AcceleratorType
+	}
+	name := "gpu-" + c.MachineType
+	if c.GPUType != "" {
+		name += "-" + strings.TrimPrefix(c.GPUType, "nvidia-")
+	}
+	return name
+}
+
+// duplicates reports every known candidate that asks for the same hardware
+// as an earlier one (the GPU type and count a machine type implies count as
+// given): each would be one more tier of the same pools.
+func duplicates(cat *catalog.Catalog, groups []group, diags *diag.Diagnostics) {
+	first := map[string]string{}
+	for _, g := range groups {
+		for i, c := range g.cands {
+			if c == nil {
+				continue
+			}
+			key, what := "tpu/"+c.AcceleratorType, c.AcceleratorType
+			if c.Family != capacity.TPU {
+				gpuType, count := c.GPUType, c.GPUCount
+				if s, fs := cat.GPUNodePool(catalog.GPUPoolQuery{MachineType: c.MachineType, GPUType: c.GPUType, GPUCount: c.GPUCount}); !fs.HasErrors() {
+					gpuType, count = s.GPUType, s.GPUCount
+				}
+				key, what = fmt.Sprintf("gpu/%s/%s/%d", c.MachineType, gpuType, count), fmt.Sprintf("%s with %d × %s", c.MachineType, count, gpuType)
+			}
+			at := fmt.Sprintf("%s[%d]", g.block, i)
+			if earlier, ok := first[key]; ok {
+				diags.AddAttributeError(path.Root(g.block).AtListIndex(i), "Duplicate Candidate",
+					fmt.Sprintf("%s asks for the same hardware as %s (%s): each candidate becomes one tier, and two tiers of one "+
+						"accelerator are two pools of the same nodes (accel_fallback_nodepools refuses tiers of the same name). "+
+						"List it once, in the group and position of its priority.", at, earlier, what))
+				continue
+			}
+			first[key] = at
+		}
+	}
+}
+
 func stepList(steps []capacity.Step, diags *diag.Diagnostics) types.List {
 	elems := make([]attr.Value, len(steps))
 	for i, s := range steps {
@@ -222,7 +268,20 @@ func stepList(steps []capacity.Step, diags *diag.Diagnostics) types.List {
 
 func tierList(cat *catalog.Catalog, tiers []capacity.Choice, diags *diag.Diagnostics) types.List {
 	elems := make([]attr.Value, 0, len(tiers))
-	for _, t := range tiers {
+	names := make([]string, len(tiers))
+	seen := map[string]int{}
+	for i, t := range tiers {
+		names[i] = tierName(t.Candidate)
+		seen[names[i]]++
+	}
+	for i, t := range tiers {
+		// Candidates of one machine and GPU type that differ in their count
+		// would share a name, which accel_fallback_nodepools refuses.
+		if seen[names[i]] > 1 && t.Candidate.GPUCount > 0 {
+			names[i] += fmt.Sprintf("-x%d", t.Candidate.GPUCount)
+		}
+	}
+	for i, t := range tiers {
 		c := t.Candidate
 		zones := t.Evidence.Zones
 		if _, multiHost := shape(cat, c); multiHost && len(zones) > 1 {
@@ -234,20 +293,17 @@ func tierList(cat *catalog.Catalog, tiers []capacity.Choice, diags *diag.Diagnos
 			"family": types.StringValue(string(c.Family)), "node_locations": locs, "evidence": types.StringValue(t.Evidence.Detail),
 			"accelerator_type": types.StringNull(), "machine_type": types.StringNull(), "gpu_type": types.StringNull(), "gpu_count": types.Int64Null(),
 		}
+		v["name"] = types.StringValue(names[i])
 		if c.Family == capacity.TPU {
-			v["name"] = types.StringValue("tpu-" + c.AcceleratorType)
 			v["accelerator_type"] = types.StringValue(c.AcceleratorType)
 		} else {
-			name := "gpu-" + c.MachineType
 			v["machine_type"] = types.StringValue(c.MachineType)
 			if c.GPUType != "" {
 				v["gpu_type"] = types.StringValue(c.GPUType)
-				name += "-" + strings.TrimPrefix(c.GPUType, "nvidia-")
 			}
 			if c.GPUCount > 0 {
 				v["gpu_count"] = types.Int64Value(int64(c.GPUCount))
 			}
-			v["name"] = types.StringValue(name)
 		}
 		obj, d := types.ObjectValue(tierAttrTypes, v)
 		diags.Append(d...)

@@ -115,6 +115,26 @@ func TestAccHardwarePath_offlineOutcomes(t *testing.T) {
 				step(3, "answer", knownvalue.StringExact("stuck")),
 			},
 		},
+		"one machine and GPU type with two counts: tier names differ by the count": {
+			body: `
+  start = "gpu"
+  zones = ["us-central1-a"]
+  gpu {
+    machine_type = "n1-standard-8"
+    gpu_type     = "nvidia-tesla-t4"
+    gpu_count    = 2
+  }
+  smaller_gpu {
+    machine_type = "n1-standard-8"
+    gpu_type     = "nvidia-tesla-t4"
+    gpu_count    = 1
+  }`,
+			checks: []statecheck.StateCheck{
+				value("decision", knownvalue.StringExact("gpu")),
+				tier(0, "name", knownvalue.StringExact("gpu-n1-standard-8-tesla-t4-x2")),
+				tier(1, "name", knownvalue.StringExact("gpu-n1-standard-8-tesla-t4-x1")),
+			},
+		},
 		"a multi-host slice gets one zone": {
 			body: `
   start = "tpu"
@@ -176,6 +196,19 @@ func TestAccHardwarePath_invalidCandidates(t *testing.T) {
     gpu_type     = "nvidia-tesla-t4"
     gpu_count    = -1
   }`, `must be at least 1, got: -1`},
+		"a TPU twice": {`
+  start = "tpu"
+  zones = ["us-central1-b"]
+  tpu { accelerator_type = "v6e-4" }
+  tpu { accelerator_type = "v6e-4" }`, `(?s)Duplicate Candidate.*tpu\[1\] asks for the same hardware as tpu\[0\] \(v6e-4\)`},
+		"a GPU in two groups, once with its implied GPU": {`
+  start = "gpu"
+  zones = ["us-central1-b"]
+  gpu { machine_type = "g2-standard-8" }
+  smaller_gpu {
+    machine_type = "g2-standard-8"
+    gpu_type     = "nvidia-l4"
+  }`, `(?s)Duplicate Candidate.*smaller_gpu\[0\] asks for the same hardware as gpu\[0\]`},
 		"bad start": {`
   start = "fpga"
   zones = ["us-central1-a"]

@@ -145,7 +145,9 @@ func dataSourceSchema() schema.Schema {
 					"`dynamic \"tiers\"` block.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"name": schema.StringAttribute{Computed: true, MarkdownDescription: "A pool name for the tier, such as " +
-						"`tpu-v6e-4` or `gpu-g2-standard-8`; prefix it to keep pool names unique in the cluster."},
+						"`tpu-v6e-4` or `gpu-g2-standard-8` (with `-x2` and the like when candidates of one machine and GPU type differ " +
+						"only in their GPU count); unique within `tiers`, as a candidate listed twice is an error. Prefix it to keep " +
+						"pool names unique in the cluster."},
 					"family":           schema.StringAttribute{Computed: true, MarkdownDescription: "`tpu` or `gpu`."},
 					"accelerator_type": schema.StringAttribute{Computed: true, MarkdownDescription: "TPU tiers: the accelerator type; null for GPU tiers."},
 					"machine_type":     schema.StringAttribute{Computed: true, MarkdownDescription: "GPU tiers: the machine type; null for TPU tiers (the node pool derives it)."},
