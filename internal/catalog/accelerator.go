@@ -2,7 +2,9 @@ package catalog
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Attribute names used in findings.
@@ -49,6 +51,16 @@ type Accelerator struct {
 }
 
 func newFinding(sev Severity, attr, value, summary, source string, sugg []string, detail string) Finding {
+	if len(value) > maxShownValue {
+		// A value no name is as long as (a pasted file, say) is quoted by
+		// its beginning: the diagnostic stays readable and small.
+		short := shownPrefix(value)
+		for _, r := range [][2]string{{strconv.Quote(value), strconv.Quote(short)}, {value, short}} {
+			detail, summary = strings.ReplaceAll(detail, r[0], r[1]), strings.ReplaceAll(summary, r[0], r[1])
+		}
+		detail += fmt.Sprintf(" The value is %d bytes long; its first %d are shown.", len(value), len(short)-len("…"))
+		value = short
+	}
 	return Finding{
 		Attribute:   attr,
 		Index:       -1,
@@ -59,6 +71,20 @@ func newFinding(sev Severity, attr, value, summary, source string, sugg []string
 		Severity:    sev,
 		Source:      source,
 	}
+}
+
+// maxShownValue bounds how many bytes of a value a finding quotes: more
+// than any name or image URL the catalog checks has.
+const maxShownValue = 256
+
+// shownPrefix is the first maxShownValue bytes of v (cut at a character
+// boundary) followed by "…".
+func shownPrefix(v string) string {
+	n := maxShownValue
+	for n > 0 && !utf8.RuneStart(v[n]) {
+		n--
+	}
+	return v[:n] + "…"
 }
 
 // Accelerator parses and validates a Cloud TPU accelerator type such as

@@ -5,6 +5,7 @@ package functions
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -165,5 +166,32 @@ func TestAcceleratorRun(t *testing.T) {
 				t.Errorf("result (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestHugeArgumentBounded: an argument far longer than any name (a pasted
+// file) is quoted by its beginning, so that the error stays small.
+func TestHugeArgumentBounded(t *testing.T) {
+	t.Parallel()
+	huge := "v6e-" + strings.Repeat("x", 40000)
+	for name, args := range map[string]struct {
+		f    function.Function
+		args []string
+	}{
+		"accelerator":                 {NewAccelerator(), []string{huge}},
+		"tpu_placement":               {NewTPUPlacement(), []string{huge}},
+		"tpu_api_type":                {NewTPUAPIType(), []string{huge}},
+		"gpu":                         {NewGPU(), []string{strings.Repeat("g", 40000)}},
+		"runtime_version":             {NewRuntimeVersion(), []string{huge, "jax"}},
+		"runtime_version's framework": {NewRuntimeVersion(), []string{"v6e-4", strings.Repeat("j", 40000)}},
+	} {
+		resp := run(t, args.f, args.args...)
+		if resp.Error == nil {
+			t.Errorf("%s: no error for a 40 KB argument", name)
+			continue
+		}
+		if text := resp.Error.Error(); len(text) > 2000 || !strings.Contains(text, "bytes long") {
+			t.Errorf("%s: the error is %d bytes long, want under 2000 with the value's length:\n%.300s", name, len(text), text)
+		}
 	}
 }
