@@ -184,8 +184,11 @@ func (c *Catalog) computeEngineShape(acceleratorType string, acc Accelerator) (C
 	if len(fixes) > 0 {
 		detail += " Or " + strings.Join(fixes, ", or ") + "."
 	}
-	return ComputeEngineTPU{}, append(fs, newFinding(SeverityError, AttrAcceleratorType, acceleratorType,
-		summary, rules.SingleHostSource, single, detail))
+	f := newFinding(SeverityError, AttrAcceleratorType, acceleratorType, summary, rules.SingleHostSource, single, detail)
+	// accel_tpu_vm creates one instance: a multi-host slice is beyond what
+	// it does, whatever the catalog's date.
+	f.Limit = acc.MultiHost
+	return ComputeEngineTPU{}, append(fs, f)
 }
 
 // DefaultAPI is the api accel_tpu_vm uses when none is set: APIComputeEngine for generations the Cloud TPU API docs say it does not support (TPU7x), APICloudTPU otherwise.

@@ -66,16 +66,16 @@ func TestComputeEngineTPURefusals(t *testing.T) {
 			`"v5litepod-4" is TPU v5e, which Compute Engine does not create as TPU VM instances (it offers v5p, v6e and tpu7x); set api = "cloud_tpu" to create it through the Cloud TPU API.`, srcComputeTPUs)}},
 		{"v4 is Cloud TPU API only", "v4-8", Findings{errAt(AttrAcceleratorType, "v4-8", "TPU Generation Not Offered on Compute Engine",
 			`"v4-8" is TPU v4, which Compute Engine does not create as TPU VM instances (it offers v5p, v6e and tpu7x); set api = "cloud_tpu" to create it through the Cloud TPU API.`, srcComputeTPUs)}},
-		{"multi-host v6e", "v6e-16", Findings{errAt(AttrAcceleratorType, "v6e-16", "Multi-Host Slice Not Supported on Compute Engine",
+		{"multi-host v6e", "v6e-16", Findings{limit(errAt(AttrAcceleratorType, "v6e-16", "Multi-Host Slice Not Supported on Compute Engine",
 			`"v6e-16" cannot be created with api = "compute_engine": it is a multi-host slice (4 VMs), and accel_tpu_vm creates one Compute Engine instance, a single-host slice (Compute Engine builds multi-host slices as managed instance groups). Single-host v6e types on Compute Engine: v6e-1, v6e-4, v6e-8. Or set api = "cloud_tpu" to create it through the Cloud TPU API, or use a GKE node pool with accel_fallback_nodepools (machine type ct6e-standard-4t, 4 nodes).`,
-			srcComputeTPURes, "v6e-1", "v6e-4", "v6e-8")}},
-		{"multi-host v5p", "v5p-16", Findings{errAt(AttrAcceleratorType, "v5p-16", "Multi-Host Slice Not Supported on Compute Engine",
+			srcComputeTPURes, "v6e-1", "v6e-4", "v6e-8"))}},
+		{"multi-host v5p", "v5p-16", Findings{limit(errAt(AttrAcceleratorType, "v5p-16", "Multi-Host Slice Not Supported on Compute Engine",
 			`"v5p-16" cannot be created with api = "compute_engine": it is a multi-host slice (2 VMs), and accel_tpu_vm creates one Compute Engine instance, a single-host slice (Compute Engine builds multi-host slices as managed instance groups). Single-host v5p types on Compute Engine: v5p-8. Or set api = "cloud_tpu" to create it through the Cloud TPU API, or use a GKE node pool with accel_fallback_nodepools (machine type ct5p-hightpu-4t, 2 nodes).`,
-			srcComputeTPURes, "v5p-8")}},
+			srcComputeTPURes, "v5p-8"))}},
 		// The Cloud TPU API does not officially offer TPU7x, so only GKE is named.
-		{"multi-host TPU7x", "tpu7x-16", Findings{errAt(AttrAcceleratorType, "tpu7x-16", "Multi-Host Slice Not Supported on Compute Engine",
+		{"multi-host TPU7x", "tpu7x-16", Findings{limit(errAt(AttrAcceleratorType, "tpu7x-16", "Multi-Host Slice Not Supported on Compute Engine",
 			`"tpu7x-16" cannot be created with api = "compute_engine": it is a multi-host slice (2 VMs), and accel_tpu_vm creates one Compute Engine instance, a single-host slice (Compute Engine builds multi-host slices as managed instance groups). Single-host tpu7x types on Compute Engine: tpu7x-2, tpu7x-8. Or use a GKE node pool with accel_fallback_nodepools (machine type tpu7x-standard-4t, 2 nodes).`,
-			srcComputeTPURes, "tpu7x-2", "tpu7x-8")}},
+			srcComputeTPURes, "tpu7x-2", "tpu7x-8"))}},
 	}
 	c := Default()
 	for _, tt := range tests {

@@ -50,6 +50,10 @@ type Finding struct {
 	Suggestions []string
 	// Severity is SeverityError or SeverityWarning.
 	Severity Severity
+	// Limit marks an error about what this provider can create (not a fact
+	// about Google that may be out of date): it stays an error in ModeWarn,
+	// since the apply could never do it.
+	Limit bool
 	// Source is the URL of the fact that decided the finding.
 	Source string
 }
@@ -139,7 +143,8 @@ func ParseMode(s string) (Mode, error) {
 }
 
 // WithMode returns the findings adjusted to the mode: ModeWarn downgrades
-// errors to warnings. The receiver is not modified.
+// errors to warnings, except the provider's own limits (Limit). The
+// receiver is not modified.
 func (f Findings) WithMode(m Mode) Findings {
 	if m != ModeWarn || f == nil {
 		return f
@@ -147,7 +152,9 @@ func (f Findings) WithMode(m Mode) Findings {
 	out := make(Findings, len(f))
 	copy(out, f)
 	for i := range out {
-		out[i].Severity = SeverityWarning
+		if !out[i].Limit {
+			out[i].Severity = SeverityWarning
+		}
 	}
 	return out
 }

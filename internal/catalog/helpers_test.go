@@ -68,3 +68,9 @@ func mustNoFindings(t *testing.T, what string, fs Findings) {
 		t.Errorf("%s: want no findings, got:\n%v", what, fs)
 	}
 }
+
+// limit marks f as one of the provider's own limits (Finding.Limit).
+func limit(f Finding) Finding {
+	f.Limit = true
+	return f
+}

@@ -298,10 +298,12 @@ func deriveTPU(cat *catalog.Catalog, in tierInput, gkeVersion string, s *tierSpe
 	s.Hosts = max(int64(shape.NodeCount), 1)
 	s.AcceleratorLabels = maps.Clone(shape.NodeLabels)
 	if shape.WorkloadPolicy {
-		fs = append(fs, tierFinding(catalog.AttrAcceleratorType, in.AcceleratorType, "Workload Policy Required",
+		f := tierFinding(catalog.AttrAcceleratorType, in.AcceleratorType, "Workload Policy Required",
 			fmt.Sprintf("%s is a multi-host %s slice, which GKE places with a workload policy (a resource policy) instead of a compact "+
 				"placement with a TPU topology; this resource does not create workload policies. Use a single-host slice, or create "+
-				"this pool with a workload policy outside this resource.", in.AcceleratorType, shape.Accelerator.Generation), cat.Source("gke_tpu")))
+				"this pool with a workload policy outside this resource.", in.AcceleratorType, shape.Accelerator.Generation), cat.Source("gke_tpu"))
+		f.Limit = true // what this resource creates, not a fact about GKE: an error in warn mode too
+		fs = append(fs, f)
 	}
 	return fs
 }

@@ -114,3 +114,34 @@ func TestAccTPUVM_warnModeWarnings(t *testing.T) {
 		t.Errorf("diagnostics naming %q: %+v, want one warning\nstdout:\n%s", newType, about, stdout)
 	}
 }
+
+// TestAccTPUVM_warnModeKeepsProviderLimits: validation = "warn" turns the
+// catalog's facts about Google into warnings, not the limits of this
+// provider: a multi-host slice through Compute Engine (one instance per
+// resource) stays an error at plan time, on the provider and on the
+// resource alike.
+func TestAccTPUVM_warnModeKeepsProviderLimits(t *testing.T) {
+	acctest.Offline(t)
+	vm := `resource "accel_tpu_vm" "test" {
+  name             = "multihost"
+  zones            = ["us-east5-a"]
+  accelerator_type = "v6e-16"
+  api              = "compute_engine"
+%s}
+`
+	for name, config := range map[string]string{
+		"on the resource": acctest.OfflineProviderConfig + fmt.Sprintf(vm, "  validation = \"warn\"\n"),
+		"on the provider": "provider \"accel\" {\n  project    = \"p\"\n  validation = \"warn\"\n}\n" + fmt.Sprintf(vm, ""),
+	} {
+		t.Run(name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      config,
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)Error: Multi-Host Slice Not Supported on Compute Engine.*"v6e-16"`),
+				}},
+			})
+		})
+	}
+}
