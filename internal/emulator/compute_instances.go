@@ -287,6 +287,72 @@ func (s *Server) checkInstanceDisks(q *computeRequest, zone string, in *compute.
 	return nil
 }
 
+// checkInstanceNetworks checks the network and subnetwork of each network
+// interface of an insert. Compute Engine takes them as full or partial URLs
+// (instances.insert: networkInterfaces[].network, "full or partial URL
+// ... global/networks/default"; .subnetwork, "full or partial URL ...
+// regions/region/subnetworks/subnetwork";
+// https://cloud.google.com/compute/docs/reference/rest/v1/instances), in the
+// instance's region for a subnetwork. Assumption: a bare name is refused
+// like any malformed URL, with the message "The URL is malformed."
+func checkInstanceNetworks(zone string, in *compute.Instance) *apiError {
+	for i, nic := range in.NetworkInterfaces {
+		if nic == nil {
+			continue
+		}
+		if nic.Network != "" {
+			if _, ok := networkRef(nic.Network, "global", "networks"); !ok {
+				return computeInvalid(fmt.Sprintf("resource.networkInterfaces[%d].network", i), nic.Network, "The URL is malformed.")
+			}
+		}
+		if nic.Subnetwork != "" {
+			region, ok := networkRef(nic.Subnetwork, "regions", "subnetworks")
+			field := fmt.Sprintf("resource.networkInterfaces[%d].subnetwork", i)
+			if !ok {
+				return computeInvalid(field, nic.Subnetwork, "The URL is malformed.")
+			}
+			if region != regionOf(zone) {
+				return computeInvalid(field, nic.Subnetwork, fmt.Sprintf("Subnetwork must be in region '%s' of zone '%s'.", regionOf(zone), zone))
+			}
+		}
+	}
+	return nil
+}
+
+// networkRef parses a full or partial URL of a network (scope "global",
+// collection "networks") or subnetwork ("regions", "subnetworks"):
+// [https://HOST/compute/VERSION/][projects/P/]SCOPE[/R]/COLLECTION/NAME. It
+// returns the region of a subnetwork.
+func networkRef(url, scope, collection string) (region string, ok bool) {
+	rest := url
+	if strings.Contains(rest, "://") {
+		i := strings.Index(rest, "/projects/")
+		if i < 0 {
+			return "", false
+		}
+		rest = rest[i+1:]
+	}
+	segs := strings.Split(rest, "/")
+	if len(segs) >= 2 && segs[0] == "projects" {
+		if segs[1] == "" {
+			return "", false
+		}
+		segs = segs[2:]
+	}
+	for _, seg := range segs {
+		if seg == "" {
+			return "", false
+		}
+	}
+	switch {
+	case scope == "global" && len(segs) == 3 && segs[0] == scope && segs[1] == collection:
+		return "", true
+	case scope == "regions" && len(segs) == 4 && segs[0] == scope && segs[2] == collection:
+		return segs[1], true
+	}
+	return "", false
+}
+
 // machineTypeOf checks the machineType URL of an insert
 // (zones/Z/machineTypes/M, partial or full) against the zone and returns M.
 // The message is Compute Engine's for an unknown machine type.
@@ -325,6 +391,9 @@ func (s *Server) computeInstancesInsert(q *computeRequest, zone string) (any, *a
 		return nil, e
 	}
 	if aerr := s.checkInstanceDisks(q, zone, &in); aerr != nil {
+		return nil, aerr
+	}
+	if aerr := checkInstanceNetworks(zone, &in); aerr != nil {
 		return nil, aerr
 	}
 	gi := &gceInstance{inst: s.newInstance(q, zone, machine, in), project: q.project, zone: zone}

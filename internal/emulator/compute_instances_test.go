@@ -6,6 +6,7 @@ package emulator
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -310,6 +311,11 @@ func TestComputeInstanceInsertErrors(t *testing.T) {
 	noBoot.Disks[0].Boot = false
 	otherZoneDisk := tpuInstance("data", ironwoodZone, "tpu7x-standard-4t", tpu7xImage)
 	otherZoneDisk.Disks = append(otherZoneDisk.Disks, &compute.AttachedDisk{Source: "projects/" + project + "/zones/us-central1-a/disks/d"})
+	withNIC := func(name, network, subnetwork string) *compute.Instance {
+		in := tpuInstance(name, ironwoodZone, "tpu7x-standard-4t", tpu7xImage)
+		in.NetworkInterfaces = []*compute.NetworkInterface{{Network: network, Subnetwork: subnetwork}}
+		return in
+	}
 	for _, tc := range []struct {
 		name         string
 		zone         string
@@ -317,6 +323,12 @@ func TestComputeInstanceInsertErrors(t *testing.T) {
 		code         int
 		reason, want string
 	}{
+		{"bare subnetwork name", ironwoodZone, withNIC("x", "", "serving-subnet"),
+			400, "invalid", "Invalid value for field 'resource.networkInterfaces[0].subnetwork': 'serving-subnet'. The URL is malformed."},
+		{"bare network name", ironwoodZone, withNIC("x", "serving-vpc", ""),
+			400, "invalid", "Invalid value for field 'resource.networkInterfaces[0].network': 'serving-vpc'. The URL is malformed."},
+		{"subnetwork of another region", ironwoodZone, withNIC("x", "", "projects/"+project+"/regions/us-east5/subnetworks/s"),
+			400, "invalid", "Subnetwork must be in region 'us-central1'"},
 		{"bad name", ironwoodZone, tpuInstance("Bad_Name", ironwoodZone, "tpu7x-standard-4t", tpu7xImage),
 			400, "invalid", "Invalid value for field 'resource.name': 'Bad_Name'"},
 		{"machine type not in zone", "us-central1-a", tpuInstance("x", "us-central1-a", "tpu7x-standard-4t", tpu7xImage),
@@ -334,6 +346,17 @@ func TestComputeInstanceInsertErrors(t *testing.T) {
 			_, err := gce.Instances.Insert(project, tc.zone, tc.inst).Do()
 			checkComputeErr(t, err, tc.code, tc.reason, tc.want)
 		})
+	}
+	// Full and partial URLs are accepted.
+	for i, nic := range [][2]string{
+		{"global/networks/default", "regions/us-central1/subnetworks/default"},
+		{"projects/" + project + "/global/networks/vpc", "projects/" + project + "/regions/us-central1/subnetworks/s"},
+		{"https://www.googleapis.com/compute/v1/projects/" + project + "/global/networks/vpc",
+			"https://www.googleapis.com/compute/v1/projects/" + project + "/regions/us-central1/subnetworks/s"},
+	} {
+		if _, err := gce.Instances.Insert(project, ironwoodZone, withNIC(fmt.Sprintf("url%d", i), nic[0], nic[1])).Do(); err != nil {
+			t.Errorf("insert with network %s and subnetwork %s: %v", nic[0], nic[1], err)
+		}
 	}
 	// An image added to the scenario's table is found by name.
 	e.srv.SetImage(Image{Project: project, Name: "custom"})

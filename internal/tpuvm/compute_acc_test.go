@@ -625,3 +625,49 @@ resource "accel_tpu_vm" "test" {
 		},
 	})
 }
+
+// TestAccTPUVM_computeEngineBareNetworkNames: network_config with bare
+// network and subnetwork names (which the Cloud TPU API takes) creates the
+// instance on the partial URLs Compute Engine takes, and the next plan is
+// empty. The emulator refuses a bare name, as Compute Engine does.
+func TestAccTPUVM_computeEngineBareNetworkNames(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "reads the instance's network interface from the emulator")
+	name := acctest.RandomName("cenet")
+	const zone = "us-central1-c"
+	id := gcp.InstanceID(tg.Project, zone, name)
+	srv := tg.Emulator
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             instancesGone(srv, name),
+		Steps: []resource.TestStep{{
+			Config: tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %q
+  zones            = [%q]
+  accelerator_type = "tpu7x-8"
+  network_config {
+    network    = "default"
+    subnetwork = "default"
+  }
+}
+`, name, zone)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("network_config").AtMapKey("subnetwork"), knownvalue.StringExact("default")),
+				stateCheckFunc(func() error {
+					in, err := srv.Instance(id)
+					if err != nil {
+						return err
+					}
+					nic := in.NetworkInterfaces[0]
+					if !strings.HasSuffix(nic.Subnetwork, "/projects/"+tg.Project+"/regions/us-central1/subnetworks/default") ||
+						!strings.HasSuffix(nic.Network, "/projects/"+tg.Project+"/global/networks/default") {
+						return fmt.Errorf("network %s, subnetwork %s", nic.Network, nic.Subnetwork)
+					}
+					return nil
+				}),
+			},
+		}},
+	})
+}

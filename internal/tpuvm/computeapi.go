@@ -266,6 +266,26 @@ func (c *instanceNodes) Poller() *gcp.Poller { return c.api.Poller() }
 // the Cloud TPU API does for a node without one.
 const defaultNetwork = "global/networks/default"
 
+// networkURL and subnetworkURL spell a network_config value the way
+// Compute Engine takes it, a full or partial URL (instances.insert,
+// networkInterfaces[].network and .subnetwork): a bare name, which the
+// Cloud TPU API accepts, becomes global/networks/NAME or
+// regions/REGION/subnetworks/NAME (the region of the VM's zone); anything
+// with a slash is sent as written.
+func networkURL(v string) string {
+	if v == "" || strings.Contains(v, "/") {
+		return v
+	}
+	return "global/networks/" + v
+}
+
+func subnetworkURL(zone, v string) string {
+	if v == "" || strings.Contains(v, "/") {
+		return v
+	}
+	return "regions/" + catalog.RegionOf(zone) + "/subnetworks/" + v
+}
+
 // instanceFromNode is the insert request for node named name in zone: the
 // catalog's machine type for the accelerator type, a boot disk from the
 // node's runtime version (an image, or the catalog's image for the
@@ -300,7 +320,7 @@ func instanceFromNode(zone, name string, n *tpu.Node) (*compute.Instance, error)
 	}
 	nic := &compute.NetworkInterface{}
 	if nc := n.NetworkConfig; nc != nil {
-		nic.Network, nic.Subnetwork = nc.Network, nc.Subnetwork
+		nic.Network, nic.Subnetwork = networkURL(nc.Network), subnetworkURL(zone, nc.Subnetwork)
 		inst.CanIpForward = nc.CanIpForward
 		if nc.EnableExternalIps {
 			nic.AccessConfigs = []*compute.AccessConfig{{Type: "ONE_TO_ONE_NAT", Name: "External NAT"}}
