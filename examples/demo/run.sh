@@ -132,6 +132,11 @@ done
 # shellcheck disable=SC1091
 source "$tmp/emulator.env"
 admin=${ACCEL_TPU_ENDPOINT%/}/admin
+# Google's credential lookup asks the emulator, which answers as no metadata
+# server does (off Google Cloud), instead of probing 169.254.169.254: no
+# packet of the demo leaves loopback.
+emulator_host=${ACCEL_TPU_ENDPOINT#http://}
+export GCE_METADATA_HOST=${emulator_host%%/*}
 # The emulator's Compute Engine API answers the plan's capacity checks
 # (quotas, reservations, zone offers); the scenario sets a zero TPU v5e
 # (TPU_LITE_PODSLICE_V5) quota in us-central1.

@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/devbuild"
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 	"github.com/accel-dev/terraform-provider-accel/internal/provider"
 )
@@ -197,12 +198,23 @@ func Offline(t *testing.T) {
 	for _, v := range []string{
 		"GOOGLE_PROJECT", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT", "CLOUDSDK_CORE_PROJECT",
 		"GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_KEYFILE_JSON", "GCLOUD_KEYFILE_JSON", "GOOGLE_OAUTH_ACCESS_TOKEN",
-		"GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_IMPERSONATE_SERVICE_ACCOUNT", "GCE_METADATA_HOST",
+		"GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_IMPERSONATE_SERVICE_ACCOUNT",
 		"ACCEL_TPU_ENDPOINT", "ACCEL_CONTAINER_ENDPOINT", "ACCEL_COMPUTE_ENDPOINT", "ACCEL_VALIDATION",
 	} {
 		t.Setenv(v, "")
 	}
 	t.Setenv("CLOUDSDK_CONFIG", t.TempDir())
+	NoMetadataServer(t)
+}
+
+// NoMetadataServer points Google's credential lookup at a loopback server
+// that is no metadata server (devbuild.NoMetadataHost), as off Google
+// Cloud: a lookup then finds no credentials without a packet to
+// 169.254.169.254 or a DNS query for metadata.google.internal. Tests that
+// call it cannot be parallel.
+func NoMetadataServer(t *testing.T) {
+	t.Helper()
+	t.Setenv(devbuild.MetadataHostEnv, devbuild.NoMetadataHost())
 }
 
 // WithoutComputeEndpoint is the target's provider block without

@@ -38,8 +38,9 @@ var Accel = Provider{Source: "accel-dev/accel", Package: "."}
 // release build flags of .goreleaser.yml and writes a CLI configuration whose
 // dev_overrides point at them. It returns the environment to run terraform
 // with: that configuration, no checkpoint calls, only PATH, HOME and TMPDIR
-// kept from this process, and an empty gcloud configuration directory, so no
-// Google credential is found unless the caller adds one.
+// kept from this process, an empty gcloud configuration directory and a
+// metadata host that is none (NoMetadataHost), so no Google credential is
+// found unless the caller adds one, and the lookup stays on loopback.
 func Install(ctx context.Context, root, dir string, providers ...Provider) ([]string, error) {
 	var overrides strings.Builder
 	for _, p := range providers {
@@ -69,7 +70,8 @@ func Install(ctx context.Context, root, dir string, providers ...Provider) ([]st
 	if err := os.MkdirAll(gcloud, 0o700); err != nil {
 		return nil, fmt.Errorf("creating an empty gcloud configuration: %w", err)
 	}
-	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "CLOUDSDK_CONFIG=" + gcloud}
+	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "CLOUDSDK_CONFIG=" + gcloud,
+		MetadataHostEnv + "=" + NoMetadataHost()}
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if k == "PATH" || k == "HOME" || k == "TMPDIR" {

@@ -80,7 +80,7 @@ func NewClients(cfg Config) *Clients {
 		poller:      newPoller(cfg.Polling, log, nil),
 		backoff:     cfg.Polling.backoff(),
 		limiter:     NewLimiter(cfg.OperationsPerCluster),
-		findDefault: google.FindDefaultCredentials,
+		findDefault: findDefaultCredentials,
 	}
 }
 
@@ -147,11 +147,7 @@ func (c *Clients) credentialsConfigured() bool {
 	if c.cfg.Credentials != "" || c.cfg.AccessToken != "" {
 		return true
 	}
-	if p := os.Getenv("GOOGLE_APPLICATION_CREDENTIALS"); p != "" && isFile(p) {
-		return true
-	}
-	p := gcloudADCFile()
-	return p != "" && isFile(p)
+	return adcFileFound()
 }
 
 func isFile(p string) bool {

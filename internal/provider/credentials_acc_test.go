@@ -21,10 +21,13 @@ func TestAccProvider_lazyCredentials(t *testing.T) {
 	}
 	for _, k := range []string{
 		"GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_KEYFILE_JSON", "GCLOUD_KEYFILE_JSON", "GOOGLE_OAUTH_ACCESS_TOKEN",
-		"GOOGLE_IMPERSONATE_SERVICE_ACCOUNT", "ACCEL_TPU_ENDPOINT", "ACCEL_CONTAINER_ENDPOINT", "GCE_METADATA_HOST",
+		"GOOGLE_IMPERSONATE_SERVICE_ACCOUNT", "ACCEL_TPU_ENDPOINT", "ACCEL_CONTAINER_ENDPOINT",
 	} {
 		t.Setenv(k, "")
 	}
+	// The lookup asks a loopback server that is no metadata server, as off
+	// Google Cloud, instead of 169.254.169.254.
+	acctest.NoMetadataServer(t)
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", "")
 	t.Setenv("CLOUDSDK_CONFIG", t.TempDir()) // no gcloud application-default file
 
