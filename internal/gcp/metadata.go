@@ -75,4 +75,3 @@ func metadataServerAt(ctx context.Context, host string) bool {
 	defer res.Body.Close()
 	return res.Header.Get("Metadata-Flavor") == "Google"
 }
-
