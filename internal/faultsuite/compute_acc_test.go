@@ -101,6 +101,24 @@ func computeScenarios() []scenario {
 				h.t.Fatalf("%d instance deletes after the stop, want none", n)
 			}
 		}},
+		{name: "tpu_vm_compute/api_switch", kind: kind, want: 1, run: func(h *harness) {
+			// api switched both ways with runtime_version and cidr_block
+			// unset: each switch replaces the VM through the other API
+			// (the reconciliation at the end counts a node left behind as
+			// an orphan).
+			body := func(api string) string {
+				return h.vmBody("v6e-4", []string{"us-central1-b"}, "  api = \""+api+"\"\n")
+			}
+			h.write(body("cloud_tpu"))
+			h.apply(nil)
+			for _, api := range []string{"compute_engine", "cloud_tpu", "compute_engine"} {
+				h.write(body(api))
+				h.apply(nil)
+			}
+			if n, i := h.calls(emulator.MethodTPUNodesCreate), h.calls(emulator.MethodComputeInstancesInsert); n != 2 || i != 2 {
+				h.t.Fatalf("%d nodes.create and %d instances.insert calls, want 2 and 2", n, i)
+			}
+		}},
 		{name: "tpu_vm_compute/second_state", kind: kind, want: 1, run: func(h *harness) {
 			h.write(h.computeBody(""))
 			h.apply(nil)
