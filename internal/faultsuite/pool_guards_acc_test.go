@@ -104,18 +104,7 @@ func foreignPoolAfterPlan(h *harness) {
 	h.poolsConfig(1, "")
 	h.apply(nil)
 	late := h.prefix + "-late"
-	h.write(h.poolsBody(2, "") + fmt.Sprintf(`
-resource "accel_fallback_nodepools" "late" {
-  cluster       = %q
-  compute_class = %q
-  tiers {
-    name           = %q
-    machine_type   = "g2-standard-4"
-    gpu_type       = "nvidia-l4"
-    node_locations = ["us-central1-a"]
-  }
-}
-`, h.tg.Cluster, late+"-class", late))
+	h.write(h.poolsBody(2, "") + h.gpuPoolsResource("late", late+"-class", late))
 	h.cli("plan", "-input=false", "-no-color", "-out=tfplan")
 	h.foreignPool(h.prefix + "-1")
 	h.foreignPool(late)
@@ -176,16 +165,9 @@ func sigintWhileListRateLimited(h *harness) {
 	mustFault(h.t, h.tg.Emulator.SetRateLimit(emulator.MethodNodePoolsList, 0))
 	mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
 
-	st, err := h.ws.State(h.ctx())
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	res := st.Resources()
-	if len(res) != 1 || res[0].Tainted {
-		h.t.Fatalf("state after the interrupt: %d resources (tainted: %v), want one, not tainted", len(res), len(res) == 1 && res[0].Tainted)
-	}
+	res := h.untainted("after the interrupt")
 	status := map[string]string{}
-	tiers, _ := res[0].Values["tiers"].([]any)
+	tiers, _ := res.Values["tiers"].([]any)
 	for _, t := range tiers {
 		tier, _ := t.(map[string]any)
 		name, _ := tier["name"].(string)
@@ -229,6 +211,38 @@ func operationsList500WhileBusy(h *harness) {
 }
 
 // --- helpers ---------------------------------------------------------------
+
+// untainted returns the only resource of the state, failing unless there
+// is exactly one and it is not tainted.
+func (h *harness) untainted(when string) faultsuite.StateResource {
+	h.t.Helper()
+	st, err := h.ws.State(h.ctx())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	res := st.Resources()
+	if len(res) != 1 || res[0].Tainted {
+		h.t.Fatalf("state %s: %d resources (tainted: %v), want one, not tainted", when, len(res), len(res) == 1 && res[0].Tainted)
+	}
+	return res[0]
+}
+
+// gpuPoolsResource is an accel_fallback_nodepools named name with one L4 tier
+// named tier, for ComputeClass class, on the scenario's cluster.
+func (h *harness) gpuPoolsResource(name, class, tier string) string {
+	return fmt.Sprintf(`
+resource "accel_fallback_nodepools" %q {
+  cluster       = %q
+  compute_class = %q
+  tiers {
+    name           = %q
+    machine_type   = "g2-standard-4"
+    gpu_type       = "nvidia-l4"
+    node_locations = ["us-central1-a"]
+  }
+}
+`, name, h.tg.Cluster, class, tier)
+}
 
 // scenario is the scenario's name, for its log lines.
 func (h *harness) scenario() string {

@@ -67,20 +67,9 @@ func destroyBesideForeignPool(h *harness) {
 	h.apply(nil)
 	h.write(withGPUTier(body, foreign))
 	h.apply(poolExists)
-	// A resource not created yet whose tier names the foreign pool: its
-	// plan is refused, which must not stop the destroy of the other.
-	h.write(withGPUTier(body, foreign) + fmt.Sprintf(`
-resource "accel_fallback_nodepools" "late" {
-  cluster       = %q
-  compute_class = %q
-  tiers {
-    name           = %q
-    machine_type   = "g2-standard-4"
-    gpu_type       = "nvidia-l4"
-    node_locations = ["us-central1-a"]
-  }
-}
-`, h.tg.Cluster, h.prefix+"-late", foreign))
+	// A resource not created yet whose tier names the foreign pool too: its
+	// plan warns (an error would stop the destroy of the other).
+	h.write(withGPUTier(body, foreign) + h.gpuPoolsResource("late", h.prefix+"-late", foreign))
 	deletes := h.calls(emulator.MethodNodePoolsDelete)
 	if out, err := h.ws.Run(h.ctx(), "destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
 		h.t.Fatalf("destroy while a tier names a foreign pool: %v\n%s", err, out.Stdout+out.Stderr)
@@ -111,13 +100,7 @@ func sigintFirstCreateWithFailingReads(h *harness) {
 	mustFault(h.t, h.tg.Emulator.SetRateLimit(emulator.MethodContainerOperationsGet, 0))
 	mustFault(h.t, h.tg.Emulator.HangOperations(emulator.MethodNodePoolsCreate, false))
 	h.orphansSeen += len(h.reconcile().Orphans)
-	st, err := h.ws.State(h.ctx())
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if res := st.Resources(); len(res) != 1 || res[0].Tainted {
-		h.t.Fatalf("state after the interrupt: %d resources (tainted: %v), want one, not tainted", len(res), len(res) == 1 && res[0].Tainted)
-	}
+	h.untainted("after the interrupt")
 	deletes := h.calls(emulator.MethodNodePoolsDelete)
 	h.apply(nil)
 	if d := h.calls(emulator.MethodNodePoolsDelete) - deletes; d != 0 {
@@ -138,13 +121,7 @@ func firstApplyStockout(h *harness) {
 		!strings.Contains(text, "the ComputeClass places pods on the tiers after it") {
 		h.t.Fatalf("the first apply does not warn of the stockout and the fallback:\n%s", text)
 	}
-	st, err := h.ws.State(h.ctx())
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if res := st.Resources(); len(res) != 1 || res[0].Tainted {
-		h.t.Fatalf("state after the stockout: %d resources (tainted: %v), want one, not tainted", len(res), len(res) == 1 && res[0].Tainted)
-	}
+	h.untainted("after the stockout")
 	plan, err := h.ws.Run(h.ctx(), "plan", "-input=false", "-no-color")
 	if text := strings.Join(strings.Fields(plan.Stdout+plan.Stderr), " "); err != nil || strings.Contains(text, "another resource instance") ||
 		strings.Contains(text, "must be replaced") {
