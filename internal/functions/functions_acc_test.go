@@ -53,6 +53,10 @@ func TestAccFunctionRuntimeVersion_errors(t *testing.T) {
 			call: `provider::accel::runtime_version("V6E-4", "jax")`,
 			want: regexp.MustCompile(`(?s)Invalid value for "accelerator_type" parameter.*did you mean "v6e-4"`),
 		},
+		"a pasted file as the accelerator type": {
+			call: `provider::accel::runtime_version("v6e-${join("", [for i in range(1000) : "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"])}", "jax")`,
+			want: regexp.MustCompile(`(?s)Invalid value for "accelerator_type".*The value is 40004 bytes long; its\s+first 256 are shown`),
+		},
 		"framework typo": {
 			call: `provider::accel::runtime_version("v6e-4", "pytorh")`,
 			want: regexp.MustCompile(`(?s)Invalid value for "framework" parameter.*did you mean\s+"pytorch"`),

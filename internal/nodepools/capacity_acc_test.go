@@ -57,7 +57,8 @@ func TestAccFallbackNodePools_capacityAtPlan(t *testing.T) {
 			},
 			tiers: func(p string) string { return fmt.Sprintf(l4, p, "") + fmt.Sprintf(v6e, p) },
 			want: []want{{"warning", "Tier Has No Quota",
-				"The regional quota NVIDIA_L4_GPUS in us-central1 has 0 of 4 left, and one node of this tier needs 1"}},
+				"The regional quota NVIDIA_L4_GPUS in us-central1 has 0 of 4 left, and one node of this tier needs 1: GKE cannot add a node, " +
+					"so the ComputeClass places pods on the tiers after it"}},
 		},
 		"a full specific reservation": {
 			setup: func(s *emulator.Server) {
@@ -83,7 +84,9 @@ func TestAccFallbackNodePools_capacityAtPlan(t *testing.T) {
 			},
 			tiers:    func(p string) string { return fmt.Sprintf(l4, p, "") },
 			wantFail: true,
+			// The only tier is the last: no tier to fall back to.
 			want: []want{{"warning", "Tier Has No Quota", "NVIDIA_L4_GPUS"},
+				{"warning", "Tier Has No Quota", "pods that need this tier stay Pending (no tier follows it"},
 				{"error", "No Tier Can Provision", `when_unsatisfiable = "DoNotScaleUp" keeps pods Pending`}},
 		},
 		"the quota read is refused: a warning naming the permission": {

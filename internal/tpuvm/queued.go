@@ -614,6 +614,11 @@ func (r *vmResource) updateQueued(ctx context.Context, api nodeAPI, req resource
 		// The VM exists as requested: what the plan changed since is
 		// applied to each slice (as an update would), then recorded.
 		if !r.patchSlices(ctx, api, plan, requested(ctx, state, qr, &resp.Diagnostics), &newState, &resp.Diagnostics) {
+			// The state as it was, with the request as it is now: the next
+			// refresh reads the VM, and the next apply changes it.
+			newState = state
+			withQueued(&newState, state, qr)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &newState)...)
 			return true
 		}
 	} else {
