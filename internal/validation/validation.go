@@ -97,8 +97,12 @@ func Append(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, 
 			detail += "\n\nSource: " + f.Source
 		}
 		if f.Severity == catalog.SeverityError {
-			detail += "\n\nIf Google Cloud supports this since the catalog's date (" + catalog.Default().Date() +
-				"), set validation = \"warn\" on the resource or the provider to report catalog errors as warnings."
+			// Warn mode relaxes the catalog's facts, not this provider's own
+			// limits, so only the former get the advice.
+			if !f.Limit {
+				detail += "\n\nIf Google Cloud supports this since the catalog's date (" + catalog.Default().Date() +
+					"), set validation = \"warn\" on the resource or the provider to report catalog errors as warnings."
+			}
 			diags.AddAttributeError(p, f.Summary, detail)
 		} else {
 			diags.AddAttributeWarning(p, f.Summary, detail)

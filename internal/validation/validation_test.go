@@ -132,3 +132,18 @@ func TestAppendGroupsListElements(t *testing.T) {
 		t.Errorf("grouped detail does not name each value once and explain once:\n%s", d)
 	}
 }
+
+// TestAppendKeepsLimits: a finding about the provider's own limits stays an
+// error in warn mode, and its detail does not offer warn mode as the way out.
+func TestAppendKeepsLimits(t *testing.T) {
+	t.Parallel()
+	limit := catalog.Findings{{Attribute: "accelerator_type", Index: -1, Value: "v6e-16", Summary: "Multi-Host Slice Not Supported on Compute Engine",
+		Detail: "d", Severity: catalog.SeverityError, Limit: true}}
+	for _, mode := range []catalog.Mode{catalog.ModeStrict, catalog.ModeWarn} {
+		var diags diag.Diagnostics
+		Append(&diags, path.Empty(), limit, mode)
+		if len(diags) != 1 || diags[0].Severity() != diag.SeverityError || strings.Contains(diags[0].Detail(), `validation = "warn"`) {
+			t.Errorf("mode %v: %v, want one error without the warn-mode advice", mode, diags)
+		}
+	}
+}
