@@ -172,7 +172,13 @@ func (c *Catalog) computeEngineShape(acceleratorType string, acc Accelerator) (C
 	if g.TPUAPI.Supported {
 		fixes = append(fixes, fmt.Sprintf("set api = %q to create it through the Cloud TPU API", APICloudTPU))
 	}
-	if acc.GKEMachineType != "" {
+	switch {
+	case acc.GKEMachineType != "" && acc.MultiHost && g.GKE != nil && g.GKE.WorkloadPolicyMultiHost:
+		// accel_fallback_nodepools does not create the workload policy such
+		// a pool needs: pointing there would be a dead end.
+		fixes = append(fixes, fmt.Sprintf("create it as a GKE node pool (machine type %s, %d nodes) with a workload policy, outside this provider",
+			acc.GKEMachineType, acc.GKENodeCount))
+	case acc.GKEMachineType != "":
 		fixes = append(fixes, fmt.Sprintf("use a GKE node pool with accel_fallback_nodepools (machine type %s, %d nodes)", acc.GKEMachineType, acc.GKENodeCount))
 	}
 	summary, why := "No Compute Engine Machine Type", fmt.Sprintf("it has no Compute Engine machine type of %d chips", acc.Chips)

@@ -72,9 +72,11 @@ func TestComputeEngineTPURefusals(t *testing.T) {
 		{"multi-host v5p", "v5p-16", Findings{limit(errAt(AttrAcceleratorType, "v5p-16", "Multi-Host Slice Not Supported on Compute Engine",
 			`"v5p-16" cannot be created with api = "compute_engine": it is a multi-host slice (2 VMs), and accel_tpu_vm creates one Compute Engine instance, a single-host slice (Compute Engine builds multi-host slices as managed instance groups). Single-host v5p types on Compute Engine: v5p-8. Or set api = "cloud_tpu" to create it through the Cloud TPU API, or use a GKE node pool with accel_fallback_nodepools (machine type ct5p-hightpu-4t, 2 nodes).`,
 			srcComputeTPURes, "v5p-8"))}},
-		// The Cloud TPU API does not officially offer TPU7x, so only GKE is named.
+		// The Cloud TPU API does not officially offer TPU7x, and GKE places a
+		// multi-host TPU7x pool with a workload policy, which
+		// accel_fallback_nodepools does not create: the advice is not to use it.
 		{"multi-host TPU7x", "tpu7x-16", Findings{limit(errAt(AttrAcceleratorType, "tpu7x-16", "Multi-Host Slice Not Supported on Compute Engine",
-			`"tpu7x-16" cannot be created with api = "compute_engine": it is a multi-host slice (2 VMs), and accel_tpu_vm creates one Compute Engine instance, a single-host slice (Compute Engine builds multi-host slices as managed instance groups). Single-host tpu7x types on Compute Engine: tpu7x-2, tpu7x-8. Or use a GKE node pool with accel_fallback_nodepools (machine type tpu7x-standard-4t, 2 nodes).`,
+			`"tpu7x-16" cannot be created with api = "compute_engine": it is a multi-host slice (2 VMs), and accel_tpu_vm creates one Compute Engine instance, a single-host slice (Compute Engine builds multi-host slices as managed instance groups). Single-host tpu7x types on Compute Engine: tpu7x-2, tpu7x-8. Or create it as a GKE node pool (machine type tpu7x-standard-4t, 2 nodes) with a workload policy, outside this provider.`,
 			srcComputeTPURes, "tpu7x-2", "tpu7x-8"))}},
 	}
 	c := Default()

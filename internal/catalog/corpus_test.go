@@ -97,8 +97,10 @@ var refusedComputeEngine = []struct {
 	{"v6e-16", `api = "cloud_tpu"`, pageComputeTPURes},
 	{"v6e-256", "accel_fallback_nodepools", pageComputeTPURes},
 	{"v5p-16", `api = "cloud_tpu"`, pageComputeTPURes},
-	{"tpu7x-16", "accel_fallback_nodepools", pageComputeTPURes},
-	{"tpu7x-128", "accel_fallback_nodepools", pageComputeTPURes},
+	// GKE places these with a workload policy, which accel_fallback_nodepools
+	// does not create: the fix names the policy, not that resource.
+	{"tpu7x-16", "with a workload policy, outside this provider", pageComputeTPURes},
+	{"tpu7x-128", "with a workload policy, outside this provider", pageComputeTPURes},
 	{"v5litepod-4", `api = "cloud_tpu"`, pageComputeTPUs},
 	{"v5litepod-8", `api = "cloud_tpu"`, pageComputeTPUs},
 	{"v4-8", `api = "cloud_tpu"`, pageComputeTPUs},
