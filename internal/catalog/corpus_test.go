@@ -8,18 +8,20 @@ import (
 
 // Pages the valid-configuration corpus cites.
 const (
-	pagePlanTPUs      = "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus"
-	pageTPUIronwood   = "https://docs.cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood"
-	pageTPURuntimes   = "https://cloud.google.com/tpu/docs/runtimes"
-	pageTPUTypes      = "https://cloud.google.com/tpu/docs/types-topologies"
-	pageTPUv5p        = "https://cloud.google.com/tpu/docs/v5p"
-	pageTPUv5e        = "https://cloud.google.com/tpu/docs/v5e"
-	pageTPUv6e        = "https://cloud.google.com/tpu/docs/v6e"
-	pageTPUZones      = "https://cloud.google.com/tpu/docs/regions-zones"
-	pageComputeGPUs   = "https://cloud.google.com/compute/docs/gpus"
-	pageAcceleratorM  = "https://cloud.google.com/compute/docs/accelerator-optimized-machines"
-	pageComputeTPUs   = "https://cloud.google.com/compute/docs/tpus/tpu-machines"
-	pageComputeTPURes = "https://docs.cloud.google.com/compute/docs/tpus/tpu-resources-in-compute-engine"
+	pagePlanTPUs    = "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus"
+	pageTPUIronwood = "https://docs.cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood"
+	pageTPURuntimes = "https://cloud.google.com/tpu/docs/runtimes"
+	pageTPUTypes    = "https://cloud.google.com/tpu/docs/types-topologies"
+	pageTPUv5p      = "https://cloud.google.com/tpu/docs/v5p"
+	pageTPUv5e      = "https://cloud.google.com/tpu/docs/v5e"
+	// pagePythonSamplesTPU is Google's sample behind the tpu_vm_create snippet.
+	pagePythonSamplesTPU = "https://github.com/GoogleCloudPlatform/python-docs-samples/blob/0ef3b45edce3b65e02853105f72107588df8d7a4/tpu/create_tpu.py"
+	pageTPUv6e           = "https://cloud.google.com/tpu/docs/v6e"
+	pageTPUZones         = "https://cloud.google.com/tpu/docs/regions-zones"
+	pageComputeGPUs      = "https://cloud.google.com/compute/docs/gpus"
+	pageAcceleratorM     = "https://cloud.google.com/compute/docs/accelerator-optimized-machines"
+	pageComputeTPUs      = "https://cloud.google.com/compute/docs/tpus/tpu-machines"
+	pageComputeTPURes    = "https://docs.cloud.google.com/compute/docs/tpus/tpu-resources-in-compute-engine"
 )
 
 // gkeTPURow is a documented GKE TPU machine type with its topologies.
@@ -60,6 +62,8 @@ var validTPUAPI = []tpuAPIRow{
 	{[]string{"v5litepod-1", "v5litepod-4", "v5litepod-8", "v5litepod-16", "v5litepod-32", "v5litepod-64", "v5litepod-128", "v5litepod-256"}, []string{"v2-alpha-tpuv5-lite"}, pageTPUv5e},
 	{[]string{"v5p-8", "v5p-16", "v5p-32", "v5p-64", "v5p-128", "v5p-256", "v5p-512", "v5p-1024", "v5p-2048", "v5p-4096", "v5p-8192", "v5p-12288"}, []string{"v2-alpha-tpuv5"}, pageTPUv5p},
 	{[]string{"v6e-1", "v6e-4", "v6e-8", "v6e-16", "v6e-32", "v6e-64", "v6e-128", "v6e-256"}, []string{"v2-alpha-tpuv6e"}, pageTPUv6e},
+	// Not on the runtimes page; Google's own samples create v5e with it.
+	{[]string{"v5litepod-4"}, []string{"v2-tpuv5-litepod"}, pagePythonSamplesTPU},
 }
 
 // validTFRuntimes are TensorFlow runtime names the runtimes page lists,

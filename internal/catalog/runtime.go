@@ -536,10 +536,13 @@ func (c *Catalog) tfCandidates(g *Generation, multi bool, only *TFVersion) []str
 	return out
 }
 
+// baseCandidates lists the generation's default runtime, then the other
+// runtimes the docs list for it: a deprecated one, or one seen only in use
+// (accepted, not offered), is left out.
 func (c *Catalog) baseCandidates(g *Generation) []string {
 	out := []string{g.DefaultRuntime}
 	for _, r := range c.data.Runtimes {
-		if r.Status != StatusDeprecated && r.Name != g.DefaultRuntime && slices.Contains(r.Generations, g.Name) {
+		if r.Status != StatusDeprecated && r.Status != StatusUnverified && r.Name != g.DefaultRuntime && slices.Contains(r.Generations, g.Name) {
 			out = append(out, r.Name)
 		}
 	}

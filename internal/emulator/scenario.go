@@ -217,6 +217,10 @@ func allDurations(d time.Duration) Durations {
 var defaultRuntimeVersions = []string{
 	"tpu-ubuntu2204-base",
 	"v2-alpha-tpuv5-lite",
+	// Not on the runtimes page; Google's sample behind the tpu_vm_create
+	// snippet creates v5litepod-4 with it
+	// (https://github.com/GoogleCloudPlatform/python-docs-samples/blob/0ef3b45edce3b65e02853105f72107588df8d7a4/tpu/create_tpu.py).
+	"v2-tpuv5-litepod",
 	"v2-alpha-tpuv5",
 	"v2-alpha-tpuv6e",
 	"tpu-vm-tf-2.18.0-pjrt",

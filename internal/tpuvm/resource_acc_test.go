@@ -1141,3 +1141,31 @@ func expectNodesNow(tg *acctest.Target, name string, ids ...string) error {
 	expectNodes{tg: tg, name: name, ids: ids}.CheckState(context.Background(), statecheck.CheckStateRequest{}, &resp)
 	return resp.Error
 }
+
+// TestAccTPUVM_runtimeOfGoogleSamples: v2-tpuv5-litepod, the runtime
+// Google's own samples create v5e with (not on the runtimes page), plans
+// without an error and creates the VM; the catalog's default for v5e stays
+// v2-alpha-tpuv5-lite.
+func TestAccTPUVM_runtimeOfGoogleSamples(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "creates a v5e VM with the samples' runtime in the emulator's default zone")
+	name := acctest.RandomName("sample")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{{
+			Config: tg.Config(fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %q
+  zones            = ["us-central1-a"]
+  accelerator_type = "v5litepod-4"
+  runtime_version  = "v2-tpuv5-litepod"
+}
+`, name)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact("v2-tpuv5-litepod")),
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("READY")),
+			},
+		}},
+	})
+}
