@@ -160,6 +160,10 @@ func TestAccRuntimeVersion_misconfigurations(t *testing.T) {
 			hcl:  "accelerator_type = \"v5p-8\"\n  runtime_version = \"tpu-vm-v4-base\"",
 			want: words(`"tpu-vm-v4-base" does not support v5p; use "v2-alpha-tpuv5".`),
 		},
+		"empty accelerator type": {
+			hcl:  `accelerator_type = ""`,
+			want: words(`Empty Value`),
+		},
 		"size that does not exist": {
 			hcl:  `accelerator_type = "v5litepod-3"`,
 			want: words(`"v5litepod-3" is not a v5e size`),

@@ -16,6 +16,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 // attrZone is this data source's zone attribute; the catalog names the
@@ -75,6 +76,7 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 				MarkdownDescription: "Cloud TPU accelerator type, `<generation>-<size>` as the TPU API names it, such as `v6e-4`, `v5litepod-16`, `v5p-8` or `tpu7x-8`. " +
 					"Generation prefixes: " + schemadoc.CodeList(cat.APIPrefixes(), "and") + ". " +
 					"The size counts chips for v5e and v6e, and TensorCores for the others. Case matters.",
+				Validators: []validator.String{validation.NotEmpty(cat.AcceleratorTypeHint())},
 			},
 			"framework": schema.StringAttribute{
 				Optional: true,
