@@ -124,7 +124,7 @@ func taintBlockObject() schema.NestedBlockObject {
 		"effect": schema.StringAttribute{
 			Optional:            true,
 			MarkdownDescription: "Required. Taint effect, as GKE spells it: " + schemadoc.Codes(taintEffects) + ".",
-			Validators:          []validator.String{stringvalidator.OneOf(taintEffects...)},
+			Validators:          []validator.String{taintEffectValidator{}},
 		},
 	}}
 }

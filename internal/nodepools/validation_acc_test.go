@@ -126,6 +126,30 @@ func TestAccFallbackNodePools_validation(t *testing.T) {
     }
   }`),
 			`Taint Set by the Provider`},
+		{"Kubernetes spelling of a taint effect", resourceHCL(cluster, "c", "",
+			`  tiers {
+    name             = "x"
+    accelerator_type = "v6e-4"
+    node_locations   = ["us-central1-b"]
+    taints {
+      key    = "team"
+      value  = "serving"
+      effect = "NoSchedule"
+    }
+  }`),
+			`(?s)Invalid Taint Effect.*"NoSchedule" is the Kubernetes spelling.*effect = "NO_SCHEDULE"`},
+		{"taint effect in lower case", resourceHCL(cluster, "c", "",
+			`  tiers {
+    name             = "x"
+    accelerator_type = "v6e-4"
+    node_locations   = ["us-central1-b"]
+    taints {
+      key    = "team"
+      value  = "serving"
+      effect = "no_execute"
+    }
+  }`),
+			`(?s)Invalid Taint Effect.*did you mean "NO_EXECUTE"`},
 		{"invalid pool name", resourceHCL(cluster, "c", "", strings.Replace(v6e, `"tpu"`, `"TPU_pool"`, 1)), `must be 1 to 40 lowercase`},
 		{"invalid cluster id", resourceHCL("serving", "c", "", v6e), `Invalid Cluster ID`},
 		{"invalid compute class", resourceHCL(cluster, "Bad_Class", "", v6e), `compute_class`},

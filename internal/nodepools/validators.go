@@ -77,3 +77,41 @@ func (v requiredAttributesValidator) ValidateObject(_ context.Context, req valid
 		}
 	}
 }
+
+// taintEffectValidator checks a taint's effect against GKE's spellings
+// (taintEffects). The Kubernetes spelling of an effect (NoSchedule), or one
+// that differs in case or underscores only, is refused with GKE's name of
+// the same effect.
+type taintEffectValidator struct{}
+
+var _ validator.String = taintEffectValidator{}
+
+func (v taintEffectValidator) Description(ctx context.Context) string { return v.MarkdownDescription(ctx) }
+
+func (taintEffectValidator) MarkdownDescription(context.Context) string {
+	return "must be one of " + strings.Join(taintEffects, ", ")
+}
+
+func (taintEffectValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	got := req.ConfigValue.ValueString()
+	fold := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+	for _, e := range taintEffects {
+		switch {
+		case got == e:
+			return
+		case got == kubernetesEffect[e]:
+			resp.Diagnostics.AddAttributeError(req.Path, "Invalid Taint Effect",
+				fmt.Sprintf("%q is the Kubernetes spelling of the effect; GKE's node pool API spells it %q. Use effect = %q.", got, e, e))
+			return
+		case fold(got) == fold(e):
+			resp.Diagnostics.AddAttributeError(req.Path, "Invalid Taint Effect",
+				fmt.Sprintf("%q is not a GKE taint effect; did you mean %q? GKE's effects are %s.", got, e, strings.Join(taintEffects, ", ")))
+			return
+		}
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Taint Effect",
+		fmt.Sprintf("%q is not a GKE taint effect; use one of %s.", got, strings.Join(taintEffects, ", ")))
+}
