@@ -86,7 +86,9 @@ type taintEffectValidator struct{}
 
 var _ validator.String = taintEffectValidator{}
 
-func (v taintEffectValidator) Description(ctx context.Context) string { return v.MarkdownDescription(ctx) }
+func (v taintEffectValidator) Description(ctx context.Context) string {
+	return v.MarkdownDescription(ctx)
+}
 
 func (taintEffectValidator) MarkdownDescription(context.Context) string {
 	return "must be one of " + strings.Join(taintEffects, ", ")
