@@ -37,9 +37,17 @@ func PlanDiagnostics(t *testing.T, env []string, tf, config string) ([]Diagnosti
 }
 
 // ParseDiagnostics returns the diagnostics in the output of a Terraform
-// command run with -json.
+// command run with -json: the machine-readable UI of plan and apply (one
+// message per line), or terraform validate's one JSON document.
 func ParseDiagnostics(t *testing.T, stdout string) []Diagnostic {
 	t.Helper()
+	var validate struct {
+		FormatVersion string       `json:"format_version"`
+		Diagnostics   []Diagnostic `json:"diagnostics"`
+	}
+	if json.Unmarshal([]byte(stdout), &validate) == nil && validate.FormatVersion != "" {
+		return validate.Diagnostics
+	}
 	var diags []Diagnostic
 	sc := bufio.NewScanner(strings.NewReader(stdout))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)

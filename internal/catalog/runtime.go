@@ -252,6 +252,16 @@ func (c *Catalog) tpuAPIAlternative(acc Accelerator) string {
 	return fmt.Sprintf("Use a GKE node pool with accel_fallback_nodepools (machine type %s).", acc.GKEMachineType)
 }
 
+// CheckFramework reports a framework name the catalog does not know, with
+// the did-you-mean ResolveRuntime gives it, for a caller that cannot run
+// ResolveRuntime yet (the accelerator type is unknown).
+func (c *Catalog) CheckFramework(fw string) Findings {
+	if c.loadErr != nil || fw == "" || c.frameworks[fw] != nil {
+		return nil
+	}
+	return Findings{c.unknownFramework(fw)}
+}
+
 func (c *Catalog) unknownFramework(fw string) Finding {
 	names := c.Frameworks()
 	var sugg []string

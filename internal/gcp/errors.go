@@ -359,6 +359,15 @@ func classifyStatus(info apiErrorInfo) Class {
 	return ClassUnknown
 }
 
+// OperationUnavailable reports whether err is an operation that ended
+// UNAVAILABLE (google.rpc.Code 14): the one status Google's AIP-194 says
+// to retry (https://google.aip.dev/194). INTERNAL, also ClassTransient, is
+// not: it reports a fault of the service that a retry may repeat.
+func OperationUnavailable(err error) bool {
+	var oe *OperationError
+	return errors.As(err, &oe) && operationInfo(oe).status == "UNAVAILABLE" && Classify(err) == ClassTransient
+}
+
 // ZonesAvailable returns the zones a stockout error suggests instead, from the
 // google.rpc.ErrorInfo metadata key "zones_available" or "zonesAvailable"
 // (comma-separated), or nil when err carries none.

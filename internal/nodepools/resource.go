@@ -521,12 +521,12 @@ func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan re
 			if owner := resourceLabels(np)[ownership.LabelKey]; owner != "" {
 				marks = fmt.Sprintf("an owner id (%s = %q) and %s", ownership.LabelKey, owner, marks)
 			}
-			diags.AddAttributeWarning(at, "Node Pool Will Be Re-created", fmt.Sprintf("Tier %q names node pool %s, which "+
-				"carries %s: most likely the pool of this very resource, which "+
-				"this plan replaces whole (Terraform replaces a resource whose first apply failed, which it marks tainted, "+
-				"and one given to -replace). Its destroy deletes the pool, and the create makes it again. To keep the pools "+
-				"of a tainted resource, run terraform untaint on it before applying. If another resource created the pool, "+
-				"the apply refuses this tier and changes nothing of it.", name, id, marks))
+			diags.AddAttributeWarning(at, "Node Pool Already Exists", fmt.Sprintf("Tier %q names node pool %s, which "+
+				"carries %s. If this plan replaces the resource that created it (Terraform replaces a resource whose first "+
+				"apply failed, which it marks tainted, and one given to -replace), its destroy deletes the pool and the create "+
+				"makes it again: to keep the pools of a tainted resource, run terraform untaint on it before applying. If "+
+				"another state or workspace created it, the apply refuses this resource and changes nothing of the pool.",
+				name, id, marks))
 		case state == nil && replacing:
 			// A replacement deletes the resource's own pools before it
 			// creates: stop here, before they are lost to a refused create.

@@ -129,7 +129,7 @@ func (e *noCapacityError) Error() string {
 }
 
 // temporary reports whether a zone failed for a reason other than capacity
-// (an operation that ended UNAVAILABLE or INTERNAL).
+// (an operation that ended UNAVAILABLE).
 func (e *noCapacityError) temporary() bool {
 	return slices.ContainsFunc(e.attempts, func(a attempt) bool { return a.result == "failed, temporarily" })
 }
@@ -177,18 +177,17 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 			}
 			class := gcp.Classify(err)
 			tflog.Warn(ctx, "TPU VM creation failed", map[string]any{"node": id, "class": class.String(), "error": err.Error()})
-			switch class {
-			case gcp.ClassAlreadyExists:
+			switch {
+			case class == gcp.ClassAlreadyExists:
 				return ownCreate(ctx, api, spec, id, out)
-			case gcp.ClassCapacity:
+			case class == gcp.ClassCapacity:
 				out.attempts = append(out.attempts, attempt{zone: zone, result: "no capacity", reason: err.Error()})
 				if h := gcp.ZonesAvailable(err); len(h) > 0 {
 					hint = h
 				}
-			case gcp.ClassTransient:
-				// The operation ended UNAVAILABLE or INTERNAL, which Google
-				// asks callers to retry (AIP-194): the next zone, then this
-				// one again.
+			case gcp.OperationUnavailable(err):
+				// The operation ended UNAVAILABLE, which Google asks callers
+				// to retry (AIP-194): the next zone, then this one again.
 				out.attempts = append(out.attempts, attempt{zone: zone, result: "failed, temporarily", reason: err.Error()})
 				again = append(again, zone)
 			default:

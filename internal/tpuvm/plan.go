@@ -37,6 +37,10 @@ func (r *vmResource) ValidateConfig(ctx context.Context, req resource.ValidateCo
 	var fs catalog.Findings
 	if res, ok := resolve(inputsOf(cfg)); ok {
 		fs = res.Findings
+	} else if known(cfg.Framework) {
+		// The accelerator type is not known yet: the framework name is
+		// checked alone, once (the query checks it when it runs).
+		fs = catalog.Default().CheckFramework(cfg.Framework.ValueString())
 	}
 	appendFindings(&resp.Diagnostics, fs, diskZoneFindings(ctx, cfg), r.modes.For(cfg.Validation), true)
 	computeEngineDiags(ctx, cfg, &resp.Diagnostics)

@@ -205,7 +205,7 @@ func (r *vmResource) createError(spec createSpec, out createOutcome, tried strin
 	case errors.As(out.err, &noCap) && noCap.temporary():
 		resp.Diagnostics.AddAttributeError(path.Root("zones"), "No Zone Could Create the TPU VM",
 			fmt.Sprintf("TPU VM %q (%s) could not be created in any zone of zones, and nothing was left behind. Some zones "+
-				"failed with an error Google reports as temporary (UNAVAILABLE or INTERNAL), tried %d times each within the "+
+				"failed with an error Google reports as temporary (UNAVAILABLE), tried %d times each within the "+
 				"create timeout:\n%s\n\nApply again later, or add zones that offer %s to zones.",
 				spec.name, spec.node.AcceleratorType, transientRounds, tried, spec.node.AcceleratorType))
 	case errors.As(out.err, &noCap):

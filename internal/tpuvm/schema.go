@@ -162,8 +162,8 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 					schemadoc.Codes(frameworkNames()) + ". Not sent to the API; changing it replaces the VM only if the " +
 					"chosen runtime version changes. When omitted, the framework the runtime version implies " +
 					"(`tensorflow` for a `tpu-vm-tf-*` runtime), else null, so that a VM imported from the API reads back " +
-					"the same value; once the VM exists, omitting it keeps the value in state.",
-				Validators:    []validator.String{stringvalidator.OneOf(frameworkNames()...)},
+					"the same value; once the VM exists, omitting it keeps the value in state. Checked by the catalog, with a " +
+					"did-you-mean.",
 				PlanModifiers: []planmodifier.String{keepWhenOmittedPlanModifier{}},
 			},
 			"framework_version": schema.StringAttribute{

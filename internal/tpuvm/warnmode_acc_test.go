@@ -145,3 +145,38 @@ func TestAccTPUVM_warnModeKeepsProviderLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestAccTPUVM_frameworkTypoOnce: a framework name in the wrong case is one
+// error with its did-you-mean, whether the accelerator type is known
+// (terraform plan) or not yet (terraform validate of a variable's value).
+func TestAccTPUVM_frameworkTypoOnce(t *testing.T) {
+	acctest.Offline(t)
+	env := acctest.DevInstall(t)
+	tf := acctest.TerraformPath(t)
+	config := `variable "accelerator_type" {
+  type    = string
+  default = "v6e-4"
+}
+
+resource "accel_tpu_vm" "test" {
+  name             = "typo"
+  project          = "p"
+  zones            = ["us-east5-a"]
+  accelerator_type = var.accelerator_type
+  framework        = "Jax"
+}
+`
+	for _, command := range []string{"plan", "validate"} {
+		w := acctest.NewWorkspace(t, env, tf, config)
+		stdout, _, _ := w.Run(command, "-json", "-no-color")
+		var errs []acctest.Diagnostic
+		for _, d := range acctest.ParseDiagnostics(t, stdout) {
+			if d.Severity == "error" {
+				errs = append(errs, d)
+			}
+		}
+		if len(errs) != 1 || errs[0].Summary != "Unsupported Framework" || !regexp.MustCompile(`did you mean "jax"`).MatchString(errs[0].Detail) {
+			t.Errorf("terraform %s: errors %+v, want one Unsupported Framework with a did-you-mean\n%s", command, errs, stdout)
+		}
+	}
+}
