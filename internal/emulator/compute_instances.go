@@ -294,7 +294,8 @@ func (s *Server) checkInstanceDisks(q *computeRequest, zone string, in *compute.
 // regions/region/subnetworks/subnetwork";
 // https://cloud.google.com/compute/docs/reference/rest/v1/instances), in the
 // instance's region for a subnetwork. Assumption: a bare name is refused
-// like any malformed URL, with the message "The URL is malformed."
+// like any malformed URL, with Compute Engine's message for one ("The URL
+// is malformed.").
 func checkInstanceNetworks(zone string, in *compute.Instance) *apiError {
 	for i, nic := range in.NetworkInterfaces {
 		if nic == nil {

@@ -25,7 +25,7 @@ func TestRootIsNoMetadataServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	if got := res.Header.Get("Metadata-Flavor"); got != "" || res.StatusCode == http.StatusOK {
 		t.Errorf("GET / answered %d with Metadata-Flavor %q, want an error without the header", res.StatusCode, got)
 	}

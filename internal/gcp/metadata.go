@@ -72,6 +72,6 @@ func metadataServerAt(ctx context.Context, host string) bool {
 	if err != nil {
 		return false
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	return res.Header.Get("Metadata-Flavor") == "Google"
 }
