@@ -14,6 +14,8 @@ const (
 	pageTPUTypes    = "https://cloud.google.com/tpu/docs/types-topologies"
 	pageTPUv5p      = "https://cloud.google.com/tpu/docs/v5p"
 	pageTPUv5e      = "https://cloud.google.com/tpu/docs/v5e"
+	// pageGKEMachineTable is GKE's own table of the machine types it provisions.
+	pageGKEMachineTable = "https://github.com/GoogleCloudPlatform/cluster-autoscaler/blob/a181d5ac557aee2ad99b5531acf879f13d1bf9f9/pkg/cloudprovider/gke/machinetypes/deprecated_machine_types_config.go"
 	// pagePythonSamplesTPU is Google's sample behind the tpu_vm_create snippet.
 	pagePythonSamplesTPU = "https://github.com/GoogleCloudPlatform/python-docs-samples/blob/0ef3b45edce3b65e02853105f72107588df8d7a4/tpu/create_tpu.py"
 	pageTPUv6e           = "https://cloud.google.com/tpu/docs/v6e"
@@ -121,6 +123,17 @@ type gpuRow struct {
 }
 
 var validGPUs = []gpuRow{
+	// GKE's own machine table lists the variants without built-in Local SSDs.
+	{"a2-ultragpu-1g-nolssd", "nvidia-a100-80gb", []int{1}, pageGKEMachineTable},
+	{"a2-ultragpu-8g-nolssd", "nvidia-a100-80gb", []int{8}, pageGKEMachineTable},
+	{"a3-highgpu-1g-nolssd", "nvidia-h100-80gb", []int{1}, pageGKEMachineTable},
+	{"a3-highgpu-2g-nolssd", "nvidia-h100-80gb", []int{2}, pageGKEMachineTable},
+	{"a3-highgpu-4g-nolssd", "nvidia-h100-80gb", []int{4}, pageGKEMachineTable},
+	{"a3-highgpu-8g-nolssd", "nvidia-h100-80gb", []int{8}, pageGKEMachineTable},
+	{"a3-edgegpu-8g-nolssd", "nvidia-h100-80gb", []int{8}, pageGKEMachineTable},
+	{"a3-megagpu-8g-nolssd", "nvidia-h100-mega-80gb", []int{8}, pageGKEMachineTable},
+	{"a3-ultragpu-8g-nolssd", "nvidia-h200-141gb", []int{8}, pageGKEMachineTable},
+	{"a4-highgpu-8g-nolssd", "nvidia-b200", []int{8}, pageGKEMachineTable},
 	{"g2-standard-4", "nvidia-l4", []int{1}, pageComputeGPUs},
 	{"g2-standard-8", "nvidia-l4", []int{1}, pageComputeGPUs},
 	{"g2-standard-12", "nvidia-l4", []int{1}, pageComputeGPUs},
