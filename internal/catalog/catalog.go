@@ -607,6 +607,14 @@ func (c *Catalog) Resources() []Resource { return slices.Clone(c.data.Resources)
 // Decisions returns the catalog-wide decisions on conflicting or uncertain facts.
 func (c *Catalog) Decisions() []Decision { return slices.Clone(c.data.Decisions) }
 
+// IsTPUMachineType reports whether name is a GKE TPU machine type the
+// catalog knows (ct6e-standard-4t, tpu7x-standard-4t): a node pool of it is
+// a TPU pool, with or without an accelerator type.
+func (c *Catalog) IsTPUMachineType(name string) bool {
+	_, ok := c.tpuMachines[name]
+	return ok
+}
+
 // AcceleratorTypes returns the documented accelerator type names of a
 // generation (or of every generation when gen is empty), smallest first.
 func (c *Catalog) AcceleratorTypes(gen string) []string {

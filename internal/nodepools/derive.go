@@ -55,7 +55,9 @@ const (
 )
 
 func (in tierInput) kind() kind {
-	tpu := in.AcceleratorType != ""
+	// A TPU tier is named by its accelerator type, or, as GKE itself names
+	// a TPU pool, by its TPU machine type (with its topology).
+	tpu := in.AcceleratorType != "" || catalog.Default().IsTPUMachineType(in.MachineType)
 	gpu := in.GPUType != "" || in.GPUCount != 0 || in.GPUDriver != ""
 	switch {
 	case tpu && gpu:

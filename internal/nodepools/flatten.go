@@ -208,7 +208,7 @@ func specOfState(ctx context.Context, t tierModel, diags *diag.Diagnostics) tier
 	in := inputOf(ctx, t, diags)
 	s := tierSpec{
 		Name:            in.Name,
-		TPU:             in.AcceleratorType != "",
+		TPU:             in.kind() == kindTPU,
 		AcceleratorType: in.AcceleratorType,
 		MachineType:     in.MachineType,
 		Topology:        in.Topology,
@@ -318,7 +318,10 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	} else {
 		t.PlacementPolicy = types.StringNull()
 	}
-	isTPU := !prior.AcceleratorType.IsNull() && !prior.AcceleratorType.IsUnknown() && prior.AcceleratorType.ValueString() != ""
+	// A TPU pool: its tier names an accelerator type, or (as GKE names a
+	// TPU pool) a TPU machine type.
+	isTPU := (!prior.AcceleratorType.IsNull() && !prior.AcceleratorType.IsUnknown() && prior.AcceleratorType.ValueString() != "") ||
+		(gpu == nil && !importing && cat.IsTPUMachineType(cfg.MachineType))
 	if importing && gpu == nil {
 		if shape, fs := cat.TPUNodePool(catalog.TPUPoolQuery{MachineType: cfg.MachineType, Topology: topology}); !fs.HasErrors() && shape.MachineType != "" {
 			isTPU = true

@@ -451,6 +451,9 @@ func hasTPUTier(cfgElems []attr.Value) bool {
 			if v, ok := obj.Attributes()["accelerator_type"].(types.String); ok && !v.IsNull() {
 				return true
 			}
+			if v, ok := obj.Attributes()["machine_type"].(types.String); ok && !v.IsUnknown() && catalog.Default().IsTPUMachineType(v.ValueString()) {
+				return true
+			}
 		}
 	}
 	return false

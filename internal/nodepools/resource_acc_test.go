@@ -433,3 +433,36 @@ func addGKEStyleMetadata(tg *acctest.Target, pool string) error {
 	_, err = clients.WaitContainerOperation(ctx, project, location, op)
 	return err
 }
+
+// TestAccFallbackNodePools_tpuTierByMachineType: a TPU tier written the way
+// GKE writes a TPU pool, by its machine type and topology without an
+// accelerator type, is a TPU tier: created with the TPU taint and labels,
+// and the next plan is empty.
+func TestAccFallbackNodePools_tpuTierByMachineType(t *testing.T) {
+	tg := newTarget(t)
+	tpuZone, _ := zones(tg)
+	prefix := acctest.RandomName("mt")
+	name := prefix + "-v6e"
+	cfg := config(tg, prefix, "", tier{name: name, attrs: line("machine_type", `"ct6e-standard-4t"`) + line("topology", `"2x2"`) +
+		line("node_locations", fmt.Sprintf("[%q]", tpuZone))})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(tg, name),
+		Steps: []resource.TestStep{{
+			Config:           cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(address, tierPath(0, "machine_type"), knownvalue.StringExact("ct6e-standard-4t")),
+				statecheck.ExpectKnownValue(address, tierPath(0, "topology"), knownvalue.StringExact("2x2")),
+				poolCheck{tg: tg, name: name, check: func(p *container.NodePool) error {
+					for _, tt := range p.Config.Taints {
+						if tt.Key == "google.com/tpu" {
+							return nil
+						}
+					}
+					return fmt.Errorf("the pool has taints %v, want the TPU taint", p.Config.Taints)
+				}},
+			},
+		}},
+	})
+}

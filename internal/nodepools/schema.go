@@ -303,7 +303,8 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 			Computed:   true,
 			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			MarkdownDescription: "The Compute Engine machine type. TPU tiers: derived from `accelerator_type` (set it only to pick " +
-				"between two layouts of one slice, such as one `ct6e-standard-8t` or two `ct6e-standard-4t` for `v6e-8`). GPU tiers: " +
+				"between two layouts of one slice, such as one `ct6e-standard-8t` or two `ct6e-standard-4t` for `v6e-8`), or, as GKE " +
+				"writes a TPU pool, a TPU machine type with `topology` and no `accelerator_type` (`ct6e-standard-4t` with `2x2`). GPU tiers: " +
 				"a machine type with built-in GPUs (such as `g2-standard-4` or `a3-highgpu-8g`), or an N1 type with attached GPUs. " +
 				"Changing it re-creates the pool.",
 		},
