@@ -292,7 +292,7 @@ func gkeLayouts(g *Generation, chips int) []layout {
 		m := &g.GKE.MachineTypes[i]
 		var l layout
 		switch {
-		case chips == m.Chips:
+		case chips == m.Chips && !m.MultiHostOnly:
 			l = layout{m, 1}
 		case m.MultiHost && chips > m.Chips && chips%m.Chips == 0:
 			l = layout{m, chips / m.Chips}

@@ -135,10 +135,11 @@ func TestGKELayouts(t *testing.T) {
 		"v5litepod-1": {{MachineType: "ct5lp-hightpu-1t", Nodes: 1}},
 		"v5p-16":      {{MachineType: "ct5p-hightpu-4t", Nodes: 2}},
 		"tpu7x-2":     {{MachineType: "tpu7x-standard-1t", Nodes: 1, Unverified: true}},
-		"v3-8":        {{MachineType: "ct3-hightpu-4t", Nodes: 1}, {MachineType: "ct3p-hightpu-4t", Nodes: 1}},
-		"v3-128":      {{MachineType: "ct3p-hightpu-4t", Nodes: 16}},
-		"v2-8":        nil,
-		"v6e-3":       nil,
+		// ct3p-hightpu-4t has no single-host topology: v3-8 is the device.
+		"v3-8":   {{MachineType: "ct3-hightpu-4t", Nodes: 1}},
+		"v3-128": {{MachineType: "ct3p-hightpu-4t", Nodes: 16}},
+		"v2-8":   nil,
+		"v6e-3":  nil,
 	}
 	for at, want := range tests {
 		if d := cmp.Diff(want, c.GKELayouts(at)); d != "" {

@@ -202,6 +202,9 @@ type TPUMachineType struct {
 	Name      string `json:"name"`
 	Chips     int    `json:"chips"`
 	MultiHost bool   `json:"multi_host"` // can form multi-node slices
+	// MultiHostOnly marks a machine type GKE uses for multi-node slices
+	// only: no single-host topology (ct3p-hightpu-4t; v3-8 is ct3-hightpu-4t).
+	MultiHostOnly bool `json:"multi_host_only"`
 	// AcceleratorLabel overrides the generation's GKE accelerator label
 	// for this machine type (v3 device nodes are tpu-v3-device).
 	AcceleratorLabel string `json:"accelerator_label"`

@@ -14,6 +14,7 @@ const (
 	pageTPUTypes    = "https://cloud.google.com/tpu/docs/types-topologies"
 	pageTPUv5p      = "https://cloud.google.com/tpu/docs/v5p"
 	pageTPUv5e      = "https://cloud.google.com/tpu/docs/v5e"
+	pageGKEPlanTPUs = "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus"
 	// pageGKEMachineTable is GKE's own table of the machine types it provisions.
 	pageGKEMachineTable = "https://github.com/GoogleCloudPlatform/cluster-autoscaler/blob/a181d5ac557aee2ad99b5531acf879f13d1bf9f9/pkg/cloudprovider/gke/machinetypes/deprecated_machine_types_config.go"
 	// pagePythonSamplesTPU is Google's sample behind the tpu_vm_create snippet.
@@ -93,6 +94,18 @@ var validComputeEngine = []struct {
 	{"v6e-4", "ct6e-standard-4t", pageComputeTPUs},
 	{"v6e-8", "ct6e-standard-8t", pageComputeTPUs},
 	{"v5p-8", "ct5p-hightpu-4t", pageComputeTPUs},
+}
+
+// refusedGKETPUs are GKE TPU node pools Google documents as refused, each
+// with the attribute the error is on and the fix it must name.
+var refusedGKETPUs = []struct {
+	query     TPUPoolQuery
+	attr, fix string
+	page      string
+}{
+	// ct3p-hightpu-4t has no single-host topology; v3-8 is the device.
+	{TPUPoolQuery{AcceleratorType: "v3-8", MachineType: "ct3p-hightpu-4t"}, AttrMachineType, `for multi-host slices only: GKE gives it no single-host topology, and topology "2x2" (4 chips) is one node; use "ct3-hightpu-4t"`, pageGKEPlanTPUs},
+	{TPUPoolQuery{MachineType: "ct3p-hightpu-4t", Topology: "2x2"}, AttrMachineType, `use "ct3-hightpu-4t"`, pageGKEPlanTPUs},
 }
 
 // refusedComputeEngine are accelerator types accel_tpu_vm cannot create as
@@ -214,6 +227,13 @@ func TestValidConfigurationCorpus(t *testing.T) {
 		r = c.ResolveRuntime(RuntimeQuery{AcceleratorType: row.acceleratorType, RuntimeVersion: shape.DefaultImage, ForComputeEngine: true})
 		if len(r.Findings) > 0 {
 			t.Errorf("Compute Engine %s with %s (%s): %v", row.acceleratorType, shape.DefaultImage, row.page, r.Findings)
+		}
+	}
+	for _, row := range refusedGKETPUs {
+		_, fs := c.TPUNodePool(row.query)
+		errs := fs.Errors()
+		if len(errs) != 1 || errs[0].Attribute != row.attr || !strings.Contains(errs[0].Detail, row.fix) {
+			t.Errorf("GKE %+v (%s): want one error on %s naming %s, got %v", row.query, row.page, row.attr, row.fix, fs)
 		}
 	}
 	for _, row := range refusedComputeEngine {

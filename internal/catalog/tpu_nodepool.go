@@ -324,6 +324,8 @@ func (c *Catalog) machineTopologyMismatch(mt *TPUMachineType, topo string, chips
 		why = fmt.Sprintf("%q has %d chips per node, more than topology %q (%d chips)", mt.Name, mt.Chips, topo, chips)
 	case !mt.MultiHost:
 		why = fmt.Sprintf("%q is single-host only (%d chips per node), and topology %q has %d chips", mt.Name, mt.Chips, topo, chips)
+	case mt.MultiHostOnly && chips == mt.Chips:
+		why = fmt.Sprintf("%q is for multi-host slices only: GKE gives it no single-host topology, and topology %q (%d chips) is one node", mt.Name, topo, chips)
 	default:
 		why = fmt.Sprintf("topology %q (%d chips) is not a whole number of %q nodes (%d chips each)", topo, chips, mt.Name, mt.Chips)
 	}
