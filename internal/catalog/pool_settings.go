@@ -116,9 +116,12 @@ type GPUPartition struct {
 // GPUSharing holds GKE's GPU time-sharing and MPS limits.
 type GPUSharing struct {
 	Strategies             []string `json:"strategies"`
+	MinSharedClientsPerGPU int64    `json:"min_shared_clients_per_gpu"`
 	MaxSharedClientsPerGPU int64    `json:"max_shared_clients_per_gpu"`
 	Source                 string   `json:"source"`
 	MPSSource              string   `json:"mps_source"`
+	MinSource              string   `json:"min_source"`
+	MinDecision            string   `json:"min_decision"`
 }
 
 // PoolSettingsQuery is the node settings a node pool sets; zero values are
@@ -164,6 +167,11 @@ func (c *Catalog) ShieldedVMDefaults() (secureBoot, integrityMonitoring bool) {
 // GPUSharingStrategies lists the GPU sharing strategies GKE accepts.
 func (c *Catalog) GPUSharingStrategies() []string {
 	return slices.Clone(c.data.PoolSettings.GPUSharing.Strategies)
+}
+
+// MinSharedClientsPerGPU is the fewest containers GKE shares one GPU among.
+func (c *Catalog) MinSharedClientsPerGPU() int64 {
+	return max(c.data.PoolSettings.GPUSharing.MinSharedClientsPerGPU, 1)
 }
 
 // MaxSharedClientsPerGPU is GKE's limit of containers sharing one GPU.
@@ -377,9 +385,15 @@ func (c *Catalog) gpuSharingFindings(q PoolSettingsQuery) Findings {
 		if q.GPUSharingStrategy == GPUSharingMPS {
 			src = ps.GPUSharing.MPSSource
 		}
-		if n := q.MaxSharedClientsPerGPU; n < 1 || n > limit {
-			fs = append(fs, newFinding(SeverityError, AttrGPUSharingConfig, fmt.Sprint(n), "Too Many Shared Clients per GPU", src, nil,
-				fmt.Sprintf("max_shared_clients_per_gpu %d is outside GKE's range for %s, 1 to %d containers per GPU.", n, q.GPUSharingStrategy, limit)))
+		low := max(ps.GPUSharing.MinSharedClientsPerGPU, 1)
+		switch n := q.MaxSharedClientsPerGPU; {
+		case n > limit:
+			fs = append(fs, newFinding(SeverityError, AttrGPUSharingConfig, fmt.Sprint(n), "Too Many Shared Clients per GPU", src, []string{fmt.Sprint(limit)},
+				fmt.Sprintf("max_shared_clients_per_gpu %d is outside GKE's range for %s, %d to %d containers per GPU.", n, q.GPUSharingStrategy, low, limit)))
+		case n < low:
+			fs = append(fs, newFinding(SeverityError, AttrGPUSharingConfig, fmt.Sprint(n), "Too Few Shared Clients per GPU", ps.GPUSharing.MinSource, []string{fmt.Sprint(low)},
+				fmt.Sprintf("max_shared_clients_per_gpu %d is outside GKE's range for %s, %d to %d containers per GPU. %s", n, q.GPUSharingStrategy, low, limit,
+					ps.GPUSharing.MinDecision)))
 		}
 	}
 	return fs

@@ -255,8 +255,8 @@ func settingsBlocks(cat *catalog.Catalog) map[string]schema.Block {
 				},
 				"max_shared_clients_per_gpu": schema.Int64Attribute{
 					Optional:            true,
-					MarkdownDescription: fmt.Sprintf("Required. Containers that may share one GPU, 1 to %d.", cat.MaxSharedClientsPerGPU()),
-					Validators:          []validator.Int64{int64validator.AtLeast(1)},
+					MarkdownDescription: fmt.Sprintf("Required. Containers that may share one GPU, %d to %d (checked by the catalog).",
+						cat.MinSharedClientsPerGPU(), cat.MaxSharedClientsPerGPU()),
 				},
 			},
 		},
