@@ -254,7 +254,7 @@ func settingsBlocks(cat *catalog.Catalog) map[string]schema.Block {
 					Validators: []validator.String{stringvalidator.OneOf(cat.GPUSharingStrategies()...)},
 				},
 				"max_shared_clients_per_gpu": schema.Int64Attribute{
-					Optional:            true,
+					Optional: true,
 					MarkdownDescription: fmt.Sprintf("Required. Containers that may share one GPU, %d to %d (checked by the catalog).",
 						cat.MinSharedClientsPerGPU(), cat.MaxSharedClientsPerGPU()),
 				},
