@@ -164,6 +164,8 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 					"(`tensorflow` for a `tpu-vm-tf-*` runtime), else null, so that a VM imported from the API reads back " +
 					"the same value; once the VM exists, omitting it keeps the value in state. Checked by the catalog, with a " +
 					"did-you-mean.",
+				Validators: []validator.String{validation.NotEmpty("Set framework to one of " + strings.Join(frameworkNames(), ", ") +
+					", or leave it out for the generation's base image.")},
 				PlanModifiers: []planmodifier.String{keepWhenOmittedPlanModifier{}},
 			},
 			"framework_version": schema.StringAttribute{
