@@ -263,10 +263,11 @@ func TestAccSecrets_notLeaked(t *testing.T) {
   zone               = %q
   tpu_endpoint       = "%s/"
   container_endpoint = "%s/"
+  compute_endpoint   = "%s/compute/v1/"
   poll_interval      = "100ms"
   %s
 }
-`, tg.Project, tg.Zone, proxy.URL, proxy.URL, cred.arg)
+`, tg.Project, tg.Zone, proxy.URL, proxy.URL, proxy.URL, cred.arg)
 			cfg := "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n\n" +
 				provider + resources(tg, prefix)
 			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(cfg), 0o600); err != nil {
