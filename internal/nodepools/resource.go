@@ -468,6 +468,13 @@ func mayBePredecessors(np *container.NodePool, class types.String) bool {
 	return np.Config != nil && !class.IsUnknown() && np.Config.Labels[catalog.LabelComputeClass] == class.ValueString()
 }
 
+// ownedOfClass reports whether np carries an ownership label (some
+// accel_fallback_nodepools created it) and the label of ComputeClass class.
+func ownedOfClass(np *container.NodePool, class types.String) bool {
+	return np != nil && np.Config != nil && !class.IsUnknown() && resourceLabels(np)[ownership.LabelKey] != "" &&
+		np.Config.Labels[catalog.LabelComputeClass] == class.ValueString()
+}
+
 // checkPlannedPools reports, from the cluster as GKE shows it at plan time,
 // every tier the plan would create whose name a pool in the cluster already
 // has (a warning: the apply refuses it; an error only where a replacement
@@ -483,13 +490,7 @@ func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan re
 	}
 	// Pools of this ComputeClass that some resource created: a plan
 	// without state may be the replacement of their resource.
-	replacing := false
-	for _, np := range live.NodePools {
-		if np != nil && np.Config != nil && !plan.ComputeClass.IsUnknown() && resourceLabels(np)[ownership.LabelKey] != "" &&
-			np.Config.Labels[catalog.LabelComputeClass] == plan.ComputeClass.ValueString() {
-			replacing = true
-		}
-	}
+	replacing := slices.ContainsFunc(live.NodePools, func(np *container.NodePool) bool { return ownedOfClass(np, plan.ComputeClass) })
 	named := map[string]bool{}
 	for i, e := range cfgElems {
 		obj, ok := e.(types.Object)
@@ -555,7 +556,7 @@ func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan re
 		if np == nil || named[np.Name] || np.Config == nil {
 			continue
 		}
-		if np.Config.Labels[catalog.LabelComputeClass] == plan.ComputeClass.ValueString() && resourceLabels(np)[ownership.LabelKey] != "" {
+		if ownedOfClass(np, plan.ComputeClass) {
 			left = append(left, fmt.Sprintf("%s (%s = %q)", np.Name, ownership.LabelKey, resourceLabels(np)[ownership.LabelKey]))
 		}
 	}
