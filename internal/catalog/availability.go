@@ -94,7 +94,7 @@ func (c *Catalog) NodeLocationsInCluster(clusterLocation string, zones []string)
 		if suffix := strings.TrimPrefix(z, zr); suffix != z {
 			sugg = []string{region + suffix}
 		}
-		f := newFinding(SeverityError, AttrNodeLocations, z, "Node Location Outside the Cluster's Region", c.data.Sources["gke_node_pool"], sugg,
+		f := newRule(AttrNodeLocations, z, "Node Location Outside the Cluster's Region", c.data.Sources["gke_node_pool"], sugg,
 			fmt.Sprintf("%q is in region %s, but the cluster is in %s; GKE places node pools only in zones of the cluster's region. Use zones of %s such as %q.",
 				z, zr, region, region, region+"-a"))
 		f.Index = i
@@ -136,7 +136,7 @@ func (c *Catalog) ReservationAffinity(typ, key string, values []string) Findings
 	if key != "" && named {
 		return nil
 	}
-	return Findings{newFinding(SeverityError, AttrReservationAffinity, typ, "Specific Reservation Without a Name", c.data.Sources["gke_node_pool"], nil,
+	return Findings{newRule(AttrReservationAffinity, typ, "Specific Reservation Without a Name", c.data.Sources["gke_node_pool"], nil,
 		fmt.Sprintf("consume_reservation_type %s consumes only the reservations named in values; set key = %q and values = [\"<reservation name>\"], or use ANY_RESERVATION.",
 			ReservationSpecific, ReservationNameKey))}
 }

@@ -63,12 +63,12 @@ func TestNodeLocationsInCluster(t *testing.T) {
 	c := Default()
 	got := c.NodeLocationsInCluster("us-central1", []string{"us-central1-a", "us-east5-a", "europe-west4-b"})
 	want := Findings{
-		atIndex(errAt(AttrNodeLocations, "us-east5-a", "Node Location Outside the Cluster's Region",
+		atIndex(rule(errAt(AttrNodeLocations, "us-east5-a", "Node Location Outside the Cluster's Region",
 			`"us-east5-a" is in region us-east5, but the cluster is in us-central1; GKE places node pools only in zones of the cluster's region. Use zones of us-central1 such as "us-central1-a".`,
-			srcGKENodePool, "us-central1-a"), 1),
-		atIndex(errAt(AttrNodeLocations, "europe-west4-b", "Node Location Outside the Cluster's Region",
+			srcGKENodePool, "us-central1-a")), 1),
+		atIndex(rule(errAt(AttrNodeLocations, "europe-west4-b", "Node Location Outside the Cluster's Region",
 			`"europe-west4-b" is in region europe-west4, but the cluster is in us-central1; GKE places node pools only in zones of the cluster's region. Use zones of us-central1 such as "us-central1-a".`,
-			srcGKENodePool, "us-central1-b"), 2),
+			srcGKENodePool, "us-central1-b")), 2),
 	}
 	if d := diffFindings(want, got); d != "" {
 		t.Errorf("regional cluster (-want +got):\n%s", d)
@@ -96,9 +96,9 @@ func TestComputeClassVersion(t *testing.T) {
 func TestReservationAffinity(t *testing.T) {
 	t.Parallel()
 	c := Default()
-	want := Findings{errAt(AttrReservationAffinity, "SPECIFIC_RESERVATION", "Specific Reservation Without a Name",
+	want := Findings{rule(errAt(AttrReservationAffinity, "SPECIFIC_RESERVATION", "Specific Reservation Without a Name",
 		`consume_reservation_type SPECIFIC_RESERVATION consumes only the reservations named in values; set key = "compute.googleapis.com/reservation-name" and values = ["<reservation name>"], or use ANY_RESERVATION.`,
-		srcGKENodePool)}
+		srcGKENodePool))}
 	for _, in := range []struct {
 		key    string
 		values []string

@@ -88,13 +88,13 @@ func (c *Catalog) CheckCapacity(r CapacityRequest) Findings {
 	mode, ok := c.CapacityMode(r.Mode)
 	if !ok {
 		names := c.CapacityModeNames()
-		return Findings{newFinding(SeverityError, AttrCapacityMode, r.Mode, "Unknown Capacity Mode", c.Source("queued_resources"), names,
+		return Findings{newRule(AttrCapacityMode, r.Mode, "Unknown Capacity Mode", c.Source("queued_resources"), names,
 			fmt.Sprintf("%q is not a capacity mode; use one of %s.", r.Mode, strings.Join(names, ", ")))}
 	}
 	if r.MaxWait != "" {
 		switch {
 		case !mode.Queued:
-			fs = append(fs, newFinding(SeverityError, AttrMaxWait, r.MaxWait, "Max Wait Needs a Queued Mode", c.Source("queued_resources"), nil,
+			fs = append(fs, newRule(AttrMaxWait, r.MaxWait, "Max Wait Needs a Queued Mode", c.Source("queued_resources"), nil,
 				fmt.Sprintf("max_wait bounds how long a queued resource waits for capacity; mode %q creates the VM at once or fails. "+
 					"Remove max_wait, or use a queued mode (spot, reserved or flex-start).", r.Mode)))
 		default:
@@ -104,13 +104,13 @@ func (c *Catalog) CheckCapacity(r CapacityRequest) Findings {
 		}
 	}
 	if r.Mode == CapacityReserved && r.Reservation == "" {
-		fs = append(fs, newFinding(SeverityError, AttrReservation, "", "Missing Reservation", mode.Source, nil,
+		fs = append(fs, newRule(AttrReservation, "", "Missing Reservation", mode.Source, nil,
 			"mode \"reserved\" creates the VM in a named reservation: set reservation to its name (or "+
 				"projects/{project}/locations/{zone}/reservations/{name}). For the project's TPU reservation without a name, use "+
 				"scheduling_config { reserved = true } with mode \"on-demand\"."))
 	}
 	if r.Mode != CapacityReserved && r.Reservation != "" {
-		fs = append(fs, newFinding(SeverityError, AttrReservation, r.Reservation, "Reservation Needs Mode Reserved", c.Source("consume_reservation"), nil,
+		fs = append(fs, newRule(AttrReservation, r.Reservation, "Reservation Needs Mode Reserved", c.Source("consume_reservation"), nil,
 			fmt.Sprintf("reservation is used only by mode \"reserved\", not %q. Set mode = \"reserved\" or remove reservation.", r.Mode)))
 	}
 	fs = append(fs, c.checkFlexStart(r)...)
@@ -121,7 +121,7 @@ func (c *Catalog) checkFlexStart(r CapacityRequest) Findings {
 	rules := c.FlexStart()
 	if r.Mode != CapacityFlexStart {
 		if r.MaxRunDuration != "" {
-			return Findings{newFinding(SeverityError, AttrMaxRunDuration, r.MaxRunDuration, "Max Run Duration Needs Flex-Start", rules.Source, nil,
+			return Findings{newRule(AttrMaxRunDuration, r.MaxRunDuration, "Max Run Duration Needs Flex-Start", rules.Source, nil,
 				fmt.Sprintf("max_run_duration is the run time of a flex-start VM; mode %q has none. Set mode = \"flex-start\" or remove max_run_duration.", r.Mode))}
 		}
 		return nil
@@ -130,7 +130,7 @@ func (c *Catalog) checkFlexStart(r CapacityRequest) Findings {
 	limit := time.Duration(rules.MaxRunHours) * time.Hour
 	switch r.MaxRunDuration {
 	case "":
-		fs = append(fs, newFinding(SeverityError, AttrMaxRunDuration, "", "Missing Max Run Duration", rules.Source, nil,
+		fs = append(fs, newRule(AttrMaxRunDuration, "", "Missing Max Run Duration", rules.Source, nil,
 			fmt.Sprintf("A flex-start VM runs for a duration you choose, up to %d hours (7 days): set max_run_duration, for example \"24h\".", rules.MaxRunHours)))
 	default:
 		if f, bad := positiveDuration(AttrMaxRunDuration, r.MaxRunDuration, rules.Source); bad {
@@ -154,6 +154,6 @@ func positiveDuration(attr, v, source string) (Finding, bool) {
 	if err == nil && d > 0 && d%time.Second == 0 {
 		return Finding{}, false
 	}
-	return newFinding(SeverityError, attr, v, "Invalid Duration", source, nil,
+	return newRule(attr, v, "Invalid Duration", source, nil,
 		fmt.Sprintf("%q is not a positive duration in whole seconds; use a Go duration such as \"90m\" or \"6h\".", v)), true
 }

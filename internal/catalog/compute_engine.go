@@ -193,7 +193,9 @@ func (c *Catalog) computeEngineShape(acceleratorType string, acc Accelerator) (C
 	f := newFinding(SeverityError, AttrAcceleratorType, acceleratorType, summary, rules.SingleHostSource, single, detail)
 	// accel_tpu_vm creates one instance: a multi-host slice is beyond what
 	// it does, whatever the catalog's date.
-	f.Limit = acc.MultiHost
+	if acc.MultiHost {
+		f.Basis = BasisLimit
+	}
 	return ComputeEngineTPU{}, append(fs, f)
 }
 

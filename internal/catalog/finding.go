@@ -50,10 +50,9 @@ type Finding struct {
 	Suggestions []string
 	// Severity is SeverityError or SeverityWarning.
 	Severity Severity
-	// Limit marks an error about what this provider can create (not a fact
-	// about Google that may be out of date): it stays an error in ModeWarn,
-	// since the apply could never do it.
-	Limit bool
+	// Basis says what the finding rests on, and so whether ModeWarn
+	// relaxes it: the zero value is a catalog fact about Google's hardware.
+	Basis Basis
 	// Source is the URL of the fact that decided the finding.
 	Source string
 }
@@ -73,6 +72,34 @@ func (f Finding) String() string {
 	b.WriteString(f.Detail)
 	return b.String()
 }
+
+// Basis is what a finding rests on. The catalog's rule: an error needs
+// positive evidence that Google refuses the value. A fact about hardware
+// can be overtaken by a later launch, so ModeWarn (validation = "warn")
+// reports it as a warning; a format or a rule of the API's own schema, and
+// what this provider can create, no launch changes, so ModeWarn keeps them.
+type Basis int
+
+const (
+	// BasisCatalog is a fact from Google's pages or code as of the
+	// catalog's date (an unknown size, a generation without a runtime, a
+	// zone list): ModeWarn downgrades it.
+	BasisCatalog Basis = iota
+	// BasisRule is a format or a rule of the API itself (a malformed zone
+	// or duration, two fields the API takes only one of, bounds out of
+	// order): it stays an error in ModeWarn.
+	BasisRule
+	// BasisLimit is what this provider can create (a multi-host slice as
+	// one Compute Engine instance): it stays an error in ModeWarn.
+	BasisLimit
+	// BasisLive is the API's own answer at plan time: ModeWarn downgrades
+	// it (a fallback zone the project cannot use today, kept on purpose).
+	BasisLive
+)
+
+// Relaxable reports whether ModeWarn reports a finding of this basis as a
+// warning.
+func (b Basis) Relaxable() bool { return b == BasisCatalog || b == BasisLive }
 
 // Findings is a list of findings in the order the checks ran.
 type Findings []Finding
@@ -143,8 +170,9 @@ func ParseMode(s string) (Mode, error) {
 }
 
 // WithMode returns the findings adjusted to the mode: ModeWarn downgrades
-// errors to warnings, except the provider's own limits (Limit). The
-// receiver is not modified.
+// errors to warnings, except those whose Basis it does not relax (the
+// API's rules and the provider's own limits). The receiver is not
+// modified.
 func (f Findings) WithMode(m Mode) Findings {
 	if m != ModeWarn || f == nil {
 		return f
@@ -152,9 +180,25 @@ func (f Findings) WithMode(m Mode) Findings {
 	out := make(Findings, len(f))
 	copy(out, f)
 	for i := range out {
-		if !out[i].Limit {
+		if out[i].Basis.Relaxable() {
 			out[i].Severity = SeverityWarning
 		}
 	}
 	return out
+}
+
+// newRule is an error that rests on a format or a rule of the API itself
+// (BasisRule): no launch changes it, so ModeWarn keeps it an error.
+func newRule(attr, value, summary, source string, sugg []string, detail string) Finding {
+	f := newFinding(SeverityError, attr, value, summary, source, sugg, detail)
+	f.Basis = BasisRule
+	return f
+}
+
+// newLimit is an error about what this provider creates or manages
+// (BasisLimit): ModeWarn keeps it an error.
+func newLimit(attr, value, summary, source string, sugg []string, detail string) Finding {
+	f := newFinding(SeverityError, attr, value, summary, source, sugg, detail)
+	f.Basis = BasisLimit
+	return f
 }

@@ -43,16 +43,16 @@ func (c *Catalog) GPUNodePool(q GPUPoolQuery) (GPUPoolShape, Findings) {
 	}
 	gpuTypeOK := q.GPUType == "" || c.gpuTypes[q.GPUType] != nil
 	if q.Topology != "" {
-		fs = append(fs, newFinding(SeverityError, AttrTopology, q.Topology, "Topology Set on a GPU Tier", c.data.Sources["gke_tpu"], nil,
+		fs = append(fs, newRule(AttrTopology, q.Topology, "Topology Set on a GPU Tier", c.data.Sources["gke_tpu"], nil,
 			"topology describes TPU slices; remove it from the GPU tier, or set accelerator_type to make the tier a TPU tier."))
 	}
 	if q.GPUCount < 0 {
-		fs = append(fs, newFinding(SeverityError, AttrGPUCount, itoa(q.GPUCount), "Invalid GPU Count", src, nil,
+		fs = append(fs, newRule(AttrGPUCount, itoa(q.GPUCount), "Invalid GPU Count", src, nil,
 			fmt.Sprintf("gpu_count %d is negative; use a positive count.", q.GPUCount)))
 	}
 	switch m, att := c.gpuMachines[q.MachineType], c.attachmentFor(q.MachineType, q.GPUType); {
 	case q.MachineType == "":
-		fs = append(fs, newFinding(SeverityError, AttrMachineType, "", "Missing Machine Type", src, nil,
+		fs = append(fs, newRule(AttrMachineType, "", "Missing Machine Type", src, nil,
 			"Set machine_type to a GPU machine type such as \"g2-standard-4\" or \"a3-highgpu-8g\"."))
 	case m != nil:
 		shape.MachineType, shape.GPUType, shape.GPUCount = m.Name, m.GPUType, m.GPUCount
@@ -175,7 +175,7 @@ func (c *Catalog) checkAttachedGPU(a *GPUAttachment, q GPUPoolQuery, gpuTypeOK b
 	family := strings.TrimSuffix(a.MachinePrefix, "-")
 	switch {
 	case q.GPUType == "":
-		fs = append(fs, newFinding(SeverityError, AttrGPUType, "", "Missing GPU Type", a.Source, a.GPUTypes,
+		fs = append(fs, newRule(AttrGPUType, "", "Missing GPU Type", a.Source, a.GPUTypes,
 			fmt.Sprintf("%q has no built-in GPUs; set gpu_type to %s.", q.MachineType, quoteList(a.GPUTypes))))
 	case !gpuTypeOK || slices.Contains(a.GPUTypes, q.GPUType):
 	case len(c.gpuMachinesFor(q.GPUType, 0)) > 0:
@@ -189,7 +189,7 @@ func (c *Catalog) checkAttachedGPU(a *GPUAttachment, q GPUPoolQuery, gpuTypeOK b
 	}
 	switch {
 	case q.GPUCount == 0:
-		fs = append(fs, newFinding(SeverityError, AttrGPUCount, "", "Missing GPU Count", a.Source, intStrings(a.Counts),
+		fs = append(fs, newRule(AttrGPUCount, "", "Missing GPU Count", a.Source, intStrings(a.Counts),
 			fmt.Sprintf("%q has no built-in GPUs; set gpu_count to %s.", q.MachineType, joinOr(intStrings(a.Counts)))))
 	case q.GPUCount > 0 && !slices.Contains(a.Counts, q.GPUCount):
 		fs = append(fs, newFinding(SeverityWarning, AttrGPUCount, itoa(q.GPUCount), "Unverified GPU Count", a.Source,

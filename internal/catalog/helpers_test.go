@@ -69,8 +69,14 @@ func mustNoFindings(t *testing.T, what string, fs Findings) {
 	}
 }
 
-// limit marks f as one of the provider's own limits (Finding.Limit).
+// limit marks f as one of the provider's own limits (BasisLimit).
 func limit(f Finding) Finding {
-	f.Limit = true
+	f.Basis = BasisLimit
+	return f
+}
+
+// rule marks f as a rule of the API itself (BasisRule).
+func rule(f Finding) Finding {
+	f.Basis = BasisRule
 	return f
 }

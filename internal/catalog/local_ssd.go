@@ -102,7 +102,7 @@ func (c *Catalog) LocalSSD(q LocalSSDQuery) Findings {
 	}
 	var fs Findings
 	if q.Ephemeral != nil && q.RawBlock != nil {
-		fs = append(fs, newFinding(SeverityError, AttrLocalNVMeSSDBlockCount, fmt.Sprint(*q.RawBlock), "Two Local SSD Modes", r.ExclusiveSource, nil,
+		fs = append(fs, newRule(AttrLocalNVMeSSDBlockCount, fmt.Sprint(*q.RawBlock), "Two Local SSD Modes", r.ExclusiveSource, nil,
 			fmt.Sprintf("A node pool uses its Local SSDs either for ephemeral storage (ephemeral_storage_local_ssd_count) or as raw block devices (local_nvme_ssd_block_count), not both. %s Remove one of them.", r.ExclusiveDecision)))
 	}
 	for _, m := range []struct {

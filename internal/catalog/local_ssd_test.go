@@ -36,9 +36,9 @@ func TestLocalSSD(t *testing.T) {
 		{"tpu unchecked", LocalSSDQuery{MachineType: "ct6e-standard-4t", TPU: true, Ephemeral: n(1)}, nil},
 		{"unknown machine", LocalSSDQuery{MachineType: "g2-standard-4", Ephemeral: n(1)}, nil},
 		{"both modes", LocalSSDQuery{MachineType: "n1-standard-8", Ephemeral: n(1), RawBlock: n(1)}, Findings{
-			errAt(AttrLocalNVMeSSDBlockCount, "1", "Two Local SSD Modes",
+			rule(errAt(AttrLocalNVMeSSDBlockCount, "1", "Two Local SSD Modes",
 				"A node pool uses its Local SSDs either for ephemeral storage (ephemeral_storage_local_ssd_count) or as raw block devices (local_nvme_ssd_block_count), not both. "+
-					c.data.PoolSettings.LocalSSD.ExclusiveDecision+" Remove one of them.", srcLocalSSDExclude)}},
+					c.data.PoolSettings.LocalSSD.ExclusiveDecision+" Remove one of them.", srcLocalSSDExclude))}},
 		{"too many", LocalSSDQuery{MachineType: "n1-standard-8", RawBlock: n(33)}, Findings{
 			errAt(AttrLocalNVMeSSDBlockCount, "33", "Local SSD Count Out of Range",
 				"local_nvme_ssd_block_count 33 is outside 0 to 32, the most Local SSDs a VM can have. "+maxDecision, srcLocalSSDCE)}},
@@ -62,6 +62,24 @@ func TestLocalSSD(t *testing.T) {
 				t.Errorf("findings (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestLocalSSDFixedSeries: every series Compute Engine's page says comes
+// with Local SSDs on every machine type ("Z4D, Z4M, Z3, A5X, A4X Max, A4X,
+// A4, A3, and A2 Ultra") gets the built-in-count warning, not silence. The
+// names are the series' prefixes with a shape; only z4m-highmem-192-cd is
+// a documented name (the Z4M page), the rule matches by prefix.
+func TestLocalSSDFixedSeries(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	n := int64(2)
+	for _, m := range []string{"z4d-highmem-48-highlssd", "z4m-highmem-192-cd", "z3-highmem-88-highlssd", "a5x-highgpu-4g",
+		"a4x-maxgpu-4g-metal", "a4x-highgpu-4g", "a4-highgpu-8g", "a3-megagpu-8g", "a2-ultragpu-1g"} {
+		fs := c.LocalSSD(LocalSSDQuery{MachineType: m, Ephemeral: &n})
+		if len(fs) != 1 || fs[0].Summary != "Machine Type With Built-in Local SSDs" || fs[0].Severity != SeverityWarning || fs[0].Source != srcLocalSSDCEAdd {
+			t.Errorf("%s: want the built-in Local SSD warning, got %v", m, fs)
+		}
 	}
 }
 

@@ -27,7 +27,7 @@ func (c *Catalog) AutoscalingBounds(minNodes, maxNodes int64) Findings {
 	if maxNodes >= minNodes {
 		return nil
 	}
-	return Findings{newFinding(SeverityError, AttrMaxNodeCount, fmt.Sprint(maxNodes), "Autoscaling Bounds Out of Order",
+	return Findings{newRule(AttrMaxNodeCount, fmt.Sprint(maxNodes), "Autoscaling Bounds Out of Order",
 		c.Source("gke_autoscaling"), nil, fmt.Sprintf("max_node_count %d is below min_node_count %d.", maxNodes, minNodes))}
 }
 
@@ -77,7 +77,7 @@ type PoolTaint struct {
 func (c *Catalog) PoolMetadata(labels map[string]string, taints []PoolTaint) Findings {
 	var fs Findings
 	if _, ok := labels[LabelComputeClass]; ok {
-		fs = append(fs, newFinding(SeverityError, AttrLabels, LabelComputeClass, "Label Set by the Provider",
+		fs = append(fs, newLimit(AttrLabels, LabelComputeClass, "Label Set by the Provider",
 			c.Source("compute_class_binding"), nil,
 			fmt.Sprintf("The provider sets %q to compute_class on every tier; remove it from labels.", LabelComputeClass)))
 	}
@@ -88,10 +88,10 @@ func (c *Catalog) PoolMetadata(labels map[string]string, taints []PoolTaint) Fin
 		var f Finding
 		switch {
 		case slices.Contains(reserved, t.Key):
-			f = newFinding(SeverityError, AttrTaints, t.Key, "Taint Set by the Provider", c.Source("accelerator_taints"), nil,
+			f = newLimit(AttrTaints, t.Key, "Taint Set by the Provider", c.Source("accelerator_taints"), nil,
 				fmt.Sprintf("The provider sets the %q taint itself (see node_taints); remove it from taints.", t.Key))
 		case seen[key]:
-			f = newFinding(SeverityError, AttrTaints, t.Key, "Duplicate Taint", c.Source("kubernetes_taints"), nil,
+			f = newRule(AttrTaints, t.Key, "Duplicate Taint", c.Source("kubernetes_taints"), nil,
 				fmt.Sprintf("The taint key %q with effect %s is listed twice; Kubernetes keeps one taint per key and effect.", t.Key, t.Effect))
 		}
 		seen[key] = true

@@ -12,7 +12,7 @@ func TestAutoscalingBounds(t *testing.T) {
 		t.Errorf("equal bounds: %v", fs)
 	}
 	want := Findings{{Attribute: AttrMaxNodeCount, Index: -1, Value: "1", Summary: "Autoscaling Bounds Out of Order",
-		Detail: "max_node_count 1 is below min_node_count 3.", Severity: SeverityError,
+		Detail: "max_node_count 1 is below min_node_count 3.", Severity: SeverityError, Basis: BasisRule,
 		Source: "https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/projects.locations.clusters.nodePools#NodePoolAutoscaling"}}
 	if diff := diffFindings(want, c.AutoscalingBounds(3, 1)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -40,15 +40,15 @@ func TestPoolMetadata(t *testing.T) {
 			labels: map[string]string{LabelComputeClass: "x"},
 			want: Findings{{Attribute: AttrLabels, Index: -1, Value: LabelComputeClass, Summary: "Label Set by the Provider",
 				Detail:   `The provider sets "cloud.google.com/compute-class" to compute_class on every tier; remove it from labels.`,
-				Severity: SeverityError, Source: srcBinding}},
+				Severity: SeverityError, Basis: BasisLimit, Source: srcBinding}},
 		},
 		"an accelerator taint and a duplicate": {
 			taints: []PoolTaint{{Key: "a", Effect: "NO_SCHEDULE"}, {Key: TaintGPU, Value: "present", Effect: "NO_SCHEDULE"}, {Key: "a", Value: "b", Effect: "NO_SCHEDULE"}},
 			want: Findings{
 				{Attribute: AttrTaints, Index: 1, Value: TaintGPU, Summary: "Taint Set by the Provider",
-					Detail: `The provider sets the "nvidia.com/gpu" taint itself (see node_taints); remove it from taints.`, Severity: SeverityError, Source: srcTaints},
+					Detail: `The provider sets the "nvidia.com/gpu" taint itself (see node_taints); remove it from taints.`, Severity: SeverityError, Basis: BasisLimit, Source: srcTaints},
 				{Attribute: AttrTaints, Index: 2, Value: "a", Summary: "Duplicate Taint",
-					Detail: `The taint key "a" with effect NO_SCHEDULE is listed twice; Kubernetes keeps one taint per key and effect.`, Severity: SeverityError, Source: srcK8s},
+					Detail: `The taint key "a" with effect NO_SCHEDULE is listed twice; Kubernetes keeps one taint per key and effect.`, Severity: SeverityError, Basis: BasisRule, Source: srcK8s},
 			},
 		},
 	}

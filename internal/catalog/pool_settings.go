@@ -306,7 +306,7 @@ func (c *Catalog) upgradeFindings(q PoolSettingsQuery) Findings {
 		if q.MaxSurge == nil {
 			attr = AttrMaxUnavailable
 		}
-		fs = append(fs, newFinding(SeverityError, attr, "0", "Upgrade Without Parallelism", u.Source, nil,
+		fs = append(fs, newRule(attr, "0", "Upgrade Without Parallelism", u.Source, nil,
 			fmt.Sprintf("max_surge and max_unavailable are both 0 (GKE's default for one left out: max_surge %d, max_unavailable %d), so no node could be upgraded; set at least one of them above 0.",
 				u.DefaultMaxSurge, u.DefaultMaxUnavailable)))
 	}
@@ -327,7 +327,7 @@ func (c *Catalog) resourceLabelFindings(q PoolSettingsQuery) Findings {
 	}
 	slices.Sort(keys)
 	if n := len(keys) + len(q.ReservedLabelKeys); n > lim.MaxLabels {
-		fs = append(fs, newFinding(SeverityError, AttrResourceLabels, fmt.Sprint(len(keys)), "Too Many Resource Labels", lim.Source, nil,
+		fs = append(fs, newRule(AttrResourceLabels, fmt.Sprint(len(keys)), "Too Many Resource Labels", lim.Source, nil,
 			fmt.Sprintf("A Compute Engine resource has at most %d labels; resource_labels has %d, and the provider adds %d.",
 				lim.MaxLabels, len(keys), len(q.ReservedLabelKeys))))
 	}
@@ -335,13 +335,13 @@ func (c *Catalog) resourceLabelFindings(q PoolSettingsQuery) Findings {
 		v := q.ResourceLabels[k]
 		switch {
 		case slices.Contains(q.ReservedLabelKeys, k):
-			fs = append(fs, newFinding(SeverityError, AttrResourceLabels, k, "Resource Label Set by the Provider", lim.Source, nil,
+			fs = append(fs, newLimit(AttrResourceLabels, k, "Resource Label Set by the Provider", lim.Source, nil,
 				fmt.Sprintf("The provider sets the resource label %q on every pool it creates, to mark the pool as its own; remove it from resource_labels.", k)))
 		case len(k) > lim.MaxLength || !labelKeyRE.MatchString(k):
-			fs = append(fs, newFinding(SeverityError, AttrResourceLabels, k, "Invalid Resource Label Key", lim.Source, nil,
+			fs = append(fs, newRule(AttrResourceLabels, k, "Invalid Resource Label Key", lim.Source, nil,
 				fmt.Sprintf("Resource label key %q must start with a lowercase letter and hold at most %d lowercase letters, digits, underscores and dashes.", k, lim.MaxLength)))
 		case len(v) > lim.MaxLength || !labelValueRE.MatchString(v):
-			fs = append(fs, newFinding(SeverityError, AttrResourceLabels, v, "Invalid Resource Label Value", lim.Source, nil,
+			fs = append(fs, newRule(AttrResourceLabels, v, "Invalid Resource Label Value", lim.Source, nil,
 				fmt.Sprintf("The value %q of resource label %q must hold at most %d lowercase letters, digits, underscores and dashes.", v, k, lim.MaxLength)))
 		}
 	}
@@ -356,7 +356,7 @@ func (c *Catalog) gpuSharingFindings(q PoolSettingsQuery) Findings {
 		if q.GPUPartitionSize == "" {
 			attr = AttrGPUSharingConfig
 		}
-		return Findings{newFinding(SeverityError, attr, q.GPUPartitionSize+q.GPUSharingStrategy, "GPU Sharing on a TPU Tier", c.Source("gke_gpu_sharing"), nil,
+		return Findings{newRule(attr, q.GPUPartitionSize+q.GPUSharingStrategy, "GPU Sharing on a TPU Tier", c.Source("gke_gpu_sharing"), nil,
 			"gpu_partition_size and gpu_sharing_config share NVIDIA GPUs; remove them from the TPU tier.")}
 	}
 	if p := q.GPUPartitionSize; p != "" {

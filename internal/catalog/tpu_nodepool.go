@@ -85,7 +85,7 @@ func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
 		}
 	}
 	if g == nil {
-		fs = append(fs, newFinding(SeverityError, AttrAcceleratorType, "", "Missing TPU Shape", c.data.Sources["gke_tpu"], nil,
+		fs = append(fs, newRule(AttrAcceleratorType, "", "Missing TPU Shape", c.data.Sources["gke_tpu"], nil,
 			"Set accelerator_type (e.g. \"v6e-16\") or machine_type (e.g. \"ct6e-standard-4t\") to describe the TPU node pool."))
 		return shape, fs
 	}

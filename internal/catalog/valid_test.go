@@ -131,7 +131,7 @@ func TestModes(t *testing.T) {
 
 func TestFindingString(t *testing.T) {
 	t.Parallel()
-	f := atIndex(errAt(AttrZones, "x", "Invalid Zone", "Bad.", ""), 2)
+	f := atIndex(rule(errAt(AttrZones, "x", "Invalid Zone", "Bad.", "")), 2)
 	if got, want := f.String(), "error: zones[2]: Invalid Zone: Bad."; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}

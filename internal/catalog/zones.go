@@ -83,7 +83,7 @@ func (c *Catalog) badZoneForm(g *Generation, z, attr string, genZones []string) 
 	src := c.data.Sources["zones"]
 	if guess := normalizeGuess(z); guess != z {
 		if _, ok := zoneRegion(guess); ok {
-			return newFinding(SeverityError, attr, z, "Invalid Zone", src, []string{guess},
+			return newRule(attr, z, "Invalid Zone", src, []string{guess},
 				fmt.Sprintf("%q is not a zone name (zone names are lower case, without spaces)%s", z, didYouMean([]string{guess})))
 		}
 	}
@@ -96,7 +96,7 @@ func (c *Catalog) badZoneForm(g *Generation, z, attr string, genZones []string) 
 		if len(sugg) > 0 {
 			example = sugg[0]
 		}
-		return newFinding(SeverityError, attr, z, "Invalid Zone", src, sugg,
+		return newRule(attr, z, "Invalid Zone", src, sugg,
 			fmt.Sprintf("%q is a region, not a zone; use a zone such as %q.", z, example))
 	}
 	sugg := nearest(z, genZones)
@@ -106,7 +106,7 @@ func (c *Catalog) badZoneForm(g *Generation, z, attr string, genZones []string) 
 	} else {
 		detail += "."
 	}
-	return newFinding(SeverityError, attr, z, "Invalid Zone", src, sugg, detail)
+	return newRule(attr, z, "Invalid Zone", src, sugg, detail)
 }
 
 func joinAnd(vals []string) string {

@@ -239,17 +239,41 @@ func TPUZoneFindings(ctx context.Context, offers TPUOffers, cat *catalog.Catalog
 			fs = append(fs, unanswered(attr, z, "Cloud TPU API", "tpu.acceleratorTypes.list", err)...)
 			continue
 		}
-		for _, f := range ZoneOfferFindings(cat, attr, z, offer, res) {
+		var offering []string
+		if acc := res.Accelerator.Type; acc != "" && !slices.Contains(offer.AcceleratorTypes, acc) {
+			offering = zonesOffering(ctx, offers, cat, project, acc, res.Accelerator.Generation, z, zones)
+		}
+		for _, f := range ZoneOfferFindings(cat, attr, z, offer, res, offering) {
 			if len(zones) > 1 && f.Attribute == attr {
 				f.Index = i
-			}
-			if f.Severity == catalog.SeverityError {
-				f.Detail += " The Cloud TPU API's list for the project is authoritative; to report this as a warning, set validation = \"warn\"."
 			}
 			fs = append(fs, f)
 		}
 	}
 	return fs
+}
+
+// zonesOffering asks the Cloud TPU API, for the other configured zones and
+// the zones the catalog lists for the generation (in that order, without
+// missed), which of them offer accType to project. A zone it cannot ask is
+// left out. The answers are cached, so a plan asks each zone once.
+func zonesOffering(ctx context.Context, offers TPUOffers, cat *catalog.Catalog, project, accType, gen, missed string, configured []string) []string {
+	candidates := slices.Clone(configured)
+	if g, ok := cat.Generation(gen); ok {
+		for _, z := range g.Zones {
+			candidates = append(candidates, z.Zone)
+		}
+	}
+	var out []string
+	for _, z := range candidates {
+		if z == missed || slices.Contains(out, z) {
+			continue
+		}
+		if offer, err := offers.TPUZoneOffer(ctx, project, z); err == nil && slices.Contains(offer.AcceleratorTypes, accType) {
+			out = append(out, z)
+		}
+	}
+	return out
 }
 
 // missing is the error for a zone the live API says lacks name.
@@ -275,9 +299,8 @@ func missing(attr, zone, api, kind, name string, have []string, region string) c
 	if len(sugg) == 0 {
 		sugg = far
 	}
-	return catalog.Finding{Attribute: attr, Index: -1, Value: zone, Severity: catalog.SeverityError,
-		Summary: "Zone Does Not Offer Accelerator", Suggestions: slices.Clone(sugg[:min(len(sugg), 3)]),
-		Detail: detail + " This is the live answer of the API at plan time; to report it as a warning, set validation = \"warn\"."}
+	return catalog.Finding{Attribute: attr, Index: -1, Value: zone, Severity: catalog.SeverityError, Basis: catalog.BasisLive,
+		Summary: "Zone Does Not Offer Accelerator", Suggestions: slices.Clone(sugg[:min(len(sugg), 3)]), Detail: detail}
 }
 
 func listHead(vals []string, n int) []string {

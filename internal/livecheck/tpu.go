@@ -14,9 +14,11 @@ import (
 
 // ZoneOfferFindings compares the catalog's answer res with a zone's live
 // Cloud TPU offer: an error on attr when the zone does not offer the
-// accelerator type, a warning on runtime_version when it does not list the
-// runtime version (naming the compatible candidates it does list).
-func ZoneOfferFindings(cat *catalog.Catalog, attr, zone string, offer gcp.TPUZoneOffer, res catalog.RuntimeResult) catalog.Findings {
+// accelerator type, naming the zones that do (offering: the other zones the
+// caller asked live, in order, that list it), a warning on runtime_version
+// when it does not list the runtime version (naming the compatible
+// candidates it does list).
+func ZoneOfferFindings(cat *catalog.Catalog, attr, zone string, offer gcp.TPUZoneOffer, res catalog.RuntimeResult, offering []string) catalog.Findings {
 	acc := res.Accelerator
 	if acc.Type == "" {
 		return nil // the accelerator type is invalid; the catalog already said so
@@ -37,19 +39,18 @@ func ZoneOfferFindings(cat *catalog.Catalog, attr, zone string, offer gcp.TPUZon
 		default:
 			detail += fmt.Sprintf(", which offers no %s types to this project.", acc.Generation)
 		}
-		if g, ok := cat.Generation(acc.Generation); ok && len(g.Zones) > 0 {
-			zones := make([]string, 0, len(g.Zones))
-			for _, z := range g.Zones {
-				zones = append(zones, z.Zone)
-			}
-			detail += fmt.Sprintf(" Zones the catalog lists for %s: %s.", acc.Generation, strings.Join(zones, ", "))
+		if len(offering) > 0 {
+			detail += fmt.Sprintf(" Zones whose live list has %s for this project: %s.", acc.Type, strings.Join(offering, ", "))
+		} else {
+			detail += fmt.Sprintf(" No other zone the catalog lists for %s has it in its live list for this project either.", acc.Generation)
 		}
 		return catalog.Findings{{
 			Attribute: attr, Index: -1, Value: zone,
 			Summary:     "Zone Does Not Offer Accelerator Type",
 			Detail:      detail,
-			Suggestions: sameGen,
+			Suggestions: slices.Clone(offering[:min(len(offering), 3)]),
 			Severity:    catalog.SeverityError,
+			Basis:       catalog.BasisLive,
 		}}
 	}
 	rv := res.RuntimeVersion

@@ -4,6 +4,8 @@
 package livecheck
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -23,19 +25,12 @@ func TestZoneOfferFindings(t *testing.T) {
 		t.Fatalf("the TensorFlow case needs several candidates, the first chosen: %v", tf.Candidates)
 	}
 	others := slices.DeleteFunc(slices.Clone(tf.Candidates), func(s string) bool { return s == tf.RuntimeVersion })
-	v6eZones := "us-central1-b"
-	if g, ok := cat.Generation("v6e"); ok {
-		var zs []string
-		for _, z := range g.Zones {
-			zs = append(zs, z.Zone)
-		}
-		v6eZones = strings.Join(zs, ", ")
-	}
 
 	tests := map[string]struct {
-		res   catalog.RuntimeResult
-		offer gcp.TPUZoneOffer
-		want  catalog.Findings
+		res      catalog.RuntimeResult
+		offer    gcp.TPUZoneOffer
+		offering []string
+		want     catalog.Findings
 	}{
 		"zone offers type and runtime": {
 			res:   v6e,
@@ -46,14 +41,15 @@ func TestZoneOfferFindings(t *testing.T) {
 			offer: gcp.TPUZoneOffer{},
 		},
 		"zone offers other sizes of the generation": {
-			res:   v6e,
-			offer: gcp.TPUZoneOffer{AcceleratorTypes: []string{"v5p-8", "v6e-8", "v6e-1"}, RuntimeVersions: []string{"v2-alpha-tpuv6e"}},
+			res:      v6e,
+			offer:    gcp.TPUZoneOffer{AcceleratorTypes: []string{"v5p-8", "v6e-8", "v6e-1"}, RuntimeVersions: []string{"v2-alpha-tpuv6e"}},
+			offering: []string{"us-east5-a", "us-east1-d", "europe-west4-a", "us-central1-b"},
 			want: catalog.Findings{{
 				Attribute: "zone", Index: -1, Value: "us-central1-a",
 				Summary:     "Zone Does Not Offer Accelerator Type",
-				Detail:      `The Cloud TPU API does not list "v6e-4" in zone "us-central1-a"; v6e types it lists: v6e-1, v6e-8. Zones the catalog lists for v6e: ` + v6eZones + ".",
-				Suggestions: []string{"v6e-1", "v6e-8"},
-				Severity:    catalog.SeverityError,
+				Detail:      `The Cloud TPU API does not list "v6e-4" in zone "us-central1-a"; v6e types it lists: v6e-1, v6e-8. Zones whose live list has v6e-4 for this project: us-east5-a, us-east1-d, europe-west4-a, us-central1-b.`,
+				Suggestions: []string{"us-east5-a", "us-east1-d", "europe-west4-a"},
+				Severity:    catalog.SeverityError, Basis: catalog.BasisLive,
 			}},
 		},
 		"zone offers no type of the generation": {
@@ -62,8 +58,8 @@ func TestZoneOfferFindings(t *testing.T) {
 			want: catalog.Findings{{
 				Attribute: "zone", Index: -1, Value: "us-central1-a",
 				Summary:  "Zone Does Not Offer Accelerator Type",
-				Detail:   `The Cloud TPU API does not list "v6e-4" in zone "us-central1-a", which offers no v6e types to this project. Zones the catalog lists for v6e: ` + v6eZones + ".",
-				Severity: catalog.SeverityError,
+				Detail:   `The Cloud TPU API does not list "v6e-4" in zone "us-central1-a", which offers no v6e types to this project. No other zone the catalog lists for v6e has it in its live list for this project either.`,
+				Severity: catalog.SeverityError, Basis: catalog.BasisLive,
 			}},
 		},
 		"zone offers no TPU at all": {
@@ -72,8 +68,8 @@ func TestZoneOfferFindings(t *testing.T) {
 			want: catalog.Findings{{
 				Attribute: "zone", Index: -1, Value: "us-central1-a",
 				Summary:  "Zone Does Not Offer Accelerator Type",
-				Detail:   `The Cloud TPU API does not list "v6e-4" in zone "us-central1-a", which offers no TPU accelerator types to this project. Zones the catalog lists for v6e: ` + v6eZones + ".",
-				Severity: catalog.SeverityError,
+				Detail:   `The Cloud TPU API does not list "v6e-4" in zone "us-central1-a", which offers no TPU accelerator types to this project. No other zone the catalog lists for v6e has it in its live list for this project either.`,
+				Severity: catalog.SeverityError, Basis: catalog.BasisLive,
 			}},
 		},
 		"chosen runtime missing, another candidate live": {
@@ -103,10 +99,47 @@ func TestZoneOfferFindings(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			got := ZoneOfferFindings(cat, "zone", "us-central1-a", tc.offer, tc.res)
+			got := ZoneOfferFindings(cat, "zone", "us-central1-a", tc.offer, tc.res, tc.offering)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// offersByZone is a Cloud TPU API that offers each zone's listed types.
+type offersByZone map[string][]string
+
+func (o offersByZone) TPUZoneOffer(_ context.Context, _, zone string) (gcp.TPUZoneOffer, error) {
+	types, ok := o[zone]
+	if !ok {
+		return gcp.TPUZoneOffer{}, errors.New("zone not answered")
+	}
+	return gcp.TPUZoneOffer{AcceleratorTypes: types, RuntimeVersions: []string{"v2-alpha-tpuv6e"}}, nil
+}
+
+// TestTPUZoneFindingsNamesLiveZones: the error for a zone without the type
+// names the zones whose live list has it (the other configured zones
+// first, then the catalog's), never the zone it rejects or one whose live
+// list lacks the type, and it is a live finding.
+func TestTPUZoneFindingsNamesLiveZones(t *testing.T) {
+	t.Parallel()
+	cat := catalog.Default()
+	res := cat.ResolveRuntime(catalog.RuntimeQuery{AcceleratorType: "v6e-4"})
+	offers := offersByZone{
+		"us-central1-a":  {"v5litepod-4"},
+		"us-central1-b":  {"v6e-1"},
+		"us-east5-b":     {"v6e-4"},
+		"europe-west4-a": {"v6e-4", "v6e-8"},
+	}
+	fs := TPUZoneFindings(context.Background(), offers, cat, "p", "zones", []string{"us-central1-a", "europe-west4-a"}, res)
+	if len(fs) != 1 {
+		t.Fatalf("want one finding, got %v", fs)
+	}
+	f := fs[0]
+	if f.Index != 0 || f.Basis != catalog.BasisLive || f.Severity != catalog.SeverityError ||
+		!strings.HasSuffix(f.Detail, " Zones whose live list has v6e-4 for this project: europe-west4-a, us-east5-b.") ||
+		!slices.Equal(f.Suggestions, []string{"europe-west4-a", "us-east5-b"}) {
+		t.Errorf("finding %+v", f)
 	}
 }

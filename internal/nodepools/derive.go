@@ -304,7 +304,7 @@ func deriveTPU(cat *catalog.Catalog, in tierInput, gkeVersion string, s *tierSpe
 			fmt.Sprintf("%s is a multi-host %s slice, which GKE places with a workload policy (a resource policy) instead of a compact "+
 				"placement with a TPU topology; this resource does not create workload policies. Use a single-host slice, or create "+
 				"this pool with a workload policy outside this resource.", in.AcceleratorType, shape.Accelerator.Generation), cat.Source("gke_tpu"))
-		f.Limit = true // what this resource creates, not a fact about GKE: an error in warn mode too
+		f.Basis = catalog.BasisLimit // what this resource creates, not a fact about GKE: an error in warn mode too
 		fs = append(fs, f)
 	}
 	return fs

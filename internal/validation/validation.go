@@ -97,17 +97,27 @@ func Append(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, 
 			detail += "\n\nSource: " + f.Source
 		}
 		if f.Severity == catalog.SeverityError {
-			// Warn mode relaxes the catalog's facts, not this provider's own
-			// limits, so only the former get the advice.
-			if !f.Limit {
-				detail += "\n\nIf Google Cloud supports this since the catalog's date (" + catalog.Default().Date() +
-					"), set validation = \"warn\" on the resource or the provider to report catalog errors as warnings."
-			}
+			detail += warnAdvice(f.Basis)
 			diags.AddAttributeError(p, f.Summary, detail)
 		} else {
 			diags.AddAttributeWarning(p, f.Summary, detail)
 		}
 	}
+}
+
+// warnAdvice is the way out an error offers through validation = "warn":
+// only where warn mode relaxes the finding (catalog.Basis.Relaxable), and
+// worded for what the finding rests on.
+func warnAdvice(b catalog.Basis) string {
+	switch b {
+	case catalog.BasisCatalog:
+		return "\n\nIf Google Cloud supports this since the catalog's date (" + catalog.Default().Date() +
+			"), set validation = \"warn\" on the resource or the provider to report catalog errors as warnings."
+	case catalog.BasisLive:
+		return "\n\nThis is the API's answer for the project at plan time. To plan anyway (for example to keep a zone for later), " +
+			"set validation = \"warn\" on the resource or the provider to report it as a warning."
+	}
+	return ""
 }
 
 // sameOnList returns the list-element findings with the same attribute,

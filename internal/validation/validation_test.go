@@ -133,17 +133,32 @@ func TestAppendGroupsListElements(t *testing.T) {
 	}
 }
 
-// TestAppendKeepsLimits: a finding about the provider's own limits stays an
-// error in warn mode, and its detail does not offer warn mode as the way out.
+// TestAppendKeepsLimits: a finding about the provider's own limits or an
+// API rule stays an error in warn mode, and its detail does not offer warn
+// mode as the way out; a live finding is relaxed by warn mode, and its
+// advice says it is the API's answer, not the catalog's date.
 func TestAppendKeepsLimits(t *testing.T) {
 	t.Parallel()
-	limit := catalog.Findings{{Attribute: "accelerator_type", Index: -1, Value: "v6e-16", Summary: "Multi-Host Slice Not Supported on Compute Engine",
-		Detail: "d", Severity: catalog.SeverityError, Limit: true}}
-	for _, mode := range []catalog.Mode{catalog.ModeStrict, catalog.ModeWarn} {
-		var diags diag.Diagnostics
-		Append(&diags, path.Empty(), limit, mode)
-		if len(diags) != 1 || diags[0].Severity() != diag.SeverityError || strings.Contains(diags[0].Detail(), `validation = "warn"`) {
-			t.Errorf("mode %v: %v, want one error without the warn-mode advice", mode, diags)
+	for _, basis := range []catalog.Basis{catalog.BasisLimit, catalog.BasisRule} {
+		firm := catalog.Findings{{Attribute: "accelerator_type", Index: -1, Value: "v6e-16", Summary: "Multi-Host Slice Not Supported on Compute Engine",
+			Detail: "d", Severity: catalog.SeverityError, Basis: basis}}
+		for _, mode := range []catalog.Mode{catalog.ModeStrict, catalog.ModeWarn} {
+			var diags diag.Diagnostics
+			Append(&diags, path.Empty(), firm, mode)
+			if len(diags) != 1 || diags[0].Severity() != diag.SeverityError || strings.Contains(diags[0].Detail(), `validation = "warn"`) {
+				t.Errorf("basis %v, mode %v: %v, want one error without the warn-mode advice", basis, mode, diags)
+			}
 		}
+	}
+	live := catalog.Findings{{Attribute: "zones", Index: -1, Value: "us-central1-a", Summary: "Zone Does Not Offer Accelerator Type",
+		Detail: "d", Severity: catalog.SeverityError, Basis: catalog.BasisLive}}
+	var strict, warn diag.Diagnostics
+	Append(&strict, path.Empty(), live, catalog.ModeStrict)
+	Append(&warn, path.Empty(), live, catalog.ModeWarn)
+	if len(strict) != 1 || !strings.Contains(strict[0].Detail(), "the API's answer for the project") || strings.Contains(strict[0].Detail(), "catalog's date") {
+		t.Errorf("live error in strict mode: %v", strict)
+	}
+	if len(warn) != 1 || warn[0].Severity() != diag.SeverityWarning {
+		t.Errorf("live error in warn mode: %v, want one warning", warn)
 	}
 }
