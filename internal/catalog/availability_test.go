@@ -36,13 +36,15 @@ func TestV3OnGKE(t *testing.T) {
 func TestZoneAvailabilityOffline(t *testing.T) {
 	t.Parallel()
 	c := Default()
-	// v6e in Asia-Pacific: the regions page lists a block without zone names.
-	r := c.ResolveRuntime(RuntimeQuery{AcceleratorType: "v6e-8", Zones: []string{"asia-northeast1-b"}, ForTPUAPI: true})
-	want := Findings{atIndex(warnAt(AttrZones, "asia-northeast1-b", "Zone Not Listed for TPU Generation",
-		`"asia-northeast1-b" is not listed for v6e. The TPU regions page has an Asia-Pacific v6e block whose zone names were not captured (a third-party runbook uses asia-northeast1-b). Any well-formed asia-* zone gets a warning instead of an error.`,
+	// v6e in Asia-Pacific: the flex-start page names asia-northeast1-b; the
+	// regions page lists a block without zone names, so other asia zones warn.
+	mustNoFindings(t, "v6e-8 in asia-northeast1-b", c.ResolveRuntime(RuntimeQuery{AcceleratorType: "v6e-8", Zones: []string{"asia-northeast1-b"}, ForTPUAPI: true}).Findings)
+	r := c.ResolveRuntime(RuntimeQuery{AcceleratorType: "v6e-8", Zones: []string{"asia-southeast1-b"}, ForTPUAPI: true})
+	want := Findings{atIndex(warnAt(AttrZones, "asia-southeast1-b", "Zone Not Listed for TPU Generation",
+		`"asia-southeast1-b" is not listed for v6e. The TPU regions page has an Asia-Pacific v6e block whose zone names were not captured; the flex-start page names asia-northeast1-b (listed above). Any other well-formed asia-* zone gets a warning instead of an error.`,
 		srcZonesOld), 0)}
 	if d := diffFindings(want, r.Findings); d != "" {
-		t.Errorf("v6e in asia-northeast1-b (-want +got):\n%s", d)
+		t.Errorf("v6e in asia-southeast1-b (-want +got):\n%s", d)
 	}
 	// v2 and v3 zones the regions page lists: no finding.
 	for _, q := range []RuntimeQuery{

@@ -26,9 +26,20 @@ type CapacityMode struct {
 
 // FlexStartRules bound a flex-start request.
 type FlexStartRules struct {
-	MaxRunHours int      `json:"max_run_hours"`
-	Generations []string `json:"generations"`
-	Source      string   `json:"source"`
+	MaxRunHours         int             `json:"max_run_hours"`
+	Generations         []string        `json:"generations"`
+	GenerationsDecision string          `json:"generations_decision"`
+	Zones               []FlexStartZone `json:"zones"`
+	ZonesDecision       string          `json:"zones_decision"`
+	Source              string          `json:"source"`
+}
+
+// FlexStartZone is a zone the flex-start page lists for a generation.
+type FlexStartZone struct {
+	Zone       string `json:"zone"`
+	Generation string `json:"generation"`
+	Use        string `json:"use"`
+	Source     string `json:"source"`
 }
 
 // The capacity mode names, as catalog.json spells them.
@@ -142,8 +153,40 @@ func (c *Catalog) checkFlexStart(r CapacityRequest) Findings {
 	}
 	if r.Generation != "" && !slices.Contains(rules.Generations, r.Generation) {
 		fs = append(fs, newFinding(SeverityError, AttrCapacityMode, r.Mode, "Flex-Start Not Offered for This Generation", rules.Source, nil,
-			fmt.Sprintf("Flex-start TPUs are offered for %s, not %s. Use another accelerator_type, or mode \"spot\" or \"on-demand\".",
-				strings.Join(rules.Generations, ", "), r.Generation)))
+			fmt.Sprintf("Flex-start TPUs are offered for %s only, not %s. Use a %s accelerator_type, or mode \"spot\" or \"on-demand\".",
+				joinAnd(rules.Generations), r.Generation, strings.Join(rules.Generations, " or "))))
+	}
+	return fs
+}
+
+// FlexStartZones checks the zones of a flex-start TPU VM of generation gen
+// against the zones the flex-start page lists for it: a zone it does not
+// list is a warning on zones naming those it does (zone lists change; see
+// FlexStartRules.ZonesDecision). Nothing is said for a generation without
+// flex-start (CheckCapacity's error covers it) or an unknown one.
+func (c *Catalog) FlexStartZones(gen string, zones []string) Findings {
+	rules := c.FlexStart()
+	var listed []string
+	for _, z := range rules.Zones {
+		if z.Generation == gen {
+			listed = append(listed, z.Zone)
+		}
+	}
+	if len(listed) == 0 {
+		return nil
+	}
+	var fs Findings
+	for i, z := range zones {
+		if slices.Contains(listed, z) {
+			continue
+		}
+		if _, ok := zoneRegion(z); !ok {
+			continue // the zone check reports a malformed zone
+		}
+		f := newFinding(SeverityWarning, AttrZones, z, "Zone Not Listed for Flex-Start", rules.Source, listed,
+			fmt.Sprintf("The flex-start page lists %s flex-start TPUs only in %s, not in %q. %s", gen, joinAnd(listed), z, rules.ZonesDecision))
+		f.Index = i
+		fs = append(fs, f)
 	}
 	return fs
 }

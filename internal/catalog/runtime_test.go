@@ -7,7 +7,7 @@ import (
 
 func TestResolveRuntimeFindings(t *testing.T) {
 	t.Parallel()
-	const v6eZones = "us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-central1-ai1, us-south1-ai1b, europe-west4-a, us-east5-c, us-east4-a, us-east4-b, us-west1-c"
+	const v6eZones = "us-central1-b, us-east1-d, us-east5-a, us-east5-b, us-central1-ai1, us-south1-ai1b, europe-west4-a, asia-northeast1-b, us-east5-c, us-east4-a, us-east4-b, us-west1-c"
 	tests := []struct {
 		name string
 		q    RuntimeQuery

@@ -167,6 +167,9 @@ func planCapacity(ctx context.Context, cfg vmModel, plan *vmModel, state *vmMode
 			MaxWait: c.MaxWait.ValueString(), MaxRunDuration: c.MaxRunDuration.ValueString(),
 		})
 		validation.Append(&resp.Diagnostics, path.Root("capacity"), fs, catalog.ModeStrict)
+		if zones, ok := listStrings(plan.Zones); ok && gen != "" && c.Mode.ValueString() == catalog.CapacityFlexStart {
+			validation.Append(&resp.Diagnostics, path.Empty(), catalog.Default().FlexStartZones(gen, zones), catalog.ModeStrict)
+		}
 		if c.queued() && anyFlagSet(cfg.SchedulingConfig) {
 			resp.Diagnostics.AddAttributeError(path.Root("scheduling_config"), "Scheduling Config With a Queued Capacity Mode",
 				fmt.Sprintf("capacity mode %q sets how the VM is scheduled; scheduling_config is for mode \"on-demand\" only. Remove scheduling_config.",

@@ -336,3 +336,53 @@ func TestAccTPUVM_queuedEditWhileWaiting(t *testing.T) {
 		},
 	})
 }
+
+// TestAccTPUVM_flexStartOffer: the flex-start page's limits, offline. v5p
+// is an error on capacity.mode ("You can only request Flex-start TPU v6e
+// and v5e"); v6e in a zone the page does not list is a warning on that
+// zone naming the listed ones, and the plan goes ahead; a listed zone
+// plans clean.
+func TestAccTPUVM_flexStartOffer(t *testing.T) {
+	vm := func(acc, zone string) string {
+		return acctest.OfflineProviderConfig + fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  project          = "p"
+  name             = "flex"
+  accelerator_type = %q
+  zones            = [%q]
+  capacity {
+    mode             = "flex-start"
+    max_run_duration = "2h"
+  }
+}
+`, acc, zone)
+	}
+	env, tf := acctest.DevInstall(t), acctest.TerraformPath(t)
+	for _, tc := range []struct {
+		acc, zone, want, severity, names string
+	}{
+		{"v5p-8", "us-east5-a", "Flex-Start Not Offered for This Generation", "error", "v5e and v6e only, not v5p"},
+		{"v6e-8", "us-central1-b", "Zone Not Listed for Flex-Start", "warning", "asia-northeast1-b and us-east5-a"},
+		{"v6e-8", "asia-northeast1-b", "", "", ""},
+	} {
+		diags, stdout, err := acctest.PlanDiagnostics(t, env, tf, vm(tc.acc, tc.zone))
+		if (err != nil) != (tc.severity == "error") {
+			t.Fatalf("%s in %s: plan error %v\n%s", tc.acc, tc.zone, err, stdout)
+		}
+		var found []acctest.Diagnostic
+		for _, d := range diags {
+			if strings.Contains(d.Summary, "Flex-Start") {
+				found = append(found, d)
+			}
+		}
+		if tc.want == "" {
+			if len(found) > 0 {
+				t.Errorf("%s in %s: want no flex-start diagnostic, got %+v", tc.acc, tc.zone, found)
+			}
+			continue
+		}
+		if len(found) != 1 || found[0].Summary != tc.want || found[0].Severity != tc.severity || !strings.Contains(found[0].Detail, tc.names) {
+			t.Errorf("%s in %s: want one %s %q, got %+v", tc.acc, tc.zone, tc.severity, tc.want, found)
+		}
+	}
+}
