@@ -101,9 +101,8 @@ func TestAcceleratorFindings(t *testing.T) {
 		{"above the largest v5p slice", "v5p-16384", Findings{errAt(AttrAcceleratorType, "v5p-16384", "Invalid TPU Accelerator Type",
 			`"v5p-16384" is not a v5p size; valid: v5p-8, v5p-16, v5p-32, v5p-64, v5p-128, v5p-256, v5p-512, v5p-1024, v5p-2048, v5p-4096, v5p-8192, v5p-12288, or any whole number of 4x4x4 cubes (a multiple of v5p-128) up to v5p-12288.`,
 			srcV5PTraining, "v5p-12288", "v5p-8192", "v5p-4096")}},
-		{"unverified shape", "tpu7x-2", Findings{warnAt(AttrAcceleratorType, "tpu7x-2", "Unverified TPU Accelerator Type",
-			`"tpu7x-2" (1x1x1) is not confirmed by Google docs. Only xpk lists the 1x1x1 shape (machine type tpu7x-standard-1t); no Google doc names it, so it is accepted with a warning.`,
-			srcXPK)}},
+		// GKE's own TPU table lists tpu7x-standard-1t (1x1x1): no warning.
+		{"shape from GKE's table", "tpu7x-2", nil},
 	}
 	c := Default()
 	for _, tt := range tests {
@@ -134,7 +133,7 @@ func TestGKELayouts(t *testing.T) {
 		"v6e-8":       {{MachineType: "ct6e-standard-8t", Nodes: 1}, {MachineType: "ct6e-standard-4t", Nodes: 2}},
 		"v5litepod-1": {{MachineType: "ct5lp-hightpu-1t", Nodes: 1}},
 		"v5p-16":      {{MachineType: "ct5p-hightpu-4t", Nodes: 2}},
-		"tpu7x-2":     {{MachineType: "tpu7x-standard-1t", Nodes: 1, Unverified: true}},
+		"tpu7x-2":     {{MachineType: "tpu7x-standard-1t", Nodes: 1}},
 		// ct3p-hightpu-4t has no single-host topology: v3-8 is the device.
 		"v3-8":   {{MachineType: "ct3-hightpu-4t", Nodes: 1}},
 		"v3-128": {{MachineType: "ct3p-hightpu-4t", Nodes: 16}},

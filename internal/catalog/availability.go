@@ -16,6 +16,60 @@ type GKEAvailability struct {
 	Source      string            `json:"source"`
 	Decision    string            `json:"decision"`
 	Generations []GKEAvailableGen `json:"generations"`
+	// CodeOnlyMachineTypes are TPU machine types only GKE's own machine
+	// tables name (see CodeOnlyDecision).
+	CodeOnlyMachineTypes []CodeOnlyTPUMachine `json:"code_only_machine_types"`
+	CodeOnlyDecision     string               `json:"code_only_decision"`
+}
+
+// CodeOnlyTPUMachine is a TPU machine type GKE's machine tables list and
+// no Google page documents: a single-host node of Chips chips.
+type CodeOnlyTPUMachine struct {
+	Name string `json:"name"`
+	// Generation is the catalog's generation of the machine type, "" when
+	// the catalog has none (tpu7-*).
+	Generation         string `json:"generation"`
+	Chips              int    `json:"chips"`
+	SingleHostTopology string `json:"single_host_topology"`
+	AcceleratorLabel   string `json:"accelerator_label"`
+	Source             string `json:"source"`
+}
+
+// codeOnlyTPUMachine returns the GKE-code-only TPU machine type name.
+func (c *Catalog) codeOnlyTPUMachine(name string) (*CodeOnlyTPUMachine, bool) {
+	for i := range c.data.GKEAvailability.CodeOnlyMachineTypes {
+		if m := &c.data.GKEAvailability.CodeOnlyMachineTypes[i]; m.Name == name {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+// codeOnlyTPUPool is the shape and the warning of a node pool on a machine
+// type only GKE's code names: one node of its chips, labelled as GKE's
+// table says; the topology is the configured one, else the accelerator
+// type's (acc, nil when none is set), else the table's.
+func (c *Catalog) codeOnlyTPUPool(m *CodeOnlyTPUMachine, acc *Accelerator, q TPUPoolQuery) (TPUPoolShape, Findings) {
+	a := Accelerator{Generation: m.Generation, Chips: m.Chips, Topology: m.SingleHostTopology}
+	if acc != nil {
+		a = *acc
+	}
+	topo := q.Topology
+	if topo == "" {
+		topo = a.Topology
+	}
+	f := newFinding(SeverityWarning, AttrMachineType, m.Name, "TPU Machine Type Only in GKE's Code", m.Source, nil,
+		fmt.Sprintf("%q (%d %s, single-host topology %s, accelerator label %s) is listed by GKE's own machine tables, not by a Google page. %s",
+			m.Name, m.Chips, plural(m.Chips, "chip"), m.SingleHostTopology, m.AcceleratorLabel, c.data.GKEAvailability.CodeOnlyDecision))
+	shape := TPUPoolShape{
+		Accelerator:  a,
+		MachineType:  m.Name,
+		Topology:     topo,
+		NodeCount:    1,
+		ChipsPerNode: m.Chips,
+		NodeLabels:   map[string]string{LabelTPUAccelerator: m.AcceleratorLabel, LabelTPUTopology: topo},
+	}
+	return shape, Findings{f}
 }
 
 // GKEAvailableGen is one row of GKE's TPU availability table.
@@ -45,9 +99,13 @@ func (c *Catalog) GKERegions(gen string) []string {
 }
 
 // checkGKEZones checks a TPU node pool's node locations against GKE's
-// availability table: a malformed zone is an error, a zone in a region the
-// table does not list is a warning (zone lists change; the live check,
-// when the API is reachable, decides).
+// availability table and the generation's zones: a malformed zone is an
+// error; a zone in a region the table does not list, or in a listed region
+// but not among the zones the Cloud TPU zones page lists for the
+// generation, is a warning naming the zones that offer it (zone lists
+// change; the live check, when the API is reachable, decides). GKE's table
+// names regions only; its TPU nodes are the same hardware as Cloud TPU
+// VMs, so the zone-level facts are the Cloud TPU page's.
 func (c *Catalog) checkGKEZones(g *Generation, zones []string) Findings {
 	var fs Findings
 	var row *GKEAvailableGen
@@ -62,8 +120,20 @@ func (c *Catalog) checkGKEZones(g *Generation, zones []string) Findings {
 		switch {
 		case !ok:
 			f = c.badZoneForm(g, z, AttrNodeLocations, nil)
-		case row == nil || slices.Contains(row.Regions, region):
+		case g.zoneByName[z] != nil:
 			continue
+		case row == nil || slices.Contains(row.Regions, region):
+			same := g.regions[region]
+			offered := same
+			where := fmt.Sprintf("zones of %s that offer it: %s", region, joinAnd(same))
+			if len(same) == 0 {
+				offered = g.zoneNames()
+				where = fmt.Sprintf("no zone of %s is listed; zones that offer it: %s", region, joinAnd(offered))
+			}
+			f = newFinding(SeverityWarning, AttrNodeLocations, z, "Zone Not Listed for TPU Generation", c.data.Sources["zones"], offered[:min(len(offered), 3)],
+				fmt.Sprintf("%q is not a zone listed for %s; %s. GKE lists %s by region only, so the zones are the Cloud TPU zones page's (the same TPU hardware). "+
+					"Zone lists change; with the Compute Engine API reachable at plan time, the provider checks the zone's live machine types.",
+					z, g.Name, where, g.Name))
 		default:
 			f = newFinding(SeverityWarning, AttrNodeLocations, z, "Region Not Listed for TPU Generation on GKE", row.Source, nil,
 				fmt.Sprintf("GKE's TPU availability lists %s in %s, not in region %s. Availability changes; with the Compute Engine API reachable at plan time, the provider checks the zone's live machine types.",

@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -121,5 +123,41 @@ func TestV5PLargestSlice(t *testing.T) {
 	}
 	if _, fs := c.Accelerator("v5p-12288"); len(fs) > 0 {
 		t.Errorf("v5p-12288: want no findings, got %v", fs)
+	}
+}
+
+// TestGKEZonesOffline: offline, a TPU tier in a zone of a region GKE lists
+// that the generation's zone list does not name is a warning naming the
+// zones that do offer it; a listed zone plans clean.
+func TestGKEZonesOffline(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	for _, tc := range []struct {
+		acc, zone string
+		want      []string // suggested zones; nil: no finding
+	}{
+		{"v6e-4", "us-central1-b", nil},
+		{"v5litepod-4", "us-central1-a", nil},
+		{"tpu7x-8", "us-central1-c", nil},
+		{"v6e-4", "us-central1-a", []string{"us-central1-b", "us-central1-ai1"}},
+		{"tpu7x-8", "us-central1-a", []string{"us-central1-c", "us-central1-ai1a"}},
+		{"v4-8", "us-central2-a", []string{"us-central2-b"}},
+		{"v6e-4", "us-east5-z", []string{"us-east5-a", "us-east5-b", "us-east5-c"}},
+	} {
+		_, fs := c.TPUNodePool(TPUPoolQuery{AcceleratorType: tc.acc, NodeLocations: []string{tc.zone}})
+		var zf Findings
+		for _, f := range fs {
+			if f.Attribute == AttrNodeLocations {
+				zf = append(zf, f)
+			}
+		}
+		if tc.want == nil {
+			mustNoFindings(t, tc.acc+" in "+tc.zone, zf)
+			continue
+		}
+		if len(zf) != 1 || zf[0].Severity != SeverityWarning || zf[0].Summary != "Zone Not Listed for TPU Generation" ||
+			!slices.Equal(zf[0].Suggestions, tc.want) || !strings.Contains(zf[0].Detail, joinAnd(tc.want)) {
+			t.Errorf("%s in %s: want one warning naming %v, got %v", tc.acc, tc.zone, tc.want, zf)
+		}
 	}
 }

@@ -615,7 +615,8 @@ func (c *Catalog) Decisions() []Decision { return slices.Clone(c.data.Decisions)
 // a TPU pool, with or without an accelerator type.
 func (c *Catalog) IsTPUMachineType(name string) bool {
 	_, ok := c.tpuMachines[name]
-	return ok
+	_, code := c.codeOnlyTPUMachine(name)
+	return ok || code
 }
 
 // AcceleratorTypes returns the documented accelerator type names of a

@@ -40,8 +40,7 @@ func TestComputeEngineTPUShapes(t *testing.T) {
 		{"v5p-8", v6("ct5p-hightpu-4t"), nil},
 		{"tpu7x-8", v7("tpu7x-standard-4t"), nil},
 		// The 1x1x1 TPU7x shape is only in xpk: accepted with the accelerator type's warning.
-		{"tpu7x-2", v7("tpu7x-standard-1t"), Findings{warnAt(AttrAcceleratorType, "tpu7x-2", "Unverified TPU Accelerator Type",
-			`"tpu7x-2" (1x1x1) is not confirmed by Google docs. Only xpk lists the 1x1x1 shape (machine type tpu7x-standard-1t); no Google doc names it, so it is accepted with a warning.`, srcXPK)}},
+		{"tpu7x-2", v7("tpu7x-standard-1t"), nil},
 	}
 	c := Default()
 	for _, tt := range tests {

@@ -263,3 +263,70 @@ func TestValidConfigurationCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestGKECodeOnlyTPUMachines: the TPU machine types only GKE's own machine
+// tables name plan with one warning and no error, as single-host pools
+// labelled as GKE's table says; with another generation's accelerator type
+// they are an error naming that generation's machine types.
+func TestGKECodeOnlyTPUMachines(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	for _, m := range c.data.GKEAvailability.CodeOnlyMachineTypes {
+		shape, fs := c.TPUNodePool(TPUPoolQuery{MachineType: m.Name})
+		if len(fs) != 1 || fs[0].Severity != SeverityWarning || fs[0].Summary != "TPU Machine Type Only in GKE's Code" || fs[0].Source != m.Source {
+			t.Errorf("%s: want the one GKE-code warning, got %v", m.Name, fs)
+		}
+		if shape.MachineType != m.Name || shape.NodeCount != 1 || shape.Topology != m.SingleHostTopology ||
+			shape.NodeLabels[LabelTPUAccelerator] != m.AcceleratorLabel || !c.IsTPUMachineType(m.Name) {
+			t.Errorf("%s: shape %+v", m.Name, shape)
+		}
+	}
+	_, fs := c.TPUNodePool(TPUPoolQuery{AcceleratorType: "v6e-8", MachineType: "ct5l-hightpu-8t"})
+	if len(fs) != 1 || fs[0].Summary != "Machine Type Does Not Match Accelerator Type" || !strings.Contains(fs[0].Detail, `"ct6e-standard-8t"`) {
+		t.Errorf("ct5l-hightpu-8t with v6e-8: %v", fs)
+	}
+	if shape, fs := c.TPUNodePool(TPUPoolQuery{AcceleratorType: "v5litepod-8", MachineType: "ct5l-hightpu-8t"}); fs.HasErrors() || shape.Accelerator.Type != "v5litepod-8" || shape.Topology != "2x4" {
+		t.Errorf("ct5l-hightpu-8t with v5litepod-8: %+v %v", shape, fs)
+	}
+}
+
+// TestSuggestionsValidForConfiguration: a suggestion, put in place of the
+// value it replaces, gives no error with the rest of the configuration.
+func TestSuggestionsValidForConfiguration(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	for _, q := range []TPUPoolQuery{
+		{AcceleratorType: "v5litepod-4", MachineType: "ct5lp-hightpu-2t"},
+		{AcceleratorType: "v6e-16", MachineType: "ct6e-standard-2t"},
+		{AcceleratorType: "v5p-8", MachineType: "ct5p-hightpu-8t"},
+	} {
+		_, fs := c.TPUNodePool(q)
+		if len(fs) == 0 || len(fs[0].Suggestions) == 0 {
+			t.Fatalf("%+v: want an error with suggestions, got %v", q, fs)
+		}
+		for _, s := range fs[0].Suggestions {
+			fixed := q
+			fixed.MachineType = s
+			if _, again := c.TPUNodePool(fixed); again.HasErrors() {
+				t.Errorf("%+v: suggestion %q still fails: %v", q, s, again)
+			}
+		}
+	}
+	for _, q := range []RuntimeQuery{
+		{AcceleratorType: "v6e-4", RuntimeVersion: "v2-alpha-tpuv6"},
+		{AcceleratorType: "v5litepod-4", RuntimeVersion: "v2-alpha-tpuv5-lit"},
+		{AcceleratorType: "v5p-8", RuntimeVersion: "v2-alpha-tpu5"},
+	} {
+		fs := c.ResolveRuntime(q).Findings
+		if len(fs) == 0 || len(fs[0].Suggestions) == 0 {
+			t.Fatalf("%+v: want an error with suggestions, got %v", q, fs)
+		}
+		for _, s := range fs[0].Suggestions {
+			fixed := q
+			fixed.RuntimeVersion = s
+			if again := c.ResolveRuntime(fixed).Findings; again.HasErrors() {
+				t.Errorf("%+v: suggestion %q still fails: %v", q, s, again)
+			}
+		}
+	}
+}

@@ -571,13 +571,25 @@ func (c *Catalog) bestTF(g *Generation, multi bool) string {
 	return ""
 }
 
+// unknownRuntime is the error for a runtime version the catalog does not
+// know. With a generation (g), it suggests only runtimes that run on it,
+// so that a suggestion is valid with the configured accelerator type.
 func (c *Catalog) unknownRuntime(g *Generation, s string) Finding {
 	src := c.data.Sources["runtimes"]
+	pool := c.runtimeNames
+	if g != nil {
+		pool = nil
+		for _, n := range c.runtimeNames {
+			if r := c.runtimes[n]; slices.Contains(r.Generations, g.Name) && r.Status != StatusDeprecated {
+				pool = append(pool, n)
+			}
+		}
+	}
 	sugg := []string{}
-	if m, ok := caseMatch(s, c.runtimeNames); ok {
+	if m, ok := caseMatch(s, pool); ok {
 		sugg = append(sugg, m)
 	} else {
-		sugg = nearest(s, c.runtimeNames)
+		sugg = nearest(s, pool)
 	}
 	detail := fmt.Sprintf("%q is not a known TPU runtime version", s)
 	switch {

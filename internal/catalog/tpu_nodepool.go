@@ -69,7 +69,17 @@ func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
 		ref, ok := c.tpuMachines[q.MachineType]
 		switch {
 		case !ok:
-			fs = append(fs, c.unknownTPUMachine(g, q.MachineType))
+			if m, code := c.codeOnlyTPUMachine(q.MachineType); code {
+				if g != nil && m.Generation != g.Name {
+					names := g.machineNames()
+					fs = append(fs, newFinding(SeverityError, AttrMachineType, q.MachineType, "Machine Type Does Not Match Accelerator Type", m.Source, names,
+						fmt.Sprintf("%q is a %s machine type (accelerator label %s), but %q is %s; use %s.", q.MachineType, m.AcceleratorLabel, m.AcceleratorLabel, q.AcceleratorType, g.Name, quoteList(names))))
+					return shape, fs
+				}
+				shape, f := c.codeOnlyTPUPool(m, acc, q)
+				return shape, append(fs, f...)
+			}
+			fs = append(fs, c.unknownTPUMachine(g, acc, q.MachineType))
 			return shape, fs
 		case g != nil && ref.gen != g:
 			names := g.machineNames()
@@ -281,19 +291,35 @@ func (c *Catalog) accForChips(g *Generation, chips int, topo string) Accelerator
 	return c.accFromSize(g, chips*g.TensorCoresPerChip, chips, vms, cpv, topo)
 }
 
-func (c *Catalog) unknownTPUMachine(g *Generation, s string) Finding {
+// unknownTPUMachine is the error for a machine type that is neither a GKE
+// TPU machine type nor one GKE's code names. With an accelerator type
+// (acc), the suggestions are the documented machine types of that slice, so
+// that they are valid with it; else the nearest names.
+func (c *Catalog) unknownTPUMachine(g *Generation, acc *Accelerator, s string) Finding {
 	pool := c.tpuMachNames
 	if g != nil {
 		pool = g.machineNames()
 	}
 	var sugg []string
-	if m, ok := caseMatch(s, c.tpuMachNames); ok {
+	var forSlice []string
+	if acc != nil && g != nil {
+		for _, l := range gkeLayouts(g, acc.Chips) {
+			if l.mt.Status == StatusDocumented {
+				forSlice = append(forSlice, l.mt.Name)
+			}
+		}
+	}
+	if m, ok := caseMatch(s, c.tpuMachNames); ok && (acc == nil || slices.Contains(forSlice, m)) {
 		sugg = []string{m}
+	} else if len(forSlice) > 0 {
+		sugg = forSlice
 	} else {
 		sugg = keepChips(s, nearest(s, pool), c.tpuMachines)
 	}
 	detail := fmt.Sprintf("%q is not a GKE TPU machine type", s)
 	switch {
+	case len(forSlice) > 0 && len(sugg) > 0 && sugg[0] == forSlice[0]:
+		detail += fmt.Sprintf("; the machine type of %s (topology %s) is %s.", acc.Type, acc.Topology, quoteList(forSlice))
 	case len(sugg) > 0:
 		detail += didYouMean(sugg)
 	case g != nil:

@@ -28,9 +28,7 @@ func (c *Catalog) checkZone(g *Generation, accType, z, attr string) (Finding, bo
 	src := c.data.Sources["zones"]
 	var genZones []string
 	if g != nil {
-		for _, o := range g.Zones {
-			genZones = append(genZones, o.Zone)
-		}
+		genZones = g.zoneNames()
 	}
 	region, ok := zoneRegion(z)
 	if !ok {
@@ -107,6 +105,15 @@ func (c *Catalog) badZoneForm(g *Generation, z, attr string, genZones []string) 
 		detail += "."
 	}
 	return newRule(attr, z, "Invalid Zone", src, sugg, detail)
+}
+
+// zoneNames lists the zones of the generation, in the catalog's order.
+func (g *Generation) zoneNames() []string {
+	out := make([]string, 0, len(g.Zones))
+	for _, o := range g.Zones {
+		out = append(out, o.Zone)
+	}
+	return out
 }
 
 func joinAnd(vals []string) string {

@@ -325,7 +325,9 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	if importing && gpu == nil {
 		if shape, fs := cat.TPUNodePool(catalog.TPUPoolQuery{MachineType: cfg.MachineType, Topology: topology}); !fs.HasErrors() && shape.MachineType != "" {
 			isTPU = true
-			t.AcceleratorType = types.StringValue(shape.Accelerator.Type)
+			if shape.Accelerator.Type != "" { // a machine type only GKE's code names has no accelerator type
+				t.AcceleratorType = types.StringValue(shape.Accelerator.Type)
+			}
 			if topology == "" {
 				topology = shape.Topology
 			}

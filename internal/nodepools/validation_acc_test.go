@@ -173,16 +173,24 @@ func TestAccFallbackNodePools_validation(t *testing.T) {
 }
 
 // TestAccFallbackNodePools_validationWarn: with validation = "warn", a
-// catalog error becomes a warning and the plan goes ahead.
+// catalog error (a GPU count N1 does not take with that GPU) becomes a
+// warning and the plan goes ahead; a rule of the API itself (a node
+// location outside the cluster's region) stays an error.
 func TestAccFallbackNodePools_validationWarn(t *testing.T) {
 	const cluster = "projects/p/locations/us-central1/clusters/c"
+	warn := "  validation = \"warn\"\n"
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: offlineConfig(resourceHCL(cluster, "c", "  validation = \"warn\"\n",
-				`{ name = "x", accelerator_type = "v6e-4", node_locations = ["asia-east1-c"] }`)),
+			Config: offlineConfig(resourceHCL(cluster, "c", warn,
+				`{ name = "x", machine_type = "a3-highgpu-8g", gpu_count = 4, node_locations = ["us-central1-a"] }`)),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
+		}, {
+			Config: offlineConfig(resourceHCL(cluster, "c", warn,
+				`{ name = "x", accelerator_type = "v6e-4", node_locations = ["asia-east1-c"] }`)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`Node Location Outside the Cluster's Region`),
 		}},
 	})
 }

@@ -412,6 +412,17 @@ func (w *writer) gke(c *catalog.Catalog) {
 		w.row(r.Generation, strings.Join(r.Regions, ", "), text(r.Decision), link(r.Source))
 	}
 	w.p("")
+	w.p("Offline, a node location in a listed region that the Cloud TPU zones page does not list for the generation is a warning naming the zones that are listed (GKE's table names regions only).")
+	w.p("")
+	w.p("### TPU machine types only GKE's code names")
+	w.p("")
+	w.p("%s", text(av.CodeOnlyDecision))
+	w.p("")
+	w.header("Machine type", "Generation", "Chips", "Single-host topology", "`cloud.google.com/gke-tpu-accelerator`", "Source")
+	for _, m := range av.CodeOnlyMachineTypes {
+		w.row(schemadoc.Code(m.Name), m.Generation, fmt.Sprint(m.Chips), m.SingleHostTopology, schemadoc.Code(m.AcceleratorLabel), link(m.Source))
+	}
+	w.p("")
 }
 
 func (w *writer) computeEngine(c *catalog.Catalog) {
