@@ -199,6 +199,25 @@ func (w *walker) otherFamily(plural, key string, cands []Candidate, out Outcome)
 	w.stuck("the converted model would have no capacity either")
 }
 
+// The answers of a capacity question that are not "no".
+const (
+	// AnswerYes: the live APIs say the project can provision a candidate.
+	AnswerYes = "yes"
+	// AnswerUnknown: a candidate is offered where the catalog lists it,
+	// but nothing checked the project's access (offline, or an API that
+	// cannot say, such as quota regions.get does not report). The walk
+	// goes on as if it were available, and capacity_checked is false.
+	AnswerUnknown = "unknown"
+)
+
+// answerFor is the answer for one available candidate's evidence.
+func answerFor(ev Evidence) string {
+	if ev.Checked {
+		return AnswerYes
+	}
+	return AnswerUnknown
+}
+
 // capacity asks the capacity question for cands once and records the step.
 func (w *walker) capacity(key, question string, cands []Candidate) []Choice {
 	if got, ok := w.asked[key]; ok {
@@ -214,7 +233,7 @@ func (w *walker) capacity(key, question string, cands []Candidate) []Choice {
 		}
 		mark := "no"
 		if ev.Available {
-			mark = "yes"
+			mark = answerFor(ev)
 			got = append(got, Choice{Candidate: c, Evidence: ev})
 		}
 		lines = append(lines, fmt.Sprintf("%s: %s (%s)", c.Label(), mark, ev.Detail))
@@ -224,7 +243,14 @@ func (w *walker) capacity(key, question string, cands []Candidate) []Choice {
 	case len(cands) == 0:
 		lines = []string{"no candidate is given"}
 	case len(got) > 0:
-		answer = "yes"
+		// "yes" only when the live APIs said so for a candidate taken;
+		// the catalog alone cannot say the project has access.
+		answer = AnswerUnknown
+		for _, ch := range got {
+			if ch.Evidence.Checked {
+				answer = AnswerYes
+			}
+		}
 	}
 	w.asked[key] = got
 	w.step(question, answer, strings.Join(lines, "; "))

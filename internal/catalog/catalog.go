@@ -319,6 +319,19 @@ type GPUCatalog struct {
 	MachineTypes   []GPUMachineType   `json:"machine_types"`
 	Attachable     []GPUAttachment    `json:"attachable"`
 	DriverVersions []GPUDriverVersion `json:"driver_versions"`
+	// MaxVCPUs are the most vCPUs a machine family takes with each count of
+	// an attached GPU type (gpu_nodepool.go).
+	MaxVCPUs         []GPUVCPULimit `json:"max_vcpus"`
+	MaxVCPUsDecision string         `json:"max_vcpus_decision"`
+}
+
+// GPUVCPULimit is the vCPU limit of machine types starting with
+// MachinePrefix with attached GPUs of GPUType, per GPU count.
+type GPUVCPULimit struct {
+	MachinePrefix string         `json:"machine_prefix"`
+	GPUType       string         `json:"gpu_type"`
+	PerCount      map[string]int `json:"per_count"`
+	Source        string         `json:"source"`
 }
 
 // GPUAccelerator is a GKE GPU accelerator type (also the gke-accelerator label value).
@@ -580,6 +593,18 @@ func (c *Catalog) GPUMachineTypes() []GPUMachineType { return slices.Clone(c.dat
 
 // GPUAttachments returns the machine families that take attached GPUs.
 func (c *Catalog) GPUAttachments() []GPUAttachment { return slices.Clone(c.data.GPU.Attachable) }
+
+// GPUVCPULimits returns the vCPU limits of machine types with attached
+// GPUs, and the decision behind them.
+func (c *Catalog) GPUVCPULimits() ([]GPUVCPULimit, string) {
+	return slices.Clone(c.data.GPU.MaxVCPUs), c.data.GPU.MaxVCPUsDecision
+}
+
+// GPUPartitionTable returns the multi-instance GPU partition sizes per GPU
+// type, and the decision behind them.
+func (c *Catalog) GPUPartitionTable() ([]GPUPartition, string) {
+	return slices.Clone(c.data.PoolSettings.GPUPartitions), c.data.PoolSettings.GPUPartitionsDecision
+}
 
 // GPUAccelerators returns the GPU accelerator type names GKE accepts.
 func (c *Catalog) GPUAccelerators() []GPUAccelerator { return slices.Clone(c.data.GPU.Accelerators) }

@@ -330,3 +330,48 @@ func TestSuggestionsValidForConfiguration(t *testing.T) {
 		}
 	}
 }
+
+// TestN1VCPULimits: GKE's GPU table bounds the vCPUs of an N1 VM by its
+// attached GPUs; within the bound plans clean, past it is an error whose
+// suggested machine type plans clean with the same GPUs.
+func TestN1VCPULimits(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	for _, q := range []GPUPoolQuery{
+		{MachineType: "n1-standard-8", GPUType: "nvidia-tesla-v100", GPUCount: 1},
+		{MachineType: "n1-standard-96", GPUType: "nvidia-tesla-v100", GPUCount: 8},
+		{MachineType: "n1-standard-32", GPUType: "nvidia-tesla-t4", GPUCount: 1},
+		{MachineType: "n1-custom-16-61440", GPUType: "nvidia-tesla-p100", GPUCount: 1},
+	} {
+		_, fs := c.GPUNodePool(q)
+		mustNoFindings(t, fmt.Sprintf("%+v", q), fs)
+	}
+	for _, tc := range []struct {
+		q    GPUPoolQuery
+		sugg string
+	}{
+		{GPUPoolQuery{MachineType: "n1-standard-32", GPUType: "nvidia-tesla-v100", GPUCount: 1}, "n1-standard-8"},
+		{GPUPoolQuery{MachineType: "n1-highmem-64", GPUType: "nvidia-tesla-p100", GPUCount: 2}, "n1-highmem-32"},
+		{GPUPoolQuery{MachineType: "n1-custom-20-76800", GPUType: "nvidia-tesla-p100", GPUCount: 1}, ""},
+	} {
+		_, fs := c.GPUNodePool(tc.q)
+		if len(fs) != 1 || fs[0].Summary != "Too Many vCPUs for the GPUs" || fs[0].Attribute != AttrMachineType || fs[0].Severity != SeverityError {
+			t.Errorf("%+v: want one vCPU error, got %v", tc.q, fs)
+			continue
+		}
+		if tc.sugg == "" {
+			if len(fs[0].Suggestions) != 0 {
+				t.Errorf("%+v: a custom machine type gets no named suggestion, got %v", tc.q, fs[0].Suggestions)
+			}
+			continue
+		}
+		if len(fs[0].Suggestions) != 1 || fs[0].Suggestions[0] != tc.sugg {
+			t.Errorf("%+v: suggestions %v, want %s", tc.q, fs[0].Suggestions, tc.sugg)
+		}
+		fixed := tc.q
+		fixed.MachineType = tc.sugg
+		if _, again := c.GPUNodePool(fixed); again.HasErrors() {
+			t.Errorf("%+v: suggestion %s fails: %v", tc.q, tc.sugg, again)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -60,6 +61,7 @@ func (c *Catalog) GPUNodePool(q GPUPoolQuery) (GPUPoolShape, Findings) {
 	case att != nil:
 		shape.MachineType, shape.GPUType, shape.GPUCount = q.MachineType, q.GPUType, q.GPUCount
 		fs = append(fs, c.checkAttachedGPU(att, q, gpuTypeOK)...)
+		fs = append(fs, c.checkVCPULimit(att, q)...)
 	default:
 		fs = append(fs, c.unknownGPUMachine(q.MachineType))
 	}
@@ -167,6 +169,71 @@ func (c *Catalog) gpuMachinesFor(gpuType string, count int) []string {
 		}
 	}
 	return out
+}
+
+// n1Sizes are the vCPU counts of the predefined N1 machine types
+// (https://cloud.google.com/compute/docs/general-purpose-machines#n1_machines).
+var n1Sizes = []int{96, 64, 32, 16, 8, 4, 2, 1}
+
+// machineVCPUs reads the vCPU count from a predefined or custom machine
+// type name ("n1-standard-32", "n1-custom-8-30720"); false when the name
+// does not give it.
+func machineVCPUs(name string) (int, bool) {
+	parts := strings.Split(name, "-")
+	if len(parts) < 3 {
+		return 0, false
+	}
+	field := parts[len(parts)-1]
+	if parts[1] == "custom" {
+		field = parts[2]
+	}
+	n, err := strconv.Atoi(field)
+	return n, err == nil && n > 0
+}
+
+// checkVCPULimit reports more vCPUs than the machine family takes with the
+// attached GPUs (GPUCatalog.MaxVCPUs): an error on machine_type naming the
+// largest predefined machine type of the same series within the limit and
+// the GPU counts that allow the configured one.
+func (c *Catalog) checkVCPULimit(a *GPUAttachment, q GPUPoolQuery) Findings {
+	vcpus, ok := machineVCPUs(q.MachineType)
+	if !ok || q.GPUCount <= 0 {
+		return nil
+	}
+	for _, l := range c.data.GPU.MaxVCPUs {
+		if l.GPUType != q.GPUType || !strings.HasPrefix(q.MachineType, l.MachinePrefix) {
+			continue
+		}
+		limit, known := l.PerCount[itoa(q.GPUCount)]
+		if !known || vcpus <= limit {
+			return nil
+		}
+		var counts []string
+		for _, n := range a.Counts {
+			if m, ok := l.PerCount[itoa(n)]; ok && m >= vcpus {
+				counts = append(counts, itoa(n))
+			}
+		}
+		var sugg []string
+		series := strings.Join(strings.Split(q.MachineType, "-")[:2], "-")
+		for _, n := range n1Sizes {
+			if series != "n1-custom" && n <= limit && !(n == 1 && series != "n1-standard") {
+				sugg = append(sugg, fmt.Sprintf("%s-%d", series, n))
+				break
+			}
+		}
+		detail := fmt.Sprintf("%q has %d vCPUs, but an N1 VM with %d %s %s takes at most %d vCPUs.", q.MachineType, vcpus, q.GPUCount, q.GPUType, plural(q.GPUCount, "GPU"), limit)
+		fix := fmt.Sprintf(" Use a machine type with at most %d vCPUs", limit)
+		if len(sugg) > 0 {
+			fix = fmt.Sprintf(" Use %q", sugg[0])
+		}
+		if len(counts) > 0 {
+			fix += fmt.Sprintf(", or keep %q with gpu_count %s", q.MachineType, joinOr(counts))
+		}
+		detail += fix + "."
+		return Findings{newFinding(SeverityError, AttrMachineType, q.MachineType, "Too Many vCPUs for the GPUs", l.Source, sugg, detail+" "+c.data.GPU.MaxVCPUsDecision)}
+	}
+	return nil
 }
 
 // checkAttachedGPU checks attached GPUs on a machine family such as N1.

@@ -322,7 +322,8 @@ func TestGPUNodePool(t *testing.T) {
 			GPUPoolShape{MachineType: "g2-standard-8", GPUType: "nvidia-l4", GPUCount: 1,
 				NodeLabels: map[string]string{LabelGPUAccelerator: "nvidia-l4"}},
 			Findings{atIndex(rule(errAt(AttrNodeLocations, "us-central1", "Invalid Zone",
-				`"us-central1" is a region, not a zone; use a zone such as "us-central1-a".`, srcZones)), 1)}},
+				// A GPU tier's zones are Compute Engine's, not the TPU zones page's.
+				`"us-central1" is a region, not a zone; use a zone such as "us-central1-a".`, "https://cloud.google.com/compute/docs/regions-zones")), 1)}},
 	}
 	c := Default()
 	for _, tt := range tests {

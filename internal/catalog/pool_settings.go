@@ -107,10 +107,11 @@ type LabelLimits struct {
 // GPUPartition lists the multi-instance GPU partition sizes of a GPU type.
 // Status "unverified" marks a GPU whose sizes the catalog does not list.
 type GPUPartition struct {
-	GPUType string   `json:"gpu_type"`
-	Sizes   []string `json:"sizes"`
-	Status  string   `json:"status"`
-	Source  string   `json:"source"`
+	GPUType  string   `json:"gpu_type"`
+	Sizes    []string `json:"sizes"`
+	Status   string   `json:"status"`
+	Decision string   `json:"decision"`
+	Source   string   `json:"source"`
 }
 
 // GPUSharing holds GKE's GPU time-sharing and MPS limits.

@@ -77,8 +77,14 @@ func (c *Catalog) checkZone(g *Generation, accType, z, attr string) (Finding, bo
 			z, g.Name, region, g.Name, strings.Join(genZones, ", "))), true
 }
 
+// badZoneForm is the error for a value that is not a zone name. Its
+// source is the TPU zones page for a TPU generation (g), else Compute
+// Engine's regions and zones page (a GPU tier's node locations).
 func (c *Catalog) badZoneForm(g *Generation, z, attr string, genZones []string) Finding {
 	src := c.data.Sources["zones"]
+	if g == nil {
+		src = c.data.Sources["compute_zones"]
+	}
 	if guess := normalizeGuess(z); guess != z {
 		if _, ok := zoneRegion(guess); ok {
 			return newRule(attr, z, "Invalid Zone", src, []string{guess},

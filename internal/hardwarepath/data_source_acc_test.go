@@ -56,12 +56,13 @@ func TestAccHardwarePath_offlineOutcomes(t *testing.T) {
 				value("capacity_checked", knownvalue.Bool(false)),
 				value("convert_model", knownvalue.Bool(false)),
 				step(0, "question", knownvalue.StringExact("Do you have access to the required TPUs?")),
-				step(0, "answer", knownvalue.StringExact("yes")),
+				// Offline nothing checked access: unknown, never yes.
+				step(0, "answer", knownvalue.StringExact("unknown")),
 				step(0, "evidence", notChecked),
 				value("tiers", knownvalue.ListSizeExact(2)),
 				tier(0, "name", knownvalue.StringExact("tpu-v6e-4")),
-				tier(0, "node_locations", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("us-central1-b"), knownvalue.StringExact("us-central1-a")})),
+				// The catalog lists v6e in us-central1-b, not us-central1-a.
+				tier(0, "node_locations", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("us-central1-b")})),
 				tier(0, "machine_type", knownvalue.Null()),
 				tier(1, "machine_type", knownvalue.StringExact("a2-ultragpu-1g")),
 				tier(1, "accelerator_type", knownvalue.Null()),
@@ -83,7 +84,7 @@ func TestAccHardwarePath_offlineOutcomes(t *testing.T) {
 				step(0, "answer", knownvalue.StringExact("no")),
 				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`none of the zones: GKE's TPU availability lists v6e in us-central1`))),
 				step(1, "question", knownvalue.StringExact("Does the model run on GPUs?")),
-				step(2, "answer", knownvalue.StringExact("yes")),
+				step(2, "answer", knownvalue.StringExact("unknown")),
 				tier(0, "name", knownvalue.StringExact("gpu-n1-standard-8-tesla-t4")),
 				tier(0, "gpu_type", knownvalue.StringExact("nvidia-tesla-t4")),
 				tier(0, "gpu_count", knownvalue.Int64Exact(1)),

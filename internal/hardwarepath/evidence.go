@@ -72,6 +72,10 @@ func catalogEvidence(cat *catalog.Catalog, c capacity.Candidate, zones []string)
 		return capacity.Evidence{Detail: "the catalog lists it in none of the zones: " + strings.Join(dedupe(refusals), " ")}
 	}
 	detail := fmt.Sprintf("capacity not checked; the catalog lists it in %s", strings.Join(avail, ", "))
+	if c.Family != capacity.TPU {
+		// The catalog has no GPU zone lists: it cannot say where a GPU is.
+		detail = fmt.Sprintf("capacity not checked, nor zones (the catalog lists no zones for GPUs); zones kept: %s", strings.Join(avail, ", "))
+	}
 	return capacity.Evidence{Available: true, Zones: avail, Detail: detail}
 }
 

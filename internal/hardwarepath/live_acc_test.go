@@ -57,6 +57,8 @@ func TestAccHardwarePath_liveOutcomes(t *testing.T) {
 				step(0, "answer", knownvalue.StringExact("no")),
 				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`Compute Engine offers it in none of the zones`))),
 				step(2, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`quota NVIDIA_L4_GPUS in us-central1: limit 8, usage 0, 8 free, 1 GPUs a node`))),
+				// Zone offer and quota checked live: yes.
+				step(2, "answer", knownvalue.StringExact("yes")),
 				tier(0, "machine_type", knownvalue.StringExact("g2-standard-8")),
 			},
 		},
@@ -96,6 +98,8 @@ func TestAccHardwarePath_liveOutcomes(t *testing.T) {
 				value("decision", knownvalue.StringExact("tpu")),
 				value("capacity_checked", knownvalue.Bool(false)),
 				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`quota not checked \(regions.get reports no quota for v6e\)`))),
+				// The zone offers v6e, but nothing could check the quota: unknown, not yes.
+				step(0, "answer", knownvalue.StringExact("unknown")),
 			},
 		},
 	}

@@ -90,13 +90,14 @@ func dataSourceSchema() schema.Schema {
 			"asked with their answers and evidence, and the tiers to create, in order, ready for `accel_fallback_nodepools`.\n\n" +
 			"Each capacity question (\"do you have access to the required TPUs?\") is answered per candidate and zone.\n\n" +
 			"- **Offline** (no `project`, or neither credentials nor `compute_endpoint`): from the compatibility catalog. A candidate " +
-			"is available in the zones the catalog lists for it; every answer says `capacity not checked` and `capacity_checked` is " +
+			"is available in the zones the catalog lists for it (TPUs; the catalog lists no zones for GPUs, so a GPU keeps every zone); " +
+			"a capacity answer is then `unknown`, never `yes`, its evidence says `capacity not checked`, and `capacity_checked` is " +
 			"`false`, so the decision is the first configuration Google offers in your zones, not a promise of capacity. No API is called.\n" +
 			"- **Online**: Compute Engine is asked, once per plan, which of the zones offer the candidate's machine type or GPU " +
 			"(`machineTypes` and `acceleratorTypes`), the region's quota for it (`regions.get`: limit and usage of metrics such as " +
 			"`NVIDIA_L4_GPUS` or `TPU_LITE_PODSLICE_V5`) and the matching reservations. A candidate is available where a zone offers " +
 			"it and the quota has room for one node. Quotas `regions.get` does not report (v6e, v5p, TPU7x and, in some projects, the " +
-			"newest GPUs are Cloud Quotas family quotas without usage) are not checked, and `capacity_checked` says so; quota is not " +
+			"newest GPUs are Cloud Quotas family quotas without usage) are not checked: the answer is then `unknown`, and `capacity_checked` says so; quota is not " +
 			"capacity, so a zone can still be stocked out. A read the caller may not make is a warning naming the permission.\n\n" +
 			"Candidates that are not valid configurations (an accelerator type that does not exist, an N1 type without its GPU) are errors.",
 		Attributes: map[string]schema.Attribute{
@@ -130,7 +131,7 @@ func dataSourceSchema() schema.Schema {
 				"came from live checks of the zone offer and the quota; `false` offline, or when a quota could not be read."},
 			"steps": schema.ListNestedAttribute{
 				Computed:            true,
-				MarkdownDescription: "The questions of the walk, in order, each with its `answer` (`yes`, `no`, `stuck`) and `evidence`.",
+				MarkdownDescription: "The questions of the walk, in order, each with its `answer` (`yes`, `no`, `unknown`, `stuck`) and `evidence`. A capacity question is `yes` only when the live APIs checked the zone offer and the quota; `unknown` when a candidate is taken on the catalog's word or with a quota that could not be read.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"question": schema.StringAttribute{Computed: true, MarkdownDescription: "The question."},
 					"answer":   schema.StringAttribute{Computed: true, MarkdownDescription: "The answer."},

@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
@@ -476,6 +478,31 @@ func (w *writer) gpus(c *catalog.Catalog) {
 			counts[i] = fmt.Sprint(n)
 		}
 		w.p("- `%s*` machine types take attached %s, %s per node. %s %s", a.MachinePrefix, schemadoc.Codes(a.GPUTypes), strings.Join(counts, ", "), text(a.Decision), link(a.Source))
+	}
+	w.p("")
+	limits, decision := c.GPUVCPULimits()
+	w.p("Most vCPUs per node with attached GPUs. %s", text(decision))
+	w.p("")
+	w.header("Machine types", "GPU type", "Most vCPUs per GPU count", "Source")
+	for _, l := range limits {
+		keys := make([]string, 0, len(l.PerCount))
+		for k := range l.PerCount {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(a, b string) int { x, _ := strconv.Atoi(a); y, _ := strconv.Atoi(b); return x - y })
+		per := make([]string, len(keys))
+		for i, k := range keys {
+			per[i] = fmt.Sprintf("%s: %d", k, l.PerCount[k])
+		}
+		w.row(schemadoc.Code(l.MachinePrefix+"*"), schemadoc.Code(l.GPUType), strings.Join(per, ", "), link(l.Source))
+	}
+	w.p("")
+	parts, pdecision := c.GPUPartitionTable()
+	w.p("Multi-instance GPU partition sizes (`gpu_partition_size`). %s", text(pdecision))
+	w.p("")
+	w.header("GPU type", "Partition sizes", "Notes", "Source")
+	for _, p := range parts {
+		w.row(schemadoc.Code(p.GPUType), schemadoc.Codes(p.Sizes), text(p.Decision), link(p.Source))
 	}
 	w.p("")
 	var accs []string
