@@ -641,7 +641,7 @@ func (c *Catalog) Decisions() []Decision { return slices.Clone(c.data.Decisions)
 func (c *Catalog) IsTPUMachineType(name string) bool {
 	_, ok := c.tpuMachines[name]
 	_, code := c.codeOnlyTPUMachine(name)
-	return ok || code
+	return ok || code || tpuMachineShaped(name)
 }
 
 // AcceleratorTypes returns the documented accelerator type names of a

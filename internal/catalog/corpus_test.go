@@ -375,3 +375,27 @@ func TestN1VCPULimits(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownTPUMachineTypes: a well-formed TPU machine type name that is
+// no near miss of a known one is a warning and no shape (created as
+// written, a TPU tier); a near miss or a malformed name is an error.
+func TestUnknownTPUMachineTypes(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	for _, name := range []string{"tpu9x-superpod-16t", "ct9q-megatpu-32t"} {
+		shape, fs := c.TPUNodePool(TPUPoolQuery{MachineType: name, Topology: "4x4"})
+		if len(fs) != 1 || fs[0].Severity != SeverityWarning || fs[0].Summary != "Unknown TPU Machine Type" || shape.MachineType != "" || !c.IsTPUMachineType(name) {
+			t.Errorf("%s: want one warning and no shape, got %+v %v", name, shape, fs)
+		}
+	}
+	for _, name := range []string{"ct6e-standard-2t", "ct5lp-hightpu-2t", "ct6e_standard_4t", "CT6E-STANDARD-4T"} {
+		if _, fs := c.TPUNodePool(TPUPoolQuery{MachineType: name}); !fs.HasErrors() {
+			t.Errorf("%s: want an error, got %v", name, fs)
+		}
+	}
+	for _, name := range []string{"n1-standard-4", "g2-standard-8", "ct6e", "tpu-standard-4t", "ctx-standard-4t"} {
+		if c.IsTPUMachineType(name) {
+			t.Errorf("%s taken for a TPU machine type", name)
+		}
+	}
+}

@@ -73,14 +73,15 @@ func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
 				if g != nil && m.Generation != g.Name {
 					names := g.machineNames()
 					fs = append(fs, newFinding(SeverityError, AttrMachineType, q.MachineType, "Machine Type Does Not Match Accelerator Type", m.Source, names,
-						fmt.Sprintf("%q is a %s machine type (accelerator label %s), but %q is %s; use %s.", q.MachineType, m.AcceleratorLabel, m.AcceleratorLabel, q.AcceleratorType, g.Name, quoteList(names))))
+						fmt.Sprintf("%q is a machine type of TPU type %s (GKE's table), but %q is %s; use %s.", q.MachineType, m.AcceleratorLabel, q.AcceleratorType, g.Name, quoteList(names))))
 					return shape, fs
 				}
 				shape, f := c.codeOnlyTPUPool(m, acc, q)
 				return shape, append(fs, f...)
 			}
-			fs = append(fs, c.unknownTPUMachine(g, acc, q.MachineType))
-			return shape, fs
+			// Unknown: an error, or, for a well-formed name that is no near
+			// miss of a known one, a warning and the pool created as written.
+			return shape, append(fs, c.unknownTPUMachine(g, acc, q.MachineType))
 		case g != nil && ref.gen != g:
 			names := g.machineNames()
 			fs = append(fs, newFinding(SeverityError, AttrMachineType, q.MachineType, "Machine Type Does Not Match Accelerator Type",
@@ -291,8 +292,10 @@ func (c *Catalog) accForChips(g *Generation, chips int, topo string) Accelerator
 	return c.accFromSize(g, chips*g.TensorCoresPerChip, chips, vms, cpv, topo)
 }
 
-// unknownTPUMachine is the error for a machine type that is neither a GKE
-// TPU machine type nor one GKE's code names. With an accelerator type
+// unknownTPUMachine is the finding for a machine type that is neither a
+// GKE TPU machine type nor one GKE's code names: a warning when the name
+// has a TPU machine type's form and is no near miss of a known one (a type
+// newer than the catalog), else an error. With an accelerator type
 // (acc), the suggestions are the documented machine types of that slice, so
 // that they are valid with it; else the nearest names.
 func (c *Catalog) unknownTPUMachine(g *Generation, acc *Accelerator, s string) Finding {
@@ -315,6 +318,17 @@ func (c *Catalog) unknownTPUMachine(g *Generation, acc *Accelerator, s string) F
 		sugg = forSlice
 	} else {
 		sugg = keepChips(s, nearest(s, pool), c.tpuMachines)
+	}
+	_, upper := caseMatch(s, c.tpuMachNames)
+	if !upper && len(nearest(s, c.tpuMachNames)) == 0 && tpuMachineShaped(s) {
+		// Well formed, and no typo of a known name: a TPU machine type
+		// newer than the catalog, created as written.
+		detail := fmt.Sprintf("%q has the form of a GKE TPU machine type, but the catalog (%s) does not know it; known: %s. "+
+			"It is created as written, and the API decides.", s, c.data.Date, strings.Join(c.tpuMachNames, ", "))
+		if len(forSlice) > 0 {
+			detail += fmt.Sprintf(" The machine type the catalog knows for %s is %s.", acc.Type, quoteList(forSlice))
+		}
+		return newFinding(SeverityWarning, AttrMachineType, s, "Unknown TPU Machine Type", c.data.Sources["gke_tpu"], forSlice, detail)
 	}
 	detail := fmt.Sprintf("%q is not a GKE TPU machine type", s)
 	switch {
@@ -568,4 +582,26 @@ func machineChips(name string) int {
 		return 0
 	}
 	return n
+}
+
+// tpuMachineShaped reports whether name has the form of GKE's TPU machine
+// types: a ct<digit>… or tpu<digit>… series, a kind, and a chip count
+// ending in t ("ct6e-standard-4t", "tpu7x-standard-1t").
+func tpuMachineShaped(name string) bool {
+	parts := strings.Split(name, "-")
+	if len(parts) != 3 || !strings.HasSuffix(parts[2], "t") || !allDigits(strings.TrimSuffix(parts[2], "t")) || parts[2] == "t" || !allLower(parts[1]) {
+		return false
+	}
+	series := parts[0]
+	for _, p := range []string{"ct", "tpu"} {
+		if rest, ok := strings.CutPrefix(series, p); ok && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+			for _, r := range rest {
+				if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z') {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
 }

@@ -212,3 +212,31 @@ func TestAccFallbackNodePools_clusterVersion(t *testing.T) {
 		}},
 	})
 }
+
+// TestAccFallbackNodePools_machineTypesBeyondTheDocs: a TPU machine type
+// only GKE's own tables name, and a well-formed one newer than the catalog,
+// are TPU tiers that plan with a warning each (the catalog's rule: a name
+// Google ships or the catalog does not know is never an error), through the
+// real CLI.
+func TestAccFallbackNodePools_machineTypesBeyondTheDocs(t *testing.T) {
+	env, tf := acctest.DevInstall(t), acctest.TerraformPath(t)
+	cfg := offlineConfig(resourceHCL("projects/p/locations/us-central1/clusters/c", "c", "",
+		`{ name = "new", machine_type = "tpu9x-superpod-16t", topology = "4x4", node_locations = ["us-central1-a"] }`,
+		`{ name = "lite", machine_type = "ct5l-hightpu-8t", node_locations = ["us-central1-a"] }`))
+	diags, stdout, err := acctest.PlanDiagnostics(t, env, tf, cfg)
+	if err != nil {
+		t.Fatalf("plan failed: %v\n%s", err, stdout)
+	}
+	want := map[string]string{"Unknown TPU Machine Type": `Tier "new"`, "TPU Machine Type Only in GKE's Code": `Tier "lite"`}
+	for _, d := range diags {
+		if d.Severity == "error" {
+			t.Errorf("error %q: %s", d.Summary, d.Detail)
+		}
+		if tier, ok := want[d.Summary]; ok && d.Severity == "warning" && strings.HasPrefix(d.Detail, tier) {
+			delete(want, d.Summary)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("missing warnings %v in %+v", want, diags)
+	}
+}
