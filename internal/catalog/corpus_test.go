@@ -25,6 +25,12 @@ const (
 	pageAcceleratorM     = "https://cloud.google.com/compute/docs/accelerator-optimized-machines"
 	pageComputeTPUs      = "https://cloud.google.com/compute/docs/tpus/tpu-machines"
 	pageComputeTPURes    = "https://docs.cloud.google.com/compute/docs/tpus/tpu-resources-in-compute-engine"
+	// pageGKETPUTable and pageGKEGPUTable are GKE's own TPU and GPU tables.
+	pageGKETPUTable = "https://github.com/GoogleCloudPlatform/cluster-autoscaler/blob/b37dc8a67ec09a8e3dd5b6fc7597e498a718b79c/pkg/cloudprovider/gke/machinetypes/deprecated_tpu_config.go"
+	pageGKEGPUTable = "https://github.com/GoogleCloudPlatform/cluster-autoscaler/blob/a181d5ac557aee2ad99b5531acf879f13d1bf9f9/pkg/cloudprovider/gke/machinetypes/deprecated_machine_types_gpu_config.go"
+	pageFlexStart   = "https://cloud.google.com/tpu/docs/request-using-flex-start"
+	pageLocalSSDAdd = "https://cloud.google.com/compute/docs/disks/add-local-ssd"
+	pageCRDRef      = "https://cloud.google.com/kubernetes-engine/docs/reference/crds/computeclass"
 )
 
 // gkeTPURow is a documented GKE TPU machine type with its topologies.
@@ -48,6 +54,10 @@ var validGKETPUs = []gkeTPURow{
 	{"ct6e-standard-4t", []string{"2x2", "2x4", "4x4", "4x8", "8x8", "8x16", "16x16"}, pagePlanTPUs},
 	{"ct6e-standard-8t", []string{"2x4"}, pagePlanTPUs},
 	{"tpu7x-standard-4t", []string{"2x2x1", "2x2x2", "2x2x4", "2x4x4", "4x4x4", "4x4x8", "4x8x8", "8x8x8", "8x8x16", "8x16x16", "16x16x16"}, pageTPUIronwood},
+	// Google's Ironwood vLLM recipe uses it; GKE's TPU table gives it 1x1x1.
+	{"tpu7x-standard-1t", []string{"1x1x1"}, pageGKETPUTable},
+	// GKE writes a TPU pool as machine type and topology, without an accelerator type.
+	{"ct6e-standard-4t", []string{"2x2"}, pageGKETPUTable},
 }
 
 // tpuAPIRow is a documented Cloud TPU API accelerator type with the
@@ -147,6 +157,14 @@ var validGPUs = []gpuRow{
 	{"a3-megagpu-8g-nolssd", "nvidia-h100-mega-80gb", []int{8}, pageGKEMachineTable},
 	{"a3-ultragpu-8g-nolssd", "nvidia-h200-141gb", []int{8}, pageGKEMachineTable},
 	{"a4-highgpu-8g-nolssd", "nvidia-b200", []int{8}, pageGKEMachineTable},
+	// The fractional G4 shapes: GKE takes gpu_count 1.
+	{"g4-standard-6", "nvidia-rtx-pro-6000", []int{1}, pageGKEMachineTable},
+	{"g4-standard-12", "nvidia-rtx-pro-6000", []int{1}, pageGKEMachineTable},
+	{"g4-standard-24", "nvidia-rtx-pro-6000", []int{1}, pageGKEMachineTable},
+	// N1 within GKE's vCPU limits per attached GPU.
+	{"n1-standard-8", "nvidia-tesla-v100", []int{1}, pageGKEGPUTable},
+	{"n1-standard-16", "nvidia-tesla-v100", []int{2}, pageGKEGPUTable},
+	{"n1-standard-96", "nvidia-tesla-v100", []int{8}, pageGKEGPUTable},
 	{"g2-standard-4", "nvidia-l4", []int{1}, pageComputeGPUs},
 	{"g2-standard-8", "nvidia-l4", []int{1}, pageComputeGPUs},
 	{"g2-standard-12", "nvidia-l4", []int{1}, pageComputeGPUs},
@@ -396,6 +414,94 @@ func TestUnknownTPUMachineTypes(t *testing.T) {
 	for _, name := range []string{"n1-standard-4", "g2-standard-8", "ct6e", "tpu-standard-4t", "ctx-standard-4t"} {
 		if c.IsTPUMachineType(name) {
 			t.Errorf("%s taken for a TPU machine type", name)
+		}
+	}
+}
+
+// validSettings are node-pool settings and capacity requests Google
+// documents or ships, each with its page; none may get an error.
+var validSettings = []struct {
+	name  string
+	check func(c *Catalog) Findings
+	page  string
+}{
+	{"H200 partition 1g.18gb", func(c *Catalog) Findings {
+		return c.PoolSettings(PoolSettingsQuery{GPUType: "nvidia-h200-141gb", GPUPartitionSize: "1g.18gb"})
+	}, pageGKEGPUTable},
+	{"B200 partition 3g.90gb", func(c *Catalog) Findings {
+		return c.PoolSettings(PoolSettingsQuery{GPUType: "nvidia-b200", GPUPartitionSize: "3g.90gb"})
+	}, pageGKEGPUTable},
+	{"GB200 partition 1g.23gb", func(c *Catalog) Findings {
+		return c.PoolSettings(PoolSettingsQuery{GPUType: "nvidia-gb200", GPUPartitionSize: "1g.23gb"})
+	}, pageGKEGPUTable},
+	{"H100 Mega partition 7g.80gb", func(c *Catalog) Findings {
+		return c.PoolSettings(PoolSettingsQuery{GPUType: "nvidia-h100-mega-80gb", GPUPartitionSize: "7g.80gb"})
+	}, pageGKEGPUTable},
+	{"G4 partitions", func(c *Catalog) Findings {
+		var fs Findings
+		for _, s := range []string{"1g.24gb", "2g.48gb", "4g.96gb"} {
+			fs = append(fs, c.PoolSettings(PoolSettingsQuery{GPUType: "nvidia-rtx-pro-6000", GPUPartitionSize: s})...)
+		}
+		return fs
+	}, pageCRDRef},
+	{"flex-start v6e in its zones", func(c *Catalog) Findings {
+		return append(c.CheckCapacity(CapacityRequest{Mode: CapacityFlexStart, Generation: "v6e", MaxRunDuration: "24h"}),
+			c.FlexStartZones("v6e", []string{"asia-northeast1-b", "us-east5-a"})...)
+	}, pageFlexStart},
+	{"flex-start v5e in its zones", func(c *Catalog) Findings {
+		return append(c.CheckCapacity(CapacityRequest{Mode: CapacityFlexStart, Generation: "v5e", MaxRunDuration: "168h"}),
+			c.FlexStartZones("v5e", []string{"us-west4-a", "us-central1-a"})...)
+	}, pageFlexStart},
+	{"v6e in asia-northeast1-b", func(c *Catalog) Findings {
+		return c.ResolveRuntime(RuntimeQuery{AcceleratorType: "v6e-8", Zones: []string{"asia-northeast1-b"}, ForTPUAPI: true}).Findings
+	}, pageFlexStart},
+	{"built-in Local SSDs with count 0", func(c *Catalog) Findings {
+		zero := int64(0)
+		var fs Findings
+		for _, m := range []string{"z4m-highmem-192-cd", "a4x-maxgpu-4g-metal", "z3-highmem-88-highlssd"} {
+			fs = append(fs, c.LocalSSD(LocalSSDQuery{MachineType: m, Ephemeral: &zero})...)
+		}
+		return fs
+	}, pageLocalSSDAdd},
+}
+
+// refusedSettings are settings Google documents as refused, each with the
+// attribute the error is on and the fix it must name.
+var refusedSettings = []struct {
+	name      string
+	check     func(c *Catalog) Findings
+	attr, fix string
+	page      string
+}{
+	{"flex-start on v5p", func(c *Catalog) Findings {
+		return c.CheckCapacity(CapacityRequest{Mode: CapacityFlexStart, Generation: "v5p", MaxRunDuration: "1h"})
+	}, AttrCapacityMode, "v5e or v6e", pageFlexStart},
+	{"N1 with one V100 and 32 vCPUs", func(c *Catalog) Findings {
+		_, fs := c.GPUNodePool(GPUPoolQuery{MachineType: "n1-standard-32", GPUType: "nvidia-tesla-v100", GPUCount: 1})
+		return fs
+	}, AttrMachineType, `"n1-standard-8"`, pageGKEGPUTable},
+	{"an A100 partition on H200", func(c *Catalog) Findings {
+		return c.PoolSettings(PoolSettingsQuery{GPUType: "nvidia-h200-141gb", GPUPartitionSize: "1g.10gb"})
+	}, AttrGPUPartitionSize, "1g.18gb", pageGKEGPUTable},
+	{"one client per GPU", func(c *Catalog) Findings {
+		return c.PoolSettings(PoolSettingsQuery{GPUType: "nvidia-l4", GPUSharingStrategy: GPUSharingTimeSharing, MaxSharedClientsPerGPU: 1})
+	}, AttrGPUSharingConfig, "2", pageCRDRef},
+}
+
+// TestSettingsCorpus: no documented setting gets an error, and every
+// documented refusal is one error on its attribute naming the fix.
+func TestSettingsCorpus(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	for _, row := range validSettings {
+		if errs := row.check(c).Errors(); len(errs) > 0 {
+			t.Errorf("%s (%s): %v", row.name, row.page, errs)
+		}
+	}
+	for _, row := range refusedSettings {
+		errs := row.check(c).Errors()
+		if len(errs) != 1 || errs[0].Attribute != row.attr || !strings.Contains(errs[0].Detail, row.fix) {
+			t.Errorf("%s (%s): want one error on %s naming %s, got %v", row.name, row.page, row.attr, row.fix, errs)
 		}
 	}
 }
