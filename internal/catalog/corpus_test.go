@@ -505,3 +505,21 @@ func TestSettingsCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownGPUMachineTypes: a well-formed accelerator-optimized machine
+// type the catalog does not know (a new series) is a warning, created as
+// written with the configured GPUs; a near miss or another form is an error.
+func TestUnknownGPUMachineTypes(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	shape, fs := c.GPUNodePool(GPUPoolQuery{MachineType: "a9z-hypergpu-16g", GPUType: "nvidia-b200", GPUCount: 16})
+	if len(fs) != 1 || fs[0].Severity != SeverityWarning || fs[0].Summary != "Unknown GPU Machine Type" ||
+		shape.MachineType != "a9z-hypergpu-16g" || shape.GPUType != "nvidia-b200" || shape.GPUCount != 16 {
+		t.Errorf("new series: %+v %v", shape, fs)
+	}
+	for _, name := range []string{"a3-highgpu-3g", "a3-hihgpu-8g", "A3-HIGHGPU-8G", "e2-standard-4", "a3highgpu8g"} {
+		if _, fs := c.GPUNodePool(GPUPoolQuery{MachineType: name}); !fs.HasErrors() {
+			t.Errorf("%s: want an error, got %v", name, fs)
+		}
+	}
+}

@@ -63,7 +63,12 @@ func (c *Catalog) GPUNodePool(q GPUPoolQuery) (GPUPoolShape, Findings) {
 		fs = append(fs, c.checkAttachedGPU(att, q, gpuTypeOK)...)
 		fs = append(fs, c.checkVCPULimit(att, q)...)
 	default:
-		fs = append(fs, c.unknownGPUMachine(q.MachineType))
+		f := c.unknownGPUMachine(q.MachineType)
+		if f.Severity == SeverityWarning {
+			// Newer than the catalog: created as written.
+			shape.MachineType, shape.GPUType, shape.GPUCount = q.MachineType, q.GPUType, q.GPUCount
+		}
+		fs = append(fs, f)
 	}
 	if q.DriverVersion != "" && !c.drivers[q.DriverVersion] {
 		vals := c.GPUDriverVersionValues()
@@ -294,6 +299,11 @@ func (c *Catalog) unknownGPUMachine(s string) Finding {
 	} else {
 		sugg = nearest(s, names)
 	}
+	if _, upper := caseMatch(s, names); !upper && len(sugg) == 0 && gpuMachineShaped(s) {
+		return newFinding(SeverityWarning, AttrMachineType, s, "Unknown GPU Machine Type", c.data.Sources["gpu_machine_types"], nil,
+			fmt.Sprintf("%q has the form of an accelerator-optimized GPU machine type, but the catalog (%s) does not know it, nor its GPUs; "+
+				"it is created as written (set gpu_type and gpu_count for the node labels and the ComputeClass), and the API decides.", s, c.data.Date))
+	}
 	detail := fmt.Sprintf("%q is not a GPU machine type the catalog knows; use a machine type with built-in GPUs (g2, g4, a2, a3, a4, a4x) or an N1 machine type with attached GPUs", s)
 	if len(sugg) > 0 {
 		detail += didYouMean(sugg)
@@ -338,4 +348,22 @@ func sameModel(s string, names []string) []string {
 		}
 	}
 	return out
+}
+
+// gpuMachineShaped reports whether name has the form of Compute Engine's
+// accelerator-optimized machine types: a series of a letter and digits
+// (a3, a4x, a5x), a kind ending in "gpu" (highgpu, ultragpu, maxgpu) and a
+// GPU count ending in g, with optional suffixes ("a4x-maxgpu-4g-metal").
+func gpuMachineShaped(name string) bool {
+	parts := strings.Split(name, "-")
+	if len(parts) < 3 || len(parts[0]) < 2 || !isLower(parts[0][0]) || !isDigit(parts[0][1]) {
+		return false
+	}
+	for i := 2; i < len(parts[0]); i++ {
+		if !isLower(parts[0][i]) && !isDigit(parts[0][i]) {
+			return false
+		}
+	}
+	count, ok := strings.CutSuffix(parts[2], "g")
+	return ok && allDigits(count) && strings.HasSuffix(parts[1], "gpu") && allLower(parts[1])
 }

@@ -4,6 +4,7 @@
 package nodepools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -319,7 +320,9 @@ func deriveGPU(cat *catalog.Catalog, in tierInput, s *tierSpec) catalog.Findings
 		NodeLocations: in.Locations,
 		Topology:      in.Topology,
 	})
-	s.MachineType = shape.MachineType
+	// A machine type the catalog does not know (a warning, or an error in
+	// warn mode) is created as written.
+	s.MachineType = cmp.Or(shape.MachineType, in.MachineType)
 	s.GPUType, s.GPUCount = shape.GPUType, int64(shape.GPUCount)
 	// An explicit value wins where the catalog only warns (for example
 	// sources that disagree on a GPU type label).
