@@ -20,7 +20,6 @@
 
 provider "accel" {
   project = var.project
-  region  = var.region
 }
 
 provider "kubernetes" {

@@ -222,7 +222,7 @@ func (c *Catalog) checkVCPULimit(a *GPUAttachment, q GPUPoolQuery) Findings {
 		var sugg []string
 		series := strings.Join(strings.Split(q.MachineType, "-")[:2], "-")
 		for _, n := range n1Sizes {
-			if series != "n1-custom" && n <= limit && !(n == 1 && series != "n1-standard") {
+			if series != "n1-custom" && n <= limit && (n != 1 || series == "n1-standard") {
 				sugg = append(sugg, fmt.Sprintf("%s-%d", series, n))
 				break
 			}

@@ -596,7 +596,7 @@ func tpuMachineShaped(name string) bool {
 	for _, p := range []string{"ct", "tpu"} {
 		if rest, ok := strings.CutPrefix(series, p); ok && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
 			for _, r := range rest {
-				if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z') {
+				if (r < '0' || r > '9') && (r < 'a' || r > 'z') {
 					return false
 				}
 			}
