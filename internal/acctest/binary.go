@@ -33,6 +33,27 @@ func DevInstall(t *testing.T) []string {
 	return env
 }
 
+// MirrorInstall builds the provider into a filesystem mirror in a
+// temporary directory, as `make install` does into the implied local
+// mirror, and returns the environment of a CLI that installs it from there
+// and nothing from a registry (devbuild.InstallMirror): `terraform init`
+// works offline.
+func MirrorInstall(t *testing.T) []string {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("set TF_ACC=1 to build the provider and run the Terraform CLI")
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := devbuild.InstallMirror(t.Context(), root, t.TempDir(), "0.1.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
 // TerraformPath is the CLI the acceptance tests use.
 func TerraformPath(t *testing.T) string {
 	t.Helper()

@@ -36,6 +36,24 @@ func NewWorkspace(t *testing.T, env []string, tf, config string) *Workspace {
 	return w
 }
 
+// NewModuleWorkspace writes files (paths relative to the new directory,
+// subdirectories created) into a new directory in which tf runs with env:
+// a root module with its local child modules and test files.
+func NewModuleWorkspace(t *testing.T, env []string, tf string, files map[string]string) *Workspace {
+	t.Helper()
+	w := &Workspace{t: t, dir: t.TempDir(), tf: tf, env: env}
+	for name, text := range files {
+		p := filepath.Join(w.dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w
+}
+
 // Run runs terraform with args and returns what it wrote to standard output
 // and to standard error (where the CLI writes errors), and its exit error,
 // which carries standard error too. It works in cleanups.

@@ -8,12 +8,14 @@
 package devbuild
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -61,8 +63,87 @@ func Install(ctx context.Context, root, dir string, providers ...Provider) ([]st
 		}
 		fmt.Fprintf(&overrides, "    %q = %q\n", p.Source, dir)
 	}
-	rc := filepath.Join(dir, "terraform.rc")
 	cfg := "provider_installation {\n  dev_overrides {\n" + overrides.String() + "  }\n  direct {}\n}\n"
+	return environ(dir, cfg)
+}
+
+// Hosts are the registry hosts a source address "accel-dev/accel" means:
+// Terraform's and OpenTofu's.
+var Hosts = []string{"registry.terraform.io", "registry.opentofu.org"}
+
+// MirrorPath is where a filesystem mirror (or an implied local mirror
+// directory such as ~/.terraform.d/plugins) holds a provider binary, in
+// the unpacked layout HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/.
+func MirrorPath(mirror, host, source, version, goos, goarch string) string {
+	return filepath.Join(mirror, host, filepath.FromSlash(source), version, goos+"_"+goarch,
+		"terraform-provider-"+path.Base(source)+"_v"+version)
+}
+
+// BuildMirror builds this module's provider at root with version stamped
+// in, and puts it in mirror for every host of Hosts, for the platform of
+// the go toolchain. It is what `make install` runs.
+func BuildMirror(ctx context.Context, root, mirror, version string) error {
+	goos, goarch := cmp.Or(goEnv(ctx, "GOOS"), runtime.GOOS), cmp.Or(goEnv(ctx, "GOARCH"), runtime.GOARCH)
+	first := ""
+	for _, host := range Hosts {
+		bin := MirrorPath(mirror, host, Accel.Source, version, goos, goarch)
+		if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+			return err
+		}
+		if first != "" {
+			if err := copyFile(first, bin); err != nil {
+				return err
+			}
+			continue
+		}
+		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version, "-o", bin, ".")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build: %w\n%s", err, out)
+		}
+		first = bin
+	}
+	return nil
+}
+
+// InstallMirror builds the provider into a filesystem mirror in dir
+// (BuildMirror) and returns the environment of Install with a CLI
+// configuration that installs this provider from that mirror and nothing
+// from a registry: `terraform init` then works with no network, as after
+// `make install`.
+func InstallMirror(ctx context.Context, root, dir, version string) ([]string, error) {
+	mirror := filepath.Join(dir, "mirror")
+	if err := BuildMirror(ctx, root, mirror, version); err != nil {
+		return nil, err
+	}
+	var include []string
+	for _, h := range Hosts {
+		include = append(include, fmt.Sprintf("%q", h+"/"+Accel.Source))
+	}
+	cfg := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [%s]\n  }\n}\n", mirror, strings.Join(include, ", "))
+	return environ(dir, cfg)
+}
+
+func goEnv(ctx context.Context, key string) string {
+	out, err := exec.CommandContext(ctx, "go", "env", key).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o755)
+}
+
+// environ writes the CLI configuration cfg into dir and returns the
+// environment Install describes.
+func environ(dir, cfg string) ([]string, error) {
+	rc := filepath.Join(dir, "terraform.rc")
 	if err := os.WriteFile(rc, []byte(cfg), 0o600); err != nil {
 		return nil, fmt.Errorf("writing the CLI configuration: %w", err)
 	}
