@@ -297,7 +297,11 @@ func concat(lists ...[]string) []string {
 //     Compute Engine only (the Cloud TPU API does not support TPU7x); A100
 //     80GB and L4 GPUs.
 //   - us-east5-a: v6e, v5p; H100 GPUs.
-//   - us-south1-a: v5e.
+//   - us-east5-b, us-east1-d: v6e (the types-zones table).
+//   - us-south1-a, us-west1-c, us-west4-a: v5e (the types-zones table).
+//   - asia-northeast1-b: v6e (the flex-start page names it,
+//     https://cloud.google.com/tpu/docs/request-using-flex-start).
+//   - asia-east1-c: v2-8 (https://cloud.google.com/tpu/docs/regions-zones).
 //   - us-central2-b: v4.
 //   - europe-west4-a: v6e, v3, v2; v3 on GKE; L4 GPUs.
 //
@@ -332,7 +336,13 @@ func Default() *Scenario {
 			tpuZone("us-east5-a",
 				concat(typesV6e, typesV5p),
 				concat(machinesV6e, machinesV5p, gpusH100)),
+			tpuZone("us-east5-b", typesV6e, machinesV6e),
+			tpuZone("us-east1-d", typesV6e, machinesV6e),
 			tpuZone("us-south1-a", typesV5e, machinesV5e),
+			tpuZone("us-west1-c", typesV5e, machinesV5e),
+			tpuZone("us-west4-a", typesV5e, machinesV5e),
+			tpuZone("asia-northeast1-b", typesV6e, machinesV6e),
+			tpuZone("asia-east1-c", []string{"v2-8"}, nil),
 			tpuZone("us-central2-b", typesV4, machinesV4),
 			tpuZone("europe-west4-a",
 				concat(typesV6e, typesV3, typesV2),

@@ -379,8 +379,8 @@ func TestTPUCatalog(t *testing.T) {
 		t.Errorf("runtime versions page = %d items, token %q, %v", len(rvs.RuntimeVersions), rvs.NextPageToken, err)
 	}
 	locs, err := e.tpu.Projects.Locations.List("projects/" + project).Do()
-	if err != nil || len(locs.Locations) != 7 {
-		t.Errorf("locations = %d, %v; want the 7 TPU zones", len(locs.Locations), err)
+	if want := len(Default().Zones); err != nil || len(locs.Locations) != want {
+		t.Errorf("locations = %d, %v; want the %d zones of the default scenario", len(locs.Locations), err, want)
 	}
 
 	// The v2alpha1 path serves the same handlers.
