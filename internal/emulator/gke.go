@@ -823,6 +823,7 @@ func (s *Server) gkePoolsCreate(q *gkeRequest, cluster string) (any, *apiError) 
 		s.applyPlan(c, p, plan, op, now)
 		setEtag(np)
 	}
+	s.logPool(c, np.Name, PoolProvisioning, s.clock.Now())
 	return s.gkeOpJSON(op), nil
 }
 
@@ -929,6 +930,9 @@ func (s *Server) applyPlan(c *gkeCluster, p *gkePool, plan capacityPlan, op *ope
 	p.nodes = plan.nodes
 	np := p.np
 	if len(plan.short) == 0 {
+		if np.Status != poolRunning {
+			s.logPool(c, np.Name, PoolRunning, now)
+		}
 		p.base, np.Status, np.StatusMessage, np.Conditions = poolRunning, poolRunning, "", nil
 		return
 	}
@@ -972,6 +976,7 @@ func (s *Server) gkePoolsDelete(q *gkeRequest, c *gkeCluster, p *gkePool) (any, 
 	}
 	p.np.Status = poolStopping
 	setEtag(p.np)
+	s.logPool(c, p.np.Name, PoolStopping, s.clock.Now())
 	op := s.newPoolOperation(q, c, MethodNodePoolsDelete, opDeleteNodePool, p.np.Name, s.sc.Durations.PoolDelete)
 	failure := s.takeOpFailure(MethodNodePoolsDelete)
 	op.finish = func(op *operation, now time.Time) {
@@ -982,11 +987,49 @@ func (s *Server) gkePoolsDelete(q *gkeRequest, c *gkeCluster, p *gkePool) (any, 
 			p.np.Status = p.base
 			op.err, op.statusMessage = failure, failure.Message
 			setEtag(p.np)
+			s.logPool(c, p.np.Name, p.base, now)
 			return
 		}
 		s.removePool(c, p)
+		s.logPool(c, p.np.Name, PoolDeleted, now)
 	}
 	return s.gkeOpJSON(op), nil
+}
+
+// The events of PoolEvent: a pool's statuses (the container v1 NodePool
+// status values) and its deletion.
+const (
+	PoolProvisioning = poolProvisioning
+	PoolRunning      = poolRunning
+	PoolStopping     = poolStopping
+	PoolDeleted      = "DELETED"
+)
+
+// PoolEvent is one change of a node pool's life, at the emulator's time:
+// created (PROVISIONING), serving (RUNNING), being deleted (STOPPING),
+// deleted (DELETED), or back to its status after a failed delete.
+type PoolEvent struct {
+	// Pool is projects/P/locations/L/clusters/C/nodePools/N.
+	Pool   string
+	Status string
+	At     time.Time
+}
+
+func (s *Server) logPool(c *gkeCluster, pool, status string, at time.Time) {
+	s.poolEvents = append(s.poolEvents, PoolEvent{Pool: c.key + "/nodePools/" + pool, Status: status, At: at})
+}
+
+// PoolEvents returns the node pool events so far, in the order of their
+// times (operations finish when a call observes them, so the log is sorted
+// by time, not by when an event was noticed): what a test reads to check
+// that, at every moment, a pool of a class was serving.
+func (s *Server) PoolEvents() []PoolEvent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settle(s.clock.Now())
+	out := slices.Clone(s.poolEvents)
+	slices.SortStableFunc(out, func(a, b PoolEvent) int { return a.At.Compare(b.At) })
+	return out
 }
 
 // removePool deletes a pool and gives its capacity back.

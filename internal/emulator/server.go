@@ -60,6 +60,8 @@ type Server struct {
 	queuedFail   map[string]string
 	clusters     map[string]*gkeCluster
 	materialized map[string]bool
+	// poolEvents logs node pool status changes (PoolEvents).
+	poolEvents []PoolEvent
 
 	ops     []*operation
 	opsByID map[string]*operation
@@ -133,6 +135,7 @@ func (s *Server) Reset() {
 
 func (s *Server) resetLocked() {
 	s.sc = s.initial.clone()
+	s.poolEvents = nil
 	s.rand = rand.New(rand.NewPCG(uint64(s.clock.Now().UnixNano()), 0x5eed))
 	s.zones = map[string]*Zone{}
 	for i := range s.sc.Zones {

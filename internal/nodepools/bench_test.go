@@ -77,7 +77,7 @@ func BenchmarkCreatePools(b *testing.B) {
 					steps := planSteps(specs, nil, nil, nil)
 					b.StartTimer()
 					start := time.Now()
-					failed := ops.execute(ctx, steps)
+					failed := ops.execute(ctx, steps, nil)
 					elapsed += time.Since(start)
 					b.StopTimer()
 					if len(failed) > 0 {

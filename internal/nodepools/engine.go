@@ -4,9 +4,11 @@
 package nodepools
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -194,7 +196,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 	steps := planSteps(want, state, stateSpecs, stateOrder)
 	ops.guard(ctx, steps)
 
-	failed := ops.execute(ctx, steps)
+	failed := ops.execute(ctx, steps, replacedBy(planTiers, state))
 	interrupted := errors.Is(ctx.Err(), context.Canceled)
 	adopted := map[string]bool{}
 	creates := map[string]bool{}
@@ -281,6 +283,19 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 			continue
 		}
 		np := pools[name]
+		var kept *keptForReplacementError
+		switch {
+		case errors.As(err, &kept) && np != nil:
+			diags.AddAttributeError(path.Root("tiers"), "Node Pool Kept Until Its Replacement Runs",
+				fmt.Sprintf("Tier %q was removed, but its node pool %s was kept: tier %q replaces it, and its pool is not running "+
+					"(%v). Nothing serves less than before; the old pool stays in state, and the next apply creates the new pool "+
+					"again and deletes the old one once it runs.", name, ops.api.PoolName(name), kept.replacement, kept.cause))
+			anyPool = true
+			out = append(out, flattenPool(ctx, cat, state[name], np, class, false, diags))
+			continue
+		case errors.As(err, &kept):
+			continue // its pool is gone already: nothing to keep
+		}
 		if isForeign(err) || (np != nil && !ops.owner.owns(np)) {
 			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Not Deleted",
 				fmt.Sprintf("Tier %q was removed. Node pool %s was not deleted: it %s. It is dropped from the state and left as it is.",
@@ -362,8 +377,67 @@ func notOwnedReason(err error, np *container.NodePool) string {
 
 // execute runs the steps on the cluster, at most the limiter's number at
 // once and in the order given, and returns the error of each failed step by
-// pool name (removals keyed "-" + name).
-func (o *poolOps) execute(ctx context.Context, steps []*step) map[string]error {
+// pool name (removals keyed "-" + name). The deletion of a removed tier
+// that a planned tier replaces (after: old name → new name) runs only once
+// the new tier's step succeeded, so that one of the two pools serves at
+// every moment; otherwise it fails with keptForReplacementError.
+func (o *poolOps) execute(ctx context.Context, steps []*step, after map[string]string) map[string]error {
+	var first, deferred []*step
+	for _, st := range steps {
+		if st.action == actionDelete && after[st.was.Name] != "" {
+			deferred = append(deferred, st)
+		} else {
+			first = append(first, st)
+		}
+	}
+	failed := o.runSteps(ctx, first)
+	var ready []*step
+	for _, st := range deferred {
+		repl := after[st.was.Name]
+		if err := cmp.Or(failed[repl], ctx.Err()); err != nil {
+			failed["-"+st.was.Name] = &keptForReplacementError{replacement: repl, cause: err}
+			continue
+		}
+		ready = append(ready, st)
+	}
+	maps.Copy(failed, o.runSteps(ctx, ready))
+	return failed
+}
+
+// keptForReplacementError is why the pool of a removed tier was not
+// deleted: the tier that replaces it (its replaces attribute) has no pool
+// running.
+type keptForReplacementError struct {
+	replacement string
+	cause       error
+}
+
+func (e *keptForReplacementError) Error() string {
+	return fmt.Sprintf("kept: the pool of tier %q, which replaces it, is not running (%v)", e.replacement, e.cause)
+}
+
+// replacedBy maps the name of each removed tier that a planned tier
+// replaces (its replaces attribute) to that tier's name: the removed
+// tier's pool is deleted only after the new one runs (execute).
+func replacedBy(planTiers []tierModel, state map[string]tierModel) map[string]string {
+	planned := map[string]bool{}
+	for _, t := range planTiers {
+		planned[t.Name.ValueString()] = true
+	}
+	out := map[string]string{}
+	for _, t := range planTiers {
+		old := t.Replaces.ValueString()
+		if _, recorded := state[old]; recorded && old != "" && !planned[old] {
+			out[old] = t.Name.ValueString()
+		}
+	}
+	return out
+}
+
+// runSteps runs steps on the cluster, at most the limiter's number at once
+// and in the order given, and returns the error of each failed step (see
+// execute).
+func (o *poolOps) runSteps(ctx context.Context, steps []*step) map[string]error {
 	var jobs []gcp.PoolJob
 	var jobSteps []*step
 	failed := map[string]error{}

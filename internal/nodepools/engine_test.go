@@ -103,7 +103,7 @@ func TestExecuteOrder(t *testing.T) {
 				t.Fatal(err)
 			}
 			names := []string{"tier-d", "tier-c", "tier-b", "tier-a"}
-			if failed := ops.execute(t.Context(), planSteps(gpuSpecs(t, names...), nil, nil, nil)); len(failed) > 0 {
+			if failed := ops.execute(t.Context(), planSteps(gpuSpecs(t, names...), nil, nil, nil), nil); len(failed) > 0 {
 				t.Fatalf("execute failed: %v", failed)
 			}
 			if got := createOrder(t, srv, project); !slices.Equal(got, names) {
@@ -134,7 +134,7 @@ func TestExecuteFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.SetCapacity("us-central1-a", "nvidia-l4", 1)
-	failed := ops.execute(t.Context(), planSteps(gpuSpecs(t, "first", "second"), nil, nil, nil))
+	failed := ops.execute(t.Context(), planSteps(gpuSpecs(t, "first", "second"), nil, nil, nil), nil)
 	if len(failed) != 1 || gcp.Classify(failed["second"]) != gcp.ClassCapacity {
 		t.Fatalf("failures = %v, want a stockout of the second pool", failed)
 	}
@@ -156,7 +156,7 @@ func TestExecuteFailures(t *testing.T) {
 	for _, s := range gpuSpecs(t, "first", "second") {
 		specs[s.Name] = s
 	}
-	failed = ops.execute(t.Context(), planSteps(nil, state, specs, []string{"first", "second"}))
+	failed = ops.execute(t.Context(), planSteps(nil, state, specs, []string{"first", "second"}), nil)
 	if len(failed) != 1 {
 		t.Fatalf("failures = %v, want one failed delete", failed)
 	}
@@ -265,7 +265,7 @@ func TestCreateAdopts(t *testing.T) {
 			}
 			ops.owner = poolOwner{id: owner}
 			steps := planSteps([]tierSpec{mine}, nil, nil, nil)
-			failed := ops.execute(t.Context(), steps)
+			failed := ops.execute(t.Context(), steps, nil)
 			err = failed["pool"]
 
 			var refused *poolExistsError
@@ -374,7 +374,7 @@ func TestCallWaitsForBlockingOperation(t *testing.T) {
 				t.Fatal(err)
 			}
 			names := []string{"a", "b", "c"}
-			if failed := ops.execute(t.Context(), planSteps(gpuSpecs(t, names...), nil, nil, nil)); len(failed) > 0 {
+			if failed := ops.execute(t.Context(), planSteps(gpuSpecs(t, names...), nil, nil, nil), nil); len(failed) > 0 {
 				t.Fatalf("execute failed: %v", failed)
 			}
 			counters := srv.Counters()
@@ -478,7 +478,7 @@ func TestOwnershipGuards(t *testing.T) {
 			{action: actionDelete, was: gpuSpecs(t, "unlabelled")[0]},
 		}
 		ops.guard(t.Context(), steps)
-		failed := ops.execute(t.Context(), steps)
+		failed := ops.execute(t.Context(), steps, nil)
 		for _, key := range []string{"unlabelled", "other", "-unlabelled"} {
 			if !isForeign(failed[key]) {
 				t.Errorf("step %s: error %v, want a refusal for someone else's pool", key, failed[key])
@@ -571,7 +571,7 @@ func TestConcurrentCreatesNeedConcurrency(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(t.Context(), deadline)
 			defer cancel()
-			failed := ops.execute(ctx, planSteps(gpuSpecs(t, "a", "b", "c", "d"), nil, nil, nil))
+			failed := ops.execute(ctx, planSteps(gpuSpecs(t, "a", "b", "c", "d"), nil, nil, nil), nil)
 			creates := srv.Counters()[create]
 			switch {
 			case limit == 1 && (len(failed) == 0 || creates != 1):

@@ -30,6 +30,7 @@ type resourceModel struct {
 // tierModel is one element of tiers.
 type tierModel struct {
 	Name                types.String `tfsdk:"name"`
+	Replaces            types.String `tfsdk:"replaces"`
 	AcceleratorType     types.String `tfsdk:"accelerator_type"`
 	MachineType         types.String `tfsdk:"machine_type"`
 	Topology            types.String `tfsdk:"topology"`
@@ -111,6 +112,7 @@ var (
 
 	tierAttrTypes = map[string]attr.Type{
 		"name":                 types.StringType,
+		"replaces":             types.StringType,
 		"accelerator_type":     types.StringType,
 		"machine_type":         types.StringType,
 		"topology":             types.StringType,

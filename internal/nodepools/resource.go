@@ -90,6 +90,21 @@ func (r *fallbackNodePoolsResource) ValidateConfig(ctx context.Context, req reso
 	cat := catalog.Default()
 	mode := r.modes.For(cfg.Validation)
 	seen := map[string]int{}
+	replaces := map[int]string{}
+	defer func() {
+		for i, old := range replaces {
+			base := path.Root("tiers").AtListIndex(i).AtName("replaces")
+			if j, still := seen[old]; still {
+				what := fmt.Sprintf("tier %d", j)
+				if j == i {
+					what = "this tier itself"
+				}
+				resp.Diagnostics.AddAttributeError(base, "Replaced Tier Still Configured",
+					fmt.Sprintf("replaces = %q names %s, which is still configured. replaces names a tier removed in the same change, "+
+						"whose pool is deleted once this tier's pool runs: remove tier %q, or remove replaces.", old, what, old))
+			}
+		}
+	}()
 	for i, elem := range cfg.Tiers.Elements() {
 		base := path.Root("tiers").AtListIndex(i)
 		obj, ok := elem.(types.Object)
@@ -101,6 +116,9 @@ func (r *fallbackNodePoolsResource) ValidateConfig(ctx context.Context, req reso
 		resp.Diagnostics.Append(diags...)
 		if diags.HasError() {
 			continue
+		}
+		if !t.Replaces.IsNull() && !t.Replaces.IsUnknown() {
+			replaces[i] = t.Replaces.ValueString()
 		}
 		if !t.Name.IsUnknown() && !t.Name.IsNull() {
 			name := t.Name.ValueString()

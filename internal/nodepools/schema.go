@@ -292,6 +292,17 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 			Validators: []validator.String{stringvalidator.RegexMatches(poolNameRE,
 				fmt.Sprintf("must be 1 to %d lowercase letters, digits and hyphens, start with a letter and end with a letter or digit", maxPoolNameLength))},
 		},
+		"replaces": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "The name of a tier removed in the same change whose pool this tier takes over with no gap in " +
+				"serving: the apply creates this tier's pool, waits until GKE reports it `RUNNING`, and only then deletes the " +
+				"removed tier's pool; if this tier's pool cannot be created (a stockout, an error), the old pool is kept and " +
+				"the apply fails, so that the next apply tries again. The recipe for changing a setting GKE cannot change in " +
+				"place (machine type, accelerator, topology, zones): rename the tier, set `replaces` to its old name, and " +
+				"change the setting. It needs the quota of both pools for a while. Naming a tier that is still configured is " +
+				"an error; naming one the state does not hold does nothing, so it can stay after the change.",
+			Validators: []validator.String{stringvalidator.RegexMatches(poolNameRE, "must be the name of a tier (a node pool name)")},
+		},
 		"accelerator_type": schema.StringAttribute{
 			Optional:   true,
 			Validators: []validator.String{validation.NotEmpty(cat.AcceleratorTypeHint() + " Leave accelerator_type out for a GPU tier.")},
