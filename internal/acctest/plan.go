@@ -23,8 +23,12 @@ type Diagnostic struct {
 	Detail   string `json:"detail"`
 }
 
-// cliTimeout bounds one CLI run; reaching it is a failure, not a measurement.
-const cliTimeout = 2 * time.Minute
+// cliTimeout bounds one CLI run, so that a hung run fails instead of
+// holding the suite until go test's timeout; reaching it is a failure, not a
+// measurement. It is far above any run's time on a loaded 2-core machine (a
+// plan of 130 resources with unknown values took 76 s there, next to two
+// other test processes and two CPU-bound ones).
+const cliTimeout = 10 * time.Minute
 
 // PlanDiagnostics runs `terraform plan -json` (tf, with env from DevInstall)
 // on config in a new directory and returns every diagnostic it reported,
