@@ -334,13 +334,13 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		switch act {
 		case actionReplace:
 			markApplied(pt)
-			why := "changes a setting GKE cannot change in place (machine type, accelerator, topology, GPUs, GPU sharing, Spot, " +
-				"node locations, reservation affinity, service account, OAuth scopes, max pods per node, flex-start or queued provisioning)"
+			why := "changes what GKE cannot change in place: " + strings.Join(shapeChanges(was, spec), "; ")
 			if old.Status.ValueString() == statusError {
 				why = fmt.Sprintf("has a node pool in ERROR (%s)", old.StatusMessage.ValueString())
 			}
 			resp.Diagnostics.AddAttributeWarning(path.Root("tiers").AtListIndex(i), "Node Pool Will Be Re-created",
-				fmt.Sprintf("Tier %q %s, so its node pool will be deleted and created again. The other tiers are not touched.", in.Name, why))
+				fmt.Sprintf("Tier %q %s, so its node pool will be deleted and created again. The other tiers are not touched. "+
+					"To change it with no gap in serving, rename the tier and set replaces = %q (see the resource's docs).", in.Name, why, in.Name))
 		case actionNone:
 			pt.Status, pt.StatusMessage = old.Status, old.StatusMessage
 			pt.EffectiveLabels, pt.EffectiveTaints = old.EffectiveLabels, old.EffectiveTaints

@@ -76,21 +76,64 @@ type tierSpec struct {
 
 // sameShape reports whether two specs describe the same pool as far as the
 // fields GKE cannot change in place go; a difference means re-creation.
-func sameShape(a, b tierSpec) bool {
-	return a.TPU == b.TPU &&
-		a.AcceleratorType == b.AcceleratorType &&
-		a.MachineType == b.MachineType &&
-		a.Topology == b.Topology &&
-		a.Placement == b.Placement &&
-		a.GPUType == b.GPUType &&
-		a.GPUCount == b.GPUCount &&
-		a.GPUDriver == b.GPUDriver &&
-		slices.Equal(sortedCopy(a.Locations), sortedCopy(b.Locations)) &&
-		a.Spot == b.Spot &&
-		reservationEqual(a.Reservation, b.Reservation) &&
-		fixedSettingsEqual(a.Settings, b.Settings) &&
-		provisioningEqual(a.Provisioning, b.Provisioning) &&
-		localSSDEqual(a.LocalSSD, b.LocalSSD)
+func sameShape(a, b tierSpec) bool { return len(shapeChanges(a, b)) == 0 }
+
+// shapeChanges names each setting GKE cannot change in place that differs
+// from a (in state) to b (planned), with both values where they are one
+// value: what re-creates the pool, for the plan's warning.
+func shapeChanges(a, b tierSpec) []string {
+	var out []string
+	diff := func(name string, was, want any) {
+		if was != want {
+			out = append(out, fmt.Sprintf("%s %s → %s", name, shown(was), shown(want)))
+		}
+	}
+	if a.TPU != b.TPU {
+		out = append(out, fmt.Sprintf("a %s tier becomes a %s tier", family(a.TPU), family(b.TPU)))
+	}
+	diff("accelerator_type", a.AcceleratorType, b.AcceleratorType)
+	diff("machine_type", a.MachineType, b.MachineType)
+	diff("topology", a.Topology, b.Topology)
+	diff("placement", a.Placement, b.Placement)
+	diff("gpu_type", a.GPUType, b.GPUType)
+	diff("gpu_count", a.GPUCount, b.GPUCount)
+	diff("gpu_driver_version", a.GPUDriver, b.GPUDriver)
+	if !slices.Equal(sortedCopy(a.Locations), sortedCopy(b.Locations)) {
+		out = append(out, fmt.Sprintf("node_locations %q → %q", a.Locations, b.Locations))
+	}
+	diff("spot", a.Spot, b.Spot)
+	if !reservationEqual(a.Reservation, b.Reservation) {
+		out = append(out, "reservation_affinity")
+	}
+	if !fixedSettingsEqual(a.Settings, b.Settings) {
+		out = append(out, "a node setting fixed at creation (service account, OAuth scopes, max pods per node, GPU partitions or sharing, Shielded VM)")
+	}
+	if !provisioningEqual(a.Provisioning, b.Provisioning) {
+		out = append(out, "flex-start or queued provisioning")
+	}
+	if !localSSDEqual(a.LocalSSD, b.LocalSSD) {
+		out = append(out, "Local SSDs")
+	}
+	return out
+}
+
+func family(tpu bool) string {
+	if tpu {
+		return "TPU"
+	}
+	return "GPU"
+}
+
+// shown quotes a string value, and shows "" as unset.
+func shown(v any) string {
+	switch s := v.(type) {
+	case string:
+		if s == "" {
+			return "(unset)"
+		}
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprint(v)
 }
 
 func sortedCopy(s []string) []string {
