@@ -90,7 +90,15 @@ note "working directory: $tmp (removed at exit)"
 
 headline "Building the provider and the emulator"
 t0=$SECONDS
-go build -o "$tmp/bin/" . ./internal/emulator/cmd/accel-emulator
+# The first run on a machine downloads the Go modules and compiles about 400
+# packages (a few minutes on 2 cores); later runs reuse the Go build cache,
+# which `make build` and `make install` share (the same -trimpath flag).
+note "the first run on a machine downloads the Go modules and compiles about 400 packages (a few minutes on 2 cores)"
+go mod download
+# -v names each package compiled: counted here as progress; any other line
+# (a compiler error) is shown as it is.
+go build -trimpath -v -o "$tmp/bin/" . ./internal/emulator/cmd/accel-emulator 2>&1 |
+	awk '/ / { print; next } { n++ } n % 50 == 0 { printf "  ... %d packages compiled\n", n; fflush() } END { if (n > 0) printf "  ... %d packages compiled\n", n }'
 ok "built terraform-provider-accel and accel-emulator in $((SECONDS - t0))s"
 
 # A CLI configuration that serves accel-dev/accel from the binary just built:

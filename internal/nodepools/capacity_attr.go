@@ -97,12 +97,16 @@ func capacityQuery(cat *catalog.Catalog, project, region string, zones []string,
 }
 
 // setCapacity records the capacity evidence of every tier about to be
-// written to state.
-func (r *fallbackNodePoolsResource) setCapacity(ctx context.Context, cluster string, tiers []tierModel, diags *diag.Diagnostics) {
+// written to state, except the tiers of kept (an apply records them as
+// planned).
+func (r *fallbackNodePoolsResource) setCapacity(ctx context.Context, cluster string, tiers []tierModel, kept map[string]bool, diags *diag.Diagnostics) {
 	cat := catalog.Default()
 	project, location, _, err := gcp.ParseClusterID(cluster)
 	for i := range tiers {
 		t := &tiers[i]
+		if kept[t.Name.ValueString()] {
+			continue // recorded as planned (apply): its capacity is the plan's
+		}
 		spec := specOfState(ctx, *t, diags)
 		q := capacityQuery(cat, project, catalog.RegionOf(location), spec.Locations, spec)
 		if err != nil || r.data == nil || !r.data.Live().ComputeConfigured(project) {

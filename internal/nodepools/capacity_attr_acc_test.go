@@ -132,8 +132,9 @@ func TestAccFallbackNodePools_capacityAttribute(t *testing.T) {
 				},
 			},
 			{
-				// An update (a label on the L4 tier) reads every pool again:
-				// the evidence is known after apply, then as read.
+				// An update (a label on the L4 tier) reads that pool again:
+				// its evidence is known after apply, then as read. The v6e
+				// tier, untouched, keeps its values known in the plan.
 				PreConfig: func() {
 					setQuota(t, tg.Emulator, emulator.Quota{Region: "us-central1", Metric: "NVIDIA_L4_GPUS", Limit: 8, Usage: 3})
 				},
@@ -141,6 +142,9 @@ func TestAccFallbackNodePools_capacityAttribute(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
 					plancheck.ExpectUnknownValue(address, tierPath(0, "capacity")),
+					plancheck.ExpectKnownValue(address, tierPath(1, "capacity"), v6eEvidence),
+					plancheck.ExpectKnownValue(address, tierPath(1, "status"), knownvalue.StringExact("RUNNING")),
+					plancheck.ExpectKnownValue(address, tierPath(1, "effective_labels"), knownvalue.NotNull()),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(address, tierPath(0, "capacity"), capacityCheck(true, "NVIDIA_L4_GPUS", 8, 3, 2, true,

@@ -170,7 +170,7 @@ func (o *poolOps) update(ctx context.Context, was, want tierSpec) error {
 //
 // It returns the tiers to record, whether any pool exists, and the pools
 // this apply created (re-created ones included).
-func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, plan resourceModel, stateTiers []tierModel, diags *diag.Diagnostics) ([]tierModel, bool, map[string]bool) {
+func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, plan resourceModel, stateTiers []tierModel, diags *diag.Diagnostics) (out []tierModel, anyPool bool, created, kept map[string]bool) {
 	cat := catalog.Default()
 	class := plan.ComputeClass.ValueString()
 	planTiers := tiersOf(ctx, plan.Tiers, diags)
@@ -200,7 +200,13 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 	interrupted := errors.Is(ctx.Err(), context.Canceled)
 	adopted := map[string]bool{}
 	creates := map[string]bool{}
+	// Tiers the apply does not touch are recorded as planned: the plan
+	// showed their values known, and the next refresh reads them again.
+	untouched := map[string]bool{}
 	for _, st := range steps {
+		if _, recorded := state[st.want.Name]; st.action == actionNone && recorded {
+			untouched[st.want.Name] = true
+		}
 		if st.adopted {
 			adopted[st.want.Name] = true
 		}
@@ -208,7 +214,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 			creates[st.want.Name] = true
 		}
 	}
-	created := map[string]bool{}
+	created, kept = map[string]bool{}, map[string]bool{}
 
 	rctx, cancel := gcp.AfterDeadline(ctx)
 	defer cancel()
@@ -226,8 +232,6 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		pools = nil
 	}
 	onStockout := plan.OnStockout.ValueString()
-	var out []tierModel
-	anyPool := false
 	for i, t := range planTiers {
 		name := t.Name.ValueString()
 		base := path.Root("tiers").AtListIndex(i)
@@ -238,6 +242,10 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 		}
 		np := pools[name]
 		switch {
+		case untouched[name] && err == nil && (np == nil || ops.owner.owns(np)) && wholly(tierList(ctx, []tierModel{t}, diags)):
+			out = append(out, t)
+			anyPool, kept[name] = true, true
+			continue
 		case pools == nil:
 			if old, ok := state[name]; ok {
 				out = append(out, old)
@@ -316,7 +324,7 @@ func (r *fallbackNodePoolsResource) apply(ctx context.Context, ops *poolOps, pla
 			out = append(out, flattenPool(ctx, cat, state[name], np, class, false, diags))
 		}
 	}
-	return out, anyPool, created
+	return out, anyPool, created, kept
 }
 
 // guard refuses, before anything runs, every step that would delete,

@@ -506,7 +506,7 @@ func TestOwnershipGuards(t *testing.T) {
 		}
 		var diags diag.Diagnostics
 		r := &fallbackNodePoolsResource{}
-		out, exists, created := r.apply(ctx, newOps(), plan, nil, &diags)
+		out, exists, created, _ := r.apply(ctx, newOps(), plan, nil, &diags)
 		if !exists || len(out) != 1 || out[0].Name.ValueString() != "fresh" {
 			t.Errorf("recorded %d tiers (%v), want only the created one", len(out), out)
 		}

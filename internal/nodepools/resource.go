@@ -262,6 +262,9 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 	validation.Append(&resp.Diagnostics, path.Empty(), computeClassFindings(cat, plan.Cluster.ValueString(), live), mode)
 
 	allKnown := classKnown && !plan.Cluster.IsUnknown()
+	// untouched are the tiers whose pools the apply leaves alone: they keep
+	// their recorded values, known, when the resource is updated.
+	untouched := map[int]bool{}
 	capacity := &tiersCapacity{}
 	for i, elem := range cfgElems {
 		pt := &planTiers[i]
@@ -329,6 +332,7 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 			was = specOfState(ctx, old, &resp.Diagnostics)
 		}
 		act := tierAction(recorded, old.Status.ValueString(), was, spec)
+		untouched[i] = act == actionNone && recorded
 		planPool(i, ct.Name, act == actionNone || act == actionUpdate)
 		planSettings(pt, ct, old, act == actionNone || act == actionUpdate)
 		switch act {
@@ -351,10 +355,14 @@ func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource
 		}
 	}
 	if state != nil && updates(plan, *state, tierList(ctx, planTiers, &resp.Diagnostics)) {
-		// The resource is updated: every pool is read again, and one that
-		// no longer exists (deleted since the plan) is then MISSING.
+		// The resource is updated: the pools the apply changes are read
+		// again. The others keep the values the plan shows (the apply
+		// records them as planned; a pool deleted since the refresh is
+		// found by the next one).
 		for i := range planTiers {
-			markApplied(&planTiers[i])
+			if !untouched[i] {
+				markApplied(&planTiers[i])
+			}
 		}
 	}
 	capacity.report(&resp.Diagnostics, len(cfgElems), plan.WhenUnsatisfiable)
@@ -672,7 +680,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 				plan.Cluster.ValueString(), strings.Join(lines, "\n"), resourceID(plan.Cluster.ValueString(), taken)))
 		return
 	}
-	tiers, exists, created := r.apply(ctx, ops, plan, nil, &resp.Diagnostics)
+	tiers, exists, created, _ := r.apply(ctx, ops, plan, nil, &resp.Diagnostics)
 	if !exists {
 		// Nothing exists: no state.
 		if !resp.Diagnostics.HasError() {
@@ -681,7 +689,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 		}
 		return
 	}
-	r.setCapacity(ctx, plan.Cluster.ValueString(), tiers, &resp.Diagnostics)
+	r.setCapacity(ctx, plan.Cluster.ValueString(), tiers, nil, &resp.Diagnostics)
 	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	plan.Pools = recordedPools(tiers, nil, nil, created, &resp.Diagnostics)
 	r.setOutputs(ctx, &plan, tiers, &resp.Diagnostics)
@@ -713,7 +721,7 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	tiers, _, created := r.apply(ctx, ops, plan, tiersOf(ctx, state.Tiers, &resp.Diagnostics), &resp.Diagnostics)
+	tiers, _, created, kept := r.apply(ctx, ops, plan, tiersOf(ctx, state.Tiers, &resp.Diagnostics), &resp.Diagnostics)
 	if len(tiers) == 0 {
 		// No tier is left to record (each pool was refused as someone
 		// else's): no state without pools, which no refresh could read.
@@ -725,7 +733,7 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	r.setCapacity(ctx, plan.Cluster.ValueString(), tiers, &resp.Diagnostics)
+	r.setCapacity(ctx, plan.Cluster.ValueString(), tiers, kept, &resp.Diagnostics)
 	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	plan.Pools = recordedPools(tiers, poolEntries(ctx, plan.Pools, &resp.Diagnostics),
 		poolEntries(ctx, state.Pools, &resp.Diagnostics), created, &resp.Diagnostics)
@@ -836,7 +844,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		resp.Diagnostics.AddError("Node Pool Not Found", detail)
 		return
 	}
-	r.setCapacity(ctx, state.Cluster.ValueString(), tiers, &resp.Diagnostics)
+	r.setCapacity(ctx, state.Cluster.ValueString(), tiers, nil, &resp.Diagnostics)
 	state.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	state.Pools = recordedPools(tiers, nil, poolEntries(ctx, state.Pools, &resp.Diagnostics), nil, &resp.Diagnostics)
 	r.setOutputs(ctx, &state, tiers, &resp.Diagnostics)
