@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package catalog holds the compatibility knowledge for Cloud TPU and GKE
 // accelerators: TPU generations and their accelerator types, runtime
 // versions, framework rules, zones, GKE TPU and GPU machine types, and the

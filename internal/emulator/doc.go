@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package emulator is a local emulator of the Cloud TPU v2 REST API and the
 // GKE (container) v1 REST API, for acceptance tests, demos and benchmarks.
 //

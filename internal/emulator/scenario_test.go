@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
 package emulator
 
 import (

@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package gcp is the one place the provider gets its Google Cloud clients
 // from: the Cloud TPU v2 REST client (google.golang.org/api/tpu/v2, and
 // v2alpha1 for flex-start queued resources), the GKE v1 REST client

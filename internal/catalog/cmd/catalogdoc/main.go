@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Command catalogdoc writes the compatibility catalog as a Markdown page
 // (a tfplugindocs template without template actions), with a source link
 // for every fact and the catalog version and date.

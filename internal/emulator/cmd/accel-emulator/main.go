@@ -1,3 +1,6 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Command accel-emulator runs the local Cloud TPU v2 and GKE v1 API emulator
 // until SIGINT or SIGTERM. It listens on a free loopback port unless -addr
 // names one, and prints the environment to export so the provider and the Go
