@@ -313,9 +313,10 @@ func TestAccFallbackNodePools_interruptedApplyFound(t *testing.T) {
 }
 
 // TestAccFallbackNodePools_poolDeletedBetweenPlanAndApply: a pool deleted
-// outside Terraform after the plan was saved and before it is applied is
-// recorded as MISSING by that apply (no "inconsistent result"), and the next
-// apply creates it again.
+// outside Terraform after the plan was saved and before it is applied, of a
+// tier that apply leaves alone, is recorded as planned (its values were
+// known in the plan: no "inconsistent result"); the next refresh finds it
+// MISSING, and the next apply creates it again.
 func TestAccFallbackNodePools_poolDeletedBetweenPlanAndApply(t *testing.T) {
 	tg := newTarget(t)
 	tg.RequireEmulatorFor(t, "deletes a node pool behind Terraform's back between plan and apply")
@@ -334,9 +335,10 @@ func TestAccFallbackNodePools_poolDeletedBetweenPlanAndApply(t *testing.T) {
 					return tg.Emulator.DeleteNodePool(poolID(tg, a))
 				})}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("MISSING")),
+					statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
 					statecheck.ExpectKnownValue(address, tierPath(1, "node_count"), knownvalue.Int64Exact(2)),
 				},
+				// The refresh after the apply finds the pool gone.
 				ExpectNonEmptyPlan: true,
 			},
 			{

@@ -34,6 +34,7 @@ func everyAttribute(tg *acctest.Target) map[string]any {
 		"tiers": []any{
 			map[string]any{
 				"name":             "tpu",
+				"replaces":         "gone", // a tier the state does not hold: nothing to delete
 				"accelerator_type": "v6e-4",
 				"machine_type":     "ct6e-standard-4t",
 				"topology":         "2x2",
