@@ -25,11 +25,12 @@ const (
 	MethodComputeAcceleratorTypesAggregatedList = "compute.acceleratorTypes.aggregatedList"
 )
 
-func init() {
-	methodNames = append(methodNames,
-		MethodComputeZonesList, MethodComputeZonesGet,
-		MethodComputeMachineTypesList, MethodComputeMachineTypesGet, MethodComputeMachineTypesAggregatedList,
-		MethodComputeAcceleratorTypesList, MethodComputeAcceleratorTypesGet, MethodComputeAcceleratorTypesAggregatedList)
+// computeCatalogMethods are the Compute Engine zone, machine type and
+// accelerator type methods (methodNames).
+var computeCatalogMethods = []string{
+	MethodComputeZonesList, MethodComputeZonesGet,
+	MethodComputeMachineTypesList, MethodComputeMachineTypesGet, MethodComputeMachineTypesAggregatedList,
+	MethodComputeAcceleratorTypesList, MethodComputeAcceleratorTypesGet, MethodComputeAcceleratorTypesAggregatedList,
 }
 
 // ComputeEndpoint is the endpoint to give the compute/v1 client with

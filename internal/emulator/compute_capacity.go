@@ -22,10 +22,10 @@ const (
 	MethodComputeReservationsAggregatedList = "compute.reservations.aggregatedList"
 )
 
-func init() {
-	methodNames = append(methodNames, MethodComputeRegionsGet, MethodComputeReservationsList,
-		MethodComputeReservationsGet, MethodComputeReservationsAggregatedList)
-}
+// computeCapacityMethods are the Compute Engine region and reservation
+// methods (methodNames).
+var computeCapacityMethods = []string{MethodComputeRegionsGet, MethodComputeReservationsList,
+	MethodComputeReservationsGet, MethodComputeReservationsAggregatedList}
 
 // Quota is one regional Compute Engine quota, as regions.get reports it.
 // A region reports only the metrics the scenario lists: regions.get leaves

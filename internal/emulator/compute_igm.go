@@ -29,7 +29,8 @@ const (
 	MethodComputeIGMGet  = "compute.instanceGroupManagers.get"
 )
 
-func init() { methodNames = append(methodNames, MethodComputeIGMList, MethodComputeIGMGet) }
+// computeIGMMethods are the managed instance group methods (methodNames).
+var computeIGMMethods = []string{MethodComputeIGMList, MethodComputeIGMGet}
 
 // computeIGM is an InstanceGroupManager resource, with the fields a GKE
 // node pool's group reports.

@@ -39,12 +39,13 @@ const (
 	MethodComputeZoneOperationsWait      = "compute.zoneOperations.wait"
 )
 
-func init() {
-	methodNames = append(methodNames,
-		MethodComputeInstancesInsert, MethodComputeInstancesGet, MethodComputeInstancesList,
-		MethodComputeInstancesAggregatedList, MethodComputeInstancesDelete, MethodComputeInstancesSetLabels,
-		MethodComputeInstancesSetMetadata, MethodComputeInstancesSetTags,
-		MethodComputeZoneOperationsGet, MethodComputeZoneOperationsWait)
+// computeInstanceMethods are the Compute Engine instance and zone
+// operation methods (methodNames).
+var computeInstanceMethods = []string{
+	MethodComputeInstancesInsert, MethodComputeInstancesGet, MethodComputeInstancesList,
+	MethodComputeInstancesAggregatedList, MethodComputeInstancesDelete, MethodComputeInstancesSetLabels,
+	MethodComputeInstancesSetMetadata, MethodComputeInstancesSetTags,
+	MethodComputeZoneOperationsGet, MethodComputeZoneOperationsWait,
 }
 
 // apiCompute marks Compute Engine zone operations.

@@ -52,7 +52,12 @@ const (
 	methodHoldCluster             = "admin.holdCluster"
 )
 
-var methodNames = []string{
+// methodNames are the methods of every API the emulator serves, one group
+// per API, each declared beside its handlers.
+var methodNames = slices.Concat(tpuAndGKEMethods, computeCatalogMethods, computeCapacityMethods, computeIGMMethods, computeInstanceMethods)
+
+// tpuAndGKEMethods are the Cloud TPU and GKE methods.
+var tpuAndGKEMethods = []string{
 	MethodTPULocationsList, MethodTPULocationsGet,
 	MethodTPUNodesCreate, MethodTPUNodesList, MethodTPUNodesGet, MethodTPUNodesPatch,
 	MethodTPUNodesDelete, MethodTPUNodesStart, MethodTPUNodesStop,

@@ -43,10 +43,8 @@ var capacityAttrTypes = map[string]attr.Type{
 	"summary":           types.StringType,
 }
 
-func init() {
-	tierAttrTypes["capacity"] = types.ObjectType{AttrTypes: capacityAttrTypes}
-	tierObjectType = types.ObjectType{AttrTypes: tierAttrTypes}
-}
+// capacityTierAttrTypes is the capacity attribute group of a tier's type.
+var capacityTierAttrTypes = map[string]attr.Type{"capacity": types.ObjectType{AttrTypes: capacityAttrTypes}}
 
 // capacityAttributes is the capacity schema attribute.
 func capacityAttributes() map[string]schema.Attribute {

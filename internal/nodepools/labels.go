@@ -6,6 +6,7 @@ package nodepools
 import (
 	"maps"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -29,10 +30,10 @@ type tierLabelsModel struct {
 	EffectiveResourceLabels types.Map `tfsdk:"effective_resource_labels"`
 }
 
-func init() {
-	tierAttrTypes["terraform_resource_labels"] = types.MapType{ElemType: types.StringType}
-	tierAttrTypes["effective_resource_labels"] = types.MapType{ElemType: types.StringType}
-	tierObjectType = types.ObjectType{AttrTypes: tierAttrTypes}
+// labelsAttrTypes is the computed resource labels group of a tier's type.
+var labelsAttrTypes = map[string]attr.Type{
+	"terraform_resource_labels": types.MapType{ElemType: types.StringType},
+	"effective_resource_labels": types.MapType{ElemType: types.StringType},
 }
 
 // labelsAttributes are the computed resource label schema attributes.

@@ -31,10 +31,10 @@ type tierLocalSSDModel struct {
 	LocalNVMeSSDBlockCount        types.Int64 `tfsdk:"local_nvme_ssd_block_count"`
 }
 
-func init() {
-	tierAttrTypes[catalog.AttrEphemeralStorageLocalSSDCount] = types.Int64Type
-	tierAttrTypes[catalog.AttrLocalNVMeSSDBlockCount] = types.Int64Type
-	tierObjectType = types.ObjectType{AttrTypes: tierAttrTypes}
+// localSSDAttrTypes is the Local SSD group of a tier's type.
+var localSSDAttrTypes = map[string]attr.Type{
+	catalog.AttrEphemeralStorageLocalSSDCount: types.Int64Type,
+	catalog.AttrLocalNVMeSSDBlockCount:        types.Int64Type,
 }
 
 // localSSDAttributes are the Local SSD schema attributes.

@@ -110,7 +110,9 @@ var (
 		"values":                   types.ListType{ElemType: types.StringType},
 	}
 
-	tierAttrTypes = map[string]attr.Type{
+	// tierCoreAttrTypes are the attributes of tierModel's own fields; the
+	// embedded groups bring theirs (tierAttrTypes).
+	tierCoreAttrTypes = map[string]attr.Type{
 		"name":                 types.StringType,
 		"replaces":             types.StringType,
 		"accelerator_type":     types.StringType,
@@ -141,5 +143,22 @@ var (
 		"node_selector":        types.MapType{ElemType: types.StringType},
 		"tolerations":          types.ListType{ElemType: tolerationObjectType},
 	}
+	// tierAttrTypes is a tier's object type: the core attributes and one
+	// group per embedded model, each declared beside its model.
+	tierAttrTypes  = mergeAttrTypes(tierCoreAttrTypes, settingsAttrTypes, provisioningAttrTypes, localSSDAttrTypes, labelsAttrTypes, capacityTierAttrTypes)
 	tierObjectType = types.ObjectType{AttrTypes: tierAttrTypes}
 )
+
+// mergeAttrTypes joins attribute type groups, which must not share a name.
+func mergeAttrTypes(groups ...map[string]attr.Type) map[string]attr.Type {
+	out := map[string]attr.Type{}
+	for _, g := range groups {
+		for k, v := range g {
+			if _, dup := out[k]; dup {
+				panic("nodepools: attribute " + k + " in two type groups")
+			}
+			out[k] = v
+		}
+	}
+	return out
+}

@@ -31,11 +31,11 @@ type tierProvisioningModel struct {
 	QueuedProvisioning types.Bool   `tfsdk:"queued_provisioning"`
 }
 
-func init() {
-	tierAttrTypes["flex_start"] = types.BoolType
-	tierAttrTypes["max_run_duration"] = types.StringType
-	tierAttrTypes["queued_provisioning"] = types.BoolType
-	tierObjectType = types.ObjectType{AttrTypes: tierAttrTypes}
+// provisioningAttrTypes is the provisioning group of a tier's type.
+var provisioningAttrTypes = map[string]attr.Type{
+	"flex_start":          types.BoolType,
+	"max_run_duration":    types.StringType,
+	"queued_provisioning": types.BoolType,
 }
 
 // provisioningAttributes are the provisioning schema attributes.

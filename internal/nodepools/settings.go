@@ -107,11 +107,6 @@ var (
 	}
 )
 
-func init() {
-	maps.Copy(tierAttrTypes, settingsAttrTypes)
-	tierObjectType = types.ObjectType{AttrTypes: tierAttrTypes}
-}
-
 // settingsAttributes are the settings' schema attributes.
 func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 	podsMin, podsMax := cat.MaxPodsPerNodeRange()
