@@ -134,7 +134,7 @@ func (l *vmList) listInstances(ctx context.Context, project, zone string, diags 
 	var out []*tpu.Node
 	for _, inst := range insts {
 		if _, ok := catalog.Default().AcceleratorTypeOfMachineType(path.Base(inst.MachineType)); ok {
-			out = append(out, nodeFromInstance(project, inst))
+			out = append(out, gcp.NodeFromInstance(catalogShapes{catalog.Default()}, project, inst))
 		}
 	}
 	return out

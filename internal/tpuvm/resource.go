@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	tpu "google.golang.org/api/tpu/v2"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
@@ -55,7 +56,7 @@ type vmResource struct {
 	newAPI func(ctx context.Context) (nodeAPI, error)
 	// newInstanceAPI builds the Compute Engine instances access; replaced
 	// in tests.
-	newInstanceAPI func(ctx context.Context) (instanceAPI, error)
+	newInstanceAPI func(ctx context.Context) (gcp.InstanceAPI, error)
 	// newQueuedAPI builds the queued-resources access; nil: the provider's clients.
 	newQueuedAPI func(ctx context.Context) (queuedAPI, error)
 }
@@ -74,7 +75,7 @@ func (r *vmResource) Configure(_ context.Context, req resource.ConfigureRequest,
 		r.newAPI = func(ctx context.Context) (nodeAPI, error) { return d.Clients.TPUNodes(ctx) }
 	}
 	if r.newInstanceAPI == nil {
-		r.newInstanceAPI = func(ctx context.Context) (instanceAPI, error) { return d.Clients.ComputeInstances(ctx) }
+		r.newInstanceAPI = func(ctx context.Context) (gcp.InstanceAPI, error) { return d.Clients.ComputeInstances(ctx) }
 	}
 }
 
@@ -105,7 +106,7 @@ func (r *vmResource) api(ctx context.Context, instance bool, diags *diag.Diagnos
 var errNotConfigured = errors.New("provider not configured")
 
 // nodeAPIFor builds the access to the VMs of one API: the Cloud TPU API, or
-// Compute Engine's instances presented as nodes (instanceNodes).
+// Compute Engine's instances presented as nodes (gcp.InstanceNodes).
 func (r *vmResource) nodeAPIFor(ctx context.Context, instance bool) (nodeAPI, error) {
 	switch {
 	case r.data == nil:
@@ -123,7 +124,7 @@ func (r *vmResource) nodeAPIFor(ctx context.Context, instance bool) (nodeAPI, er
 	if err != nil {
 		return nil, err
 	}
-	return newInstanceNodes(ia), nil
+	return gcp.NewInstanceNodes(ia, catalogShapes{catalog.Default()}), nil
 }
 
 func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
