@@ -19,18 +19,9 @@ import (
 // dev_overrides (see devbuild.Install).
 func DevInstall(t *testing.T) []string {
 	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("set TF_ACC=1 to build the provider and run the Terraform CLI")
-	}
-	root, err := moduleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := devbuild.Install(t.Context(), root, t.TempDir(), devbuild.Accel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return env
+	return install(t, func(root, dir string) ([]string, error) {
+		return devbuild.Install(t.Context(), root, dir, devbuild.Accel)
+	})
 }
 
 // MirrorInstall builds the provider into a filesystem mirror in a
@@ -40,6 +31,15 @@ func DevInstall(t *testing.T) []string {
 // works offline.
 func MirrorInstall(t *testing.T) []string {
 	t.Helper()
+	return install(t, func(root, dir string) ([]string, error) {
+		return devbuild.InstallMirror(t.Context(), root, dir, "0.1.0")
+	})
+}
+
+// install skips without TF_ACC, else builds the provider of the module
+// with build into a temporary directory and returns its environment.
+func install(t *testing.T, build func(root, dir string) ([]string, error)) []string {
+	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("set TF_ACC=1 to build the provider and run the Terraform CLI")
 	}
@@ -47,7 +47,7 @@ func MirrorInstall(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := devbuild.InstallMirror(t.Context(), root, t.TempDir(), "0.1.0")
+	env, err := build(root, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -255,8 +255,8 @@ func TPUZoneFindings(ctx context.Context, offers TPUOffers, cat *catalog.Catalog
 
 // zonesOffering asks the Cloud TPU API, for the other configured zones and
 // the zones the catalog lists for the generation (in that order, without
-// missed), which of them offer accType to project. A zone it cannot ask is
-// left out. The answers are cached, so a plan asks each zone once.
+// missed), which of them offer accType to project, asking each zone once. A zone
+// it cannot ask is left out.
 func zonesOffering(ctx context.Context, offers TPUOffers, cat *catalog.Catalog, project, accType, gen, missed string, configured []string) []string {
 	candidates := slices.Clone(configured)
 	if g, ok := cat.Generation(gen); ok {
@@ -265,10 +265,12 @@ func zonesOffering(ctx context.Context, offers TPUOffers, cat *catalog.Catalog, 
 		}
 	}
 	var out []string
+	asked := map[string]bool{missed: true}
 	for _, z := range candidates {
-		if z == missed || slices.Contains(out, z) {
+		if asked[z] {
 			continue
 		}
+		asked[z] = true
 		if offer, err := offers.TPUZoneOffer(ctx, project, z); err == nil && slices.Contains(offer.AcceleratorTypes, accType) {
 			out = append(out, z)
 		}
