@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/nodepools"
 	"github.com/accel-dev/terraform-provider-accel/internal/tpuvm"
 )
@@ -20,7 +21,7 @@ import (
 func TestBareSchema(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	for _, r := range []resource.Resource{tpuvm.NewResource(nil), nodepools.NewResource(nil)} {
+	for _, r := range []resource.Resource{tpuvm.NewResource(catalog.Default(), nil), nodepools.NewResource(catalog.Default(), nil)} {
 		var resp resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &resp)
 		bare, err := BareSchema(resp.Schema)

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/benchmark"
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/provider"
 	"github.com/accel-dev/terraform-provider-accel/internal/tpuvm"
 )
@@ -148,7 +149,9 @@ func (p *bareProvider) Schema(context.Context, fwprovider.SchemaRequest, *fwprov
 func (p *bareProvider) Configure(context.Context, fwprovider.ConfigureRequest, *fwprovider.ConfigureResponse) {
 }
 func (p *bareProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return benchmark.NewBareResource("_tpu_vm", tpuvm.NewResource(nil)) }}
+	return []func() resource.Resource{func() resource.Resource {
+		return benchmark.NewBareResource("_tpu_vm", tpuvm.NewResource(catalog.Default(), nil))
+	}}
 }
 func (p *bareProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
 

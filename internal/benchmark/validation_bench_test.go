@@ -43,7 +43,7 @@ func BenchmarkValidationAppend(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var diags diag.Diagnostics
-				validation.Append(&diags, c.base, findings, c.mode)
+				validation.Append(&diags, c.base, findings, validation.Mode{Mode: c.mode})
 				if len(diags) != len(findings) {
 					b.Fatalf("%d diagnostics for %d findings", len(diags), len(findings))
 				}

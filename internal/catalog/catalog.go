@@ -413,6 +413,14 @@ func Default() *Catalog {
 	return defaultCatalog
 }
 
+// Load builds a catalog from data in the embedded catalog's format: a
+// smaller or a newer catalog than the embedded one, for tests and for the
+// tools that refresh it. Resources use the catalog the provider hands them.
+func Load(data []byte) (*Catalog, error) { return load(data) }
+
+// Embedded returns a copy of the embedded catalog data.
+func Embedded() []byte { return slices.Clone(catalogJSON) }
+
 // load decodes and indexes catalog data.
 func load(data []byte) (*Catalog, error) {
 	c := &Catalog{}

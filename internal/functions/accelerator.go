@@ -18,8 +18,8 @@ import (
 var _ function.Function = &acceleratorFunction{}
 
 // NewAccelerator returns provider::accel::accelerator.
-func NewAccelerator() function.Function {
-	return &acceleratorFunction{cat: catalog.Default()}
+func NewAccelerator(cat *catalog.Catalog) function.Function {
+	return &acceleratorFunction{cat: cat}
 }
 
 type acceleratorFunction struct {

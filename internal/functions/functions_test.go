@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 )
 
 func run(t *testing.T, f function.Function, args ...string) function.RunResponse {
@@ -32,8 +34,8 @@ func TestDefinitions(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	for name, f := range map[string]function.Function{
-		"runtime_version": NewRuntimeVersion(), "accelerator": NewAccelerator(),
-		"tpu_placement": NewTPUPlacement(), "tpu_api_type": NewTPUAPIType(), "gpu": NewGPU(),
+		"runtime_version": NewRuntimeVersion(catalog.Default()), "accelerator": NewAccelerator(catalog.Default()),
+		"tpu_placement": NewTPUPlacement(catalog.Default()), "tpu_api_type": NewTPUAPIType(catalog.Default()), "gpu": NewGPU(catalog.Default()),
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -103,7 +105,7 @@ func TestRuntimeVersionRun(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			resp := run(t, NewRuntimeVersion(), tc.acceleratorType, tc.framework)
+			resp := run(t, NewRuntimeVersion(catalog.Default()), tc.acceleratorType, tc.framework)
 			if diff := cmp.Diff(tc.wantErr, resp.Error); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
@@ -155,7 +157,7 @@ func TestAcceleratorRun(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			resp := run(t, NewAccelerator(), tc.acceleratorType)
+			resp := run(t, NewAccelerator(catalog.Default()), tc.acceleratorType)
 			if diff := cmp.Diff(tc.wantErr, resp.Error); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
@@ -178,12 +180,12 @@ func TestHugeArgumentBounded(t *testing.T) {
 		f    function.Function
 		args []string
 	}{
-		"accelerator":                 {NewAccelerator(), []string{huge}},
-		"tpu_placement":               {NewTPUPlacement(), []string{huge}},
-		"tpu_api_type":                {NewTPUAPIType(), []string{huge}},
-		"gpu":                         {NewGPU(), []string{strings.Repeat("g", 40000)}},
-		"runtime_version":             {NewRuntimeVersion(), []string{huge, "jax"}},
-		"runtime_version's framework": {NewRuntimeVersion(), []string{"v6e-4", strings.Repeat("j", 40000)}},
+		"accelerator":                 {NewAccelerator(catalog.Default()), []string{huge}},
+		"tpu_placement":               {NewTPUPlacement(catalog.Default()), []string{huge}},
+		"tpu_api_type":                {NewTPUAPIType(catalog.Default()), []string{huge}},
+		"gpu":                         {NewGPU(catalog.Default()), []string{strings.Repeat("g", 40000)}},
+		"runtime_version":             {NewRuntimeVersion(catalog.Default()), []string{huge, "jax"}},
+		"runtime_version's framework": {NewRuntimeVersion(catalog.Default()), []string{"v6e-4", strings.Repeat("j", 40000)}},
 	} {
 		resp := run(t, args.f, args.args...)
 		if resp.Error == nil {

@@ -42,7 +42,7 @@ func setObject(ctx context.Context, resp *function.RunResponse, attrTypes map[st
 }
 
 // NewTPUPlacement returns provider::accel::tpu_placement.
-func NewTPUPlacement() function.Function { return &tpuPlacementFunction{cat: catalog.Default()} }
+func NewTPUPlacement(cat *catalog.Catalog) function.Function { return &tpuPlacementFunction{cat: cat} }
 
 type tpuPlacementFunction struct{ cat *catalog.Catalog }
 
@@ -104,7 +104,7 @@ func (f *tpuPlacementFunction) Run(ctx context.Context, req function.RunRequest,
 }
 
 // NewTPUAPIType returns provider::accel::tpu_api_type.
-func NewTPUAPIType() function.Function { return &tpuAPITypeFunction{cat: catalog.Default()} }
+func NewTPUAPIType(cat *catalog.Catalog) function.Function { return &tpuAPITypeFunction{cat: cat} }
 
 type tpuAPITypeFunction struct{ cat *catalog.Catalog }
 
@@ -138,7 +138,7 @@ func (f *tpuAPITypeFunction) Run(ctx context.Context, req function.RunRequest, r
 }
 
 // NewGPU returns provider::accel::gpu.
-func NewGPU() function.Function { return &gpuFunction{cat: catalog.Default()} }
+func NewGPU(cat *catalog.Catalog) function.Function { return &gpuFunction{cat: cat} }
 
 type gpuFunction struct{ cat *catalog.Catalog }
 

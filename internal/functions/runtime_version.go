@@ -27,8 +27,8 @@ import (
 var _ function.Function = &runtimeVersionFunction{}
 
 // NewRuntimeVersion returns provider::accel::runtime_version.
-func NewRuntimeVersion() function.Function {
-	return &runtimeVersionFunction{cat: catalog.Default()}
+func NewRuntimeVersion(cat *catalog.Catalog) function.Function {
+	return &runtimeVersionFunction{cat: cat}
 }
 
 type runtimeVersionFunction struct {

@@ -33,6 +33,13 @@ func (c *Clients) Compute(ctx context.Context) (*compute.Service, error) {
 	return svc, nil
 }
 
+// GKEConfigured reports, without any network access, whether GKE calls
+// can be attempted: container_endpoint is set, or credentials are (see
+// [Clients.TPUConfigured]).
+func (c *Clients) GKEConfigured() bool {
+	return c.cfg.ContainerEndpoint != "" || c.credentialsConfigured()
+}
+
 // ComputeConfigured reports, without any network access, whether Compute
 // Engine calls can be attempted: compute_endpoint is set, or credentials
 // are (see [Clients.TPUConfigured]).

@@ -17,11 +17,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/accel-dev/terraform-provider-accel/internal/capacity"
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/decisiontree"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -33,8 +33,8 @@ var (
 
 // NewDataSource returns the accel_hardware_path data source. modes carries
 // the provider-level validation mode.
-func NewDataSource(modes *validation.Modes) datasource.DataSource {
-	return &hardwarePathDataSource{modes: modes, cat: catalog.Default()}
+func NewDataSource(cat *catalog.Catalog, modes *validation.Modes) datasource.DataSource {
+	return &hardwarePathDataSource{modes: modes, cat: cat}
 }
 
 type hardwarePathDataSource struct {
@@ -53,24 +53,21 @@ func (d *hardwarePathDataSource) Metadata(_ context.Context, req datasource.Meta
 }
 
 func (d *hardwarePathDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = dataSourceSchema()
+	resp.Schema = dataSourceSchema(d.cat)
 }
-
-// objectAs reads a block's object; its attributes are all present.
-var objectAs = basetypes.ObjectAsOptions{}
 
 // group is one candidate block: its path and candidates (nil where a
 // value is unknown).
 type group struct {
 	block string
-	cands []*capacity.Candidate
+	cands []*decisiontree.Candidate
 }
 
 // inputs reads the configuration. Unknown values are left out (Terraform
 // reads a data source only once its configuration is known; validation
 // checks what is known).
-func inputs(ctx context.Context, m model, diags *diag.Diagnostics) (in capacity.Input, zones []string, groups []group) {
-	in.Start = capacity.Family(m.Start.ValueString())
+func inputs(ctx context.Context, m model, diags *diag.Diagnostics) (in decisiontree.Input, zones []string, groups []group) {
+	in.Start = decisiontree.Family(m.Start.ValueString())
 	in.RunsOnOther = m.RunsOnOther.ValueBool()
 	in.ConversionFeasible = m.ConversionFeasible.ValueBool()
 	if !m.Zones.IsUnknown() {
@@ -82,27 +79,27 @@ func inputs(ctx context.Context, m model, diags *diag.Diagnostics) (in capacity.
 			zones = append(zones, s.ValueString())
 		}
 	}
-	read := func(block string, l types.List, smaller bool) []capacity.Candidate {
+	read := func(block string, l types.List, smaller bool) []decisiontree.Candidate {
 		g := group{block: block}
-		var out []capacity.Candidate
+		var out []decisiontree.Candidate
 		for _, e := range l.Elements() {
 			obj, ok := e.(types.Object)
 			if !ok || obj.IsUnknown() {
 				g.cands = append(g.cands, nil)
 				continue
 			}
-			c := capacity.Candidate{Family: capacity.GPU, Smaller: smaller}
+			c := decisiontree.Candidate{Family: decisiontree.GPU, Smaller: smaller}
 			if block == "tpu" {
 				var t tpuModel
-				diags.Append(obj.As(ctx, &t, objectAs)...)
-				c.Family, c.AcceleratorType = capacity.TPU, t.AcceleratorType.ValueString()
+				diags.Append(obj.As(ctx, &t, tfmodel.ObjectAsOptions)...)
+				c.Family, c.AcceleratorType = decisiontree.TPU, t.AcceleratorType.ValueString()
 				if t.AcceleratorType.IsUnknown() {
 					g.cands = append(g.cands, nil)
 					continue
 				}
 			} else {
 				var t gpuModel
-				diags.Append(obj.As(ctx, &t, objectAs)...)
+				diags.Append(obj.As(ctx, &t, tfmodel.ObjectAsOptions)...)
 				if t.MachineType.IsUnknown() || t.GPUType.IsUnknown() || t.GPUCount.IsUnknown() {
 					g.cands = append(g.cands, nil)
 					continue
@@ -123,7 +120,7 @@ func inputs(ctx context.Context, m model, diags *diag.Diagnostics) (in capacity.
 
 // check reports the catalog's findings on the zones and on each candidate
 // that is known; errorsOnly keeps the errors (ValidateConfig).
-func (d *hardwarePathDataSource) check(zones []string, groups []group, mode catalog.Mode, errorsOnly bool, diags *diag.Diagnostics) {
+func (d *hardwarePathDataSource) check(zones []string, groups []group, mode validation.Mode, errorsOnly bool, diags *diag.Diagnostics) {
 	add := validation.Append
 	if errorsOnly {
 		add = validation.AppendErrors
@@ -169,7 +166,7 @@ func (d *hardwarePathDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	evidence := func(c capacity.Candidate) capacity.Evidence { return catalogEvidence(d.cat, c, zones) }
+	evidence := func(c decisiontree.Candidate) decisiontree.Evidence { return catalogEvidence(d.cat, c, zones) }
 	if project := d.project(); project != "" {
 		live := d.data.Live()
 		warned := map[string]bool{}
@@ -181,7 +178,7 @@ func (d *hardwarePathDataSource) Read(ctx context.Context, req datasource.ReadRe
 				}
 			}
 		}
-		evidence = func(c capacity.Candidate) capacity.Evidence {
+		evidence = func(c decisiontree.Candidate) decisiontree.Evidence {
 			ev := catalogEvidence(d.cat, c, zones)
 			if !ev.Available {
 				return ev
@@ -189,7 +186,7 @@ func (d *hardwarePathDataSource) Read(ctx context.Context, req datasource.ReadRe
 			return liveEvidence(ctx, d.cat, live, project, c, ev, warn)
 		}
 	}
-	res := capacity.Walk(in, evidence)
+	res := decisiontree.Walk(in, evidence)
 	m.Decision = types.StringValue(string(res.Decision))
 	m.ConvertModel = types.BoolValue(res.ConvertModel)
 	m.CapacityChecked = types.BoolValue(res.CapacityChecked)
@@ -210,8 +207,8 @@ func (d *hardwarePathDataSource) project() string {
 
 // tierName is the tier name a candidate gives: tpu-ACCELERATOR_TYPE, or
 // gpu-MACHINE_TYPE with the GPU type when set.
-func tierName(c capacity.Candidate) string {
-	if c.Family == capacity.TPU {
+func tierName(c decisiontree.Candidate) string {
+	if c.Family == decisiontree.TPU {
 		return "tpu-" + c.AcceleratorType
 	}
 	name := "gpu-" + c.MachineType
@@ -232,7 +229,7 @@ func duplicates(cat *catalog.Catalog, groups []group, diags *diag.Diagnostics) {
 				continue
 			}
 			key, what := "tpu/"+c.AcceleratorType, c.AcceleratorType
-			if c.Family != capacity.TPU {
+			if c.Family != decisiontree.TPU {
 				gpuType, count := c.GPUType, c.GPUCount
 				if s, fs := cat.GPUNodePool(catalog.GPUPoolQuery{MachineType: c.MachineType, GPUType: c.GPUType, GPUCount: c.GPUCount}); !fs.HasErrors() {
 					gpuType, count = s.GPUType, s.GPUCount
@@ -252,7 +249,7 @@ func duplicates(cat *catalog.Catalog, groups []group, diags *diag.Diagnostics) {
 	}
 }
 
-func stepList(steps []capacity.Step, diags *diag.Diagnostics) types.List {
+func stepList(steps []decisiontree.Step, diags *diag.Diagnostics) types.List {
 	elems := make([]attr.Value, len(steps))
 	for i, s := range steps {
 		obj, d := types.ObjectValue(stepAttrTypes, map[string]attr.Value{
@@ -266,7 +263,7 @@ func stepList(steps []capacity.Step, diags *diag.Diagnostics) types.List {
 	return l
 }
 
-func tierList(cat *catalog.Catalog, tiers []capacity.Choice, diags *diag.Diagnostics) types.List {
+func tierList(cat *catalog.Catalog, tiers []decisiontree.Choice, diags *diag.Diagnostics) types.List {
 	elems := make([]attr.Value, 0, len(tiers))
 	names := make([]string, len(tiers))
 	seen := map[string]int{}
@@ -294,7 +291,7 @@ func tierList(cat *catalog.Catalog, tiers []capacity.Choice, diags *diag.Diagnos
 			"accelerator_type": types.StringNull(), "machine_type": types.StringNull(), "gpu_type": types.StringNull(), "gpu_count": types.Int64Null(),
 		}
 		v["name"] = types.StringValue(names[i])
-		if c.Family == capacity.TPU {
+		if c.Family == decisiontree.TPU {
 			v["accelerator_type"] = types.StringValue(c.AcceleratorType)
 		} else {
 			v["machine_type"] = types.StringValue(c.MachineType)

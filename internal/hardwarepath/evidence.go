@@ -10,15 +10,15 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/accel-dev/terraform-provider-accel/internal/capacity"
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/decisiontree"
 	"github.com/accel-dev/terraform-provider-accel/internal/livecheck"
 )
 
 // shape checks a candidate as a configuration, whatever the zone: its
 // findings name the candidate block's attributes. multiHost reports a
 // multi-host TPU slice (its tier gets one zone).
-func shape(cat *catalog.Catalog, c capacity.Candidate) (fs catalog.Findings, multiHost bool) {
+func shape(cat *catalog.Catalog, c decisiontree.Candidate) (fs catalog.Findings, multiHost bool) {
 	all := zoneFindings(cat, c, nil)
 	for _, f := range all.fs {
 		if f.Attribute != catalog.AttrNodeLocations {
@@ -34,8 +34,8 @@ type checked struct {
 }
 
 // zoneFindings checks c as a node pool in zones with the catalog.
-func zoneFindings(cat *catalog.Catalog, c capacity.Candidate, zones []string) checked {
-	if c.Family == capacity.TPU {
+func zoneFindings(cat *catalog.Catalog, c decisiontree.Candidate, zones []string) checked {
+	if c.Family == decisiontree.TPU {
 		s, fs := cat.TPUNodePool(catalog.TPUPoolQuery{AcceleratorType: c.AcceleratorType, NodeLocations: zones})
 		return checked{fs: fs, multiHost: s.MultiHost}
 	}
@@ -47,9 +47,9 @@ func zoneFindings(cat *catalog.Catalog, c capacity.Candidate, zones []string) ch
 // catalogEvidence answers a candidate's capacity from the catalog alone: it
 // is available in the zones the catalog lists for it, and its capacity is
 // not checked.
-func catalogEvidence(cat *catalog.Catalog, c capacity.Candidate, zones []string) capacity.Evidence {
+func catalogEvidence(cat *catalog.Catalog, c decisiontree.Candidate, zones []string) decisiontree.Evidence {
 	if fs, _ := shape(cat, c); fs.HasErrors() {
-		return capacity.Evidence{Detail: "not a valid configuration: " + firstError(fs)}
+		return decisiontree.Evidence{Detail: "not a valid configuration: " + firstError(fs)}
 	}
 	// A zone the catalog does not list for the candidate (an error, or a
 	// warning: lists change, so plans only warn) answers no here: the
@@ -69,14 +69,14 @@ func catalogEvidence(cat *catalog.Catalog, c capacity.Candidate, zones []string)
 		}
 	}
 	if len(avail) == 0 {
-		return capacity.Evidence{Detail: "the catalog lists it in none of the zones: " + strings.Join(dedupe(refusals), " ")}
+		return decisiontree.Evidence{Detail: "the catalog lists it in none of the zones: " + strings.Join(dedupe(refusals), " ")}
 	}
 	detail := fmt.Sprintf("capacity not checked; the catalog lists it in %s", strings.Join(avail, ", "))
-	if c.Family != capacity.TPU {
+	if c.Family != decisiontree.TPU {
 		// The catalog has no GPU zone lists: it cannot say where a GPU is.
 		detail = fmt.Sprintf("capacity not checked, nor zones (the catalog lists no zones for GPUs); zones kept: %s", strings.Join(avail, ", "))
 	}
-	return capacity.Evidence{Available: true, Zones: avail, Detail: detail}
+	return decisiontree.Evidence{Available: true, Zones: avail, Detail: detail}
 }
 
 func firstError(fs catalog.Findings) string {
@@ -101,8 +101,8 @@ func dedupe(in []string) []string {
 }
 
 // needOf is what one node of a candidate asks of the live APIs.
-func needOf(cat *catalog.Catalog, c capacity.Candidate) livecheck.Need {
-	if c.Family == capacity.TPU {
+func needOf(cat *catalog.Catalog, c decisiontree.Candidate) livecheck.Need {
+	if c.Family == decisiontree.TPU {
 		s, _ := cat.TPUNodePool(catalog.TPUPoolQuery{AcceleratorType: c.AcceleratorType})
 		return livecheck.TPUNeed(cat, s.MachineType, s.Topology)
 	}
@@ -113,8 +113,8 @@ func needOf(cat *catalog.Catalog, c capacity.Candidate) livecheck.Need {
 // Compute Engine offers the candidate in, and per region the quota (when
 // regions.get reports it) and the matching reservations. Warnings about
 // reads the caller may not make are added to diags once per plan.
-func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Checker, project string, c capacity.Candidate,
-	ev capacity.Evidence, warn func(catalog.Findings)) capacity.Evidence {
+func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Checker, project string, c decisiontree.Candidate,
+	ev decisiontree.Evidence, warn func(catalog.Findings)) decisiontree.Evidence {
 	n := needOf(cat, c)
 	fs := live.PoolZones(ctx, n.Pool(project, "", ev.Zones))
 	offered := slices.Clone(ev.Zones)
@@ -128,7 +128,7 @@ func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Che
 	}
 	warn(fs.Warnings())
 	if len(offered) == 0 {
-		return capacity.Evidence{Checked: true, Detail: "Compute Engine offers it in none of the zones: " + firstError(fs)}
+		return decisiontree.Evidence{Checked: true, Detail: "Compute Engine offers it in none of the zones: " + firstError(fs)}
 	}
 	var zones, notes []string
 	checked := zoneChecked
@@ -144,13 +144,13 @@ func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Che
 		}
 	}
 	if len(zones) == 0 {
-		return capacity.Evidence{Checked: true, Detail: "no quota left: " + strings.Join(notes, "; ")}
+		return decisiontree.Evidence{Checked: true, Detail: "no quota left: " + strings.Join(notes, "; ")}
 	}
 	detail := "offered in " + strings.Join(zones, ", ") + " (checked live); " + strings.Join(notes, "; ")
 	if !checked {
 		detail = "capacity not fully checked: " + detail
 	}
-	return capacity.Evidence{Available: true, Checked: checked, Zones: zones, Detail: detail}
+	return decisiontree.Evidence{Available: true, Checked: checked, Zones: zones, Detail: detail}
 }
 
 func regionsOf(zones []string) []string {

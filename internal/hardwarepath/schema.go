@@ -12,8 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/accel-dev/terraform-provider-accel/internal/capacity"
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/decisiontree"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
@@ -65,7 +65,7 @@ var (
 	}
 )
 
-func dataSourceSchema() schema.Schema {
+func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 	gpuBlock := func(what string) schema.ListNestedBlock {
 		return schema.ListNestedBlock{
 			MarkdownDescription: what + " Repeat the block for each, in order of preference.",
@@ -86,7 +86,7 @@ func dataSourceSchema() schema.Schema {
 	}
 	return schema.Schema{
 		MarkdownDescription: "Walks the two accelerator decision trees (TPU first, GPU first) for a model and a set of " +
-			"candidate accelerators, and returns the decision (" + schemadoc.Codes(capacity.Outcomes) + "), the questions " +
+			"candidate accelerators, and returns the decision (" + schemadoc.Codes(decisiontree.Outcomes) + "), the questions " +
 			"asked with their answers and evidence, and the tiers to create, in order, ready for `accel_fallback_nodepools`.\n\n" +
 			"Each capacity question (\"do you have access to the required TPUs?\") is answered per candidate and zone.\n\n" +
 			"- **Offline** (no `project`, or neither credentials nor `compute_endpoint`): from the compatibility catalog. A candidate " +
@@ -105,7 +105,7 @@ func dataSourceSchema() schema.Schema {
 				Required: true,
 				MarkdownDescription: "The family the model code was written for, where the walk starts: `tpu` (tree 1: TPU " +
 					"first) or `gpu` (tree 2: GPU first, then smaller GPUs).",
-				Validators: []validator.String{stringvalidator.OneOf(capacity.Families...)},
+				Validators: []validator.String{stringvalidator.OneOf(decisiontree.Families...)},
 			},
 			"zones": schema.ListAttribute{
 				Required:            true,
@@ -124,7 +124,7 @@ func dataSourceSchema() schema.Schema {
 					"Default: `false`.",
 			},
 			"decision": schema.StringAttribute{Computed: true, MarkdownDescription: "Where the walk ends: " +
-				schemadoc.Codes(capacity.Outcomes) + "."},
+				schemadoc.Codes(decisiontree.Outcomes) + "."},
 			"convert_model": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the decision needs the model " +
 				"converted to the other family first."},
 			"capacity_checked": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every capacity answer " +
@@ -167,7 +167,7 @@ func dataSourceSchema() schema.Schema {
 					"accelerator_type": schema.StringAttribute{
 						Required:            true,
 						MarkdownDescription: "Cloud TPU accelerator type, such as `v6e-4` or `v5litepod-8`.",
-						Validators:          []validator.String{validation.NotEmpty(catalog.Default().AcceleratorTypeHint())},
+						Validators:          []validator.String{validation.NotEmpty(cat.AcceleratorTypeHint())},
 					},
 				}},
 			},

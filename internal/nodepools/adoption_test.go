@@ -30,7 +30,7 @@ func TestAdoptionMismatchProvisioning(t *testing.T) {
 		return s
 	}
 	pool := func(p provisioning, reportedRun string) *container.NodePool {
-		np := spec(p).nodePool()
+		np := spec(p).nodePool(catalog.Default())
 		np.Config.ResourceLabels = map[string]string{ownership.LabelKey: "o1"}
 		np.Config.MaxRunDuration = reportedRun
 		// An on-demand pool created with no reservation, as flex-start and
@@ -60,7 +60,7 @@ func TestAdoptionMismatchProvisioning(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got := adoptionMismatch(tc.got, spec(tc.want), "o1")
+			got := adoptionMismatch(catalog.Default(), tc.got, spec(tc.want), "o1")
 			if tc.mismatchHas == "" && got != "" {
 				t.Errorf("mismatch %q, want adoption", got)
 			}

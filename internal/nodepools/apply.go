@@ -4,264 +4,436 @@
 package nodepools
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"maps"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	container "google.golang.org/api/container/v1"
-	rpccode "google.golang.org/genproto/googleapis/rpc/code"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
-// Node pool statuses (NodePool.Status in the GKE v1 REST reference), plus
-// statusMissing for a pool recorded in state that no longer exists and
-// statusUnknown for one an apply could not read back.
+func timeoutsAttrTypes(context.Context) map[string]attr.Type {
+	return map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType}
+}
+
+// action is what an apply does to one pool.
+type action int
+
 const (
-	statusProvisioning     = "PROVISIONING"
-	statusRunning          = "RUNNING"
-	statusRunningWithError = "RUNNING_WITH_ERROR"
-	statusReconciling      = "RECONCILING"
-	statusError            = "ERROR"
-	statusStopping         = "STOPPING"
-	statusMissing          = "MISSING"
-	statusUnknown          = "UNKNOWN"
+	actionNone    action = iota
+	actionCreate         // the tier is new, or its pool went missing
+	actionReplace        // delete, then create (a field GKE cannot change)
+	actionUpdate         // in-place calls for size, labels, taints, management
+	actionDelete         // the tier was removed
 )
 
-// poolAPI is the part of the GKE API the resource uses, for one cluster:
-// *gcp.NodePools, or a fake in tests. Every call retries, waits for an
-// operation that blocks it, and waits for the operation it starts.
-type poolAPI interface {
-	Cluster() string
-	PoolName(pool string) string
-	GetCluster(ctx context.Context) (*container.Cluster, error)
-	// Get returns nil without error when the pool does not exist.
-	Get(ctx context.Context, pool string) (*container.NodePool, error)
-	// List returns gcp.ErrClusterNotFound when the cluster does not exist;
-	// ListBounded is List with a bounded number of calls.
-	List(ctx context.Context) (map[string]*container.NodePool, error)
-	ListBounded(ctx context.Context) (map[string]*container.NodePool, error)
-	Create(ctx context.Context, np *container.NodePool) error
-	// Delete succeeds when the pool does not exist.
-	Delete(ctx context.Context, pool string) error
-	Update(ctx context.Context, pool string, req *container.UpdateNodePoolRequest) error
-	SetSize(ctx context.Context, pool string, req *container.SetNodePoolSizeRequest) error
-	SetAutoscaling(ctx context.Context, pool string, req *container.SetNodePoolAutoscalingRequest) error
-	SetManagement(ctx context.Context, pool string, req *container.SetNodePoolManagementRequest) error
-	// WaitPoolOperation waits for the operation running on pool, if any.
-	WaitPoolOperation(ctx context.Context, pool string) error
-	// Run runs jobs, at most the cluster's limit at once, in order.
-	Run(ctx context.Context, jobs []gcp.PoolJob) []error
-	// Poller paces the reads of a pool that is changing state.
-	Poller() *gcp.Poller
+// step is the plan for one pool.
+type step struct {
+	action action
+	want   tierSpec // the planned spec (not for actionDelete)
+	was    tierSpec // the spec in state (not for actionCreate)
+	// oldRemains is set by a replacement whose delete did not finish.
+	oldRemains bool
+	// adopted is set when the create found the pool, left by an apply that
+	// did not record it, and adopted it.
+	adopted bool
+	// refused is set, before anything runs, when the pool the step would
+	// change or delete is not this resource's (see guard).
+	refused error
 }
 
-var _ poolAPI = (*gcp.NodePools)(nil)
-
-// poolOps runs this resource's node-pool steps on one cluster.
-type poolOps struct {
-	api poolAPI
-	// owner decides which existing pools are this resource's to adopt,
-	// change or delete.
-	owner poolOwner
-}
-
-// newPoolOps prepares operations on cluster through clients.
-func newPoolOps(ctx context.Context, clients *gcp.Clients, cluster string) (*poolOps, error) {
-	api, err := clients.NodePools(ctx, cluster)
-	if err != nil {
-		return nil, err
+// planSteps compares planned specs with the specs in state, by tier name.
+// Removals come first (they free capacity and quota), then the tiers in
+// priority order.
+func planSteps(want []tierSpec, state map[string]tierModel, stateSpecs map[string]tierSpec, stateOrder []string) []*step {
+	var steps []*step
+	planned := map[string]bool{}
+	for _, s := range want {
+		planned[s.Name] = true
 	}
-	return &poolOps{api: api}, nil
+	for _, name := range stateOrder {
+		if !planned[name] {
+			steps = append(steps, &step{action: actionDelete, was: stateSpecs[name]})
+		}
+	}
+	for _, s := range want {
+		old, ok := state[s.Name]
+		was := stateSpecs[s.Name]
+		steps = append(steps, &step{want: s, was: was, action: tierAction(ok, old.Status.ValueString(), was, s)})
+	}
+	return steps
 }
 
-// poolExistsError means a create found a pool of that name that it may not
-// adopt.
-type poolExistsError struct {
-	reason string // why the pool is not adopted
-	err    error  // GKE's ALREADY_EXISTS answer
+// tierAction is the one decision of what an apply does to a tier's pool,
+// made by the plan (ModifyPlan) and the apply (planSteps) alike: recorded
+// says whether the state records the tier, status is its recorded status,
+// was its spec in state and want its planned spec. A pool recorded as
+// missing is created again; a pool in ERROR (such as one GKE could not
+// provision for lack of capacity) and a change GKE cannot make in place
+// (sameShape) re-create it; size, labels, taints and management are updated
+// in place.
+func tierAction(recorded bool, status string, was, want tierSpec) action {
+	switch {
+	case !recorded || status == statusMissing:
+		return actionCreate
+	case status == statusError || !sameShape(was, want):
+		return actionReplace
+	case !sizeEqual(was, want) || !metadataEqual(was, want) || !managementEqual(was, want) ||
+		!nodeSettingsEqual(was.Settings, want.Settings) || !autoscalingSettingsEqual(was.Settings, want.Settings):
+		return actionUpdate
+	}
+	return actionNone
 }
 
-func (e *poolExistsError) Error() string {
-	return fmt.Sprintf("a node pool of this name already exists and %s (%v)", e.reason, e.err)
+// run performs a step on the cluster.
+func (o *poolOps) run(ctx context.Context, st *step) error {
+	switch st.action {
+	case actionDelete:
+		return o.api.Delete(ctx, st.was.Name)
+	case actionCreate:
+		var err error
+		st.adopted, err = o.create(ctx, st.want)
+		return err
+	case actionReplace:
+		tflog.Info(ctx, "re-creating node pool for a change GKE cannot make in place", map[string]any{"cluster": o.api.Cluster(), "node_pool": st.want.Name})
+		if err := o.api.Delete(ctx, st.was.Name); err != nil {
+			st.oldRemains = true
+			return err
+		}
+		var err error
+		st.adopted, err = o.create(ctx, st.want)
+		return err
+	case actionUpdate:
+		return o.update(ctx, st.was, st.want)
+	}
+	return nil
 }
 
-func (e *poolExistsError) Unwrap() error { return e.err }
-
-// maxCreateRounds bounds how often create starts over when the pool it
-// found is deleted meanwhile.
-const maxCreateRounds = 3
-
-// create creates the pool of want and waits for GKE to finish. A pool left
-// in ERROR after a stockout exists, and its creation still fails: the
-// caller reads the pools afterwards to record what exists.
+// applyTiers brings the cluster's pools to the plan: it runs every step, then
+// reads the pools once and records every tier whose pool exists, whatever
+// failed. It returns the tiers for state and whether any pool exists.
 //
-// When a pool of that name exists already (an apply of this resource that
-// was killed after its create request, or a create whose answer was lost),
-// it is adopted if this resource instance created it for this tier (see
-// adoptionMismatch): create
-// waits for it to finish what it is doing, brings its size, labels, taints
-// and management to want, and reports adopted. Any other pool is an error.
-func (o *poolOps) create(ctx context.Context, want tierSpec) (adopted bool, err error) {
-	np := want.nodePool()
-	if np.Config.ResourceLabels == nil {
-		np.Config.ResourceLabels = map[string]string{}
+// It returns the tiers to record, whether any pool exists, and the pools
+// this apply created (re-created ones included).
+func (r *fallbackNodePoolsResource) applyTiers(ctx context.Context, ops *poolOps, plan resourceModel, stateTiers []tierModel, diags *diag.Diagnostics) (out []tierModel, anyPool bool, created, kept map[string]bool) {
+	cat := r.catalog
+	class := plan.ComputeClass.ValueString()
+	planTiers := tiersOf(ctx, plan.Tiers, diags)
+	want := make([]tierSpec, len(planTiers))
+	for i, t := range planTiers {
+		s, fs := derive(cat, inputOf(ctx, t, diags), class, "")
+		if fs.HasErrors() {
+			// ModifyPlan leaves such tiers unknown and ValidateConfig
+			// reported them; with validation = "warn" they are attempted.
+			tflog.Warn(ctx, "tier has catalog findings; creating it as planned", map[string]any{"tier": s.Name, "findings": fmt.Sprint(fs)})
+		}
+		want[i] = s
 	}
-	np.Config.ResourceLabels[ownership.LabelKey] = o.owner.id
-	for round := 1; ; round++ {
-		err := o.api.Create(ctx, np)
-		if gcp.Classify(err) != gcp.ClassAlreadyExists {
-			return false, err
-		}
-		existing, gerr := o.api.Get(ctx, np.Name)
-		if gerr != nil {
-			return false, fmt.Errorf("%w; reading the existing pool failed: %w", err, gerr)
-		}
-		if existing != nil {
-			if reason := adoptionMismatch(existing, want, o.owner.id); reason != "" {
-				return false, &poolExistsError{reason: reason, err: err}
-			}
-			tflog.Info(ctx, "found a node pool this resource created in an apply that did not finish; adopting it",
-				map[string]any{"cluster": o.api.Cluster(), "node_pool": np.Name, "status": existing.Status})
-			gcp.MarkAccepted(ctx)
-			existing, gerr = o.awaitResting(ctx, existing)
-			if gerr != nil {
-				return false, fmt.Errorf("waiting for the existing node pool %s: %w", o.api.PoolName(np.Name), gerr)
-			}
-		}
-		if existing == nil {
-			if round < maxCreateRounds {
-				continue // deleted meanwhile: create it
-			}
-			return false, fmt.Errorf("node pool %s kept disappearing while it was being created: %w", o.api.PoolName(np.Name), err)
-		}
-		return true, o.finishAdoption(ctx, existing, want)
+	state := map[string]tierModel{}
+	stateSpecs := map[string]tierSpec{}
+	var stateOrder []string
+	for _, t := range stateTiers {
+		name := t.Name.ValueString()
+		state[name] = t
+		stateSpecs[name] = specOfState(ctx, cat, t, diags)
+		stateOrder = append(stateOrder, name)
 	}
-}
+	steps := planSteps(want, state, stateSpecs, stateOrder)
+	ops.guard(ctx, steps)
 
-// restlessStates are the pool statuses of a pool being created, changed or
-// deleted.
-var restlessStates = []string{statusProvisioning, statusReconciling, statusStopping}
-
-// awaitResting waits until a pool is neither being created, changed nor
-// deleted: it waits for the pool's running operation, then polls the pool.
-// It returns the pool, or nil once it is gone.
-func (o *poolOps) awaitResting(ctx context.Context, np *container.NodePool) (*container.NodePool, error) {
-	if np == nil || !slices.Contains(restlessStates, np.Status) {
-		return np, nil
-	}
-	if err := o.api.WaitPoolOperation(ctx, np.Name); err != nil {
-		return nil, err
-	}
-	name := np.Name
-	return gcp.WaitFor(ctx, o.api.Poller(), gcp.StateWait[*container.NodePool]{
-		What:    "node pool " + o.api.PoolName(name),
-		Pending: restlessStates,
-		Refresh: func(ctx context.Context) (*container.NodePool, string, error) {
-			cur, err := o.api.Get(ctx, name)
-			if err != nil || cur == nil {
-				return nil, statusMissing, err
-			}
-			return cur, cur.Status, nil
-		},
-	}, nil, "")
-}
-
-// finishAdoption brings an adopted pool at rest to want. A pool GKE left in
-// ERROR or RUNNING_WITH_ERROR fails like the create that left it.
-func (o *poolOps) finishAdoption(ctx context.Context, np *container.NodePool, want tierSpec) error {
-	if np.Status == statusError || np.Status == statusRunningWithError {
-		return fmt.Errorf("node pool %s, left by an earlier apply, is %s: %w", o.api.PoolName(np.Name), np.Status, poolStatusError(np))
-	}
-	return o.update(ctx, adoptedSpec(np, want), want)
-}
-
-// poolStatusError describes why GKE left a pool in error, classified like
-// the operation that did (its conditions carry codes such as GCE_STOCKOUT).
-func poolStatusError(np *container.NodePool) *gcp.OperationError {
-	oe := &gcp.OperationError{Message: np.StatusMessage}
-	for _, c := range np.Conditions {
-		if c == nil {
-			continue
+	failed := ops.execute(ctx, steps, replacedBy(planTiers, state))
+	interrupted := errors.Is(ctx.Err(), context.Canceled)
+	adopted := map[string]bool{}
+	creates := map[string]bool{}
+	// Tiers the apply does not touch are recorded as planned: the plan
+	// showed their values known, and the next refresh reads them again.
+	untouched := map[string]bool{}
+	for _, st := range steps {
+		if _, recorded := state[st.want.Name]; st.action == actionNone && recorded {
+			untouched[st.want.Name] = true
 		}
-		if c.Code != "" && c.Code != "UNKNOWN" && !slices.Contains(oe.Reasons, c.Code) {
-			oe.Reasons = append(oe.Reasons, c.Code)
+		if st.adopted {
+			adopted[st.want.Name] = true
 		}
-		if oe.Status == "" && c.CanonicalCode != "" {
-			oe.Status = c.CanonicalCode
-		}
-		if oe.Message == "" {
-			oe.Message = c.Message
+		if st.action == actionCreate || st.action == actionReplace {
+			creates[st.want.Name] = true
 		}
 	}
-	if oe.Status == "" {
-		oe.Status = rpccode.Code_UNKNOWN.String()
-	}
-	oe.Code = int(rpccode.Code_value[oe.Status])
-	return oe
-}
+	created, kept = map[string]bool{}, map[string]bool{}
 
-// takenNames returns, in tier order, the names of tiers whose pool exists
-// already, before a resource's first create (a pool a new resource instance
-// finds cannot be its own), each with who created it (ownership.Describe).
-// When the pools cannot be read it returns none, and each create still
-// refuses a pool that is not its own.
-func (o *poolOps) takenNames(ctx context.Context, tiers []tierModel) (names, why []string) {
-	pools, err := o.api.ListBounded(ctx)
-	if err != nil {
-		tflog.Debug(ctx, "listing node pools before creating them failed", map[string]any{"cluster": o.api.Cluster(), "error": err.Error()})
-		return nil, nil
+	rctx, cancel := gcp.AfterDeadline(ctx)
+	defer cancel()
+	list := ops.api.List
+	if interrupted {
+		// Terraform asked to stop: a bounded read, not gcp.FinalReadTimeout
+		// of retries while GKE answers 429 or 503. A pool it cannot read is
+		// recorded unread (below), and the next refresh reads it.
+		list = ops.api.ListBounded
 	}
-	for _, t := range tiers {
-		if np := pools[t.Name.ValueString()]; np != nil {
-			names = append(names, np.Name)
-			why = append(why, ownership.Describe(resourceLabels(np)))
+	pools, readErr := list(rctx)
+	if readErr != nil {
+		reportReadBackError(diags, ops.api.Cluster(), anyAccepted(steps, failed), interrupted, readErr)
+		// Without the pools, keep what state knew and what the plan asked for.
+		pools = nil
+	}
+	onStockout := plan.OnStockout.ValueString()
+	for i, t := range planTiers {
+		name := t.Name.ValueString()
+		base := path.Root("tiers").AtListIndex(i)
+		err := failed[name]
+		prior := t
+		if old, ok := state[name]; ok && err != nil && gcp.Classify(err) != gcp.ClassCapacity {
+			prior = old // a failed change: keep the old settings, so the next plan retries it
 		}
-	}
-	return names, why
-}
-
-// deleteResult is what deleteOwned did, by index of the names it was given.
-type deleteResult struct {
-	notOwned map[int]string // pools left alone, with why (ownership.Describe)
-	errs     map[int]error  // pools whose deletion failed
-}
-
-// deleteOwned deletes the named pools that are this resource's (o.owner),
-// at most the limiter's number at once, and waits. The pools are read once
-// first: a pool that does not exist is deleted, and a pool of one of the
-// names that someone else created is left alone. err is set, and nothing
-// deleted, when the pools cannot be read.
-func (o *poolOps) deleteOwned(ctx context.Context, names []string) (deleteResult, error) {
-	res := deleteResult{notOwned: map[int]string{}, errs: map[int]error{}}
-	pools, err := o.api.List(ctx)
-	if errors.Is(err, gcp.ErrClusterNotFound) {
-		return res, nil
-	}
-	if err != nil {
-		return res, err
-	}
-	var jobs []gcp.PoolJob
-	var index []int
-	for i, name := range names {
 		np := pools[name]
 		switch {
+		case untouched[name] && err == nil && (np == nil || ops.owner.owns(np)) && tfmodel.WhollyKnown(tierList(ctx, []tierModel{t}, diags)):
+			out = append(out, t)
+			anyPool, kept[name] = true, true
+			continue
+		case pools == nil:
+			if old, ok := state[name]; ok {
+				out = append(out, old)
+				anyPool = true
+			} else if !isForeign(err) {
+				// Its create may have started: recorded unread, so that
+				// nothing GKE created is lost; the next refresh reads it.
+				out = append(out, unreadTier(t))
+				anyPool = true
+			}
+			if err != nil && !sameCause(readErr, err) {
+				reportTierError(diags, base, ops.api.PoolName(name), onStockout, i == len(planTiers)-1, interrupted, err)
+			}
+			continue
+		case isForeign(err) || (np != nil && !ops.owner.owns(np)):
+			// Someone else's pool: never recorded, so no later plan acts on it.
+			if err == nil {
+				err = &notOwnedError{reason: ownership.Describe(resourceLabels(np))}
+			}
+			reportTierError(diags, base, ops.api.PoolName(name), onStockout, i == len(planTiers)-1, interrupted, err)
+			continue
 		case np == nil:
-			continue
-		case !o.owner.owns(np):
-			res.notOwned[i] = ownership.Describe(resourceLabels(np))
+			out = append(out, missingTier(prior))
+		default:
+			anyPool = true
+			out = append(out, flattenPool(ctx, cat, prior, np, class, false, diags))
+			created[name] = creates[name]
+		}
+		if adopted[name] {
+			diags.AddAttributeWarning(base, "Existing Node Pool Adopted",
+				fmt.Sprintf("Node pool %s was created by an earlier apply of this resource that did not finish (it carries this "+
+					"resource's owner id, the resource label %s = %q, and the label %s=%s, and its machine type, accelerators and "+
+					"zones match the tier), so it was adopted instead of created again.",
+					ops.api.PoolName(name), ownership.LabelKey, ops.owner.id, catalog.LabelComputeClass, class))
+		}
+		if err != nil {
+			reportTierError(diags, base, ops.api.PoolName(name), onStockout, i == len(planTiers)-1, interrupted, err)
+		}
+	}
+	for _, name := range stateOrder {
+		err := failed["-"+name]
+		if err == nil {
 			continue
 		}
-		jobs = append(jobs, gcp.PoolJob{Pool: name, Run: func(ctx context.Context) error { return o.api.Delete(ctx, name) }})
-		index = append(index, i)
-	}
-	for j, err := range o.api.Run(ctx, jobs) {
-		if err != nil && !errors.Is(err, gcp.ErrClusterNotFound) && gcp.Classify(err) != gcp.ClassNotFound {
-			res.errs[index[j]] = err
+		np := pools[name]
+		var kept *keptForReplacementError
+		switch {
+		case errors.As(err, &kept) && np != nil:
+			diags.AddAttributeError(path.Root("tiers"), "Node Pool Kept Until Its Replacement Runs",
+				fmt.Sprintf("Tier %q was removed, but its node pool %s was kept: tier %q replaces it, and its pool is not running "+
+					"(%v). Nothing serves less than before; the old pool stays in state, and the next apply creates the new pool "+
+					"again and deletes the old one once it runs.", name, ops.api.PoolName(name), kept.replacement, kept.cause))
+			anyPool = true
+			out = append(out, flattenPool(ctx, cat, state[name], np, class, false, diags))
+			continue
+		case errors.As(err, &kept):
+			continue // its pool is gone already: nothing to keep
+		}
+		if isForeign(err) || (np != nil && !ops.owner.owns(np)) {
+			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Not Deleted",
+				fmt.Sprintf("Tier %q was removed. Node pool %s was not deleted: it %s. It is dropped from the state and left as it is.",
+					name, ops.api.PoolName(name), notOwnedReason(err, np)))
+			continue
+		}
+		if interrupted {
+			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Deletion Interrupted",
+				fmt.Sprintf("Terraform was interrupted before node pool %s of the removed tier %q was deleted. It stays in state; the next apply deletes it.",
+					ops.api.PoolName(name), name))
+		} else {
+			diags.AddAttributeError(path.Root("tiers"), "Error Deleting Node Pool",
+				fmt.Sprintf("Tier %q was removed, but its node pool %s could not be deleted: %s\n\nIt stays in state; the next apply deletes it again.",
+					name, ops.api.PoolName(name), err))
+		}
+		if np != nil {
+			anyPool = true
+			out = append(out, flattenPool(ctx, cat, state[name], np, class, false, diags))
 		}
 	}
-	return res, nil
+	return out, anyPool, created, kept
+}
+
+// guard refuses, before anything runs, every step that would delete,
+// re-create or change a pool this resource does not own: one that carries
+// another instance's owner id or none, whatever the state says (the pool
+// this resource created was deleted, and someone else created one of the
+// same name). Without the pools (the list fails), no such step runs. Creates
+// need no guard: a create never replaces a pool, and adopts only its own.
+func (o *poolOps) guard(ctx context.Context, steps []*step) {
+	var pools map[string]*container.NodePool
+	var listErr error
+	listed := false
+	for _, st := range steps {
+		if st.action != actionDelete && st.action != actionReplace && st.action != actionUpdate {
+			continue
+		}
+		if !listed {
+			pools, listErr = o.api.ListBounded(ctx)
+			listed = true
+		}
+		name := st.was.Name
+		switch np := pools[name]; {
+		case listErr != nil:
+			st.refused = fmt.Errorf("could not check that the pool is this resource's before changing it: %w", listErr)
+		case np != nil && !o.owner.owns(np):
+			st.refused = &notOwnedError{reason: ownership.Describe(resourceLabels(np))}
+		}
+	}
+}
+
+// notOwnedError means a pool recorded in state is no longer this
+// resource's: it was deleted and a pool of the same name created by
+// someone else.
+type notOwnedError struct {
+	reason string // ownership.Describe of its labels
+}
+
+func (e *notOwnedError) Error() string {
+	return "the node pool of this name " + e.reason
+}
+
+// isForeign reports whether err says a pool is someone else's.
+func isForeign(err error) bool {
+	var exists *poolExistsError
+	var notOwned *notOwnedError
+	return errors.As(err, &exists) || errors.As(err, &notOwned)
+}
+
+// notOwnedReason says why a pool is not this resource's, from a step's
+// error or from the pool's labels.
+func notOwnedReason(err error, np *container.NodePool) string {
+	var notOwned *notOwnedError
+	if errors.As(err, &notOwned) {
+		return notOwned.reason
+	}
+	return ownership.Describe(resourceLabels(np))
+}
+
+// execute runs the steps on the cluster, at most the limiter's number at
+// once and in the order given, and returns the error of each failed step by
+// pool name (removals keyed "-" + name). The deletion of a removed tier
+// that a planned tier replaces (after: old name → new name) runs only once
+// the new tier's step succeeded, so that one of the two pools serves at
+// every moment; otherwise it fails with keptForReplacementError.
+func (o *poolOps) execute(ctx context.Context, steps []*step, after map[string]string) map[string]error {
+	var first, deferred []*step
+	for _, st := range steps {
+		if st.action == actionDelete && after[st.was.Name] != "" {
+			deferred = append(deferred, st)
+		} else {
+			first = append(first, st)
+		}
+	}
+	failed := o.runSteps(ctx, first)
+	var ready []*step
+	for _, st := range deferred {
+		repl := after[st.was.Name]
+		if err := cmp.Or(failed[repl], ctx.Err()); err != nil {
+			failed["-"+st.was.Name] = &keptForReplacementError{replacement: repl, cause: err}
+			continue
+		}
+		ready = append(ready, st)
+	}
+	maps.Copy(failed, o.runSteps(ctx, ready))
+	return failed
+}
+
+// keptForReplacementError is why the pool of a removed tier was not
+// deleted: the tier that replaces it (its replaces attribute) has no pool
+// running.
+type keptForReplacementError struct {
+	replacement string
+	cause       error
+}
+
+func (e *keptForReplacementError) Error() string {
+	return fmt.Sprintf("kept: the pool of tier %q, which replaces it, is not running (%v)", e.replacement, e.cause)
+}
+
+// replacedBy maps the name of each removed tier that a planned tier
+// replaces (its replaces attribute) to that tier's name: the removed
+// tier's pool is deleted only after the new one runs (execute).
+func replacedBy(planTiers []tierModel, state map[string]tierModel) map[string]string {
+	planned := map[string]bool{}
+	for _, t := range planTiers {
+		planned[t.Name.ValueString()] = true
+	}
+	out := map[string]string{}
+	for _, t := range planTiers {
+		old := t.Replaces.ValueString()
+		if _, recorded := state[old]; recorded && old != "" && !planned[old] {
+			out[old] = t.Name.ValueString()
+		}
+	}
+	return out
+}
+
+// runSteps runs steps on the cluster, at most the limiter's number at once
+// and in the order given, and returns the error of each failed step (see
+// execute).
+func (o *poolOps) runSteps(ctx context.Context, steps []*step) map[string]error {
+	var jobs []gcp.PoolJob
+	var jobSteps []*step
+	failed := map[string]error{}
+	for _, st := range steps {
+		if st.action == actionNone {
+			continue
+		}
+		name := st.want.Name
+		if st.action == actionDelete {
+			name = st.was.Name
+		}
+		if st.refused != nil {
+			key := name
+			if st.action == actionDelete {
+				key = "-" + name
+			}
+			failed[key] = st.refused
+			continue
+		}
+		jobs = append(jobs, gcp.PoolJob{Pool: name, Run: func(ctx context.Context) error { return o.run(ctx, st) }})
+		jobSteps = append(jobSteps, st)
+	}
+	tflog.Info(ctx, "applying node pool changes", map[string]any{"cluster": o.api.Cluster(), "operations": len(jobs)})
+	for i, err := range o.api.Run(ctx, jobs) {
+		if err == nil {
+			continue
+		}
+		if st := jobSteps[i]; st.action == actionDelete {
+			failed["-"+st.was.Name] = err
+		} else {
+			failed[st.want.Name] = err
+		}
+	}
+	return failed
 }

@@ -70,7 +70,7 @@ func BenchmarkCreatePools(b *testing.B) {
 					srv.Reset()
 					// New clients, so that each apply starts with the cluster's full limit.
 					clients := gcp.NewClients(gcp.Config{ContainerEndpoint: srv.ContainerEndpoint(), Polling: poll})
-					ops, err := newPoolOps(ctx, clients, cluster)
+					ops, err := newPoolOps(ctx, catalog.Default(), clients, cluster)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -98,29 +98,29 @@ func capacityQuery(cat *catalog.Catalog, project, region string, zones []string,
 // written to state, except the tiers of kept (an apply records them as
 // planned).
 func (r *fallbackNodePoolsResource) setCapacity(ctx context.Context, cluster string, tiers []tierModel, kept map[string]bool, diags *diag.Diagnostics) {
-	cat := catalog.Default()
+	cat := r.catalog
 	project, location, _, err := gcp.ParseClusterID(cluster)
 	for i := range tiers {
 		t := &tiers[i]
 		if kept[t.Name.ValueString()] {
 			continue // recorded as planned (apply): its capacity is the plan's
 		}
-		spec := specOfState(ctx, *t, diags)
+		spec := specOfState(ctx, cat, *t, diags)
 		q := capacityQuery(cat, project, catalog.RegionOf(location), spec.Locations, spec)
 		if err != nil || r.data == nil || !r.data.Live().ComputeConfigured(project) {
-			t.Capacity = capacityObject(q, livecheck.Capacity{Summary: "the provider has no project, or neither " +
+			t.Capacity = capacityObject(cat, q, livecheck.Capacity{Summary: "the provider has no project, or neither " +
 				"credentials nor a compute_endpoint, so it made no Compute Engine call"}, diags)
 			continue
 		}
 		// The findings (warnings) are the plan's; state only records.
-		t.Capacity = capacityObject(q, r.data.Live().Capacity(ctx, cat, catalog.AttrNodeLocations, q), diags)
+		t.Capacity = capacityObject(cat, q, r.data.Live().Capacity(ctx, cat, catalog.AttrNodeLocations, q), diags)
 	}
 }
 
 // capacityObject is the capacity attribute of evidence cp for query q.
-func capacityObject(q livecheck.CapacityQuery, cp livecheck.Capacity, diags *diag.Diagnostics) types.Object {
+func capacityObject(cat *catalog.Catalog, q livecheck.CapacityQuery, cp livecheck.Capacity, diags *diag.Diagnostics) types.Object {
 	metric := types.StringNull()
-	if rule, ok := catalog.Default().ComputeQuota(q.Accelerator); ok {
+	if rule, ok := cat.ComputeQuota(q.Accelerator); ok {
 		metric = types.StringValue(rule.Metric(q.Spot))
 	}
 	limit, usage, headroom := types.Float64Null(), types.Float64Null(), types.Float64Null()

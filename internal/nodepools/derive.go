@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // tierInput is a tier's configuration as Go values. known is false when a
@@ -55,10 +56,10 @@ const (
 	kindBoth
 )
 
-func (in tierInput) kind() kind {
+func (in tierInput) kind(cat *catalog.Catalog) kind {
 	// A TPU tier is named by its accelerator type, or, as GKE itself names
 	// a TPU pool, by its TPU machine type (with its topology).
-	tpu := in.AcceleratorType != "" || catalog.Default().IsTPUMachineType(in.MachineType)
+	tpu := in.AcceleratorType != "" || cat.IsTPUMachineType(in.MachineType)
 	gpu := in.GPUType != "" || in.GPUCount != 0 || in.GPUDriver != ""
 	switch {
 	case tpu && gpu:
@@ -141,7 +142,7 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 				continue
 			}
 			var x taintModel
-			diags.Append(obj.As(ctx, &x, objectAsOptions)...)
+			diags.Append(obj.As(ctx, &x, tfmodel.ObjectAsOptions)...)
 			if x.Key.IsUnknown() || x.Value.IsUnknown() || x.Effect.IsUnknown() {
 				in.known = false
 			}
@@ -152,7 +153,7 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 		in.known = false
 	} else if !t.ReservationAffinity.IsNull() {
 		var rm reservationModel
-		diags.Append(t.ReservationAffinity.As(ctx, &rm, objectAsOptions)...)
+		diags.Append(t.ReservationAffinity.As(ctx, &rm, tfmodel.ObjectAsOptions)...)
 		r := &reservation{Type: rm.ConsumeReservationType.ValueString(), Key: rm.Key.ValueString()}
 		if !rm.Values.IsNull() && !rm.Values.IsUnknown() {
 			var vals []types.String
@@ -220,7 +221,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 	}
 	var fs catalog.Findings
 	src := cat.Source("gke_tpu")
-	switch in.kind() {
+	switch in.kind(cat) {
 	case kindNone:
 		return s, catalog.Findings{tierFinding(catalog.AttrAcceleratorType, "", "Tier Has No Accelerator",
 			"Set accelerator_type for a TPU tier (such as \"v6e-4\"), or machine_type and/or gpu_type for a GPU tier (such as \"g2-standard-4\" with \"nvidia-l4\").", src)}

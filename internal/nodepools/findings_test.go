@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 // TestFindingPaths derives many misconfigured tiers and checks that every
@@ -24,7 +25,7 @@ func TestFindingPaths(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	var sresp resource.SchemaResponse
-	(&fallbackNodePoolsResource{}).Schema(ctx, resource.SchemaRequest{}, &sresp)
+	(&fallbackNodePoolsResource{catalog: catalog.Default()}).Schema(ctx, resource.SchemaRequest{}, &sresp)
 	sch := sresp.Schema
 	n := func(v int64) *int64 { return &v }
 	tpu := func(acc string, zones ...string) tierInput {
@@ -78,7 +79,7 @@ func TestFindingPaths(t *testing.T) {
 			continue
 		}
 		var diags diag.Diagnostics
-		appendTierFindings(&diags, 2, tc.in.Name, fs, catalog.ModeStrict, false)
+		appendTierFindings(&diags, 2, tc.in.Name, fs, validation.Mode{Mode: catalog.ModeStrict}, false)
 		// Findings with one summary on several elements of a list make one diagnostic.
 		groups := map[string]bool{}
 		for i, f := range fs {

@@ -11,38 +11,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
-
-var objectAsOptions = basetypes.ObjectAsOptions{}
-
-// Conversions between Go values and framework values.
-
-func stringMap(m map[string]string) types.Map {
-	if m == nil {
-		return types.MapNull(types.StringType)
-	}
-	elems := make(map[string]attr.Value, len(m))
-	for k, v := range m {
-		elems[k] = types.StringValue(v)
-	}
-	return types.MapValueMust(types.StringType, elems)
-}
-
-func stringList(s []string) types.List {
-	if s == nil {
-		return types.ListNull(types.StringType)
-	}
-	elems := make([]attr.Value, len(s))
-	for i, v := range s {
-		elems[i] = types.StringValue(v)
-	}
-	return types.ListValueMust(types.StringType, elems)
-}
 
 func taintList(ts []taint) types.List {
 	if ts == nil {
@@ -74,20 +47,13 @@ func reservationObject(r *reservation) types.Object {
 	}
 	values := types.ListNull(types.StringType)
 	if r.Values != nil {
-		values = stringList(r.Values)
+		values = tfmodel.StringList(r.Values)
 	}
 	return types.ObjectValueMust(reservationAttrTypes, map[string]attr.Value{
 		"consume_reservation_type": types.StringValue(r.Type),
 		"key":                      tfmodel.StringOrNull(r.Key),
 		"values":                   values,
 	})
-}
-
-func int64OrNull(n int64, ok bool) types.Int64 {
-	if !ok {
-		return types.Int64Null()
-	}
-	return types.Int64Value(n)
 }
 
 // tiersOf reads the elements of a known tiers list.
@@ -105,29 +71,10 @@ func tiersOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []tierM
 			continue
 		}
 		var t tierModel
-		diags.Append(obj.As(ctx, &t, objectAsOptions)...)
+		diags.Append(obj.As(ctx, &t, tfmodel.ObjectAsOptions)...)
 		out = append(out, t)
 	}
 	return out
-}
-
-// unknownTier is a tier with every value unknown.
-func unknownTier() tierModel {
-	t := tierModel{
-		Name: types.StringUnknown(), AcceleratorType: types.StringUnknown(), MachineType: types.StringUnknown(),
-		Topology: types.StringUnknown(), GPUType: types.StringUnknown(), GPUCount: types.Int64Unknown(),
-		GPUDriverVersion: types.StringUnknown(), NodeLocations: types.ListUnknown(types.StringType),
-		NodeCount: types.Int64Unknown(), MinNodeCount: types.Int64Unknown(), MaxNodeCount: types.Int64Unknown(),
-		Spot: types.BoolUnknown(), AutoRepair: types.BoolUnknown(), AutoUpgrade: types.BoolUnknown(),
-		Labels: types.MapUnknown(types.StringType), Taints: types.ListUnknown(taintObjectType),
-		ReservationAffinity:   types.ObjectUnknown(reservationAttrTypes),
-		tierSettingsModel:     unknownSettings(),
-		tierProvisioningModel: unknownProvisioning(),
-		tierLocalSSDModel:     unknownLocalSSD(),
-		tierLabelsModel:       unknownResourceLabels(),
-	}
-	markUnknown(&t)
-	return t
 }
 
 // tierList builds the tiers list.
@@ -135,119 +82,6 @@ func tierList(ctx context.Context, tiers []tierModel, diags *diag.Diagnostics) t
 	v, d := types.ListValueFrom(ctx, tierObjectType, tiers)
 	diags.Append(d...)
 	return v
-}
-
-// applySpec sets a planned tier's derived values from its spec.
-func applySpec(t *tierModel, s tierSpec) {
-	t.PoolName = types.StringValue(s.Name)
-	t.MachineType = types.StringValue(s.MachineType)
-	if s.TPU {
-		t.Topology = types.StringValue(s.Topology)
-		t.GPUType, t.GPUCount, t.GPUDriverVersion = types.StringNull(), types.Int64Null(), types.StringNull()
-	} else {
-		t.Topology = types.StringNull()
-		t.GPUType = types.StringValue(s.GPUType)
-		t.GPUCount = int64OrNull(s.GPUCount, s.GPUCount > 0)
-		t.GPUDriverVersion = types.StringValue(s.GPUDriver)
-	}
-	t.NodeCount = int64OrNull(s.NodeCount, !s.Autoscaling)
-	t.PlacementPolicy = tfmodel.StringOrNull(s.Placement)
-	applyDerived(t, s)
-}
-
-// applyDerived sets the values that follow from the tier alone and never
-// from GKE: the selector labels, taints, node selector and tolerations.
-func applyDerived(t *tierModel, s tierSpec) {
-	t.AcceleratorLabels = stringMap(s.AcceleratorLabels)
-	if s.AcceleratorLabels == nil {
-		t.AcceleratorLabels = stringMap(map[string]string{})
-	}
-	t.NodeLabels = stringMap(s.NodeLabels)
-	t.NodeTaints = taintList(s.NodeTaints)
-	t.NodeSelector = stringMap(s.NodeSelector)
-	t.Tolerations = tolerationList(s.Tolerations)
-}
-
-// markApplied sets the values only GKE knows to unknown: a plan for a pool
-// that will be created or changed.
-func markApplied(t *tierModel) {
-	t.Status = types.StringUnknown()
-	t.StatusMessage = types.StringUnknown()
-	t.EffectiveLabels = types.MapUnknown(types.StringType)
-	t.EffectiveTaints = types.ListUnknown(taintObjectType)
-	t.Capacity = types.ObjectUnknown(capacityAttrTypes)
-	markResourceLabelsApplied(&t.tierLabelsModel)
-}
-
-// markUnknown sets every computed value of a tier to unknown.
-func markUnknown(t *tierModel) {
-	markApplied(t)
-	t.PoolName = types.StringUnknown()
-	t.PlacementPolicy = types.StringUnknown()
-	t.AcceleratorLabels = types.MapUnknown(types.StringType)
-	t.NodeLabels = types.MapUnknown(types.StringType)
-	t.NodeTaints = types.ListUnknown(taintObjectType)
-	t.NodeSelector = types.MapUnknown(types.StringType)
-	t.Tolerations = types.ListUnknown(tolerationObjectType)
-	for _, v := range []*types.String{&t.MachineType, &t.Topology, &t.GPUType, &t.GPUDriverVersion} {
-		if v.IsNull() {
-			*v = types.StringUnknown()
-		}
-	}
-	for _, v := range []*types.Int64{&t.GPUCount, &t.NodeCount} {
-		if v.IsNull() {
-			*v = types.Int64Unknown()
-		}
-	}
-	markSettingsUnknown(&t.tierSettingsModel)
-}
-
-// specOfState rebuilds the spec of a tier recorded in state, from the values
-// Read found in GKE (node_labels and node_taints included), without the catalog.
-func specOfState(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierSpec {
-	in := inputOf(ctx, t, diags)
-	s := tierSpec{
-		Name:            in.Name,
-		TPU:             in.kind() == kindTPU,
-		AcceleratorType: in.AcceleratorType,
-		MachineType:     in.MachineType,
-		Topology:        in.Topology,
-		Placement:       t.PlacementPolicy.ValueString(),
-		GPUType:         in.GPUType,
-		GPUCount:        in.GPUCount,
-		GPUDriver:       in.GPUDriver,
-		Locations:       in.Locations,
-		Spot:            in.Spot,
-		AutoRepair:      in.AutoRepair,
-		AutoUpgrade:     in.AutoUpgrade,
-		UserLabels:      in.Labels,
-		UserTaints:      in.Taints,
-		Reservation:     in.Reservation,
-		Settings:        in.Settings,
-		Provisioning:    in.Provisioning,
-		LocalSSD:        in.LocalSSD,
-	}
-	if s.TPU {
-		s.GPUType, s.GPUCount, s.GPUDriver = "", 0, ""
-	} else {
-		s.Topology = ""
-	}
-	switch {
-	case in.MinNodes != nil && in.MaxNodes != nil:
-		s.Autoscaling, s.MinNodes, s.MaxNodes = true, *in.MinNodes, *in.MaxNodes
-	case in.Settings.TotalMax != nil:
-		s.Autoscaling = true
-	case in.NodeCount != nil:
-		s.NodeCount = *in.NodeCount
-	}
-	s.NodeLabels = map[string]string{}
-	for k, v := range t.NodeLabels.Elements() {
-		if sv, ok := v.(types.String); ok {
-			s.NodeLabels[k] = sv.ValueString()
-		}
-	}
-	s.NodeTaints = taintsOf(ctx, t.NodeTaints, diags)
-	return s
 }
 
 func taintsOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []taint {
@@ -342,7 +176,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 		t.AcceleratorType, t.Topology = types.StringNull(), types.StringNull()
 		if gpu != nil {
 			t.GPUType = types.StringValue(gpu.AcceleratorType)
-			t.GPUCount = int64OrNull(gpu.AcceleratorCount, gpu.AcceleratorCount > 0)
+			t.GPUCount = tfmodel.Int64OrNull(gpu.AcceleratorCount, gpu.AcceleratorCount > 0)
 			if d := gpu.GpuDriverInstallationConfig; d != nil && d.GpuDriverVersion != "" {
 				t.GPUDriverVersion = types.StringValue(d.GpuDriverVersion)
 			} else if importing {
@@ -355,7 +189,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 
 	priorLocs := inputOf(ctx, prior, diags).Locations
 	if !slices.Equal(sortedCopy(priorLocs), sortedCopy(np.Locations)) {
-		t.NodeLocations = stringList(slices.Clone(np.Locations))
+		t.NodeLocations = tfmodel.StringList(slices.Clone(np.Locations))
 	}
 
 	if as := np.Autoscaling; as != nil && as.Enabled && usesTotals(as) {
@@ -385,22 +219,22 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	flattenLocalSSD(&t, prior, np)
 	flattenResourceLabels(&t, prior, cfg.ResourceLabels, importing)
 
-	t.EffectiveLabels = stringMap(maps.Clone(cfg.Labels))
+	t.EffectiveLabels = tfmodel.StringMap(maps.Clone(cfg.Labels))
 	if cfg.Labels == nil {
-		t.EffectiveLabels = stringMap(map[string]string{})
+		t.EffectiveLabels = tfmodel.StringMap(map[string]string{})
 	}
 	t.EffectiveTaints = taintList(apiTaints(cfg.Taints))
 
 	if spec, fs := derive(cat, inputOf(ctx, t, diags), class, ""); !fs.HasErrors() {
-		t.AcceleratorLabels = stringMap(spec.AcceleratorLabels)
+		t.AcceleratorLabels = tfmodel.StringMap(spec.AcceleratorLabels)
 		if spec.AcceleratorLabels == nil {
-			t.AcceleratorLabels = stringMap(map[string]string{})
+			t.AcceleratorLabels = tfmodel.StringMap(map[string]string{})
 		}
-		t.NodeSelector = stringMap(spec.NodeSelector)
+		t.NodeSelector = tfmodel.StringMap(spec.NodeSelector)
 		t.Tolerations = tolerationList(spec.Tolerations)
 	} else if t.AcceleratorLabels.IsUnknown() || t.NodeSelector.IsUnknown() || t.Tolerations.IsUnknown() {
-		t.AcceleratorLabels = stringMap(map[string]string{})
-		t.NodeSelector = stringMap(map[string]string{catalog.LabelComputeClass: class})
+		t.AcceleratorLabels = tfmodel.StringMap(map[string]string{})
+		t.NodeSelector = tfmodel.StringMap(map[string]string{catalog.LabelComputeClass: class})
 		t.Tolerations = tolerationList(nil)
 	}
 	settle(&t)
@@ -424,7 +258,7 @@ func settle(t *tierModel) {
 	}
 	for _, v := range []*types.Map{&t.AcceleratorLabels, &t.NodeLabels, &t.EffectiveLabels, &t.NodeSelector} {
 		if v.IsUnknown() {
-			*v = stringMap(map[string]string{})
+			*v = tfmodel.StringMap(map[string]string{})
 		}
 	}
 	for _, v := range []*types.List{&t.NodeTaints, &t.EffectiveTaints} {
@@ -493,7 +327,7 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 			}
 		}
 	}
-	t.Labels = stringMap(userLabels)
+	t.Labels = tfmodel.StringMap(userLabels)
 	// taints is a block: without one, configuration and state hold an
 	// empty list, never null.
 	if userTaints == nil {
@@ -508,7 +342,7 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 	if v, ok := cfg.Labels[catalog.LabelComputeClass]; ok {
 		nodeLabels[catalog.LabelComputeClass] = v
 	}
-	t.NodeLabels = stringMap(nodeLabels)
+	t.NodeLabels = tfmodel.StringMap(nodeLabels)
 
 	nodeTaints := []taint{}
 	for _, key := range provided {

@@ -12,6 +12,7 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 func TestFlattenPool(t *testing.T) {
@@ -46,9 +47,9 @@ func TestFlattenPool(t *testing.T) {
 	declared := nullTier()
 	declared.Name = types.StringValue("l4")
 	declared.MachineType = types.StringValue("g2-standard-4")
-	declared.NodeLocations = stringList([]string{"us-central1-a"})
+	declared.NodeLocations = tfmodel.StringList([]string{"us-central1-a"})
 	declared.NodeCount = types.Int64Value(3) // set by setSize; GKE reports only the initial size
-	declared.Labels = stringMap(map[string]string{"app": "old"})
+	declared.Labels = tfmodel.StringMap(map[string]string{"app": "old"})
 	declared.Taints = taintList([]taint{{Key: "team", Value: "a", Effect: effectNoExecute}})
 
 	type want struct {

@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 )
 
 // TestSyncIdentityWithoutPools: a state without tiers (as an older release
@@ -21,7 +23,7 @@ import (
 // ("Missing Resource Identity After Read").
 func TestSyncIdentityWithoutPools(t *testing.T) {
 	ctx := context.Background()
-	r := &fallbackNodePoolsResource{}
+	r := &fallbackNodePoolsResource{catalog: catalog.Default()}
 	var sr resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sr)
 	var ir resource.IdentitySchemaResponse

@@ -12,6 +12,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // A tier's Compute Engine resource labels follow the google provider's label
@@ -60,28 +61,14 @@ func labelsAttributes() map[string]schema.Attribute {
 // null when both are empty and resource_labels is not set.
 func planTerraformResourceLabels(data *providerdata.Data, ct, pt *tierModel, defaultsUnknown bool) {
 	v := types.MapUnknown(types.StringType)
-	if wholly(ct.ResourceLabels) && !defaultsUnknown {
-		out := data.WithDefaultLabels(knownStringMap(ct.ResourceLabels))
-		v = stringMap(out)
+	if tfmodel.WhollyKnown(ct.ResourceLabels) && !defaultsUnknown {
+		out := data.WithDefaultLabels(tfmodel.KnownStringMap(ct.ResourceLabels))
+		v = tfmodel.StringMap(out)
 		if len(out) == 0 && ct.ResourceLabels.IsNull() {
 			v = types.MapNull(types.StringType)
 		}
 	}
 	ct.TerraformResourceLabels, pt.TerraformResourceLabels = v, v
-}
-
-// knownStringMap is a known map's elements (nil when null or unknown).
-func knownStringMap(m types.Map) map[string]string {
-	if m.IsNull() || m.IsUnknown() {
-		return nil
-	}
-	out := map[string]string{}
-	for k, v := range m.Elements() {
-		if s, ok := v.(types.String); ok {
-			out[k] = s.ValueString()
-		}
-	}
-	return out
 }
 
 // managedResourceLabels sets in's resource labels to the tier's
@@ -92,7 +79,7 @@ func managedResourceLabels(in *tierInput, t tierModel) {
 	case t.TerraformResourceLabels.IsUnknown():
 		in.known = false
 	case !t.TerraformResourceLabels.IsNull():
-		in.Settings.ResourceLabels = knownStringMap(t.TerraformResourceLabels)
+		in.Settings.ResourceLabels = tfmodel.KnownStringMap(t.TerraformResourceLabels)
 	}
 }
 
@@ -100,26 +87,26 @@ func managedResourceLabels(in *tierInput, t tierModel) {
 // manages, every one of the pool's own on import) and
 // effective_resource_labels from the labels GKE reports.
 func flattenResourceLabels(t *tierModel, prior tierModel, api map[string]string, importing bool) {
-	t.EffectiveResourceLabels = stringMap(maps.Clone(api))
+	t.EffectiveResourceLabels = tfmodel.StringMap(maps.Clone(api))
 	if api == nil {
-		t.EffectiveResourceLabels = stringMap(map[string]string{})
+		t.EffectiveResourceLabels = tfmodel.StringMap(map[string]string{})
 	}
 	switch {
 	case importing:
 		t.TerraformResourceLabels = types.MapNull(types.StringType)
 		if own := tierResourceLabels(api, nil); own != nil {
-			t.TerraformResourceLabels = stringMap(own)
+			t.TerraformResourceLabels = tfmodel.StringMap(own)
 		}
 	case prior.TerraformResourceLabels.IsNull() || prior.TerraformResourceLabels.IsUnknown():
 		t.TerraformResourceLabels = types.MapNull(types.StringType)
 	default:
-		t.TerraformResourceLabels = stringMap(tierResourceLabels(api, knownStringMap(prior.TerraformResourceLabels)))
+		t.TerraformResourceLabels = tfmodel.StringMap(tierResourceLabels(api, tfmodel.KnownStringMap(prior.TerraformResourceLabels)))
 	}
 }
 
-// markResourceLabelsApplied sets effective_resource_labels to unknown
-// (markApplied).
-func markResourceLabelsApplied(m *tierLabelsModel) {
+// markResourceLabelsUnknown sets effective_resource_labels to unknown
+// (markGKEValuesUnknown).
+func markResourceLabelsUnknown(m *tierLabelsModel) {
 	m.EffectiveResourceLabels = types.MapUnknown(types.StringType)
 }
 
@@ -128,7 +115,7 @@ func markResourceLabelsApplied(m *tierLabelsModel) {
 func settleResourceLabels(m *tierLabelsModel) {
 	for _, v := range []*types.Map{&m.TerraformResourceLabels, &m.EffectiveResourceLabels} {
 		if v.IsUnknown() {
-			*v = stringMap(map[string]string{})
+			*v = tfmodel.StringMap(map[string]string{})
 		}
 	}
 }

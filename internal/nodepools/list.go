@@ -31,8 +31,8 @@ var _ list.ListResourceWithConfigure = &poolsList{}
 // clusters of a project in a location, as import targets with their
 // configuration. Pools that carry one resource's ownership label are one
 // result; every pool without the label is a result of its own.
-func NewListResource(modes *validation.Modes) list.ListResource {
-	return &poolsList{fallbackNodePoolsResource: &fallbackNodePoolsResource{modes: modes}}
+func NewListResource(cat *catalog.Catalog, modes *validation.Modes) list.ListResource {
+	return &poolsList{fallbackNodePoolsResource: &fallbackNodePoolsResource{catalog: cat, modes: modes}}
 }
 
 // poolsList shares the resource's name, configuration and API access.
@@ -114,7 +114,7 @@ func (l *poolsList) groups(ctx context.Context, clients *gcp.Clients, project, l
 		if _, _, name, _ := gcp.ParseClusterID(cluster); only != "" && name != only {
 			continue
 		}
-		ops, err := newPoolOps(ctx, clients, cluster)
+		ops, err := newPoolOps(ctx, l.catalog, clients, cluster)
 		if err != nil {
 			diags.AddError("Error Listing Node Pools", clientErrorDetail(cluster, err))
 			return nil
@@ -152,7 +152,7 @@ func (l *poolsList) listResult(ctx context.Context, req list.ListRequest, g pool
 	}
 	// What ImportState and the first Read make of the pools.
 	class := importedClass(tiers, byName)
-	cat := catalog.Default()
+	cat := l.catalog
 	for i, np := range g.pools {
 		tiers[i] = flattenPool(ctx, cat, tiers[i], np, class, true, &res.Diagnostics)
 	}

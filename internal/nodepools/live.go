@@ -6,8 +6,10 @@ package nodepools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -16,6 +18,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/livecheck"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 )
 
 // clusterFindings checks a tier against its cluster at plan time: its node
@@ -113,13 +116,13 @@ func (r *fallbackNodePoolsResource) capacityFindings(ctx context.Context, cat *c
 	return fs, checked, cp.CanProvision()
 }
 
-// tiersCapacity gathers, across a plan's tiers, which ones the live
+// provisionTally gathers, across a plan's tiers, which ones the live
 // evidence says can never provision.
-type tiersCapacity struct {
+type provisionTally struct {
 	checked, stuck []string
 }
 
-func (t *tiersCapacity) tier(name string, checked, can bool) {
+func (t *provisionTally) tier(name string, checked, can bool) {
 	if !checked {
 		return
 	}
@@ -132,7 +135,7 @@ func (t *tiersCapacity) tier(name string, checked, can bool) {
 // report adds the error of a plan in which every one of n tiers was checked
 // and none can provision while when_unsatisfiable keeps pods Pending
 // (DoNotScaleUp): the ComputeClass could never place a pod.
-func (t *tiersCapacity) report(diags *diag.Diagnostics, n int, whenUnsatisfiable types.String) {
+func (t *provisionTally) report(diags *diag.Diagnostics, n int, whenUnsatisfiable types.String) {
 	if n == 0 || len(t.checked) != n || len(t.stuck) != n || whenUnsatisfiable.IsUnknown() ||
 		whenUnsatisfiable.ValueString() != whenUnsatisfiableDoNotScaleUp {
 		return
@@ -142,4 +145,114 @@ func (t *tiersCapacity) report(diags *diag.Diagnostics, n int, whenUnsatisfiable
 			"when_unsatisfiable = %q keeps pods Pending when no tier can. Get quota or a reservation for one tier, add a "+
 			"tier that has capacity, or set when_unsatisfiable = \"ScaleUpAnyway\" to let pods run on general-purpose nodes.",
 			strings.Join(t.stuck, ", "), whenUnsatisfiableDoNotScaleUp))
+}
+
+// mayBePredecessors reports whether np could belong to a resource this plan
+// replaces: it carries an ownership label, or this ComputeClass's label.
+func mayBePredecessors(np *container.NodePool, class types.String) bool {
+	if resourceLabels(np)[ownership.LabelKey] != "" {
+		return true
+	}
+	return np.Config != nil && !class.IsUnknown() && np.Config.Labels[catalog.LabelComputeClass] == class.ValueString()
+}
+
+// ownedOfClass reports whether np carries an ownership label (some
+// accel_fallback_nodepools created it) and the label of ComputeClass class.
+func ownedOfClass(np *container.NodePool, class types.String) bool {
+	return np != nil && np.Config != nil && !class.IsUnknown() && resourceLabels(np)[ownership.LabelKey] != "" &&
+		np.Config.Labels[catalog.LabelComputeClass] == class.ValueString()
+}
+
+// checkPlannedPools reports, from the cluster as GKE shows it at plan time,
+// every tier the plan would create whose name a pool in the cluster already
+// has (a warning: the apply refuses it; an error only where a replacement
+// would delete this resource's pools before the refusal), and, for a resource not yet
+// created, the pools that carry its ComputeClass label and an ownership
+// label but no tier's name (what an interrupted apply may have left).
+func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan resourceModel, state *resourceModel, prior map[string]tierModel, cfgElems []attr.Value) {
+	pools := map[string]*container.NodePool{}
+	for _, np := range live.NodePools {
+		if np != nil {
+			pools[np.Name] = np
+		}
+	}
+	// Pools of this ComputeClass that some resource created: a plan
+	// without state may be the replacement of their resource.
+	replacing := slices.ContainsFunc(live.NodePools, func(np *container.NodePool) bool { return ownedOfClass(np, plan.ComputeClass) })
+	named := map[string]bool{}
+	for i, e := range cfgElems {
+		obj, ok := e.(types.Object)
+		if !ok || obj.IsUnknown() {
+			continue
+		}
+		v, ok := obj.Attributes()["name"].(types.String)
+		if !ok || v.IsUnknown() || v.IsNull() {
+			continue
+		}
+		name := v.ValueString()
+		named[name] = true
+		np := pools[name]
+		if np == nil {
+			continue
+		}
+		if _, recorded := prior[name]; recorded && state != nil {
+			continue
+		}
+		id := plan.Cluster.ValueString() + poolsSegment + name
+		detail := fmt.Sprintf("Tier %q would create node pool %s, but a pool of that name exists and %s. This resource never "+
+			"adopts, changes or deletes it.\n\nRename the tier, or, if this resource should manage the pool (for example one left by "+
+			"an apply of this configuration that was killed before it could record it), import it with the identifier %q.",
+			name, id, ownership.Describe(resourceLabels(np)), id)
+		at := path.Root("tiers").AtListIndex(i).AtName("name")
+		switch {
+		case state == nil && mayBePredecessors(np, plan.ComputeClass):
+			// A plan without state may replace this very resource (tainted,
+			// or a setting that forces replacement), whose pools its destroy
+			// deletes first: the apply refuses the pool if it is still there.
+			marks := "this ComputeClass's label"
+			if owner := resourceLabels(np)[ownership.LabelKey]; owner != "" {
+				marks = fmt.Sprintf("an owner id (%s = %q) and %s", ownership.LabelKey, owner, marks)
+			}
+			diags.AddAttributeWarning(at, "Node Pool Already Exists", fmt.Sprintf("Tier %q names node pool %s, which "+
+				"carries %s. If this plan replaces the resource that created it (Terraform replaces a resource whose first "+
+				"apply failed, which it marks tainted, and one given to -replace), its destroy deletes the pool and the create "+
+				"makes it again: to keep the pools of a tainted resource, run terraform untaint on it before applying. If "+
+				"another state or workspace created it, the apply refuses this resource and changes nothing of the pool.",
+				name, id, marks))
+		case state == nil && replacing:
+			// A replacement deletes the resource's own pools before it
+			// creates: stop here, before they are lost to a refused create.
+			diags.AddAttributeError(at, "Node Pool Already Exists", detail+
+				"\n\nThis plan may replace a resource whose pools are in the cluster (they carry an owner id and this "+
+				"ComputeClass's label): its destroy would run before the create is refused, so nothing is planned.")
+		case state == nil:
+			// Otherwise a warning: the create refuses the resource before it
+			// creates anything. An error would also stop terraform destroy,
+			// whose refresh plans the whole configuration first.
+			diags.AddAttributeWarning(at, "Node Pool Already Exists", detail+
+				"\n\nThe apply will refuse this resource and create nothing.")
+		default:
+			diags.AddAttributeWarning(at, "Node Pool Already Exists", detail+
+				"\n\nThe apply will refuse this tier and apply the others.")
+		}
+	}
+	if state != nil || plan.ComputeClass.IsUnknown() {
+		return
+	}
+	var left []string
+	for _, np := range live.NodePools {
+		if np == nil || named[np.Name] || np.Config == nil {
+			continue
+		}
+		if ownedOfClass(np, plan.ComputeClass) {
+			left = append(left, fmt.Sprintf("%s (%s = %q)", np.Name, ownership.LabelKey, resourceLabels(np)[ownership.LabelKey]))
+		}
+	}
+	if len(left) > 0 {
+		diags.AddAttributeWarning(path.Root("compute_class"), "Node Pools of This ComputeClass Left Behind",
+			fmt.Sprintf("The cluster %s has node pools for ComputeClass %q that an accel_fallback_nodepools resource created and that "+
+				"no tier names: %s. If an apply of this configuration was killed before it could record them, they are not "+
+				"managed by any state: import them together with this resource's pools, or delete them. This resource does not touch them.",
+				plan.Cluster.ValueString(), plan.ComputeClass.ValueString(), strings.Join(left, ", ")))
+	}
 }

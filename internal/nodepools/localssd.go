@@ -16,6 +16,7 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // A tier's Local SSDs, over NVMe: backing the nodes' ephemeral storage
@@ -72,7 +73,7 @@ type localSSD struct {
 // localSSDOf reads the Local SSD attributes; known is false when one of
 // them is unknown.
 func localSSDOf(m tierLocalSSDModel) (localSSD, bool) {
-	return localSSD{Ephemeral: int64Ptr(m.EphemeralStorageLocalSSDCount), RawBlock: int64Ptr(m.LocalNVMeSSDBlockCount)},
+	return localSSD{Ephemeral: tfmodel.Int64Ptr(m.EphemeralStorageLocalSSDCount), RawBlock: tfmodel.Int64Ptr(m.LocalNVMeSSDBlockCount)},
 		!m.EphemeralStorageLocalSSDCount.IsUnknown() && !m.LocalNVMeSSDBlockCount.IsUnknown()
 }
 
@@ -96,10 +97,10 @@ func addLocalSSDLabels(cat *catalog.Catalog, s *tierSpec) {
 	maps.Copy(s.AcceleratorLabels, extra)
 }
 
-// applyToNodePool sets the Local SSDs on a create request's node pool; a
+// writeTo sets the Local SSDs on a create request's node pool; a
 // count of 0 is sent as written (on machine types with built-in Local
 // SSDs, it asks for all of them).
-func (l localSSD) applyToNodePool(np *container.NodePool) {
+func (l localSSD) writeTo(np *container.NodePool) {
 	if n := l.Ephemeral; n != nil {
 		np.Config.EphemeralStorageLocalSsdConfig = &container.EphemeralStorageLocalSsdConfig{LocalSsdCount: *n, ForceSendFields: []string{"LocalSsdCount"}}
 	}

@@ -92,7 +92,7 @@ func provisioningFindings(cat *catalog.Catalog, in tierInput, gkeVersion string)
 	}
 	q := catalog.PoolProvisioningQuery{
 		FlexStart: p.FlexStart, Queued: p.Queued, MaxRunDuration: p.MaxRunDuration,
-		TPU: in.kind() == kindTPU, GKEVersion: gkeVersion, Spot: in.Spot,
+		TPU: in.kind(cat) == kindTPU, GKEVersion: gkeVersion, Spot: in.Spot,
 		Autoscaling: in.MinNodes != nil && in.MaxNodes != nil, NodeCountSet: in.NodeCount != nil, AutoRepair: in.AutoRepair,
 	}
 	if in.MinNodes != nil {
@@ -128,10 +128,10 @@ func apiDuration(d string) string {
 	return strconv.FormatInt(int64(v/time.Second), 10) + "s"
 }
 
-// applyToNodePool sets the provisioning on a create request's node pool;
+// writeTo sets the provisioning on a create request's node pool;
 // without a reservation affinity of its own, a flex-start or queued pool
 // consumes no reservation.
-func (p provisioning) applyToNodePool(np *container.NodePool) {
+func (p provisioning) writeTo(np *container.NodePool) {
 	np.Config.FlexStart = p.FlexStart
 	np.Config.MaxRunDuration = apiDuration(p.MaxRunDuration)
 	if p.Queued {

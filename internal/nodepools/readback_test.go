@@ -17,8 +17,10 @@ import (
 	"google.golang.org/api/container/v1"
 	"google.golang.org/api/googleapi"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // stalledAPI is a GKE API whose operations never end before the caller's
@@ -108,7 +110,7 @@ func TestApplyReadBackIsBounded(t *testing.T) {
 			tm.Name = types.StringValue("l4")
 			tm.MachineType = types.StringValue("g2-standard-4")
 			tm.GPUType = types.StringValue("nvidia-l4")
-			tm.NodeLocations = stringList([]string{"us-central1-a"})
+			tm.NodeLocations = tfmodel.StringList([]string{"us-central1-a"})
 			tm.NodeCount = types.Int64Value(1)
 			api := &stalledAPI{owner: owner}
 			var state []tierModel
@@ -127,8 +129,8 @@ func TestApplyReadBackIsBounded(t *testing.T) {
 			ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 			defer cancel()
 			var diags diag.Diagnostics
-			r := &fallbackNodePoolsResource{}
-			r.apply(ctx, &poolOps{api: api, owner: poolOwner{id: owner}}, plan, state, &diags)
+			r := &fallbackNodePoolsResource{catalog: catalog.Default()}
+			r.applyTiers(ctx, &poolOps{api: api, cat: catalog.Default(), owner: poolOwner{id: owner}}, plan, state, &diags)
 			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				t.Fatalf("apply returned before its timeout: %v", diags)
 			}

@@ -91,9 +91,9 @@ func gkeEffect(k8s string) string {
 // (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/NodeConfig#ReservationAffinity).
 var reservationTypes = []string{"NO_RESERVATION", "ANY_RESERVATION", "SPECIFIC_RESERVATION"}
 
-func gpuTypeNames() []string {
+func gpuTypeNames(cat *catalog.Catalog) []string {
 	var out []string
-	for _, a := range catalog.Default().GPUAccelerators() {
+	for _, a := range cat.GPUAccelerators() {
 		out = append(out, a.Name)
 	}
 	return out
@@ -140,7 +140,7 @@ func tolerationNestedObject() schema.NestedAttributeObject {
 
 // Schema describes accel_fallback_nodepools.
 func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchemaRequest, resp *resourceSchemaResponse) {
-	cat := catalog.Default()
+	cat := r.catalog
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An ordered set of GKE node pools for one serving workload: TPU pools first for performance, GPU pools " +
 			"(and smaller GPUs) after them for availability and cost, tied together by a GKE custom ComputeClass whose " +
@@ -330,7 +330,7 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 			Optional:   true,
 			Computed:   true,
 			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
-			MarkdownDescription: "GPU tiers: the GPU accelerator type, one of " + schemadoc.Codes(gpuTypeNames()) + ". Derived from a " +
+			MarkdownDescription: "GPU tiers: the GPU accelerator type, one of " + schemadoc.Codes(gpuTypeNames(cat)) + ". Derived from a " +
 				"machine type with built-in GPUs (which it must match when set); required with N1 machine types. Changing it re-creates the pool.",
 		},
 		"gpu_count": schema.Int64Attribute{

@@ -301,24 +301,24 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 	for _, v := range []attr.Value{m.DiskSizeGB, m.DiskType, m.ImageType, m.ImageStreaming, m.ServiceAccount, m.OAuthScopes,
 		m.MaxPodsPerNode, m.WorkloadMetadataMode, m.LocationPolicy, m.Tags, m.ResourceLabels, m.GPUPartitionSize, m.GPUSharingConfig,
 		m.MaxSurge, m.MaxUnavailable, m.SecureBoot, m.IntegrityMonitoring, m.TotalMinNodeCount, m.TotalMaxNodeCount} {
-		if !wholly(v) {
+		if !tfmodel.WhollyKnown(v) {
 			known = false
 		}
 	}
 	s.DiskSizeGB = m.DiskSizeGB.ValueInt64()
 	s.DiskType = m.DiskType.ValueString()
 	s.ImageType = m.ImageType.ValueString()
-	s.ImageStreaming = boolPtr(m.ImageStreaming)
-	s.MaxSurge, s.MaxUnavailable = int64Ptr(m.MaxSurge), int64Ptr(m.MaxUnavailable)
-	s.SecureBoot, s.IntegrityMonitoring = boolPtr(m.SecureBoot), boolPtr(m.IntegrityMonitoring)
-	s.TotalMin, s.TotalMax = int64Ptr(m.TotalMinNodeCount), int64Ptr(m.TotalMaxNodeCount)
+	s.ImageStreaming = tfmodel.BoolPtr(m.ImageStreaming)
+	s.MaxSurge, s.MaxUnavailable = tfmodel.Int64Ptr(m.MaxSurge), tfmodel.Int64Ptr(m.MaxUnavailable)
+	s.SecureBoot, s.IntegrityMonitoring = tfmodel.BoolPtr(m.SecureBoot), tfmodel.BoolPtr(m.IntegrityMonitoring)
+	s.TotalMin, s.TotalMax = tfmodel.Int64Ptr(m.TotalMinNodeCount), tfmodel.Int64Ptr(m.TotalMaxNodeCount)
 	s.ServiceAccount = m.ServiceAccount.ValueString()
-	s.OAuthScopes = knownStrings(m.OAuthScopes)
+	s.OAuthScopes = tfmodel.KnownStrings(m.OAuthScopes)
 	slices.Sort(s.OAuthScopes)
 	s.MaxPodsPerNode = m.MaxPodsPerNode.ValueInt64()
 	s.WorkloadMetadataMode = m.WorkloadMetadataMode.ValueString()
 	s.LocationPolicy = m.LocationPolicy.ValueString()
-	s.Tags = knownStrings(m.Tags)
+	s.Tags = tfmodel.KnownStrings(m.Tags)
 	if !m.ResourceLabels.IsNull() && !m.ResourceLabels.IsUnknown() {
 		s.ResourceLabels = map[string]string{}
 		for k, v := range m.ResourceLabels.Elements() {
@@ -330,54 +330,16 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 	s.GPUPartitionSize = m.GPUPartitionSize.ValueString()
 	if !m.GPUSharingConfig.IsNull() && !m.GPUSharingConfig.IsUnknown() {
 		var g gpuSharingModel
-		diags.Append(m.GPUSharingConfig.As(ctx, &g, objectAsOptions)...)
+		diags.Append(m.GPUSharingConfig.As(ctx, &g, tfmodel.ObjectAsOptions)...)
 		s.GPUSharing = &gpuSharing{Strategy: g.Strategy.ValueString(), MaxClients: g.MaxClients.ValueInt64()}
 	}
 	return s, known
 }
 
-// boolPtr is a known bool's value, nil when null or unknown.
-func boolPtr(v types.Bool) *bool {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	b := v.ValueBool()
-	return &b
-}
-
-// int64Ptr is a known int64's value, nil when null or unknown.
-func int64Ptr(v types.Int64) *int64 {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	n := v.ValueInt64()
-	return &n
-}
-
-// knownStrings returns the known elements of a known list or set, nil for
-// a null or unknown one.
-func knownStrings(v interface {
-	IsNull() bool
-	IsUnknown() bool
-	Elements() []attr.Value
-},
-) []string {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	out := []string{}
-	for _, e := range v.Elements() {
-		if s, ok := e.(types.String); ok && !s.IsUnknown() {
-			out = append(out, s.ValueString())
-		}
-	}
-	return out
-}
-
 // settingsFindings checks a tier's settings (catalog.PoolSettings).
 func settingsFindings(cat *catalog.Catalog, in tierInput, s tierSpec) catalog.Findings {
 	q := catalog.PoolSettingsQuery{
-		TPU:               in.kind() == kindTPU,
+		TPU:               in.kind(cat) == kindTPU,
 		GPUType:           s.GPUType,
 		DiskSizeGB:        in.Settings.DiskSizeGB,
 		DiskType:          in.Settings.DiskType,
@@ -465,9 +427,9 @@ func usesTotals(as *container.NodePoolAutoscaling) bool {
 	return as.TotalMinNodeCount > 0 || as.TotalMaxNodeCount > 0
 }
 
-// applyToNodePool sets the settings on a create request's node pool.
+// writeTo sets the settings on a create request's node pool.
 // owner is the ownership label value, kept among the resource labels.
-func (s poolSettings) applyToNodePool(np *container.NodePool) {
+func (s poolSettings) writeTo(cat *catalog.Catalog, np *container.NodePool) {
 	cfg := np.Config
 	cfg.DiskSizeGb = s.DiskSizeGB
 	cfg.DiskType = s.DiskType
@@ -488,11 +450,11 @@ func (s poolSettings) applyToNodePool(np *container.NodePool) {
 		cfg.ResourceLabels = maps.Clone(s.ResourceLabels)
 	}
 	if s.MaxSurge != nil || s.MaxUnavailable != nil {
-		surge, unavailable := catalog.Default().UpgradeDefaults()
+		surge, unavailable := cat.UpgradeDefaults()
 		np.UpgradeSettings = s.upgradeSettings(surge, unavailable)
 	}
 	if s.SecureBoot != nil || s.IntegrityMonitoring != nil {
-		secureBoot, integrity := catalog.Default().ShieldedVMDefaults()
+		secureBoot, integrity := cat.ShieldedVMDefaults()
 		cfg.ShieldedInstanceConfig = &container.ShieldedInstanceConfig{
 			EnableSecureBoot: valueOr(s.SecureBoot, secureBoot), EnableIntegrityMonitoring: valueOr(s.IntegrityMonitoring, integrity),
 			ForceSendFields: []string{"EnableSecureBoot", "EnableIntegrityMonitoring"},
@@ -524,7 +486,7 @@ func valueOr[T any](p *T, or T) T {
 
 // updateRequest is the nodePools.update request that brings the in-place
 // settings from was to want, with the ownership label kept.
-func (s poolSettings) updateRequest(was poolSettings, owner string) *container.UpdateNodePoolRequest {
+func (s poolSettings) updateRequest(cat *catalog.Catalog, was poolSettings, owner string) *container.UpdateNodePoolRequest {
 	req := &container.UpdateNodePoolRequest{}
 	if s.DiskSizeGB != 0 && s.DiskSizeGB != was.DiskSizeGB {
 		req.DiskSizeGb = s.DiskSizeGB
@@ -539,7 +501,7 @@ func (s poolSettings) updateRequest(was poolSettings, owner string) *container.U
 		req.GcfsConfig = &container.GcfsConfig{Enabled: *s.ImageStreaming, ForceSendFields: []string{"Enabled"}}
 	}
 	if !setOrEqual(s.MaxSurge, was.MaxSurge) || !setOrEqual(s.MaxUnavailable, was.MaxUnavailable) {
-		surge, unavailable := catalog.Default().UpgradeDefaults()
+		surge, unavailable := cat.UpgradeDefaults()
 		req.UpgradeSettings = s.upgradeSettings(valueOr(was.MaxSurge, surge), valueOr(was.MaxUnavailable, unavailable))
 	}
 	if s.WorkloadMetadataMode != "" && s.WorkloadMetadataMode != was.WorkloadMetadataMode {
@@ -642,16 +604,16 @@ func flattenSettings(ctx context.Context, t *tierModel, prior tierModel, np *con
 // settingsModelOf converts settings to attribute values; a zero value is null.
 func settingsModelOf(s poolSettings) tierSettingsModel {
 	m := tierSettingsModel{
-		DiskSizeGB:           int64OrNull(s.DiskSizeGB, s.DiskSizeGB != 0),
+		DiskSizeGB:           tfmodel.Int64OrNull(s.DiskSizeGB, s.DiskSizeGB != 0),
 		DiskType:             tfmodel.StringOrNull(s.DiskType),
 		ImageType:            tfmodel.StringOrNull(s.ImageType),
 		ServiceAccount:       tfmodel.StringOrNull(s.ServiceAccount),
 		OAuthScopes:          types.SetNull(types.StringType),
-		MaxPodsPerNode:       int64OrNull(s.MaxPodsPerNode, s.MaxPodsPerNode != 0),
+		MaxPodsPerNode:       tfmodel.Int64OrNull(s.MaxPodsPerNode, s.MaxPodsPerNode != 0),
 		WorkloadMetadataMode: tfmodel.StringOrNull(s.WorkloadMetadataMode),
 		LocationPolicy:       tfmodel.StringOrNull(s.LocationPolicy),
 		Tags:                 types.ListNull(types.StringType),
-		ResourceLabels:       stringMap(s.ResourceLabels),
+		ResourceLabels:       tfmodel.StringMap(s.ResourceLabels),
 		GPUPartitionSize:     tfmodel.StringOrNull(s.GPUPartitionSize),
 		GPUSharingConfig:     types.ObjectNull(gpuSharingAttrTypes),
 		ImageStreaming:       types.BoolPointerValue(s.ImageStreaming),
@@ -670,7 +632,7 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 		m.OAuthScopes = types.SetValueMust(types.StringType, elems)
 	}
 	if len(s.Tags) > 0 {
-		m.Tags = stringList(s.Tags)
+		m.Tags = tfmodel.StringList(s.Tags)
 	}
 	if g := s.GPUSharing; g != nil {
 		m.GPUSharingConfig = types.ObjectValueMust(gpuSharingAttrTypes, map[string]attr.Value{
@@ -754,7 +716,7 @@ func planSettings(pt *tierModel, cfg tierModel, old tierModel, keep bool) {
 }
 
 // markSettingsUnknown sets the computed settings a tier leaves out to
-// unknown (markUnknown).
+// unknown (markAllUnknown).
 func markSettingsUnknown(m *tierSettingsModel) {
 	for _, p := range m.computedSettings() {
 		if valueAt(p).IsNull() {

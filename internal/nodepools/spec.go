@@ -4,11 +4,15 @@
 package nodepools
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 
 	container "google.golang.org/api/container/v1"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
@@ -179,7 +183,7 @@ func (s tierSpec) initialNodeCount() int64 {
 }
 
 // nodePool builds the GKE create request's node pool.
-func (s tierSpec) nodePool() *container.NodePool {
+func (s tierSpec) nodePool(cat *catalog.Catalog) *container.NodePool {
 	cfg := &container.NodeConfig{
 		MachineType: s.MachineType,
 		Labels:      maps.Clone(s.NodeLabels),
@@ -218,9 +222,9 @@ func (s tierSpec) nodePool() *container.NodePool {
 	if s.Placement != "" {
 		np.PlacementPolicy = &container.PlacementPolicy{Type: s.Placement, TpuTopology: s.Topology}
 	}
-	s.Settings.applyToNodePool(np)
-	s.Provisioning.applyToNodePool(np)
-	s.LocalSSD.applyToNodePool(np)
+	s.Settings.writeTo(cat, np)
+	s.Provisioning.writeTo(np)
+	s.LocalSSD.writeTo(np)
 	return np
 }
 
@@ -231,7 +235,7 @@ func (s tierSpec) nodePool() *container.NodePool {
 // place as want would create them (machine type, GPUs, TPU placement and
 // topology, zones, Spot, reservation, flex-start and queued provisioning).
 // Size, labels, taints and management may differ; they are updated.
-func adoptionMismatch(np *container.NodePool, want tierSpec, owner string) string {
+func adoptionMismatch(cat *catalog.Catalog, np *container.NodePool, want tierSpec, owner string) string {
 	cfg := np.Config
 	if cfg == nil {
 		cfg = &container.NodeConfig{}
@@ -239,7 +243,7 @@ func adoptionMismatch(np *container.NodePool, want tierSpec, owner string) strin
 	if owner == "" || !ownership.Owns(owner, cfg.ResourceLabels) {
 		return ownership.Describe(cfg.ResourceLabels)
 	}
-	sent := want.nodePool()
+	sent := want.nodePool(cat)
 	class := want.NodeLabels[catalog.LabelComputeClass]
 	if got := cfg.Labels[catalog.LabelComputeClass]; got != class {
 		return fmt.Sprintf("belongs to ComputeClass %q, not %q", got, class)
@@ -389,4 +393,52 @@ func unionTolerations(lists ...[]toleration) []toleration {
 		}
 	}
 	return out
+}
+
+// specOfState rebuilds the spec of a tier recorded in state, from the values
+// Read found in GKE (node_labels and node_taints included), with the catalog only to tell a TPU machine type.
+func specOfState(ctx context.Context, cat *catalog.Catalog, t tierModel, diags *diag.Diagnostics) tierSpec {
+	in := inputOf(ctx, t, diags)
+	s := tierSpec{
+		Name:            in.Name,
+		TPU:             in.kind(cat) == kindTPU,
+		AcceleratorType: in.AcceleratorType,
+		MachineType:     in.MachineType,
+		Topology:        in.Topology,
+		Placement:       t.PlacementPolicy.ValueString(),
+		GPUType:         in.GPUType,
+		GPUCount:        in.GPUCount,
+		GPUDriver:       in.GPUDriver,
+		Locations:       in.Locations,
+		Spot:            in.Spot,
+		AutoRepair:      in.AutoRepair,
+		AutoUpgrade:     in.AutoUpgrade,
+		UserLabels:      in.Labels,
+		UserTaints:      in.Taints,
+		Reservation:     in.Reservation,
+		Settings:        in.Settings,
+		Provisioning:    in.Provisioning,
+		LocalSSD:        in.LocalSSD,
+	}
+	if s.TPU {
+		s.GPUType, s.GPUCount, s.GPUDriver = "", 0, ""
+	} else {
+		s.Topology = ""
+	}
+	switch {
+	case in.MinNodes != nil && in.MaxNodes != nil:
+		s.Autoscaling, s.MinNodes, s.MaxNodes = true, *in.MinNodes, *in.MaxNodes
+	case in.Settings.TotalMax != nil:
+		s.Autoscaling = true
+	case in.NodeCount != nil:
+		s.NodeCount = *in.NodeCount
+	}
+	s.NodeLabels = map[string]string{}
+	for k, v := range t.NodeLabels.Elements() {
+		if sv, ok := v.(types.String); ok {
+			s.NodeLabels[k] = sv.ValueString()
+		}
+	}
+	s.NodeTaints = taintsOf(ctx, t.NodeTaints, diags)
+	return s
 }

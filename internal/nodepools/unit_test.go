@@ -332,7 +332,7 @@ func TestNodePoolRequest(t *testing.T) {
 	if fs.HasErrors() {
 		t.Fatal(fs)
 	}
-	np := s.nodePool()
+	np := s.nodePool(catalog.Default())
 	if np.InitialNodeCount != 0 || !slices.Contains(np.ForceSendFields, "InitialNodeCount") {
 		t.Errorf("initial node count %d must be sent as 0", np.InitialNodeCount)
 	}
@@ -400,7 +400,7 @@ func TestPlanSteps(t *testing.T) {
 func TestSchemaModelParity(t *testing.T) {
 	t.Parallel()
 	var resp resource.SchemaResponse
-	(&fallbackNodePoolsResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	(&fallbackNodePoolsResource{catalog: catalog.Default()}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
 	if resp.Diagnostics.HasError() {
 		t.Fatal(resp.Diagnostics)
 	}
@@ -474,7 +474,7 @@ func TestSchemaModelParity(t *testing.T) {
 func TestOnStockoutDescription(t *testing.T) {
 	t.Parallel()
 	var resp resource.SchemaResponse
-	(&fallbackNodePoolsResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	(&fallbackNodePoolsResource{catalog: catalog.Default()}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
 	desc := resp.Schema.Attributes["on_stockout"].GetMarkdownDescription()
 	for _, want := range []string{"tainted", "re-creates every pool", "terraform untaint"} {
 		if !strings.Contains(desc, want) {

@@ -17,6 +17,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 )
 
 // TestRequiredInElement_sameAsAlsoRequires: requiredInElement reports what
@@ -90,7 +92,7 @@ func TestRequiredInElement_sameAsAlsoRequires(t *testing.T) {
 // of its attributes (the check skips names it does not find).
 func TestRequiredInElement_namesExist(t *testing.T) {
 	var resp resource.SchemaResponse
-	(&fallbackNodePoolsResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	(&fallbackNodePoolsResource{catalog: catalog.Default()}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
 	var walk func(where string, attrs map[string]schema.Attribute, blocks map[string]schema.Block, vs []validator.Object)
 	var found []string
 	walk = func(where string, attrs map[string]schema.Attribute, blocks map[string]schema.Block, vs []validator.Object) {

@@ -48,12 +48,16 @@ var (
 // New returns a constructor of the provider for the given version.
 func New(version string) func() provider.Provider {
 	return func() provider.Provider {
-		return &accelProvider{version: version, modes: &validation.Modes{}}
+		cat := catalog.Default()
+		return &accelProvider{version: version, catalog: cat, modes: validation.NewModes(cat)}
 	}
 }
 
 type accelProvider struct {
 	version string
+	// catalog is the compatibility catalog every resource, data source
+	// and function checks against: built once, handed to each constructor.
+	catalog *catalog.Catalog
 	// modes carries the provider-level validation mode to resources, which
 	// Terraform validates before it configures the provider.
 	modes *validation.Modes
@@ -136,30 +140,30 @@ func (s setting) description() string {
 	return b.String()
 }
 
-// resolved is a setting's value and where it came from.
-type resolved struct {
+// picked is a setting's value and where it came from.
+type picked struct {
 	value   string
 	source  string // "configuration", the environment variable name, "default" or ""
 	unknown bool
 }
 
-// resolve applies the precedence explicit configuration > environment > default.
-func resolve(v types.String, s setting, getenv func(string) string) resolved {
+// pickSetting applies the precedence explicit configuration > environment > default.
+func pickSetting(v types.String, s setting, getenv func(string) string) picked {
 	if v.IsUnknown() {
-		return resolved{unknown: true}
+		return picked{unknown: true}
 	}
 	if !v.IsNull() && v.ValueString() != "" {
-		return resolved{value: v.ValueString(), source: "configuration"}
+		return picked{value: v.ValueString(), source: "configuration"}
 	}
 	for _, e := range s.env {
 		if val := getenv(e); val != "" {
-			return resolved{value: val, source: e}
+			return picked{value: val, source: e}
 		}
 	}
 	if s.def != "" {
-		return resolved{value: s.def, source: "default"}
+		return picked{value: s.def, source: "default"}
 	}
-	return resolved{}
+	return picked{}
 }
 
 func (p *accelProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -233,7 +237,7 @@ func (p *accelProvider) ValidateConfig(ctx context.Context, req provider.Validat
 	if resp.Diagnostics.HasError() || v.IsUnknown() {
 		return
 	}
-	r := resolve(v, settingByAttr("validation"), os.Getenv)
+	r := pickSetting(v, settingByAttr("validation"), os.Getenv)
 	if mode, err := catalog.ParseMode(r.value); err == nil {
 		p.modes.Set(mode)
 	}
@@ -250,13 +254,13 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 		"validation": m.Validation, "poll_interval": m.PollInterval,
 	}
 	got := map[string]string{}
-	from := map[string]resolved{}
+	from := map[string]picked{}
 	var unknown []string
 	for _, s := range settings {
-		r := resolve(values[s.attr], s, getenv)
+		r := pickSetting(values[s.attr], s, getenv)
 		if r.unknown {
 			unknown = append(unknown, s.attr)
-			r = resolve(types.StringNull(), s, getenv)
+			r = pickSetting(types.StringNull(), s, getenv)
 		}
 		got[s.attr] = r.value
 		from[s.attr] = r
@@ -313,7 +317,7 @@ type configured struct {
 
 // badSetting is the detail of an invalid setting: the value, where it came
 // from, why it is rejected, and where to set what instead.
-func badSetting(s setting, r resolved, why, want string) string {
+func badSetting(s setting, r picked, why, want string) string {
 	if r.source == "configuration" || r.source == "default" || r.source == "" {
 		return fmt.Sprintf("%s = %q %s. Set %s to %s.", s.attr, r.value, why, s.attr, want)
 	}
@@ -330,13 +334,13 @@ func (p *accelProvider) userAgent(terraformVersion string) string {
 }
 
 func (p *accelProvider) Resources(_ context.Context) []func() resource.Resource {
-	return resources(p.modes)
+	return resources(p.catalog, p.modes)
 }
 
 func (p *accelProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return dataSources(p.modes)
+	return dataSources(p.catalog, p.modes)
 }
 
 func (p *accelProvider) Functions(_ context.Context) []func() function.Function {
-	return functions()
+	return functions(p.catalog)
 }

@@ -27,44 +27,44 @@ func TestResolve(t *testing.T) {
 	cases := map[string]struct {
 		value types.String
 		env   map[string]string
-		want  resolved
+		want  picked
 	}{
 		"explicit wins over environment": {
 			value: types.StringValue("from-config"),
 			env:   map[string]string{"GOOGLE_PROJECT": "from-env"},
-			want:  resolved{value: "from-config", source: "configuration"},
+			want:  picked{value: "from-config", source: "configuration"},
 		},
 		"environment used when null": {
 			value: types.StringNull(),
 			env:   map[string]string{"GOOGLE_PROJECT": "from-env"},
-			want:  resolved{value: "from-env", source: "GOOGLE_PROJECT"},
+			want:  picked{value: "from-env", source: "GOOGLE_PROJECT"},
 		},
 		"first environment variable in order wins": {
 			value: types.StringNull(),
 			env:   map[string]string{"GCLOUD_PROJECT": "third", "GOOGLE_CLOUD_PROJECT": "second"},
-			want:  resolved{value: "second", source: "GOOGLE_CLOUD_PROJECT"},
+			want:  picked{value: "second", source: "GOOGLE_CLOUD_PROJECT"},
 		},
 		"empty string counts as unset": {
 			value: types.StringValue(""),
 			env:   map[string]string{"GOOGLE_PROJECT": "from-env"},
-			want:  resolved{value: "from-env", source: "GOOGLE_PROJECT"},
+			want:  picked{value: "from-env", source: "GOOGLE_PROJECT"},
 		},
-		"unknown is reported, not resolved": {
+		"unknown is reported, not picked": {
 			value: types.StringUnknown(),
 			env:   map[string]string{"GOOGLE_PROJECT": "from-env"},
-			want:  resolved{unknown: true},
+			want:  picked{unknown: true},
 		},
 		"nothing set": {
 			value: types.StringNull(),
-			want:  resolved{},
+			want:  picked{},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			got := resolve(tc.value, s, env(tc.env))
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(resolved{})); diff != "" {
-				t.Errorf("resolve() mismatch (-want +got):\n%s", diff)
+			got := pickSetting(tc.value, s, env(tc.env))
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(picked{})); diff != "" {
+				t.Errorf("pickSetting() mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}

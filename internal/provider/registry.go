@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	providerfunctions "github.com/accel-dev/terraform-provider-accel/internal/functions"
 	"github.com/accel-dev/terraform-provider-accel/internal/hardwarepath"
 	"github.com/accel-dev/terraform-provider-accel/internal/nodepools"
@@ -21,10 +22,10 @@ import (
 )
 
 // resources lists every resource the provider serves.
-func resources(modes *validation.Modes) []func() resource.Resource {
+func resources(cat *catalog.Catalog, modes *validation.Modes) []func() resource.Resource {
 	return []func() resource.Resource{
-		func() resource.Resource { return tpuvm.NewResource(modes) },
-		func() resource.Resource { return nodepools.NewResource(modes) },
+		func() resource.Resource { return tpuvm.NewResource(cat, modes) },
+		func() resource.Resource { return nodepools.NewResource(cat, modes) },
 	}
 }
 
@@ -32,29 +33,33 @@ var _ provider.ProviderWithListResources = &accelProvider{}
 
 // listResources lists the list resources terraform query uses (Terraform
 // 1.14 and later), one per resource.
-func listResources(modes *validation.Modes) []func() list.ListResource {
+func listResources(cat *catalog.Catalog, modes *validation.Modes) []func() list.ListResource {
 	return []func() list.ListResource{
-		func() list.ListResource { return tpuvm.NewListResource(modes) },
-		func() list.ListResource { return nodepools.NewListResource(modes) },
+		func() list.ListResource { return tpuvm.NewListResource(cat, modes) },
+		func() list.ListResource { return nodepools.NewListResource(cat, modes) },
 	}
 }
 
 func (p *accelProvider) ListResources(_ context.Context) []func() list.ListResource {
-	return listResources(p.modes)
+	return listResources(p.catalog, p.modes)
 }
 
 // dataSources lists every data source the provider serves.
-func dataSources(modes *validation.Modes) []func() datasource.DataSource {
+func dataSources(cat *catalog.Catalog, modes *validation.Modes) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
-		func() datasource.DataSource { return runtimeversion.NewDataSource(modes) },
-		func() datasource.DataSource { return hardwarepath.NewDataSource(modes) },
+		func() datasource.DataSource { return runtimeversion.NewDataSource(cat, modes) },
+		func() datasource.DataSource { return hardwarepath.NewDataSource(cat, modes) },
 	}
 }
 
 // functions lists every provider-defined function.
-func functions() []func() function.Function {
-	return []func() function.Function{
+func functions(cat *catalog.Catalog) []func() function.Function {
+	out := []func() function.Function{}
+	for _, f := range []func(*catalog.Catalog) function.Function{
 		providerfunctions.NewRuntimeVersion, providerfunctions.NewAccelerator,
 		providerfunctions.NewTPUPlacement, providerfunctions.NewTPUAPIType, providerfunctions.NewGPU,
+	} {
+		out = append(out, func() function.Function { return f(cat) })
 	}
+	return out
 }

@@ -36,8 +36,8 @@ var (
 
 // NewDataSource returns the accel_runtime_version data source. modes carries
 // the provider-level validation mode.
-func NewDataSource(modes *validation.Modes) datasource.DataSource {
-	return &runtimeVersionDataSource{modes: modes, cat: catalog.Default()}
+func NewDataSource(cat *catalog.Catalog, modes *validation.Modes) datasource.DataSource {
+	return &runtimeVersionDataSource{modes: modes, cat: cat}
 }
 
 type runtimeVersionDataSource struct {
@@ -81,7 +81,7 @@ func (d *runtimeVersionDataSource) ValidateConfig(ctx context.Context, req datas
 		return
 	}
 	mode := d.modes.For(cfg.Validation)
-	res := resolve(d.cat, q)
+	res := runtimeOf(d.cat, q)
 	validation.AppendErrors(&resp.Diagnostics, path.Empty(), res.Findings, mode)
 }
 
@@ -95,7 +95,7 @@ func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	q, _ := queryFrom(cfg)
 	mode := d.modes.For(cfg.Validation)
-	res := resolve(d.cat, q)
+	res := runtimeOf(d.cat, q)
 	validation.Append(&resp.Diagnostics, path.Empty(), res.Findings, mode)
 	if resp.Diagnostics.HasError() {
 		return
@@ -167,9 +167,9 @@ func queryFrom(cfg runtimeVersionModel) (q catalog.RuntimeQuery, known bool) {
 	return q, true
 }
 
-// resolve asks the catalog and moves zone findings from the catalog's list
+// runtimeOf asks the catalog and moves zone findings from the catalog's list
 // attribute "zones" to this data source's single "zone".
-func resolve(cat *catalog.Catalog, q catalog.RuntimeQuery) catalog.RuntimeResult {
+func runtimeOf(cat *catalog.Catalog, q catalog.RuntimeQuery) catalog.RuntimeResult {
 	res := cat.ResolveRuntime(q)
 	if len(res.Findings) > 0 {
 		fs := make(catalog.Findings, len(res.Findings))

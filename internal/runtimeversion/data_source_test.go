@@ -20,7 +20,7 @@ import (
 
 func TestSchemaModelParity(t *testing.T) {
 	t.Parallel()
-	ds := NewDataSource(&validation.Modes{})
+	ds := NewDataSource(catalog.Default(), &validation.Modes{})
 	var resp datasource.SchemaResponse
 	ds.Schema(context.Background(), datasource.SchemaRequest{}, &resp)
 	if diags := resp.Schema.ValidateImplementation(context.Background()); diags.HasError() {
@@ -121,7 +121,7 @@ func TestResolveMovesZoneFindings(t *testing.T) {
 	cat := catalog.Default()
 	q := catalog.RuntimeQuery{AcceleratorType: "v4-8", Zones: []string{"europe-west4-a"}}
 	direct := cat.ResolveRuntime(q)
-	got := resolve(cat, q)
+	got := runtimeOf(cat, q)
 	if len(got.Findings) == 0 || len(got.Findings) != len(direct.Findings) {
 		t.Fatalf("findings = %v, want the catalog's %v", got.Findings, direct.Findings)
 	}
@@ -198,7 +198,7 @@ func TestFlatten(t *testing.T) {
 				AcceleratorType: types.StringValue(tc.query.AcceleratorType),
 				RuntimeVersion:  tc.runtimeVersion,
 			}
-			res := resolve(cat, tc.query)
+			res := runtimeOf(cat, tc.query)
 			if res.Findings.HasErrors() {
 				t.Fatalf("unexpected catalog errors: %v", res.Findings)
 			}
@@ -231,7 +231,7 @@ func TestFlattenComputeEngine(t *testing.T) {
 	cat := catalog.Default()
 	for acc, wantMachine := range map[string]string{"tpu7x-8": "tpu7x-standard-4t", "v6e-4": "ct6e-standard-4t", "v5litepod-4": "", "tpu7x-16": ""} {
 		cfg := runtimeVersionModel{AcceleratorType: types.StringValue(acc), RuntimeVersion: types.StringNull()}
-		got, diags := flatten(ctx, cat, cfg, resolve(cat, catalog.RuntimeQuery{AcceleratorType: acc}))
+		got, diags := flatten(ctx, cat, cfg, runtimeOf(cat, catalog.RuntimeQuery{AcceleratorType: acc}))
 		if diags.HasError() {
 			t.Fatalf("%s: %v", acc, diags)
 		}

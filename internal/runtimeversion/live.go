@@ -32,7 +32,7 @@ var _ liveAPI = (*livecheck.Checker)(nil)
 // accelerator type, a warning when it does not list the runtime version or
 // when the API refuses the list. An API that cannot be reached leaves the
 // catalog's answer alone.
-func (d *runtimeVersionDataSource) checkLive(ctx context.Context, live liveAPI, project, zone string, res catalog.RuntimeResult, mode catalog.Mode) diag.Diagnostics {
+func (d *runtimeVersionDataSource) checkLive(ctx context.Context, live liveAPI, project, zone string, res catalog.RuntimeResult, mode validation.Mode) diag.Diagnostics {
 	var diags diag.Diagnostics
 	fs := livecheck.TPUZoneFindings(ctx, live, d.cat, project, attrZone, []string{zone}, res)
 	validation.Append(&diags, path.Empty(), fs, mode)

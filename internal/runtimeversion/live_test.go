@@ -64,7 +64,7 @@ func TestConfigureUsesProviderChecker(t *testing.T) {
 	data := &providerdata.Data{Clients: gcp.NewClients(gcp.Config{Project: "accel-acc"})}
 	var got []liveAPI
 	for range 2 {
-		ds, ok := NewDataSource(&validation.Modes{}).(*runtimeVersionDataSource)
+		ds, ok := NewDataSource(catalog.Default(), &validation.Modes{}).(*runtimeVersionDataSource)
 		if !ok {
 			t.Fatal("NewDataSource does not return *runtimeVersionDataSource")
 		}

@@ -48,7 +48,7 @@ func testRead(t *testing.T, data *providerdata.Data, mode catalog.Mode, inputs m
 	t.Helper()
 	modes := &validation.Modes{}
 	modes.Set(mode)
-	return readWith(t, NewDataSource(modes), data, inputs)
+	return readWith(t, NewDataSource(catalog.Default(), modes), data, inputs)
 }
 
 // readWith is testRead with a data source of the caller's.
@@ -292,7 +292,7 @@ func TestReadLiveCheckNamesLiveCandidate(t *testing.T) {
 // a multi-host slice with a zone (the query with the most checks).
 func BenchmarkValidateAndRead(b *testing.B) {
 	ctx := context.Background()
-	ds := NewDataSource(&validation.Modes{})
+	ds := NewDataSource(catalog.Default(), &validation.Modes{})
 	cfg := testConfig(b, map[string]string{
 		"accelerator_type": "v6e-16", "framework": "tensorflow", "framework_version": "2.16", "zone": "us-east5-a",
 	})

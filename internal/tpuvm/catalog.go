@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // shape is what the catalog says about an accelerator type.
@@ -21,8 +22,8 @@ type shape struct {
 
 // shapeOf returns the catalog's shape of an accelerator type, and false when
 // the catalog does not know the type.
-func shapeOf(acceleratorType string) (shape, bool) {
-	acc, fs := catalog.Default().Accelerator(acceleratorType)
+func shapeOf(cat *catalog.Catalog, acceleratorType string) (shape, bool) {
+	acc, fs := cat.Accelerator(acceleratorType)
 	if fs.HasErrors() || acc.Generation == "" {
 		return shape{}, false
 	}
@@ -31,20 +32,20 @@ func shapeOf(acceleratorType string) (shape, bool) {
 
 // tpuAPIAcceleratorTypes lists the documented accelerator types of the
 // generations the Cloud TPU API supports, for the schema description.
-func tpuAPIAcceleratorTypes() []string {
+func tpuAPIAcceleratorTypes(cat *catalog.Catalog) []string {
 	var out []string
-	for _, g := range catalog.Default().Generations() {
+	for _, g := range cat.Generations() {
 		if g.TPUAPI.Supported {
-			out = append(out, catalog.Default().AcceleratorTypes(g.Name)...)
+			out = append(out, cat.AcceleratorTypes(g.Name)...)
 		}
 	}
 	return out
 }
 
 // generationNames lists the generations the Cloud TPU API supports.
-func generationNames() []string {
+func generationNames(cat *catalog.Catalog) []string {
 	var out []string
-	for _, g := range catalog.Default().Generations() {
+	for _, g := range cat.Generations() {
 		if g.TPUAPI.Supported {
 			out = append(out, g.Name)
 		}
@@ -52,7 +53,7 @@ func generationNames() []string {
 	return out
 }
 
-func frameworkNames() []string { return catalog.Default().Frameworks() }
+func frameworkNames(cat *catalog.Catalog) []string { return cat.Frameworks() }
 
 func modeNames() []string { return slices.Clone(catalog.ModeNames) }
 
@@ -82,8 +83,8 @@ func inputsOf(m vmModel) catalogInputs {
 // set or any input is unknown: the checks and the runtime choice then wait
 // until the values are known (the plan made at apply time), so that no
 // value is checked, or chosen, from an incomplete query.
-func (in catalogInputs) query() (catalog.RuntimeQuery, bool) {
-	if !known(in.acceleratorType) || !wholly(in.zones) {
+func (in catalogInputs) query(cat *catalog.Catalog) (catalog.RuntimeQuery, bool) {
+	if !tfmodel.Known(in.acceleratorType) || !tfmodel.WhollyKnown(in.zones) {
 		return catalog.RuntimeQuery{}, false
 	}
 	for _, v := range []types.String{in.runtimeVersion, in.framework, in.frameworkVersion, in.api} {
@@ -93,11 +94,11 @@ func (in catalogInputs) query() (catalog.RuntimeQuery, bool) {
 	}
 	q := catalog.RuntimeQuery{
 		AcceleratorType:  in.acceleratorType.ValueString(),
-		RuntimeVersion:   knownString(in.runtimeVersion),
-		Framework:        knownString(in.framework),
-		FrameworkVersion: knownString(in.frameworkVersion),
+		RuntimeVersion:   tfmodel.KnownString(in.runtimeVersion),
+		Framework:        tfmodel.KnownString(in.framework),
+		FrameworkVersion: tfmodel.KnownString(in.frameworkVersion),
 	}
-	api := chosenAPI(in.api, in.acceleratorType)
+	api := chosenAPI(cat, in.api, in.acceleratorType)
 	q.ForTPUAPI, q.ForComputeEngine = api == apiCloudTPU, api == apiComputeEngine
 	if zones, ok := listStrings(in.zones); ok && !in.zones.IsNull() {
 		q.Zones = zones
@@ -105,22 +106,22 @@ func (in catalogInputs) query() (catalog.RuntimeQuery, bool) {
 	return q, true
 }
 
-// resolve runs the catalog on the inputs: the one check shared by
+// runtimeOf runs the catalog on the inputs: the one check shared by
 // ValidateConfig and ModifyPlan (and by the accel_runtime_version data
 // source, which calls the same catalog query).
-func resolve(in catalogInputs) (catalog.RuntimeResult, bool) {
-	q, ok := in.query()
+func runtimeOf(cat *catalog.Catalog, in catalogInputs) (catalog.RuntimeResult, bool) {
+	q, ok := in.query(cat)
 	if !ok {
 		return catalog.RuntimeResult{}, false
 	}
-	return catalog.Default().ResolveRuntime(q), true
+	return cat.ResolveRuntime(q), true
 }
 
 // diskZoneFindings checks the zonal data disks against zones
 // (catalog.DataDiskZones). Findings are on data_disks[i].
-func diskZoneFindings(ctx context.Context, m vmModel) catalog.Findings {
+func diskZoneFindings(ctx context.Context, cat *catalog.Catalog, m vmModel) catalog.Findings {
 	zones, ok := listStrings(m.Zones)
-	if !ok || m.Zones.IsNull() || !known(m.DataDisks) {
+	if !ok || m.Zones.IsNull() || !tfmodel.Known(m.DataDisks) {
 		return nil
 	}
 	var disks []dataDiskModel
@@ -129,9 +130,9 @@ func diskZoneFindings(ctx context.Context, m vmModel) catalog.Findings {
 	}
 	paths := make([]string, len(disks))
 	for i, d := range disks {
-		if known(d.SourceDisk) {
+		if tfmodel.Known(d.SourceDisk) {
 			paths[i] = d.SourceDisk.ValueString()
 		}
 	}
-	return catalog.Default().DataDiskZones(paths, zones)
+	return cat.DataDiskZones(paths, zones)
 }

@@ -13,45 +13,48 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // effectiveAPI is the api m asks for: the configured one, else the
 // catalog's default for the accelerator type; "" while either is unknown.
-func effectiveAPI(m vmModel) string { return chosenAPI(m.API, m.AcceleratorType) }
+func effectiveAPI(cat *catalog.Catalog, m vmModel) string {
+	return chosenAPI(cat, m.API, m.AcceleratorType)
+}
 
 // chosenAPI is api, else the catalog's default for acceleratorType; ""
 // while either is unknown.
-func chosenAPI(api, acceleratorType types.String) string {
+func chosenAPI(cat *catalog.Catalog, api, acceleratorType types.String) string {
 	switch {
 	case api.IsUnknown():
 		return ""
 	case !api.IsNull():
 		return api.ValueString()
-	case !known(acceleratorType):
+	case !tfmodel.Known(acceleratorType):
 		return ""
 	}
-	return catalog.Default().DefaultAPI(acceleratorType.ValueString())
+	return cat.DefaultAPI(acceleratorType.ValueString())
 }
 
 // planAPI plans api: the configured value; an existing VM's own API while
 // accelerator_type is unchanged; else the catalog's default for the
 // accelerator type. A VM whose API changes is replaced.
-func planAPI(cfg vmModel, plan *vmModel, state *vmModel, resp *resource.ModifyPlanResponse) {
+func (r *vmResource) planAPI(cfg vmModel, plan *vmModel, state *vmModel, resp *resource.ModifyPlanResponse) {
 	switch {
 	case !cfg.API.IsNull():
 		plan.API = cfg.API
-	case state != nil && known(state.ID) && plan.AcceleratorType.Equal(state.AcceleratorType):
+	case state != nil && tfmodel.Known(state.ID) && plan.AcceleratorType.Equal(state.AcceleratorType):
 		plan.API = types.StringValue(apiOfID(state.ID.ValueString()))
-	case known(plan.AcceleratorType):
-		plan.API = types.StringValue(catalog.Default().DefaultAPI(plan.AcceleratorType.ValueString()))
+	case tfmodel.Known(plan.AcceleratorType):
+		plan.API = types.StringValue(r.catalog.DefaultAPI(plan.AcceleratorType.ValueString()))
 	default:
 		plan.API = types.StringUnknown()
 	}
-	if state == nil || !known(state.ID) {
+	if state == nil || !tfmodel.Known(state.ID) {
 		return
 	}
 	instance := isInstanceID(state.ID.ValueString())
-	if known(plan.API) && plan.API.ValueString() != apiOfID(state.ID.ValueString()) {
+	if tfmodel.Known(plan.API) && plan.API.ValueString() != apiOfID(state.ID.ValueString()) {
 		resp.RequiresReplace.Append(path.Root("api"))
 	}
 	if !instance {
@@ -71,8 +74,8 @@ func planAPI(cfg vmModel, plan *vmModel, state *vmModel, resp *resource.ModifyPl
 // computeEngineDiags reports the settings of m that a VM created through
 // Compute Engine cannot have: they are Cloud TPU API features. Nothing is
 // reported while the api or a setting is unknown.
-func computeEngineDiags(ctx context.Context, m vmModel, diags *diag.Diagnostics) {
-	if effectiveAPI(m) != apiComputeEngine {
+func computeEngineDiags(ctx context.Context, cat *catalog.Catalog, m vmModel, diags *diag.Diagnostics) {
+	if effectiveAPI(cat, m) != apiComputeEngine {
 		return
 	}
 	const fix = `Remove it, or set api = "cloud_tpu" where the Cloud TPU API offers the generation.`
@@ -80,29 +83,29 @@ func computeEngineDiags(ctx context.Context, m vmModel, diags *diag.Diagnostics)
 		diags.AddAttributeError(p, "Not Available Through Compute Engine",
 			what+" This TPU VM is created through Compute Engine (api = \"compute_engine\"). "+fix)
 	}
-	if known(m.CIDRBlock) && m.CIDRBlock.ValueString() != "" {
+	if tfmodel.Known(m.CIDRBlock) && m.CIDRBlock.ValueString() != "" {
 		refuse(path.Root("cidr_block"), fmt.Sprintf("cidr_block %q is a Cloud TPU API setting: a Compute Engine instance takes "+
 			"its address from its subnetwork (network_config.subnetwork).", m.CIDRBlock.ValueString()))
 	}
-	if known(m.SliceCount) && m.SliceCount.ValueInt64() > 1 {
+	if tfmodel.Known(m.SliceCount) && m.SliceCount.ValueInt64() > 1 {
 		refuse(path.Root("slice_count"), fmt.Sprintf("slice_count %d asks for a multislice, which is a Cloud TPU queued "+
 			"resource; Compute Engine creates one single-host VM.", m.SliceCount.ValueInt64()))
 	}
-	if known(m.Capacity) {
+	if tfmodel.Known(m.Capacity) {
 		var c capacityModel
 		var d diag.Diagnostics
-		d.Append(m.Capacity.As(ctx, &c, objectOptions)...)
-		if mode := knownString(c.Mode); !d.HasError() && mode != "" && mode != catalog.CapacityOnDemand {
+		d.Append(m.Capacity.As(ctx, &c, tfmodel.LenientObjectAsOptions)...)
+		if mode := tfmodel.KnownString(c.Mode); !d.HasError() && mode != "" && mode != catalog.CapacityOnDemand {
 			refuse(path.Root("capacity").AtName("mode"), fmt.Sprintf("Capacity mode %q is a Cloud TPU queued resource, "+
 				"which Compute Engine does not create. For a Spot VM through Compute Engine set scheduling_config { spot = true } "+
 				"(it does not wait for capacity: a stockout fails the zone and the next zone is tried).", mode))
 		}
 	}
-	if known(m.SchedulingConfig) {
+	if tfmodel.Known(m.SchedulingConfig) {
 		var sc schedulingConfigModel
 		var d diag.Diagnostics
-		d.Append(m.SchedulingConfig.As(ctx, &sc, objectOptions)...)
-		if !d.HasError() && known(sc.Reserved) && sc.Reserved.ValueBool() {
+		d.Append(m.SchedulingConfig.As(ctx, &sc, tfmodel.LenientObjectAsOptions)...)
+		if !d.HasError() && tfmodel.Known(sc.Reserved) && sc.Reserved.ValueBool() {
 			refuse(path.Root("scheduling_config").AtName("reserved"), "reserved is a Cloud TPU API setting: a Compute Engine "+
 				"instance consumes a matching reservation that is consumed automatically, without a setting of its own.")
 		}

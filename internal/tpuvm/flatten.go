@@ -13,10 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	tpu "google.golang.org/api/tpu/v2"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // expandNode builds the create request from a plan. Values still unknown in
@@ -27,7 +27,7 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 		AcceleratorType: m.AcceleratorType.ValueString(),
 		RuntimeVersion:  m.RuntimeVersion.ValueString(),
 		Description:     m.Description.ValueString(),
-		CidrBlock:       knownString(m.CIDRBlock),
+		CidrBlock:       tfmodel.KnownString(m.CIDRBlock),
 		Labels:          map[string]string{},
 	}
 	diags.Append(stringMap(ctx, m.TerraformLabels, &n.Labels)...)
@@ -37,20 +37,20 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 	if !m.Tags.IsNull() && !m.Tags.IsUnknown() {
 		diags.Append(m.Tags.ElementsAs(ctx, &n.Tags, false)...)
 	}
-	if known(m.NetworkConfig) {
+	if tfmodel.Known(m.NetworkConfig) {
 		var nc networkConfigModel
-		diags.Append(m.NetworkConfig.As(ctx, &nc, objectOptions)...)
+		diags.Append(m.NetworkConfig.As(ctx, &nc, tfmodel.LenientObjectAsOptions)...)
 		n.NetworkConfig = &tpu.NetworkConfig{
-			Network:           knownString(nc.Network),
-			Subnetwork:        knownString(nc.Subnetwork),
+			Network:           tfmodel.KnownString(nc.Network),
+			Subnetwork:        tfmodel.KnownString(nc.Subnetwork),
 			EnableExternalIps: nc.EnableExternalIPs.ValueBool(),
 			CanIpForward:      nc.CanIPForward.ValueBool(),
 		}
 	}
-	if known(m.ServiceAccount) {
+	if tfmodel.Known(m.ServiceAccount) {
 		var sa serviceAccountModel
-		diags.Append(m.ServiceAccount.As(ctx, &sa, objectOptions)...)
-		out := &tpu.ServiceAccount{Email: knownString(sa.Email)}
+		diags.Append(m.ServiceAccount.As(ctx, &sa, tfmodel.LenientObjectAsOptions)...)
+		out := &tpu.ServiceAccount{Email: tfmodel.KnownString(sa.Email)}
 		if !sa.Scopes.IsNull() && !sa.Scopes.IsUnknown() {
 			diags.Append(sa.Scopes.ElementsAs(ctx, &out.Scope, false)...)
 			slices.Sort(out.Scope)
@@ -59,18 +59,18 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 			n.ServiceAccount = out
 		}
 	}
-	if known(m.SchedulingConfig) {
+	if tfmodel.Known(m.SchedulingConfig) {
 		var sc schedulingConfigModel
-		diags.Append(m.SchedulingConfig.As(ctx, &sc, objectOptions)...)
+		diags.Append(m.SchedulingConfig.As(ctx, &sc, tfmodel.LenientObjectAsOptions)...)
 		if sc.Spot.ValueBool() || sc.Preemptible.ValueBool() || sc.Reserved.ValueBool() {
 			n.SchedulingConfig = &tpu.SchedulingConfig{
 				Spot: sc.Spot.ValueBool(), Preemptible: sc.Preemptible.ValueBool(), Reserved: sc.Reserved.ValueBool(),
 			}
 		}
 	}
-	if known(m.ShieldedInstanceConfig) {
+	if tfmodel.Known(m.ShieldedInstanceConfig) {
 		var sic shieldedInstanceConfigModel
-		diags.Append(m.ShieldedInstanceConfig.As(ctx, &sic, objectOptions)...)
+		diags.Append(m.ShieldedInstanceConfig.As(ctx, &sic, tfmodel.LenientObjectAsOptions)...)
 		if sic.EnableSecureBoot.ValueBool() {
 			n.ShieldedInstanceConfig = &tpu.ShieldedInstanceConfig{EnableSecureBoot: true}
 		}
@@ -85,31 +85,9 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 	return n, diags
 }
 
-// objectOptions let As read objects whose attributes are still unknown.
-var objectOptions = basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, UnhandledUnknownAsEmpty: true}
-
-func known(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
-
-// wholly reports whether v is known all through: a null value is, a list,
-// map or object is when each of its elements is.
-func wholly(v attr.Value) bool {
-	if v == nil {
-		return true
-	}
-	tv, err := v.ToTerraformValue(context.Background())
-	return err == nil && tv.IsFullyKnown()
-}
-
-func knownString(s types.String) string {
-	if s.IsNull() || s.IsUnknown() {
-		return ""
-	}
-	return s.ValueString()
-}
-
 // stringMap adds the elements of a known map to out.
 func stringMap(ctx context.Context, m types.Map, out *map[string]string) diag.Diagnostics {
-	if !known(m) {
+	if !tfmodel.Known(m) {
 		return nil
 	}
 	var in map[string]string
@@ -130,7 +108,7 @@ func stringMap(ctx context.Context, m types.Map, out *map[string]string) diag.Di
 // the API reports in another form (a network name instead of its self link).
 // labels and metadata keep only the keys prior manages, unless all is set
 // (import), when every key is taken.
-func flattenNode(ctx context.Context, n *tpu.Node, prior vmModel, all bool) (vmModel, diag.Diagnostics) {
+func flattenNode(ctx context.Context, cat *catalog.Catalog, n *tpu.Node, prior vmModel, all bool) (vmModel, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	m := prior
 	project, zone, name, instance, err := parseVMID(n.Name)
@@ -144,7 +122,7 @@ func flattenNode(ctx context.Context, n *tpu.Node, prior vmModel, all bool) (vmM
 	m.Project = types.StringValue(project)
 	m.Zone = types.StringValue(zone)
 	m.Name = types.StringValue(name)
-	if !known(m.Zones) {
+	if !tfmodel.Known(m.Zones) {
 		m.Zones = types.ListValueMust(types.StringType, []attr.Value{types.StringValue(zone)})
 	}
 	m.AcceleratorType = types.StringValue(n.AcceleratorType)
@@ -159,14 +137,14 @@ func flattenNode(ctx context.Context, n *tpu.Node, prior vmModel, all bool) (vmM
 	m.CIDRBlock = types.StringValue(n.CidrBlock)
 
 	labels := maps.Clone(n.Labels)
-	m.EffectiveLabels = stringMapValue(labels)
+	m.EffectiveLabels = tfmodel.StringMapOrEmpty(labels)
 	delete(labels, ownerLabelKey)
 	m.Labels = managedMap(ctx, labels, prior.Labels, all, &diags)
 	m.TerraformLabels = managedMap(ctx, labels, prior.TerraformLabels, all, &diags)
 	m.Metadata = managedMap(ctx, n.Metadata, prior.Metadata, all, &diags)
 
-	if len(n.Tags) > 0 || known(prior.Tags) {
-		m.Tags = stringListValue(n.Tags)
+	if len(n.Tags) > 0 || tfmodel.Known(prior.Tags) {
+		m.Tags = tfmodel.StringListOrEmpty(n.Tags)
 	} else {
 		m.Tags = types.ListNull(types.StringType)
 	}
@@ -204,7 +182,7 @@ func flattenNode(ctx context.Context, n *tpu.Node, prior vmModel, all bool) (vmM
 	// framework and framework_version are not stored by the API: an import
 	// (or a value left unknown in the plan) takes what the runtime implies.
 	if all || m.Framework.IsUnknown() || m.FrameworkVersion.IsUnknown() {
-		fw, v := impliedFramework(n.RuntimeVersion)
+		fw, v := impliedFramework(cat, n.RuntimeVersion)
 		if all || m.Framework.IsUnknown() {
 			m.Framework = fw
 		}
@@ -214,7 +192,7 @@ func flattenNode(ctx context.Context, n *tpu.Node, prior vmModel, all bool) (vmM
 	}
 
 	m.Generation, m.Chips, m.Hosts = types.StringNull(), types.Int64Null(), types.Int64Null()
-	if s, ok := shapeOf(n.AcceleratorType); ok {
+	if s, ok := shapeOf(cat, n.AcceleratorType); ok {
 		m.Generation, m.Chips, m.Hosts = types.StringValue(s.generation), types.Int64Value(int64(s.chips)), types.Int64Value(int64(s.hosts))
 	}
 	setSlices(&m, n.Name, 1)
@@ -237,9 +215,9 @@ func managedMap(ctx context.Context, api map[string]string, prior types.Map, all
 		if len(api) == 0 {
 			return types.MapNull(types.StringType)
 		}
-		return stringMapValue(api)
+		return tfmodel.StringMapOrEmpty(api)
 	}
-	if !known(prior) {
+	if !tfmodel.Known(prior) {
 		return types.MapNull(types.StringType)
 	}
 	var managed map[string]string
@@ -250,23 +228,7 @@ func managedMap(ctx context.Context, api map[string]string, prior types.Map, all
 			out[k] = v
 		}
 	}
-	return stringMapValue(out)
-}
-
-func stringMapValue(m map[string]string) types.Map {
-	vals := make(map[string]attr.Value, len(m))
-	for k, v := range m {
-		vals[k] = types.StringValue(v)
-	}
-	return types.MapValueMust(types.StringType, vals)
-}
-
-func stringListValue(l []string) types.List {
-	vals := make([]attr.Value, len(l))
-	for i, v := range l {
-		vals[i] = types.StringValue(v)
-	}
-	return types.ListValueMust(types.StringType, vals)
+	return tfmodel.StringMapOrEmpty(out)
 }
 
 func objectValue(t map[string]attr.Type, v map[string]attr.Value, diags *diag.Diagnostics) types.Object {
@@ -284,7 +246,7 @@ func sameResource(a, b string) bool {
 
 // priorString returns the prior attribute name of a known object, or null.
 func priorString(o types.Object, name string) types.String {
-	if !known(o) {
+	if !tfmodel.Known(o) {
 		return types.StringNull()
 	}
 	v, ok := o.Attributes()[name].(types.String)
@@ -297,7 +259,7 @@ func priorString(o types.Object, name string) types.String {
 // keepSpelling returns prior when it is known and names the same resource as
 // api, else api.
 func keepSpelling(api string, prior types.String) types.String {
-	if known(prior) && sameResource(api, prior.ValueString()) {
+	if tfmodel.Known(prior) && sameResource(api, prior.ValueString()) {
 		return prior
 	}
 	return types.StringValue(api)
@@ -323,8 +285,8 @@ func flattenServiceAccount(ctx context.Context, sa *tpu.ServiceAccount, prior ty
 	}
 	scopes := slices.Clone(sa.Scope)
 	var priorScopes []string
-	if known(prior) {
-		if s, ok := prior.Attributes()["scopes"].(types.Set); ok && known(s) {
+	if tfmodel.Known(prior) {
+		if s, ok := prior.Attributes()["scopes"].(types.Set); ok && tfmodel.Known(s) {
 			diags.Append(s.ElementsAs(ctx, &priorScopes, false)...)
 		}
 	}
@@ -395,7 +357,7 @@ func flattenEndpoints(eps []*tpu.NetworkEndpoint, diags *diag.Diagnostics) types
 // generates on import is the shortest that plans no change.
 func blockFromAPI(prior types.Object, all bool, api types.Object, changed func(types.Object) bool) types.Object {
 	switch {
-	case known(prior):
+	case tfmodel.Known(prior):
 		return api
 	case !all || !changed(api):
 		return types.ObjectNull(api.AttributeTypes(context.Background()))
@@ -405,7 +367,7 @@ func blockFromAPI(prior types.Object, all bool, api types.Object, changed func(t
 
 // boolAttr returns the bool attribute name of o, false when it is not known.
 func boolAttr(o types.Object, name string) bool {
-	if !known(o) {
+	if !tfmodel.Known(o) {
 		return false
 	}
 	b, ok := o.Attributes()[name].(types.Bool)
@@ -415,7 +377,7 @@ func boolAttr(o types.Object, name string) bool {
 // anyFlagSet reports whether any bool attribute of o is true: what an
 // absent scheduling_config or shielded_instance_config does not mean.
 func anyFlagSet(o types.Object) bool {
-	if !known(o) {
+	if !tfmodel.Known(o) {
 		return false
 	}
 	for name := range o.Attributes() {
@@ -434,11 +396,11 @@ const defaultName = "default"
 // or a network or subnetwork other than the default one (an empty one, as a
 // request not yet served has it, is the default).
 func networkChanged(o types.Object) bool {
-	if !known(o) {
+	if !tfmodel.Known(o) {
 		return false
 	}
 	for _, name := range []string{"network", "subnetwork"} {
-		if s := priorString(o, name); known(s) && s.ValueString() != "" && path.Base(s.ValueString()) != defaultName {
+		if s := priorString(o, name); tfmodel.Known(s) && s.ValueString() != "" && path.Base(s.ValueString()) != defaultName {
 			return true
 		}
 	}
@@ -458,14 +420,14 @@ const cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
 // default: what an absent service_account does not mean. Empty ones (a
 // request not yet served) are the defaults.
 func serviceAccountChanged(o types.Object) bool {
-	if !known(o) {
+	if !tfmodel.Known(o) {
 		return false
 	}
-	if email := priorString(o, "email"); known(email) && email.ValueString() != "" && !strings.HasSuffix(email.ValueString(), defaultServiceAccountSuffix) {
+	if email := priorString(o, "email"); tfmodel.Known(email) && email.ValueString() != "" && !strings.HasSuffix(email.ValueString(), defaultServiceAccountSuffix) {
 		return true
 	}
 	scopes, ok := o.Attributes()["scopes"].(types.Set)
-	if !ok || !known(scopes) || len(scopes.Elements()) == 0 {
+	if !ok || !tfmodel.Known(scopes) || len(scopes.Elements()) == 0 {
 		return false
 	}
 	return !sameScopes(context.Background(), scopes, types.SetValueMust(types.StringType, []attr.Value{types.StringValue(cloudPlatformScope)}))
@@ -473,8 +435,8 @@ func serviceAccountChanged(o types.Object) bool {
 
 // impliedFramework returns framework and framework_version as the runtime
 // version implies them (catalog.RuntimeFramework), null where it implies none.
-func impliedFramework(runtimeVersion string) (types.String, types.String) {
-	fw, v := catalog.Default().RuntimeFramework(runtimeVersion)
+func impliedFramework(cat *catalog.Catalog, runtimeVersion string) (types.String, types.String) {
+	fw, v := cat.RuntimeFramework(runtimeVersion)
 	out := func(s string) types.String {
 		if s == "" {
 			return types.StringNull()

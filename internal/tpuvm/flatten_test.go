@@ -14,9 +14,10 @@ import (
 	tpu "google.golang.org/api/tpu/v2"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
-func mapValue(m map[string]string) types.Map { return stringMapValue(m) }
+func mapValue(m map[string]string) types.Map { return tfmodel.StringMapOrEmpty(m) }
 
 func mapOf(t *testing.T, m types.Map) map[string]string {
 	t.Helper()
@@ -90,7 +91,7 @@ func elemAttr(t *testing.T, l types.List, i int, name string) attr.Value {
 func TestFlattenNode(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	m, diags := flattenNode(ctx, apiNode(), priorModel(), false)
+	m, diags := flattenNode(ctx, catalog.Default(), apiNode(), priorModel(), false)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
@@ -131,7 +132,7 @@ func TestFlattenNode(t *testing.T) {
 func TestFlattenNodeImport(t *testing.T) {
 	t.Parallel()
 	prior := vmModel{Labels: types.MapNull(types.StringType), Metadata: types.MapNull(types.StringType)}
-	m, diags := flattenNode(context.Background(), apiNode(), prior, true)
+	m, diags := flattenNode(context.Background(), catalog.Default(), apiNode(), prior, true)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
@@ -171,7 +172,7 @@ func TestFlattenNodeImportDefaults(t *testing.T) {
 	n.DataDisks = nil
 	n.SchedulingConfig = &tpu.SchedulingConfig{Spot: true}
 	prior := vmModel{Labels: types.MapNull(types.StringType), Metadata: types.MapNull(types.StringType)}
-	m, diags := flattenNode(context.Background(), n, prior, true)
+	m, diags := flattenNode(context.Background(), catalog.Default(), n, prior, true)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
@@ -301,7 +302,7 @@ func TestDiskZoneFindings(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			fs := diskZoneFindings(context.Background(), vmModel{Zones: tc.zones, DataDisks: tc.disks})
+			fs := diskZoneFindings(context.Background(), catalog.Default(), vmModel{Zones: tc.zones, DataDisks: tc.disks})
 			var got []int
 			for _, f := range fs {
 				if f.Attribute != "data_disks" || f.Severity != catalog.SeverityError {

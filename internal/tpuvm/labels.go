@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // The labels of a TPU VM follow the google provider's convention: `labels`
@@ -22,7 +23,7 @@ import (
 // with labels over them; unknown while either is; null when both are empty
 // and labels is not set.
 func (r *vmResource) planTerraformLabels(ctx context.Context, plan vmModel, diags *diag.Diagnostics) types.Map {
-	if !wholly(plan.Labels) || r.providerUnknown(providerdata.DefaultLabelsAttr) {
+	if !tfmodel.WhollyKnown(plan.Labels) || r.providerUnknown(providerdata.DefaultLabelsAttr) {
 		return types.MapUnknown(types.StringType)
 	}
 	var own map[string]string
@@ -31,5 +32,5 @@ func (r *vmResource) planTerraformLabels(ctx context.Context, plan vmModel, diag
 	if len(out) == 0 && plan.Labels.IsNull() {
 		return types.MapNull(types.StringType)
 	}
-	return stringMapValue(out)
+	return tfmodel.StringMapOrEmpty(out)
 }

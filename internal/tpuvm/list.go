@@ -27,8 +27,8 @@ var _ list.ListResourceWithConfigure = &vmList{}
 // NewListResource returns the list resource of accel_tpu_vm, for terraform
 // query (Terraform 1.14 and later): the TPU VMs of a project in a zone, or in
 // every zone, as import targets with their configuration.
-func NewListResource(modes *validation.Modes) list.ListResource {
-	return &vmList{vmResource: &vmResource{modes: modes}}
+func NewListResource(cat *catalog.Catalog, modes *validation.Modes) list.ListResource {
+	return &vmList{vmResource: &vmResource{catalog: cat, modes: modes}}
 }
 
 // vmList shares the resource's name, configuration and API access.
@@ -96,7 +96,7 @@ func (l *vmList) List(ctx context.Context, req list.ListRequest, stream *list.Li
 	}
 	stream.Results = func(push func(list.ListResult) bool) {
 		for _, n := range nodes {
-			if !push(listResult(ctx, req, n)) {
+			if !push(listResult(ctx, l.catalog, req, n)) {
 				return
 			}
 		}
@@ -133,8 +133,8 @@ func (l *vmList) listInstances(ctx context.Context, project, zone string, diags 
 	}
 	var out []*tpu.Node
 	for _, inst := range insts {
-		if _, ok := catalog.Default().AcceleratorTypeOfMachineType(path.Base(inst.MachineType)); ok {
-			out = append(out, gcp.NodeFromInstance(catalogShapes{catalog.Default()}, project, inst))
+		if _, ok := l.catalog.AcceleratorTypeOfMachineType(path.Base(inst.MachineType)); ok {
+			out = append(out, gcp.NodeFromInstance(catalogShapes{l.catalog}, project, inst))
 		}
 	}
 	return out
@@ -142,7 +142,7 @@ func (l *vmList) listInstances(ctx context.Context, project, zone string, diags 
 
 // listResult is one listed node: its identity and, when asked for, the
 // state an import of it reads.
-func listResult(ctx context.Context, req list.ListRequest, n *tpu.Node) list.ListResult {
+func listResult(ctx context.Context, cat *catalog.Catalog, req list.ListRequest, n *tpu.Node) list.ListResult {
 	res := req.NewListResult(ctx)
 	project, zone, name, _, err := parseVMID(n.Name)
 	if err != nil {
@@ -163,7 +163,7 @@ func listResult(ctx context.Context, req list.ListRequest, n *tpu.Node) list.Lis
 	if res.Diagnostics.HasError() {
 		return res
 	}
-	m, diags := flattenNode(ctx, n, prior, true)
+	m, diags := flattenNode(ctx, cat, n, prior, true)
 	res.Diagnostics.Append(diags...)
 	res.Diagnostics.Append(res.Resource.Set(ctx, &m)...)
 	return res

@@ -16,6 +16,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/livecheck"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // liveZoneFindings asks, when the provider can reach the API, whether each
@@ -25,7 +26,7 @@ import (
 // (livecheck.Checker.PoolZones). Offline plans make no call: the catalog's
 // zone lists have already given their warnings.
 func (r *vmResource) liveZoneFindings(ctx context.Context, plan vmModel, res catalog.RuntimeResult) catalog.Findings {
-	if r.data == nil || !known(plan.Project) || !known(plan.API) {
+	if r.data == nil || !tfmodel.Known(plan.Project) || !tfmodel.Known(plan.API) {
 		return nil
 	}
 	project := plan.Project.ValueString()
@@ -35,7 +36,7 @@ func (r *vmResource) liveZoneFindings(ctx context.Context, plan vmModel, res cat
 	}
 	live := r.data.Live()
 	if plan.API.ValueString() == apiComputeEngine {
-		ce, fs := catalog.Default().ComputeEngineTPU(plan.AcceleratorType.ValueString())
+		ce, fs := r.catalog.ComputeEngineTPU(plan.AcceleratorType.ValueString())
 		if fs.HasErrors() || !live.ComputeConfigured(project) {
 			return nil
 		}
@@ -44,7 +45,7 @@ func (r *vmResource) liveZoneFindings(ctx context.Context, plan vmModel, res cat
 	if !live.TPUConfigured(project) {
 		return nil
 	}
-	return live.TPUZones(ctx, catalog.Default(), project, catalog.AttrZones, zones, res)
+	return live.TPUZones(ctx, r.catalog, project, catalog.AttrZones, zones, res)
 }
 
 // planNameFindings looks, for a VM this plan creates and when the provider
@@ -59,7 +60,7 @@ func (r *vmResource) liveZoneFindings(ctx context.Context, plan vmModel, res cat
 // deletes first; the create refuses any other. Offline plans, and a list
 // that fails, say nothing.
 func (r *vmResource) planNameFindings(ctx context.Context, plan vmModel, replacing string, diags *diag.Diagnostics) {
-	if r.data == nil || !known(plan.Project) || !known(plan.Name) || !known(plan.API) {
+	if r.data == nil || !tfmodel.Known(plan.Project) || !tfmodel.Known(plan.Name) || !tfmodel.Known(plan.API) {
 		return
 	}
 	project := plan.Project.ValueString()

@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 var (
@@ -147,12 +149,12 @@ func (m currentStringPlanModifier) PlanModifyString(ctx context.Context, req pla
 	}
 	switch {
 	case req.ConfigValue.IsNull():
-		if known(current) {
+		if tfmodel.Known(current) {
 			resp.PlanValue = current
 		}
 		return
-	case known(req.ConfigValue) && known(current) && m.equal(req.ConfigValue.ValueString(), current.ValueString()):
-		if known(req.StateValue) {
+	case tfmodel.Known(req.ConfigValue) && tfmodel.Known(current) && m.equal(req.ConfigValue.ValueString(), current.ValueString()):
+		if tfmodel.Known(req.StateValue) {
 			resp.PlanValue = req.StateValue // the spelling in state
 		}
 		return
@@ -194,12 +196,12 @@ func (m currentBoolPlanModifier) PlanModifyBool(ctx context.Context, req planmod
 		if m.effective != "" {
 			var eff types.Bool
 			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(m.effective).AtName(lastName(req.Path)), &eff)...)
-			if known(eff) {
+			if tfmodel.Known(eff) {
 				current = eff
 			}
 		}
 	}
-	if !known(req.PlanValue) || !req.PlanValue.Equal(current) {
+	if !tfmodel.Known(req.PlanValue) || !req.PlanValue.Equal(current) {
 		resp.RequiresReplace = true
 	}
 }
@@ -227,12 +229,12 @@ func (scopesPlanModifier) PlanModifySet(ctx context.Context, req planmodifier.Se
 	}
 	switch {
 	case req.ConfigValue.IsNull():
-		if known(current) {
+		if tfmodel.Known(current) {
 			resp.PlanValue = current
 		}
 		return
-	case wholly(req.ConfigValue) && known(current) && sameScopes(ctx, req.ConfigValue, current):
-		if known(req.StateValue) {
+	case tfmodel.WhollyKnown(req.ConfigValue) && tfmodel.Known(current) && sameScopes(ctx, req.ConfigValue, current):
+		if tfmodel.Known(req.StateValue) {
 			resp.PlanValue = req.StateValue
 		}
 		return
@@ -274,7 +276,7 @@ func (absentBlockPlanModifier) MarkdownDescription(context.Context) string {
 }
 
 func (m absentBlockPlanModifier) PlanModifyObject(_ context.Context, req planmodifier.ObjectRequest, resp *planmodifier.ObjectResponse) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || !req.ConfigValue.IsNull() || !known(req.StateValue) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || !req.ConfigValue.IsNull() || !tfmodel.Known(req.StateValue) {
 		return
 	}
 	if m.changed(req.StateValue) {

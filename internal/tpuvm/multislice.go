@@ -39,8 +39,8 @@ import (
 // stays projects/{project}/locations/{zone}/nodes/{name}, the name its
 // import and identity use, though no node has that name.
 
-func sliceCountAttribute() schema.Attribute {
-	ms := catalog.Default().Multislice()
+func sliceCountAttribute(cat *catalog.Catalog) schema.Attribute {
+	ms := cat.Multislice()
 	return schema.Int64Attribute{
 		Optional: true,
 		Computed: true,
@@ -67,7 +67,7 @@ func sliceNodesAttribute() schema.Attribute {
 
 // sliceCount is the number of slices of m, 1 while unknown.
 func sliceCount(m vmModel) int64 {
-	if known(m.SliceCount) && m.SliceCount.ValueInt64() > 1 {
+	if tfmodel.Known(m.SliceCount) && m.SliceCount.ValueInt64() > 1 {
 		return m.SliceCount.ValueInt64()
 	}
 	return 1
@@ -91,14 +91,14 @@ func setSlices(m *vmModel, id string, count int64) {
 	_, _, name, _, _ := parseVMID(id)
 	m.ID, m.Name = types.StringValue(id), types.StringValue(name)
 	m.SliceCount = types.Int64Value(count)
-	m.SliceNodes = stringListValue(sliceIDs(id, count))
+	m.SliceNodes = tfmodel.StringListOrEmpty(sliceIDs(id, count))
 }
 
 // flattenSlices is flattenNode for the nodes of a VM's slices (one or more,
 // slice 0 first): slice 0's settings, the state and health of the first
 // slice that is not ready and healthy, and every slice's endpoints.
-func flattenSlices(ctx context.Context, id string, nodes []*tpu.Node, prior vmModel, all bool) (vmModel, diag.Diagnostics) {
-	m, diags := flattenNode(ctx, nodes[0], prior, all)
+func flattenSlices(ctx context.Context, cat *catalog.Catalog, id string, nodes []*tpu.Node, prior vmModel, all bool) (vmModel, diag.Diagnostics) {
+	m, diags := flattenNode(ctx, cat, nodes[0], prior, all)
 	setSlices(&m, id, int64(len(nodes)))
 	if len(nodes) == 1 {
 		return m, diags
@@ -202,19 +202,19 @@ func importedQueuedResource(ctx context.Context, api nodeAPI, id string) (string
 // and, for a new or replaced VM, whether it has a queued resource (every
 // multislice does). Called from ModifyPlan after planCapacity.
 func (r *vmResource) planSlices(ctx context.Context, plan *vmModel, state *vmModel, resp *resource.ModifyPlanResponse) {
-	if known(plan.SliceCount) && !plan.Validation.IsUnknown() {
+	if tfmodel.Known(plan.SliceCount) && !plan.Validation.IsUnknown() {
 		gen := ""
-		if known(plan.Generation) {
+		if tfmodel.Known(plan.Generation) {
 			gen = plan.Generation.ValueString()
 		}
-		validation.Append(&resp.Diagnostics, path.Empty(), catalog.Default().CheckSliceCount(gen, plan.SliceCount.ValueInt64()), r.modes.For(plan.Validation))
+		validation.Append(&resp.Diagnostics, path.Empty(), r.catalog.CheckSliceCount(gen, plan.SliceCount.ValueInt64()), r.modes.For(plan.Validation))
 	}
 	replaced := state == nil || len(resp.RequiresReplace) > 0
 	switch {
-	case !replaced && known(state.SliceNodes):
+	case !replaced && tfmodel.Known(state.SliceNodes):
 		plan.SliceNodes = state.SliceNodes
-	case known(plan.SliceCount) && known(plan.Project) && known(plan.Zone) && known(plan.Name) && known(plan.API):
-		plan.SliceNodes = stringListValue(sliceIDs(vmID(plan.Project.ValueString(), plan.Zone.ValueString(), plan.Name.ValueString(),
+	case tfmodel.Known(plan.SliceCount) && tfmodel.Known(plan.Project) && tfmodel.Known(plan.Zone) && tfmodel.Known(plan.Name) && tfmodel.Known(plan.API):
+		plan.SliceNodes = tfmodel.StringListOrEmpty(sliceIDs(vmID(plan.Project.ValueString(), plan.Zone.ValueString(), plan.Name.ValueString(),
 			plan.API.ValueString() == apiComputeEngine), sliceCount(*plan)))
 	default:
 		plan.SliceNodes = types.ListUnknown(types.StringType)
@@ -224,7 +224,7 @@ func (r *vmResource) planSlices(ctx context.Context, plan *vmModel, state *vmMod
 	}
 	c, ok := capacityOf(ctx, *plan, &resp.Diagnostics)
 	switch {
-	case !ok || !known(plan.SliceCount) || c.queued() || sliceCount(*plan) > 1:
+	case !ok || !tfmodel.Known(plan.SliceCount) || c.queued(r.catalog) || sliceCount(*plan) > 1:
 		plan.QueuedResource, plan.QueuedResourceState = types.StringUnknown(), types.StringUnknown()
 	default:
 		plan.QueuedResource, plan.QueuedResourceState = types.StringNull(), types.StringNull()
@@ -286,7 +286,7 @@ func (r *vmResource) patchSlices(ctx context.Context, api nodeAPI, plan, was vmM
 		}
 		nodes[i] = current
 	}
-	m, d := flattenSlices(ctx, id, nodes, plan, false)
+	m, d := flattenSlices(ctx, r.catalog, id, nodes, plan, false)
 	diags.Append(d...)
 	m.SchedulingConfig = plan.SchedulingConfig
 	*newState = m
@@ -300,7 +300,7 @@ func sameCapacity(a, b types.Object) bool {
 	if a.Equal(b) {
 		return true
 	}
-	if !known(a) || !known(b) {
+	if !tfmodel.Known(a) || !tfmodel.Known(b) {
 		return false
 	}
 	x, y := a.Attributes(), b.Attributes()
@@ -321,7 +321,7 @@ func sameCapacity(a, b types.Object) bool {
 func sameDuration(a, b attr.Value) bool {
 	s, ok1 := a.(types.String)
 	t, ok2 := b.(types.String)
-	if !ok1 || !ok2 || !known(s) || !known(t) {
+	if !ok1 || !ok2 || !tfmodel.Known(s) || !tfmodel.Known(t) {
 		return false
 	}
 	d, err1 := time.ParseDuration(s.ValueString())

@@ -35,22 +35,22 @@ func (r *vmResource) ValidateConfig(ctx context.Context, req resource.ValidateCo
 		return // the mode is known at apply, where ModifyPlan checks
 	}
 	var fs catalog.Findings
-	if res, ok := resolve(inputsOf(cfg)); ok {
+	if res, ok := runtimeOf(r.catalog, inputsOf(cfg)); ok {
 		fs = res.Findings
-	} else if known(cfg.Framework) {
+	} else if tfmodel.Known(cfg.Framework) {
 		// The accelerator type is not known yet: the framework name is
 		// checked alone, once (the query checks it when it runs).
-		fs = catalog.Default().CheckFramework(cfg.Framework.ValueString())
+		fs = r.catalog.CheckFramework(cfg.Framework.ValueString())
 	}
-	appendFindings(&resp.Diagnostics, fs, diskZoneFindings(ctx, cfg), r.modes.For(cfg.Validation), true)
-	computeEngineDiags(ctx, cfg, &resp.Diagnostics)
+	appendFindings(&resp.Diagnostics, fs, diskZoneFindings(ctx, r.catalog, cfg), r.modes.For(cfg.Validation), true)
+	computeEngineDiags(ctx, r.catalog, cfg, &resp.Diagnostics)
 }
 
 // appendFindings adds catalog findings to diags on the attribute path each
 // is about: the runtime checks on root attributes (zones[i] for one zone),
 // the data disk checks on data_disks[i].source_disk. With errorsOnly, only
 // the findings that are errors under mode (what ValidateConfig reports).
-func appendFindings(diags *diag.Diagnostics, fs, disks catalog.Findings, mode catalog.Mode, errorsOnly bool) {
+func appendFindings(diags *diag.Diagnostics, fs, disks catalog.Findings, mode validation.Mode, errorsOnly bool) {
 	add := validation.Append
 	if errorsOnly {
 		add = validation.AppendErrors
@@ -84,14 +84,14 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	}
 
 	r.planProjectAndZones(cfg, &plan, state, &resp.Diagnostics)
-	planAPI(cfg, &plan, state, resp)
-	if state != nil && known(state.ID) && known(plan.API) && plan.API.ValueString() != apiOfID(state.ID.ValueString()) &&
+	r.planAPI(cfg, &plan, state, resp)
+	if state != nil && tfmodel.Known(state.ID) && tfmodel.Known(plan.API) && plan.API.ValueString() != apiOfID(state.ID.ValueString()) &&
 		cfg.CIDRBlock.IsNull() {
 		// A replacement through the other API: the block the old one
 		// reported is not a choice of the user's, nor checked against it.
 		plan.CIDRBlock = types.StringUnknown()
 	}
-	computeEngineDiags(ctx, plan, &resp.Diagnostics)
+	computeEngineDiags(ctx, r.catalog, plan, &resp.Diagnostics)
 
 	// The runtime version: chosen from the catalog when omitted and not kept
 	// from the state by its plan modifier.
@@ -104,13 +104,13 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	if choose {
 		in.runtimeVersion = types.StringNull()
 	}
-	res, ok := resolve(in)
+	res, ok := runtimeOf(r.catalog, in)
 	if plan.Validation.IsUnknown() {
 		// The mode decides which findings are errors: check at apply.
 		ok = false
 	}
 	if ok {
-		appendFindings(&resp.Diagnostics, res.Findings, diskZoneFindings(ctx, plan), r.modes.For(plan.Validation), false)
+		appendFindings(&resp.Diagnostics, res.Findings, diskZoneFindings(ctx, r.catalog, plan), r.modes.For(plan.Validation), false)
 	}
 	if ok && state == nil && !resp.Diagnostics.HasError() {
 		// A new VM: the zones' live offer, when the API can be reached.
@@ -157,7 +157,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	if state == nil {
 		// An omitted framework and framework_version of a new VM are what
 		// its runtime version implies, as an import reads them back.
-		if fw, v := impliedFramework(plan.RuntimeVersion.ValueString()); known(plan.RuntimeVersion) {
+		if fw, v := impliedFramework(r.catalog, plan.RuntimeVersion.ValueString()); tfmodel.Known(plan.RuntimeVersion) {
 			if cfg.Framework.IsNull() {
 				plan.Framework = fw
 			}
@@ -169,11 +169,11 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 
 	// Generation, chips and hosts are known from the accelerator type.
 	switch {
-	case !known(plan.AcceleratorType):
+	case !tfmodel.Known(plan.AcceleratorType):
 		plan.Generation, plan.Chips, plan.Hosts = types.StringUnknown(), types.Int64Unknown(), types.Int64Unknown()
 	default:
 		plan.Generation, plan.Chips, plan.Hosts = types.StringNull(), types.Int64Null(), types.Int64Null()
-		if s, ok := shapeOf(plan.AcceleratorType.ValueString()); ok {
+		if s, ok := shapeOf(r.catalog, plan.AcceleratorType.ValueString()); ok {
 			plan.Generation, plan.Chips, plan.Hosts = types.StringValue(s.generation), types.Int64Value(int64(s.chips)), types.Int64Value(int64(s.hosts))
 		}
 	}
@@ -187,7 +187,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		switch {
 		case ips != nil && old != nil && *ips == *old:
 			plan.NetworkEndpoints = state.NetworkEndpoints
-		case ips != nil && known(state.EffectiveNetwork):
+		case ips != nil && tfmodel.Known(state.EffectiveNetwork):
 			attrs := maps.Clone(state.EffectiveNetwork.Attributes())
 			attrs["enable_external_ips"] = types.BoolValue(*ips)
 			plan.EffectiveNetwork = objectValue(networkConfigAttrTypes, attrs, &resp.Diagnostics)
@@ -214,7 +214,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		// apply, say): what they will be is known after the apply.
 		plan.EffectiveLabels = types.MapUnknown(types.StringType)
 	}
-	planCapacity(ctx, cfg, &plan, state, resp)
+	r.planCapacity(ctx, cfg, &plan, state, resp)
 	r.planSlices(ctx, &plan, state, resp)
 	resp.Diagnostics.Append(tfmodel.SetPlan(ctx, &resp.Plan, &plan)...)
 }
@@ -287,17 +287,17 @@ func (r *vmResource) planProjectAndZones(cfg vmModel, plan *vmModel, state *vmMo
 // terraform_labels is unchanged, else unknown (the update reads them back,
 // with those set outside Terraform meanwhile).
 func planEffectiveLabels(ctx context.Context, plan vmModel, state *vmModel, diags *diag.Diagnostics) types.Map {
-	if !wholly(plan.TerraformLabels) {
+	if !tfmodel.WhollyKnown(plan.TerraformLabels) {
 		return types.MapUnknown(types.StringType)
 	}
 	if state != nil {
-		if plan.TerraformLabels.Equal(state.TerraformLabels) && known(state.EffectiveLabels) {
+		if plan.TerraformLabels.Equal(state.TerraformLabels) && tfmodel.Known(state.EffectiveLabels) {
 			return state.EffectiveLabels
 		}
 		return types.MapUnknown(types.StringType)
 	}
 	var want map[string]string
-	if known(plan.TerraformLabels) {
+	if tfmodel.Known(plan.TerraformLabels) {
 		diags.Append(plan.TerraformLabels.ElementsAs(ctx, &want, false)...)
 	}
 	vals := make(map[string]attr.Value, len(want)+1)
@@ -318,11 +318,11 @@ func (r *vmResource) checkAtApply(ctx context.Context, cfg, plan vmModel, diags 
 	in := inputsOf(plan)
 	in.framework, in.frameworkVersion = cfg.Framework, cfg.FrameworkVersion
 	var fs catalog.Findings
-	if res, ok := resolve(in); ok {
+	if res, ok := runtimeOf(r.catalog, in); ok {
 		fs = res.Findings
 	}
-	appendFindings(diags, fs, diskZoneFindings(ctx, plan), r.modes.For(plan.Validation), true)
-	computeEngineDiags(ctx, plan, diags)
+	appendFindings(diags, fs, diskZoneFindings(ctx, r.catalog, plan), r.modes.For(plan.Validation), true)
+	computeEngineDiags(ctx, r.catalog, plan, diags)
 }
 
 // importedImage reports whether state is a Compute Engine VM whose boot
@@ -334,5 +334,5 @@ func importedImage(state vmModel) bool { return noImage(state.RuntimeVersion, st
 // noImage reports whether runtimeVersion is null in the state of the VM id,
 // and the VM is a Compute Engine instance: see importedImage.
 func noImage(runtimeVersion, id types.String) bool {
-	return runtimeVersion.IsNull() && known(id) && isInstanceID(id.ValueString())
+	return runtimeVersion.IsNull() && tfmodel.Known(id) && isInstanceID(id.ValueString())
 }

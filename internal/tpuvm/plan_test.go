@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
@@ -47,7 +48,7 @@ func nullModel() vmModel {
 }
 
 func testResource(project, zone string) *vmResource {
-	r, _ := NewResource(&validation.Modes{}).(*vmResource)
+	r, _ := NewResource(catalog.Default(), &validation.Modes{}).(*vmResource)
 	r.data = &providerdata.Data{Clients: gcp.NewClients(gcp.Config{Project: project, Zone: zone})}
 	return r
 }

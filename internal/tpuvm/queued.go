@@ -62,8 +62,7 @@ var capacityAttrTypes = map[string]attr.Type{
 }
 
 // capacityBlock is the schema of the capacity block.
-func capacityBlock() schema.Block {
-	cat := catalog.Default()
+func capacityBlock(cat *catalog.Catalog) schema.Block {
 	var modes []string
 	for _, n := range cat.CapacityModeNames() {
 		m, _ := cat.CapacityMode(n)
@@ -130,7 +129,7 @@ func capacityOf(ctx context.Context, m vmModel, diags *diag.Diagnostics) (capaci
 	if m.Capacity.IsNull() {
 		return c, true
 	}
-	diags.Append(m.Capacity.As(ctx, &c, objectOptions)...)
+	diags.Append(m.Capacity.As(ctx, &c, tfmodel.LenientObjectAsOptions)...)
 	if c.Mode.IsNull() {
 		c.Mode = types.StringValue(catalog.CapacityOnDemand)
 	}
@@ -143,8 +142,8 @@ func capacityOf(ctx context.Context, m vmModel, diags *diag.Diagnostics) (capaci
 }
 
 // queued reports whether the capacity mode creates through a queued resource.
-func (c capacityModel) queued() bool {
-	m, ok := catalog.Default().CapacityMode(c.Mode.ValueString())
+func (c capacityModel) queued(cat *catalog.Catalog) bool {
+	m, ok := cat.CapacityMode(c.Mode.ValueString())
 	return ok && m.Queued
 }
 
@@ -155,22 +154,22 @@ var queuedEnded = []string{gcp.QueuedFailed, gcp.QueuedSuspending, gcp.QueuedSus
 // queued resource's attributes: unknown for a new queued VM, the next
 // apply's wait for one still waiting, and the replacement of one that
 // failed or was suspended. Called from ModifyPlan.
-func planCapacity(ctx context.Context, cfg vmModel, plan *vmModel, state *vmModel, resp *resource.ModifyPlanResponse) {
+func (r *vmResource) planCapacity(ctx context.Context, cfg vmModel, plan *vmModel, state *vmModel, resp *resource.ModifyPlanResponse) {
 	c, ok := capacityOf(ctx, *plan, &resp.Diagnostics)
 	if ok {
 		gen := ""
-		if known(plan.Generation) {
+		if tfmodel.Known(plan.Generation) {
 			gen = plan.Generation.ValueString()
 		}
-		fs := catalog.Default().CheckCapacity(catalog.CapacityRequest{
+		fs := r.catalog.CheckCapacity(catalog.CapacityRequest{
 			Mode: c.Mode.ValueString(), Generation: gen, Reservation: c.Reservation.ValueString(),
 			MaxWait: c.MaxWait.ValueString(), MaxRunDuration: c.MaxRunDuration.ValueString(),
 		})
-		validation.Append(&resp.Diagnostics, path.Root("capacity"), fs, catalog.ModeStrict)
+		validation.Append(&resp.Diagnostics, path.Root("capacity"), fs, r.modes.Strict())
 		if zones, ok := listStrings(plan.Zones); ok && gen != "" && c.Mode.ValueString() == catalog.CapacityFlexStart {
-			validation.Append(&resp.Diagnostics, path.Empty(), catalog.Default().FlexStartZones(gen, zones), catalog.ModeStrict)
+			validation.Append(&resp.Diagnostics, path.Empty(), r.catalog.FlexStartZones(gen, zones), r.modes.Strict())
 		}
-		if c.queued() && anyFlagSet(cfg.SchedulingConfig) {
+		if c.queued(r.catalog) && anyFlagSet(cfg.SchedulingConfig) {
 			resp.Diagnostics.AddAttributeError(path.Root("scheduling_config"), "Scheduling Config With a Queued Capacity Mode",
 				fmt.Sprintf("capacity mode %q sets how the VM is scheduled; scheduling_config is for mode \"on-demand\" only. Remove scheduling_config.",
 					c.Mode.ValueString()))
@@ -180,7 +179,7 @@ func planCapacity(ctx context.Context, cfg vmModel, plan *vmModel, state *vmMode
 		switch {
 		case !ok:
 			plan.QueuedResource, plan.QueuedResourceState = types.StringUnknown(), types.StringUnknown()
-		case c.queued():
+		case c.queued(r.catalog):
 			plan.QueuedResource, plan.QueuedResourceState = types.StringUnknown(), types.StringUnknown()
 		default:
 			plan.QueuedResource, plan.QueuedResourceState = types.StringNull(), types.StringNull()
@@ -383,16 +382,16 @@ func withQueued(m *vmModel, prior vmModel, qr *tpualpha.QueuedResource) {
 	m.QueuedResource = types.StringValue(qr.Name)
 	m.QueuedResourceState = types.StringValue(gcp.QueuedState(qr))
 	m.SchedulingConfig = prior.SchedulingConfig
-	if !known(m.SchedulingConfig) {
+	if !tfmodel.Known(m.SchedulingConfig) {
 		m.SchedulingConfig = types.ObjectNull(schedulingConfigAttrTypes)
 	}
 }
 
 // waitingState is the state of a VM whose queued resource has no node yet:
 // the plan with the node's id and every value the API would report empty.
-func waitingState(ctx context.Context, spec createSpec, plan vmModel, qr *tpualpha.QueuedResource) (vmModel, diag.Diagnostics) {
+func waitingState(ctx context.Context, cat *catalog.Catalog, spec createSpec, plan vmModel, qr *tpualpha.QueuedResource) (vmModel, diag.Diagnostics) {
 	zone := zoneOf(strings.Replace(qr.Name, "/queuedResources/", "/nodes/", 1))
-	m, diags := flattenSlices(ctx, spec.nodeID(zone), specNodes(spec, zone), plan, false)
+	m, diags := flattenSlices(ctx, cat, spec.nodeID(zone), specNodes(spec, zone), plan, false)
 	withQueued(&m, plan, qr)
 	return m, diags
 }
@@ -461,14 +460,14 @@ func (r *vmResource) createQueuedVM(ctx context.Context, api nodeAPI, spec creat
 				out.err = fmt.Errorf("queued resource %s is ACTIVE, but not every slice could be read: %w", out.qr.Name, err)
 			}
 		}
-		state, diags := flattenSlices(ctx, spec.nodeID(zoneOf(out.node.Name)), nodes, plan, false)
+		state, diags := flattenSlices(ctx, r.catalog, spec.nodeID(zoneOf(out.node.Name)), nodes, plan, false)
 		resp.Diagnostics.Append(diags...)
 		if out.qr != nil {
 			withQueued(&state, plan, out.qr)
 		}
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	case out.qr != nil:
-		state, diags := waitingState(ctx, spec, plan, out.qr)
+		state, diags := waitingState(ctx, r.catalog, spec, plan, out.qr)
 		resp.Diagnostics.Append(diags...)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	}
@@ -560,7 +559,7 @@ func (r *vmResource) readQueued(ctx context.Context, api nodeAPI, state vmModel,
 				return true
 			}
 		}
-		newState, diags = flattenSlices(ctx, id, nodes, state, imported)
+		newState, diags = flattenSlices(ctx, r.catalog, id, nodes, state, imported)
 	case imported:
 		// A request that has no VM yet: what it will create.
 		requested, rerr := requestedNodes(qr, id)
@@ -568,8 +567,8 @@ func (r *vmResource) readQueued(ctx context.Context, api nodeAPI, state vmModel,
 			resp.Diagnostics.AddError("Error Importing TPU VM", rerr.Error())
 			return true
 		}
-		newState, diags = flattenSlices(ctx, id, requested, state, true)
-	case known(newState.State) && newState.State.ValueString() != "" && gcp.QueuedState(qr) != gcp.QueuedActive:
+		newState, diags = flattenSlices(ctx, r.catalog, id, requested, state, true)
+	case tfmodel.Known(newState.State) && newState.State.ValueString() != "" && gcp.QueuedState(qr) != gcp.QueuedActive:
 		newState.State = types.StringValue("")
 	}
 	resp.Diagnostics.Append(diags...)
@@ -637,7 +636,7 @@ func (r *vmResource) updateQueued(ctx context.Context, api nodeAPI, req resource
 		if !plan.TerraformLabels.Equal(state.TerraformLabels) {
 			var current map[string]string
 			resp.Diagnostics.Append(stringMap(ctx, state.EffectiveLabels, &current)...)
-			newState.EffectiveLabels = stringMapValue(merged(ctx, current, state.TerraformLabels, plan.TerraformLabels, &resp.Diagnostics))
+			newState.EffectiveLabels = tfmodel.StringMapOrEmpty(merged(ctx, current, state.TerraformLabels, plan.TerraformLabels, &resp.Diagnostics))
 		}
 	}
 	withQueued(&newState, plan, qr)
@@ -668,8 +667,8 @@ func requested(ctx context.Context, state vmModel, qr *tpualpha.QueuedResource, 
 	m.TerraformLabels = managedMap(ctx, labels, state.TerraformLabels, true, diags)
 	m.Metadata = managedMap(ctx, n.Metadata, state.Metadata, true, diags)
 	m.Description = optionalString(n.Description, state.Description)
-	if len(n.Tags) > 0 || known(state.Tags) {
-		m.Tags = stringListValue(n.Tags)
+	if len(n.Tags) > 0 || tfmodel.Known(state.Tags) {
+		m.Tags = tfmodel.StringListOrEmpty(n.Tags)
 	}
 	return m
 }

@@ -45,13 +45,15 @@ const privateReplacing = "replacing"
 
 // NewResource returns the accel_tpu_vm resource. modes carries the
 // provider-level validation mode.
-func NewResource(modes *validation.Modes) resource.Resource {
-	return &vmResource{modes: modes}
+func NewResource(cat *catalog.Catalog, modes *validation.Modes) resource.Resource {
+	return &vmResource{catalog: cat, modes: modes}
 }
 
 type vmResource struct {
-	modes *validation.Modes
-	data  *providerdata.Data
+	// catalog is the compatibility catalog the checks use.
+	catalog *catalog.Catalog
+	modes   *validation.Modes
+	data    *providerdata.Data
 	// newAPI builds the Cloud TPU API access; replaced in tests.
 	newAPI func(ctx context.Context) (nodeAPI, error)
 	// newInstanceAPI builds the Compute Engine instances access; replaced
@@ -124,7 +126,7 @@ func (r *vmResource) nodeAPIFor(ctx context.Context, instance bool) (nodeAPI, er
 	if err != nil {
 		return nil, err
 	}
-	return gcp.NewInstanceNodes(ia, catalogShapes{catalog.Default()}), nil
+	return gcp.NewInstanceNodes(ia, catalogShapes{r.catalog}), nil
 }
 
 func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -139,7 +141,7 @@ func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, res
 	timeout, diags := plan.Timeouts.Create(ctx, defaultCreateTimeout)
 	resp.Diagnostics.Append(diags...)
 	zones, ok := listStrings(plan.Zones)
-	if !ok || len(zones) == 0 || !known(plan.Project) || plan.Project.ValueString() == "" {
+	if !ok || len(zones) == 0 || !tfmodel.Known(plan.Project) || plan.Project.ValueString() == "" {
 		resp.Diagnostics.AddError("Missing Project or Zones",
 			"The project and the zones of the TPU VM must be known to create it; set project and zones on the resource or on the provider.")
 	}
@@ -159,7 +161,7 @@ func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, res
 	node.Labels[ownerLabelKey] = ownership.NewID()
 	spec := createSpec{project: plan.Project.ValueString(), name: plan.Name.ValueString(), zones: zones, node: node,
 		slices: sliceCount(plan), instance: instance}
-	if c, _ := capacityOf(ctx, plan, &resp.Diagnostics); !instance && (c.queued() || spec.slices > 1) {
+	if c, _ := capacityOf(ctx, plan, &resp.Diagnostics); !instance && (c.queued(r.catalog) || spec.slices > 1) {
 		r.createQueuedVM(ctx, api, spec, c, plan, resp)
 		return
 	}
@@ -174,7 +176,7 @@ func (r *vmResource) Create(ctx context.Context, req resource.CreateRequest, res
 // reportCreate turns a create outcome into state and diagnostics.
 func (r *vmResource) reportCreate(ctx context.Context, spec createSpec, out createOutcome, plan vmModel, resp *resource.CreateResponse) {
 	if out.node != nil {
-		state, diags := flattenNode(ctx, out.node, plan, false)
+		state, diags := flattenNode(ctx, r.catalog, out.node, plan, false)
 		resp.Diagnostics.Append(diags...)
 		resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &state)...)
 	}
@@ -301,7 +303,7 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	newState, diags := flattenNode(ctx, n, state, imported)
+	newState, diags := flattenNode(ctx, r.catalog, n, state, imported)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &newState)...)
 	if imported {
@@ -372,7 +374,7 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 			return
 		}
 	}
-	newState, diags := flattenNode(ctx, current, plan, false)
+	newState, diags := flattenNode(ctx, r.catalog, current, plan, false)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &newState)...)
 }
@@ -393,7 +395,7 @@ func patchFor(ctx context.Context, current *tpu.Node, state, plan vmModel) (*tpu
 		mask = append(mask, "description")
 	}
 	if !plan.Tags.Equal(state.Tags) {
-		if known(plan.Tags) {
+		if tfmodel.Known(plan.Tags) {
 			diags.Append(plan.Tags.ElementsAs(ctx, &patch.Tags, false)...)
 		}
 		patch.ForceSendFields = append(patch.ForceSendFields, "Tags")
@@ -425,10 +427,10 @@ func merged(ctx context.Context, current map[string]string, state, plan types.Ma
 		out[k] = v
 	}
 	var old, want map[string]string
-	if known(state) {
+	if tfmodel.Known(state) {
 		diags.Append(state.ElementsAs(ctx, &old, false)...)
 	}
-	if known(plan) {
+	if tfmodel.Known(plan) {
 		diags.Append(plan.ElementsAs(ctx, &want, false)...)
 	}
 	for k := range old {
@@ -455,11 +457,11 @@ func wantExternalIPs(o types.Object) *bool {
 // externalIPs returns enable_external_ips of a network settings object
 // (network_config or effective_network_config) when known.
 func externalIPs(o types.Object) *bool {
-	if !known(o) {
+	if !tfmodel.Known(o) {
 		return nil
 	}
 	b, ok := o.Attributes()["enable_external_ips"].(types.Bool)
-	if !ok || !known(b) {
+	if !ok || !tfmodel.Known(b) {
 		return nil
 	}
 	v := b.ValueBool()
@@ -529,7 +531,7 @@ func (r *vmResource) importedInstance(ctx context.Context, nodeID string, notFou
 // ownerOf returns the owner id recorded in state: the ownership label in
 // effective_labels, "" for a VM imported without one.
 func ownerOf(ctx context.Context, state vmModel) string {
-	if !known(state.EffectiveLabels) {
+	if !tfmodel.Known(state.EffectiveLabels) {
 		return ""
 	}
 	var labels map[string]string

@@ -25,7 +25,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
@@ -62,6 +61,7 @@ var nameRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
 const pubSubScope = "https://www.googleapis.com/auth/pubsub"
 
 func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	cat := r.catalog
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A Cloud TPU VM (Cloud TPU API v2), validated at plan time against the provider's " +
 			"compatibility catalog and created in the first zone of `zones` that has capacity.\n\n" +
@@ -130,8 +130,8 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				Required: true,
 				MarkdownDescription: "TPU type as the Cloud TPU API names it, `<generation>-<size>`, for example " +
 					"`v5litepod-4`, `v6e-8` or `v5p-16`. There is no default. Documented types: " +
-					schemadoc.Codes(tpuAPIAcceleratorTypes()) + ". Changing it replaces the VM.",
-				Validators:    []validator.String{validation.NotEmpty(catalog.Default().AcceleratorTypeHint())},
+					schemadoc.Codes(tpuAPIAcceleratorTypes(cat)) + ". Changing it replaces the VM.",
+				Validators:    []validator.String{validation.NotEmpty(cat.AcceleratorTypeHint())},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"api": schema.StringAttribute{
@@ -159,12 +159,12 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				Optional: true,
 				Computed: true,
 				MarkdownDescription: "ML framework the VM will run, used to choose and check `runtime_version`. One of " +
-					schemadoc.Codes(frameworkNames()) + ". Not sent to the API; changing it replaces the VM only if the " +
+					schemadoc.Codes(frameworkNames(cat)) + ". Not sent to the API; changing it replaces the VM only if the " +
 					"chosen runtime version changes. When omitted, the framework the runtime version implies " +
 					"(`tensorflow` for a `tpu-vm-tf-*` runtime), else null, so that a VM imported from the API reads back " +
 					"the same value; once the VM exists, omitting it keeps the value in state. Checked by the catalog, with a " +
 					"did-you-mean.",
-				Validators: []validator.String{validation.NotEmpty("Set framework to one of " + strings.Join(frameworkNames(), ", ") +
+				Validators: []validator.String{validation.NotEmpty("Set framework to one of " + strings.Join(frameworkNames(cat), ", ") +
 					", or leave it out for the generation's base image.")},
 				PlanModifiers: []planmodifier.String{keepWhenOmittedPlanModifier{}},
 			},
@@ -286,7 +286,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			},
 			"generation": schema.StringAttribute{
 				Computed:            true,
-				MarkdownDescription: "TPU generation of `accelerator_type` from the catalog, one of " + schemadoc.Codes(generationNames()) + ". Known at plan time.",
+				MarkdownDescription: "TPU generation of `accelerator_type` from the catalog, one of " + schemadoc.Codes(generationNames(cat)) + ". Known at plan time.",
 			},
 			"chips": schema.Int64Attribute{
 				Computed:            true,
@@ -298,7 +298,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			},
 			"queued_resource":       queuedResourceAttribute(),
 			"queued_resource_state": queuedResourceStateAttribute(),
-			"slice_count":           sliceCountAttribute(),
+			"slice_count":           sliceCountAttribute(cat),
 			"slice_nodes":           sliceNodesAttribute(),
 			"create_time": schema.StringAttribute{
 				Computed:            true,
@@ -424,7 +424,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 					},
 				},
 			},
-			"capacity": capacityBlock(),
+			"capacity": capacityBlock(cat),
 			"timeouts": timeoutsBlock(ctx),
 		},
 	}

@@ -17,13 +17,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 func testSchema(t *testing.T) schema.Schema {
 	t.Helper()
 	var resp resource.SchemaResponse
-	NewResource(&validation.Modes{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	NewResource(catalog.Default(), &validation.Modes{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
 	if resp.Diagnostics.HasError() {
 		t.Fatalf("schema: %v", resp.Diagnostics)
 	}
@@ -141,11 +142,11 @@ func TestSchemaDescriptions(t *testing.T) {
 	}
 	// The documented allowed values come from the catalog.
 	for _, want := range []string{"v5litepod-4", "v6e-8", "v5p-16"} {
-		if !slices.Contains(tpuAPIAcceleratorTypes(), want) {
+		if !slices.Contains(tpuAPIAcceleratorTypes(catalog.Default()), want) {
 			t.Errorf("documented accelerator types lack %s", want)
 		}
 	}
-	if slices.Contains(generationNames(), "tpu7x") {
+	if slices.Contains(generationNames(catalog.Default()), "tpu7x") {
 		t.Error("tpu7x is listed as a Cloud TPU API generation")
 	}
 }

@@ -36,10 +36,36 @@ import (
 // which Terraform calls before it validates the provider's resources (they
 // get no provider data then), and in Configure, before they are planned.
 // Provider data cannot carry it: resources have none while Terraform
-// validates them. The zero value is ready to use.
+// validates them. The zero value is ready to use (its findings' advice
+// then names no catalog date); NewModes records the catalog's.
 type Modes struct {
-	set  atomic.Bool
-	mode atomic.Int64
+	set         atomic.Bool
+	mode        atomic.Int64
+	catalogDate string
+}
+
+// NewModes returns the Modes of a provider that serves the catalog cat.
+func NewModes(cat *catalog.Catalog) *Modes {
+	return &Modes{catalogDate: cat.Date()}
+}
+
+// Mode is the validation mode in force for one resource or data source,
+// with the date of the catalog its findings come from (the advice of an
+// error that warn mode relaxes names it).
+type Mode struct {
+	catalog.Mode
+	CatalogDate string
+}
+
+// Strict is the strict mode, whatever the provider-level one: for findings
+// that no setting relaxes.
+func (m *Modes) Strict() Mode { return m.with(catalog.ModeStrict) }
+
+func (m *Modes) with(mode catalog.Mode) Mode {
+	if m == nil {
+		return Mode{Mode: mode}
+	}
+	return Mode{Mode: mode, CatalogDate: m.catalogDate}
 }
 
 // Set records the provider-level mode.
@@ -49,19 +75,19 @@ func (m *Modes) Set(mode catalog.Mode) {
 }
 
 // Provider returns the provider-level mode: the recorded one, else strict.
-func (m *Modes) Provider() catalog.Mode {
+func (m *Modes) Provider() Mode {
 	if m != nil && m.set.Load() {
-		return catalog.Mode(m.mode.Load())
+		return m.with(catalog.Mode(m.mode.Load()))
 	}
-	return catalog.ModeStrict
+	return m.with(catalog.ModeStrict)
 }
 
 // For returns the mode for one resource: its own `validation` argument when
 // set and valid, else the provider-level mode.
-func (m *Modes) For(override types.String) catalog.Mode {
+func (m *Modes) For(override types.String) Mode {
 	if !override.IsNull() && !override.IsUnknown() {
 		if mode, err := catalog.ParseMode(override.ValueString()); err == nil {
-			return mode
+			return m.with(mode)
 		}
 	}
 	return m.Provider()
@@ -74,8 +100,8 @@ func (m *Modes) For(override types.String) catalog.Mode {
 // diagnostic on the list that names every value concerned: Terraform shows
 // each diagnostic with the list's source, so one per element repeats a long
 // list as often as it has bad elements.
-func Append(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, mode catalog.Mode) {
-	findings = findings.WithMode(mode)
+func Append(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, mode Mode) {
+	findings = findings.WithMode(mode.Mode)
 	for i, f := range findings {
 		p := base.AtName(f.Attribute)
 		if base.Equal(path.Empty()) {
@@ -97,7 +123,7 @@ func Append(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, 
 			detail += "\n\nSource: " + f.Source
 		}
 		if f.Severity == catalog.SeverityError {
-			detail += warnAdvice(f.Basis)
+			detail += warnAdvice(f.Basis, mode.CatalogDate)
 			diags.AddAttributeError(p, f.Summary, detail)
 		} else {
 			diags.AddAttributeWarning(p, f.Summary, detail)
@@ -108,11 +134,15 @@ func Append(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, 
 // warnAdvice is the way out an error offers through validation = "warn":
 // only where warn mode relaxes the finding (catalog.Basis.Relaxable), and
 // worded for what the finding rests on.
-func warnAdvice(b catalog.Basis) string {
+func warnAdvice(b catalog.Basis, catalogDate string) string {
 	switch b {
 	case catalog.BasisCatalog:
-		return "\n\nIf Google Cloud supports this since the catalog's date (" + catalog.Default().Date() +
-			"), set validation = \"warn\" on the resource or the provider to report catalog errors as warnings."
+		since := "the catalog's date"
+		if catalogDate != "" {
+			since += " (" + catalogDate + ")"
+		}
+		return "\n\nIf Google Cloud supports this since " + since +
+			", set validation = \"warn\" on the resource or the provider to report catalog errors as warnings."
 	case catalog.BasisLive:
 		return "\n\nThis is the API's answer for the project at plan time. To plan anyway (for example to keep a zone for later), " +
 			"set validation = \"warn\" on the resource or the provider to report it as a warning."
@@ -152,6 +182,6 @@ func groupDetail(first catalog.Finding, group catalog.Findings) string {
 
 // AppendErrors adds only the findings that are errors under mode; it is what
 // ValidateConfig reports (see the package documentation).
-func AppendErrors(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, mode catalog.Mode) {
-	Append(diags, base, findings.WithMode(mode).Errors(), mode)
+func AppendErrors(diags *diag.Diagnostics, base path.Path, findings catalog.Findings, mode Mode) {
+	Append(diags, base, findings.WithMode(mode.Mode).Errors(), mode)
 }

@@ -64,7 +64,7 @@ func TestAppend(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var diags diag.Diagnostics
-			Append(&diags, tc.base, findings, tc.mode)
+			Append(&diags, tc.base, findings, Mode{Mode: tc.mode, CatalogDate: "2026-11-30"})
 			if diff := cmp.Diff(tc.want, summarize(diags)); diff != "" {
 				t.Errorf("diagnostics mismatch (-want +got):\n%s", diff)
 			}
@@ -75,30 +75,33 @@ func TestAppend(t *testing.T) {
 			if escape != (tc.mode == catalog.ModeStrict) {
 				t.Errorf("escape hatch hint shown=%v in mode %v: %q", escape, tc.mode, diags[0].Detail())
 			}
+			if escape && !strings.Contains(diags[0].Detail(), "catalog's date (2026-11-30)") {
+				t.Errorf("escape hatch hint does not name the catalog's date: %q", diags[0].Detail())
+			}
 		})
 	}
 }
 
 func TestModes(t *testing.T) {
 	var m Modes
-	if got := m.Provider(); got != catalog.ModeStrict {
+	if got := m.Provider().Mode; got != catalog.ModeStrict {
 		t.Errorf("unset provider mode = %v, want strict", got)
 	}
 	m.Set(catalog.ModeWarn)
-	if got := m.Provider(); got != catalog.ModeWarn {
+	if got := m.Provider().Mode; got != catalog.ModeWarn {
 		t.Errorf("recorded mode = %v, want warn", got)
 	}
 	m.Set(catalog.ModeStrict)
-	if got := m.Provider(); got != catalog.ModeStrict {
+	if got := m.Provider().Mode; got != catalog.ModeStrict {
 		t.Errorf("recorded mode = %v, want strict", got)
 	}
-	if got := m.For(types.StringValue("warn")); got != catalog.ModeWarn {
+	if got := m.For(types.StringValue("warn")).Mode; got != catalog.ModeWarn {
 		t.Errorf("resource override = %v, want warn", got)
 	}
-	if got := m.For(types.StringNull()); got != catalog.ModeStrict {
+	if got := m.For(types.StringNull()).Mode; got != catalog.ModeStrict {
 		t.Errorf("no override = %v, want the provider's strict", got)
 	}
-	if got := m.For(types.StringUnknown()); got != catalog.ModeStrict {
+	if got := m.For(types.StringUnknown()).Mode; got != catalog.ModeStrict {
 		t.Errorf("unknown override = %v, want the provider's strict", got)
 	}
 }
@@ -117,7 +120,7 @@ func TestAppendGroupsListElements(t *testing.T) {
 		catalog.Finding{Attribute: "zones", Index: 50, Value: "us-east5-q", Summary: "Zone Not Listed", Detail: "d", Severity: catalog.SeverityWarning},
 		catalog.Finding{Attribute: "accelerator_type", Index: -1, Value: "v6e-3", Summary: "Invalid TPU Accelerator Type", Detail: "d", Severity: catalog.SeverityError})
 	var diags diag.Diagnostics
-	Append(&diags, path.Empty(), findings, catalog.ModeStrict)
+	Append(&diags, path.Empty(), findings, Mode{Mode: catalog.ModeStrict})
 	want := []shown{
 		{Path: "zones", Severity: diag.SeverityError, Summary: "Zone Does Not Offer TPU Generation"},
 		{Path: "zones[50]", Severity: diag.SeverityWarning, Summary: "Zone Not Listed"},
@@ -144,7 +147,7 @@ func TestAppendKeepsLimits(t *testing.T) {
 			Detail: "d", Severity: catalog.SeverityError, Basis: basis}}
 		for _, mode := range []catalog.Mode{catalog.ModeStrict, catalog.ModeWarn} {
 			var diags diag.Diagnostics
-			Append(&diags, path.Empty(), firm, mode)
+			Append(&diags, path.Empty(), firm, Mode{Mode: mode})
 			if len(diags) != 1 || diags[0].Severity() != diag.SeverityError || strings.Contains(diags[0].Detail(), `validation = "warn"`) {
 				t.Errorf("basis %v, mode %v: %v, want one error without the warn-mode advice", basis, mode, diags)
 			}
@@ -153,8 +156,8 @@ func TestAppendKeepsLimits(t *testing.T) {
 	live := catalog.Findings{{Attribute: "zones", Index: -1, Value: "us-central1-a", Summary: "Zone Does Not Offer Accelerator Type",
 		Detail: "d", Severity: catalog.SeverityError, Basis: catalog.BasisLive}}
 	var strict, warn diag.Diagnostics
-	Append(&strict, path.Empty(), live, catalog.ModeStrict)
-	Append(&warn, path.Empty(), live, catalog.ModeWarn)
+	Append(&strict, path.Empty(), live, Mode{Mode: catalog.ModeStrict})
+	Append(&warn, path.Empty(), live, Mode{Mode: catalog.ModeWarn})
 	if len(strict) != 1 || !strings.Contains(strict[0].Detail(), "the API's answer for the project") || strings.Contains(strict[0].Detail(), "catalog's date") {
 		t.Errorf("live error in strict mode: %v", strict)
 	}

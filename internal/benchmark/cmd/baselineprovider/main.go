@@ -38,6 +38,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/benchmark"
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/nodepools"
 	"github.com/accel-dev/terraform-provider-accel/internal/provider"
 	"github.com/accel-dev/terraform-provider-accel/internal/tpuvm"
@@ -79,9 +80,11 @@ func (p *baselineProvider) Configure(context.Context, fwprovider.ConfigureReques
 func (p *baselineProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		func() resource.Resource { return &thingResource{} },
-		func() resource.Resource { return benchmark.NewBareResource("_tpu_vm", tpuvm.NewResource(nil)) },
 		func() resource.Resource {
-			return benchmark.NewBareResource("_fallback_nodepools", nodepools.NewResource(nil))
+			return benchmark.NewBareResource("_tpu_vm", tpuvm.NewResource(catalog.Default(), nil))
+		},
+		func() resource.Resource {
+			return benchmark.NewBareResource("_fallback_nodepools", nodepools.NewResource(catalog.Default(), nil))
 		},
 	}
 }

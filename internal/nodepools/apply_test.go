@@ -19,6 +19,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // startEmulator starts an emulator with fast polling clients for it.
@@ -98,7 +99,7 @@ func TestExecuteOrder(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			ops, err := newPoolOps(t.Context(), clients, gcp.ClusterID(project, "us-central1", "serving"))
+			ops, err := newPoolOps(t.Context(), catalog.Default(), clients, gcp.ClusterID(project, "us-central1", "serving"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +130,7 @@ func TestExecuteFailures(t *testing.T) {
 	sc := emulator.Default()
 	srv, clients := startEmulator(t, sc)
 	const project = "fail"
-	ops, err := newPoolOps(t.Context(), clients, gcp.ClusterID(project, "us-central1", "serving"))
+	ops, err := newPoolOps(t.Context(), catalog.Default(), clients, gcp.ClusterID(project, "us-central1", "serving"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestCreateAdopts(t *testing.T) {
 	// owned is the pool an apply of this resource instance created and
 	// did not record (an update killed after GKE accepted the create).
 	owned := func() *container.NodePool {
-		np := mine.nodePool()
+		np := mine.nodePool(catalog.Default())
 		np.Config.ResourceLabels = map[string]string{"accel-managed": owner}
 		return np
 	}
@@ -259,7 +260,7 @@ func TestCreateAdopts(t *testing.T) {
 				}
 			}
 			before := srv.Counters()
-			ops, err := newPoolOps(t.Context(), clients, cluster)
+			ops, err := newPoolOps(t.Context(), catalog.Default(), clients, cluster)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -369,7 +370,7 @@ func TestCallWaitsForBlockingOperation(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			ops, err := newPoolOps(t.Context(), clients, gcp.ClusterID(project, "us-central1", "serving"))
+			ops, err := newPoolOps(t.Context(), catalog.Default(), clients, gcp.ClusterID(project, "us-central1", "serving"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -406,7 +407,7 @@ func createForeign(t *testing.T, srv *emulator.Server, clients *gcp.Clients, pro
 	if err != nil {
 		t.Fatal(err)
 	}
-	np := gpuSpecs(t, name)[0].nodePool()
+	np := gpuSpecs(t, name)[0].nodePool(catalog.Default())
 	if owner != "" {
 		np.Config.ResourceLabels = map[string]string{"accel-managed": owner}
 	}
@@ -433,7 +434,7 @@ func TestOwnershipGuards(t *testing.T) {
 	createForeign(t, srv, clients, project, "other", other)
 	createForeign(t, srv, clients, project, "imported", "")
 	newOps := func() *poolOps {
-		ops, err := newPoolOps(t.Context(), clients, gcp.ClusterID(project, "us-central1", "serving"))
+		ops, err := newPoolOps(t.Context(), catalog.Default(), clients, gcp.ClusterID(project, "us-central1", "serving"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -497,7 +498,7 @@ func TestOwnershipGuards(t *testing.T) {
 			tm.Name = types.StringValue(name)
 			tm.MachineType = types.StringValue("g2-standard-4")
 			tm.GPUType = types.StringValue("nvidia-l4")
-			tm.NodeLocations = stringList([]string{"us-central1-a"})
+			tm.NodeLocations = tfmodel.StringList([]string{"us-central1-a"})
 			tiers = append(tiers, tm)
 		}
 		plan := resourceModel{
@@ -505,8 +506,8 @@ func TestOwnershipGuards(t *testing.T) {
 			Tiers: tierList(ctx, tiers, checked(t)), OnStockout: types.StringValue(onStockoutFail),
 		}
 		var diags diag.Diagnostics
-		r := &fallbackNodePoolsResource{}
-		out, exists, created, _ := r.apply(ctx, newOps(), plan, nil, &diags)
+		r := &fallbackNodePoolsResource{catalog: catalog.Default()}
+		out, exists, created, _ := r.applyTiers(ctx, newOps(), plan, nil, &diags)
 		if !exists || len(out) != 1 || out[0].Name.ValueString() != "fresh" {
 			t.Errorf("recorded %d tiers (%v), want only the created one", len(out), out)
 		}
@@ -559,7 +560,7 @@ func TestConcurrentCreatesNeedConcurrency(t *testing.T) {
 			if err := srv.HangOperationsUntilCalls(create, create, 4); err != nil {
 				t.Fatal(err)
 			}
-			ops, err := newPoolOps(t.Context(), clients, gcp.ClusterID("overlap", "us-central1", "serving"))
+			ops, err := newPoolOps(t.Context(), catalog.Default(), clients, gcp.ClusterID("overlap", "us-central1", "serving"))
 			if err != nil {
 				t.Fatal(err)
 			}

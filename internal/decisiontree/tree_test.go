@@ -1,7 +1,7 @@
 // Copyright (c) The terraform-provider-accel authors
 // SPDX-License-Identifier: MPL-2.0
 
-package capacity
+package decisiontree
 
 import (
 	"slices"

@@ -1,12 +1,12 @@
 // Copyright (c) The terraform-provider-accel authors
 // SPDX-License-Identifier: MPL-2.0
 
-// Package capacity answers the first question of both accelerator decision
+// Package decisiontree answers the first question of both accelerator decision
 // trees, "do you have access to the required TPUs (GPUs)?", and walks the
 // trees to a decision: TPU, GPU, smaller GPU, or stuck. It is pure Go: the
 // evidence for each candidate comes from a caller-supplied function (the
 // catalog offline, the live APIs online).
-package capacity
+package decisiontree
 
 import (
 	"fmt"
