@@ -122,17 +122,67 @@ func (o *poolOps) run(ctx context.Context, st *step) error {
 
 // applyTiers brings the cluster's pools to the plan: it runs every step, then
 // reads the pools once and records every tier whose pool exists, whatever
-// failed. It returns the tiers for state and whether any pool exists.
+// failed (recordPlanned, recordRemoved).
 //
-// It returns the tiers to record, whether any pool exists, and the pools
-// this apply created (re-created ones included).
+// It returns the tiers to record, whether any pool exists, the pools this
+// apply created (re-created ones included) and the tiers it kept as planned.
 func (r *fallbackNodePoolsResource) applyTiers(ctx context.Context, ops *poolOps, plan resourceModel, stateTiers []tierModel, diags *diag.Diagnostics) (out []tierModel, anyPool bool, created, kept map[string]bool) {
-	cat := r.catalog
-	class := plan.ComputeClass.ValueString()
+	run := &applyRun{
+		ops: ops, cat: r.catalog, class: plan.ComputeClass.ValueString(), onStockout: plan.OnStockout.ValueString(), diags: diags,
+		state: map[string]tierModel{}, adopted: map[string]bool{}, creates: map[string]bool{}, untouched: map[string]bool{},
+		created: map[string]bool{}, kept: map[string]bool{},
+	}
 	planTiers := tiersOf(ctx, plan.Tiers, diags)
+	steps := run.steps(ctx, planTiers, stateTiers)
+	ops.guard(ctx, steps)
+	run.failed = ops.execute(ctx, steps, replacedBy(planTiers, run.state))
+	run.interrupted = errors.Is(ctx.Err(), context.Canceled)
+	run.outcomes(steps)
+	run.readBack(ctx, steps)
+	run.last = len(planTiers) - 1
+	for i, t := range planTiers {
+		run.recordPlanned(ctx, i, t)
+	}
+	for _, name := range run.stateOrder {
+		run.recordRemoved(ctx, name)
+	}
+	return run.out, run.anyPool, run.created, run.kept
+}
+
+// applyRun is one apply of the resource: what it planned, what failed, the
+// pools it read back and the tiers it records.
+type applyRun struct {
+	ops              *poolOps
+	cat              *catalog.Catalog
+	class            string
+	onStockout       string
+	diags            *diag.Diagnostics
+	state            map[string]tierModel // the tiers recorded in state, by name
+	stateOrder       []string
+	failed           map[string]error // by tier name; "-name" for a removed tier's delete
+	interrupted      bool
+	adopted, creates map[string]bool
+	// untouched are the tiers the apply does not touch: recorded as
+	// planned, since the plan showed their values known and the next
+	// refresh reads them again.
+	untouched map[string]bool
+	// pools are the cluster's pools read after the steps, nil when the
+	// read failed (readErr).
+	pools   map[string]*container.NodePool
+	readErr error
+	last    int // the index of the last planned tier
+
+	out           []tierModel
+	anyPool       bool
+	created, kept map[string]bool
+}
+
+// steps derives the planned specs and the specs in state, and plans the
+// steps between them.
+func (a *applyRun) steps(ctx context.Context, planTiers, stateTiers []tierModel) []*step {
 	want := make([]tierSpec, len(planTiers))
 	for i, t := range planTiers {
-		s, fs := derive(cat, inputOf(ctx, t, diags), class, "")
+		s, fs := derive(a.cat, inputOf(ctx, t, a.diags), a.class, "")
 		if fs.HasErrors() {
 			// ModifyPlan leaves such tiers unknown and ValidateConfig
 			// reported them; with validation = "warn" they are attempted.
@@ -140,147 +190,147 @@ func (r *fallbackNodePoolsResource) applyTiers(ctx context.Context, ops *poolOps
 		}
 		want[i] = s
 	}
-	state := map[string]tierModel{}
 	stateSpecs := map[string]tierSpec{}
-	var stateOrder []string
 	for _, t := range stateTiers {
 		name := t.Name.ValueString()
-		state[name] = t
-		stateSpecs[name] = specOfState(ctx, cat, t, diags)
-		stateOrder = append(stateOrder, name)
+		a.state[name] = t
+		stateSpecs[name] = specOfState(ctx, a.cat, t, a.diags)
+		a.stateOrder = append(a.stateOrder, name)
 	}
-	steps := planSteps(want, state, stateSpecs, stateOrder)
-	ops.guard(ctx, steps)
+	return planSteps(want, a.state, stateSpecs, a.stateOrder)
+}
 
-	failed := ops.execute(ctx, steps, replacedBy(planTiers, state))
-	interrupted := errors.Is(ctx.Err(), context.Canceled)
-	adopted := map[string]bool{}
-	creates := map[string]bool{}
-	// Tiers the apply does not touch are recorded as planned: the plan
-	// showed their values known, and the next refresh reads them again.
-	untouched := map[string]bool{}
+// outcomes notes, per tier, what its step was and whether it adopted a pool.
+func (a *applyRun) outcomes(steps []*step) {
 	for _, st := range steps {
-		if _, recorded := state[st.want.Name]; st.action == actionNone && recorded {
-			untouched[st.want.Name] = true
+		if _, recorded := a.state[st.want.Name]; st.action == actionNone && recorded {
+			a.untouched[st.want.Name] = true
 		}
 		if st.adopted {
-			adopted[st.want.Name] = true
+			a.adopted[st.want.Name] = true
 		}
 		if st.action == actionCreate || st.action == actionReplace {
-			creates[st.want.Name] = true
+			a.creates[st.want.Name] = true
 		}
 	}
-	created, kept = map[string]bool{}, map[string]bool{}
+}
 
+// readBack reads the cluster's pools once, after the steps, even past the
+// apply's deadline (gcp.AfterDeadline).
+func (a *applyRun) readBack(ctx context.Context, steps []*step) {
 	rctx, cancel := gcp.AfterDeadline(ctx)
 	defer cancel()
-	list := ops.api.List
-	if interrupted {
+	list := a.ops.api.List
+	if a.interrupted {
 		// Terraform asked to stop: a bounded read, not gcp.FinalReadTimeout
 		// of retries while GKE answers 429 or 503. A pool it cannot read is
-		// recorded unread (below), and the next refresh reads it.
-		list = ops.api.ListBounded
+		// recorded unread (recordPlanned), and the next refresh reads it.
+		list = a.ops.api.ListBounded
 	}
-	pools, readErr := list(rctx)
-	if readErr != nil {
-		reportReadBackError(diags, ops.api.Cluster(), anyAccepted(steps, failed), interrupted, readErr)
+	a.pools, a.readErr = list(rctx)
+	if a.readErr != nil {
+		reportReadBackError(a.diags, a.ops.api.Cluster(), anyAccepted(steps, a.failed), a.interrupted, a.readErr)
 		// Without the pools, keep what state knew and what the plan asked for.
-		pools = nil
+		a.pools = nil
 	}
-	onStockout := plan.OnStockout.ValueString()
-	for i, t := range planTiers {
-		name := t.Name.ValueString()
-		base := path.Root("tiers").AtListIndex(i)
-		err := failed[name]
-		prior := t
-		if old, ok := state[name]; ok && err != nil && gcp.Classify(err) != gcp.ClassCapacity {
-			prior = old // a failed change: keep the old settings, so the next plan retries it
-		}
-		np := pools[name]
-		switch {
-		case untouched[name] && err == nil && (np == nil || ops.owner.owns(np)) && tfmodel.WhollyKnown(tierList(ctx, []tierModel{t}, diags)):
-			out = append(out, t)
-			anyPool, kept[name] = true, true
-			continue
-		case pools == nil:
-			if old, ok := state[name]; ok {
-				out = append(out, old)
-				anyPool = true
-			} else if !isForeign(err) {
-				// Its create may have started: recorded unread, so that
-				// nothing GKE created is lost; the next refresh reads it.
-				out = append(out, unreadTier(t))
-				anyPool = true
-			}
-			if err != nil && !sameCause(readErr, err) {
-				reportTierError(diags, base, ops.api.PoolName(name), onStockout, i == len(planTiers)-1, interrupted, err)
-			}
-			continue
-		case isForeign(err) || (np != nil && !ops.owner.owns(np)):
-			// Someone else's pool: never recorded, so no later plan acts on it.
-			if err == nil {
-				err = &notOwnedError{reason: ownership.Describe(resourceLabels(np))}
-			}
-			reportTierError(diags, base, ops.api.PoolName(name), onStockout, i == len(planTiers)-1, interrupted, err)
-			continue
-		case np == nil:
-			out = append(out, missingTier(prior))
-		default:
-			anyPool = true
-			out = append(out, flattenPool(ctx, cat, prior, np, class, false, diags))
-			created[name] = creates[name]
-		}
-		if adopted[name] {
-			diags.AddAttributeWarning(base, "Existing Node Pool Adopted",
-				fmt.Sprintf("Node pool %s was created by an earlier apply of this resource that did not finish (it carries this "+
-					"resource's owner id, the resource label %s = %q, and the label %s=%s, and its machine type, accelerators and "+
-					"zones match the tier), so it was adopted instead of created again.",
-					ops.api.PoolName(name), ownership.LabelKey, ops.owner.id, catalog.LabelComputeClass, class))
-		}
-		if err != nil {
-			reportTierError(diags, base, ops.api.PoolName(name), onStockout, i == len(planTiers)-1, interrupted, err)
-		}
+}
+
+// record adds a tier to what the apply records; exists is set when its
+// pool exists (or may).
+func (a *applyRun) record(t tierModel, exists bool) {
+	a.out = append(a.out, t)
+	a.anyPool = a.anyPool || exists
+}
+
+// recordPlanned records planned tier i, t, from its pool as read back, and
+// reports what failed.
+func (a *applyRun) recordPlanned(ctx context.Context, i int, t tierModel) {
+	name := t.Name.ValueString()
+	base := path.Root("tiers").AtListIndex(i)
+	err := a.failed[name]
+	report := func(err error) {
+		reportTierError(a.diags, base, a.ops.api.PoolName(name), a.onStockout, i == a.last, a.interrupted, err)
 	}
-	for _, name := range stateOrder {
-		err := failed["-"+name]
+	prior := t
+	if old, ok := a.state[name]; ok && err != nil && gcp.Classify(err) != gcp.ClassCapacity {
+		prior = old // a failed change: keep the old settings, so the next plan retries it
+	}
+	np := a.pools[name]
+	switch {
+	case a.untouched[name] && err == nil && (np == nil || a.ops.owner.owns(np)) && tfmodel.WhollyKnown(tierList(ctx, []tierModel{t}, a.diags)):
+		a.record(t, true)
+		a.kept[name] = true
+		return
+	case a.pools == nil:
+		if old, ok := a.state[name]; ok {
+			a.record(old, true)
+		} else if !isForeign(err) {
+			// Its create may have started: recorded unread, so that
+			// nothing GKE created is lost; the next refresh reads it.
+			a.record(unreadTier(t), true)
+		}
+		if err != nil && !sameCause(a.readErr, err) {
+			report(err)
+		}
+		return
+	case isForeign(err) || (np != nil && !a.ops.owner.owns(np)):
+		// Someone else's pool: never recorded, so no later plan acts on it.
 		if err == nil {
-			continue
+			err = &notOwnedError{reason: ownership.Describe(resourceLabels(np))}
 		}
-		np := pools[name]
-		var kept *keptForReplacementError
-		switch {
-		case errors.As(err, &kept) && np != nil:
-			diags.AddAttributeError(path.Root("tiers"), "Node Pool Kept Until Its Replacement Runs",
-				fmt.Sprintf("Tier %q was removed, but its node pool %s was kept: tier %q replaces it, and its pool is not running "+
-					"(%v). Nothing serves less than before; the old pool stays in state, and the next apply creates the new pool "+
-					"again and deletes the old one once it runs.", name, ops.api.PoolName(name), kept.replacement, kept.cause))
-			anyPool = true
-			out = append(out, flattenPool(ctx, cat, state[name], np, class, false, diags))
-			continue
-		case errors.As(err, &kept):
-			continue // its pool is gone already: nothing to keep
-		}
-		if isForeign(err) || (np != nil && !ops.owner.owns(np)) {
-			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Not Deleted",
-				fmt.Sprintf("Tier %q was removed. Node pool %s was not deleted: it %s. It is dropped from the state and left as it is.",
-					name, ops.api.PoolName(name), notOwnedReason(err, np)))
-			continue
-		}
-		if interrupted {
-			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Deletion Interrupted",
-				fmt.Sprintf("Terraform was interrupted before node pool %s of the removed tier %q was deleted. It stays in state; the next apply deletes it.",
-					ops.api.PoolName(name), name))
-		} else {
-			diags.AddAttributeError(path.Root("tiers"), "Error Deleting Node Pool",
-				fmt.Sprintf("Tier %q was removed, but its node pool %s could not be deleted: %s\n\nIt stays in state; the next apply deletes it again.",
-					name, ops.api.PoolName(name), err))
-		}
-		if np != nil {
-			anyPool = true
-			out = append(out, flattenPool(ctx, cat, state[name], np, class, false, diags))
-		}
+		report(err)
+		return
+	case np == nil:
+		a.record(missingTier(prior), false)
+	default:
+		a.record(flattenPool(ctx, a.cat, prior, np, a.class, false, a.diags), true)
+		a.created[name] = a.creates[name]
 	}
-	return out, anyPool, created, kept
+	if a.adopted[name] {
+		a.diags.AddAttributeWarning(base, "Existing Node Pool Adopted", adoptedDetail(a.ops.api.PoolName(name), a.ops.owner.id, a.class))
+	}
+	if err != nil {
+		report(err)
+	}
+}
+
+// recordRemoved records the pool of the removed tier name that is still
+// there after its delete failed or was held back, and reports why.
+func (a *applyRun) recordRemoved(ctx context.Context, name string) {
+	err := a.failed["-"+name]
+	if err == nil {
+		return
+	}
+	np := a.pools[name]
+	pool := a.ops.api.PoolName(name)
+	var kept *keptForReplacementError
+	switch {
+	case errors.As(err, &kept) && np != nil:
+		a.diags.AddAttributeError(path.Root("tiers"), "Node Pool Kept Until Its Replacement Runs",
+			fmt.Sprintf("Tier %q was removed, but its node pool %s was kept: tier %q replaces it, and its pool is not running "+
+				"(%v). Nothing serves less than before; the old pool stays in state, and the next apply creates the new pool "+
+				"again and deletes the old one once it runs.", name, pool, kept.replacement, kept.cause))
+		a.record(flattenPool(ctx, a.cat, a.state[name], np, a.class, false, a.diags), true)
+		return
+	case errors.As(err, &kept):
+		return // its pool is gone already: nothing to keep
+	case isForeign(err) || (np != nil && !a.ops.owner.owns(np)):
+		a.diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Not Deleted",
+			fmt.Sprintf("Tier %q was removed. Node pool %s was not deleted: it %s. It is dropped from the state and left as it is.",
+				name, pool, notOwnedReason(err, np)))
+		return
+	case a.interrupted:
+		a.diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Deletion Interrupted",
+			fmt.Sprintf("Terraform was interrupted before node pool %s of the removed tier %q was deleted. It stays in state; the next apply deletes it.",
+				pool, name))
+	default:
+		a.diags.AddAttributeError(path.Root("tiers"), "Error Deleting Node Pool",
+			fmt.Sprintf("Tier %q was removed, but its node pool %s could not be deleted: %s\n\nIt stays in state; the next apply deletes it again.",
+				name, pool, err))
+	}
+	if np != nil {
+		a.record(flattenPool(ctx, a.cat, a.state[name], np, a.class, false, a.diags), true)
+	}
 }
 
 // guard refuses, before anything runs, every step that would delete,

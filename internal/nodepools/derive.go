@@ -83,13 +83,6 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 		}
 		return v.ValueString()
 	}
-	ptr := func(v types.Int64) *int64 {
-		if v.IsNull() || v.IsUnknown() {
-			return nil
-		}
-		n := v.ValueInt64()
-		return &n
-	}
 	// Values the catalog checks must be known; the rest are read when known.
 	for _, v := range []attr.Value{t.Name, t.AcceleratorType, t.GPUType, t.NodeLocations, t.MinNodeCount, t.MaxNodeCount} {
 		if v.IsUnknown() {
@@ -105,7 +98,7 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 		in.GPUCount = t.GPUCount.ValueInt64()
 	}
 	in.GPUDriver = str(t.GPUDriverVersion)
-	in.NodeCount, in.MinNodes, in.MaxNodes = ptr(t.NodeCount), ptr(t.MinNodeCount), ptr(t.MaxNodeCount)
+	in.NodeCount, in.MinNodes, in.MaxNodes = tfmodel.Int64Ptr(t.NodeCount), tfmodel.Int64Ptr(t.MinNodeCount), tfmodel.Int64Ptr(t.MaxNodeCount)
 	in.Spot = t.Spot.ValueBool()
 	in.AutoRepair = t.AutoRepair.IsNull() || t.AutoRepair.IsUnknown() || t.AutoRepair.ValueBool()
 	in.AutoUpgrade = t.AutoUpgrade.IsNull() || t.AutoUpgrade.IsUnknown() || t.AutoUpgrade.ValueBool()
@@ -132,43 +125,10 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 			in.Labels[k] = s.ValueString()
 		}
 	}
-	if t.Taints.IsUnknown() {
-		in.known = false
-	} else if !t.Taints.IsNull() {
-		for _, e := range t.Taints.Elements() {
-			obj, ok := e.(types.Object)
-			if !ok || obj.IsUnknown() {
-				in.known = false
-				continue
-			}
-			var x taintModel
-			diags.Append(obj.As(ctx, &x, tfmodel.ObjectAsOptions)...)
-			if x.Key.IsUnknown() || x.Value.IsUnknown() || x.Effect.IsUnknown() {
-				in.known = false
-			}
-			in.Taints = append(in.Taints, taint{Key: x.Key.ValueString(), Value: x.Value.ValueString(), Effect: x.Effect.ValueString()})
-		}
-	}
-	if t.ReservationAffinity.IsUnknown() {
-		in.known = false
-	} else if !t.ReservationAffinity.IsNull() {
-		var rm reservationModel
-		diags.Append(t.ReservationAffinity.As(ctx, &rm, tfmodel.ObjectAsOptions)...)
-		r := &reservation{Type: rm.ConsumeReservationType.ValueString(), Key: rm.Key.ValueString()}
-		if !rm.Values.IsNull() && !rm.Values.IsUnknown() {
-			var vals []types.String
-			diags.Append(rm.Values.ElementsAs(ctx, &vals, false)...)
-			for _, v := range vals {
-				if v.IsUnknown() {
-					in.known = false
-				}
-				r.Values = append(r.Values, v.ValueString())
-			}
-		} else if rm.Values.IsUnknown() {
-			in.known = false
-		}
-		in.Reservation = r
-	}
+	taints, taintsKnown := taintsInput(ctx, t.Taints, diags)
+	res, resKnown := reservationInput(ctx, t.ReservationAffinity, diags)
+	in.Taints, in.Reservation = taints, res
+	in.known = in.known && taintsKnown && resKnown
 	settings, known := settingsOf(ctx, t.tierSettingsModel, diags)
 	in.Settings = settings
 	in.known = in.known && known
@@ -180,6 +140,56 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 	in.known = in.known && ssdKnown
 	managedResourceLabels(&in, t)
 	return in
+}
+
+// taintsInput reads a tier's taints; known reports whether every one is.
+func taintsInput(ctx context.Context, l types.List, diags *diag.Diagnostics) (out []taint, known bool) {
+	known = true
+	if l.IsUnknown() {
+		known = false
+	} else if !l.IsNull() {
+		for _, e := range l.Elements() {
+			obj, ok := e.(types.Object)
+			if !ok || obj.IsUnknown() {
+				known = false
+				continue
+			}
+			var x taintModel
+			diags.Append(obj.As(ctx, &x, tfmodel.ObjectAsOptions)...)
+			if x.Key.IsUnknown() || x.Value.IsUnknown() || x.Effect.IsUnknown() {
+				known = false
+			}
+			out = append(out, taint{Key: x.Key.ValueString(), Value: x.Value.ValueString(), Effect: x.Effect.ValueString()})
+		}
+	}
+	return out, known
+}
+
+// reservationInput reads a tier's reservation_affinity; known reports
+// whether it is known all through.
+func reservationInput(ctx context.Context, o types.Object, diags *diag.Diagnostics) (out *reservation, known bool) {
+	known = true
+	if o.IsUnknown() {
+		known = false
+	} else if !o.IsNull() {
+		var rm reservationModel
+		diags.Append(o.As(ctx, &rm, tfmodel.ObjectAsOptions)...)
+		r := &reservation{Type: rm.ConsumeReservationType.ValueString(), Key: rm.Key.ValueString()}
+		if !rm.Values.IsNull() && !rm.Values.IsUnknown() {
+			var vals []types.String
+			diags.Append(rm.Values.ElementsAs(ctx, &vals, false)...)
+			for _, v := range vals {
+				if v.IsUnknown() {
+					known = false
+				}
+				r.Values = append(r.Values, v.ValueString())
+			}
+		} else if rm.Values.IsUnknown() {
+			known = false
+		}
+		out = r
+	}
+	return out, known
 }
 
 // tierFinding builds a finding of the resource's own checks.

@@ -12,7 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 )
 
 // clientErrorDetail explains a failure to reach GKE for cluster.
@@ -97,4 +99,13 @@ func recreateDetail(name string, old tierModel, was, spec tierSpec) string {
 	}
 	return fmt.Sprintf("Tier %q %s, so its node pool will be deleted and created again. The other tiers are not touched. "+
 		"To change it with no gap in serving, rename the tier and set replaces = %q (see the resource's docs).", name, why, name)
+}
+
+// adoptedDetail explains why pool, left by an earlier apply of the resource
+// with owner id owner and ComputeClass class, was adopted.
+func adoptedDetail(pool, owner, class string) string {
+	return fmt.Sprintf("Node pool %s was created by an earlier apply of this resource that did not finish (it carries this "+
+		"resource's owner id, the resource label %s = %q, and the label %s=%s, and its machine type, accelerators and "+
+		"zones match the tier), so it was adopted instead of created again.",
+		pool, ownership.LabelKey, owner, catalog.LabelComputeClass, class)
 }

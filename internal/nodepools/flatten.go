@@ -126,22 +126,54 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	t.Status = types.StringValue(np.Status)
 	t.StatusMessage = types.StringValue(np.StatusMessage)
 
-	var gpu *container.AcceleratorConfig
+	isTPU := flattenAccelerators(cat, &t, prior, np, importing)
+
+	priorLocs := inputOf(ctx, prior, diags).Locations
+	if !slices.Equal(sortedCopy(priorLocs), sortedCopy(np.Locations)) {
+		t.NodeLocations = tfmodel.StringList(slices.Clone(np.Locations))
+	}
+
+	flattenSize(&t, prior, np)
+
+	flattenMetadata(ctx, &t, prior, cfg, isTPU, importing, diags)
+	flattenReservation(ctx, &t, prior, cfg, importing, diags)
+	flattenSettings(ctx, &t, prior, np, importing, diags)
+	flattenProvisioning(&t, prior, np)
+	flattenLocalSSD(&t, prior, np)
+	flattenResourceLabels(&t, prior, cfg.ResourceLabels, importing)
+
+	t.EffectiveLabels = tfmodel.StringMapOrEmpty(maps.Clone(cfg.Labels))
+	t.EffectiveTaints = taintList(apiTaints(cfg.Taints))
+
+	flattenDerived(ctx, cat, &t, class, diags)
+	settle(&t)
+	return t
+}
+
+// poolGPU is the GPU of a pool's nodes, nil for none.
+func poolGPU(cat *catalog.Catalog, cfg *container.NodeConfig) *container.AcceleratorConfig {
 	for _, a := range cfg.Accelerators {
 		if a != nil && a.AcceleratorType != "" {
-			gpu = a
-			break
+			return a
 		}
 	}
-	if gpu == nil {
-		// A machine type with built-in GPUs has them whether or not the
-		// pool was created with the accelerators field (GKE then reports
-		// none): take them from the catalog, so that an imported pool
-		// plans no change.
-		if shape, fs := cat.GPUNodePool(catalog.GPUPoolQuery{MachineType: cfg.MachineType}); !fs.HasErrors() && shape.GPUType != "" {
-			gpu = &container.AcceleratorConfig{AcceleratorType: shape.GPUType, AcceleratorCount: int64(shape.GPUCount)}
-		}
+	// A machine type with built-in GPUs has them whether or not the pool
+	// was created with the accelerators field (GKE then reports none): take
+	// them from the catalog, so that an imported pool plans no change.
+	if shape, fs := cat.GPUNodePool(catalog.GPUPoolQuery{MachineType: cfg.MachineType}); !fs.HasErrors() && shape.GPUType != "" {
+		return &container.AcceleratorConfig{AcceleratorType: shape.GPUType, AcceleratorCount: int64(shape.GPUCount)}
 	}
+	return nil
+}
+
+// flattenAccelerators sets a tier's TPU or GPU values and placement policy
+// from its pool, and reports whether it is a TPU pool.
+func flattenAccelerators(cat *catalog.Catalog, t *tierModel, prior tierModel, np *container.NodePool, importing bool) (isTPU bool) {
+	cfg := np.Config
+	if cfg == nil {
+		cfg = &container.NodeConfig{}
+	}
+	gpu := poolGPU(cat, cfg)
 	topology := ""
 	if pp := np.PlacementPolicy; pp != nil {
 		topology = pp.TpuTopology
@@ -154,7 +186,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	}
 	// A TPU pool: its tier names an accelerator type, or (as GKE names a
 	// TPU pool) a TPU machine type.
-	isTPU := (!prior.AcceleratorType.IsNull() && !prior.AcceleratorType.IsUnknown() && prior.AcceleratorType.ValueString() != "") ||
+	isTPU = (!prior.AcceleratorType.IsNull() && !prior.AcceleratorType.IsUnknown() && prior.AcceleratorType.ValueString() != "") ||
 		(gpu == nil && !importing && cat.IsTPUMachineType(cfg.MachineType))
 	if importing && gpu == nil {
 		if shape, fs := cat.TPUNodePool(catalog.TPUPoolQuery{MachineType: cfg.MachineType, Topology: topology}); !fs.HasErrors() && shape.MachineType != "" {
@@ -186,12 +218,15 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 			}
 		}
 	}
+	return isTPU
+}
 
-	priorLocs := inputOf(ctx, prior, diags).Locations
-	if !slices.Equal(sortedCopy(priorLocs), sortedCopy(np.Locations)) {
-		t.NodeLocations = tfmodel.StringList(slices.Clone(np.Locations))
+// flattenSize sets a tier's size, Spot and management values from its pool.
+func flattenSize(t *tierModel, prior tierModel, np *container.NodePool) {
+	cfg := np.Config
+	if cfg == nil {
+		cfg = &container.NodeConfig{}
 	}
-
 	if as := np.Autoscaling; as != nil && as.Enabled && usesTotals(as) {
 		t.MinNodeCount, t.MaxNodeCount, t.NodeCount = types.Int64Null(), types.Int64Null(), types.Int64Null()
 	} else if as != nil && as.Enabled {
@@ -211,21 +246,12 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	} else {
 		t.AutoRepair, t.AutoUpgrade = types.BoolValue(false), types.BoolValue(false)
 	}
+}
 
-	flattenMetadata(ctx, &t, prior, cfg, isTPU, importing, diags)
-	flattenReservation(ctx, &t, prior, cfg, importing, diags)
-	flattenSettings(ctx, &t, prior, np, importing, diags)
-	flattenProvisioning(&t, prior, np)
-	flattenLocalSSD(&t, prior, np)
-	flattenResourceLabels(&t, prior, cfg.ResourceLabels, importing)
-
-	t.EffectiveLabels = tfmodel.StringMap(maps.Clone(cfg.Labels))
-	if cfg.Labels == nil {
-		t.EffectiveLabels = tfmodel.StringMap(map[string]string{})
-	}
-	t.EffectiveTaints = taintList(apiTaints(cfg.Taints))
-
-	if spec, fs := derive(cat, inputOf(ctx, t, diags), class, ""); !fs.HasErrors() {
+// flattenDerived sets the values a tier derives from its settings (its
+// labels, node selector and tolerations) once they are read from its pool.
+func flattenDerived(ctx context.Context, cat *catalog.Catalog, t *tierModel, class string, diags *diag.Diagnostics) {
+	if spec, fs := derive(cat, inputOf(ctx, *t, diags), class, ""); !fs.HasErrors() {
 		t.AcceleratorLabels = tfmodel.StringMap(spec.AcceleratorLabels)
 		if spec.AcceleratorLabels == nil {
 			t.AcceleratorLabels = tfmodel.StringMap(map[string]string{})
@@ -237,8 +263,6 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 		t.NodeSelector = tfmodel.StringMap(map[string]string{catalog.LabelComputeClass: class})
 		t.Tolerations = tolerationList(nil)
 	}
-	settle(&t)
-	return t
 }
 
 // settle sets the values of a tier still unknown to null: after apply no
@@ -293,39 +317,9 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 	var userLabels map[string]string
 	var userTaints []taint
 	if importing {
-		for k, v := range cfg.Labels {
-			if k == catalog.LabelComputeClass {
-				continue
-			}
-			if userLabels == nil {
-				userLabels = map[string]string{}
-			}
-			userLabels[k] = v
-		}
-		for _, x := range api {
-			// GKE's own taints (the queued taint on queued-provisioning pools) are not the tier's.
-			if !slices.Contains([]string{catalog.TaintTPU, catalog.TaintGPU, catalog.TaintComputeClass, catalog.TaintQueued}, x.Key) {
-				userTaints = append(userTaints, x)
-			}
-		}
+		userLabels, userTaints = importedMetadata(cfg.Labels, api)
 	} else {
-		in := inputOf(ctx, prior, diags)
-		if in.Labels != nil {
-			userLabels = map[string]string{}
-			for k := range in.Labels {
-				if v, ok := cfg.Labels[k]; ok {
-					userLabels[k] = v
-				}
-			}
-		}
-		if in.Taints != nil {
-			userTaints = []taint{}
-			for _, x := range in.Taints {
-				if got, ok := find(x.Key, x.Effect); ok {
-					userTaints = append(userTaints, got)
-				}
-			}
-		}
+		userLabels, userTaints = configuredMetadata(inputOf(ctx, prior, diags), cfg.Labels, find)
 	}
 	t.Labels = tfmodel.StringMap(userLabels)
 	// taints is a block: without one, configuration and state hold an
@@ -352,6 +346,50 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 	}
 	nodeTaints = append(nodeTaints, userTaints...)
 	t.NodeTaints = taintList(nodeTaints)
+}
+
+// importedMetadata is what an import takes as a tier's own labels and
+// taints: every label and taint of the pool but those the resource sets and
+// GKE's own.
+func importedMetadata(labels map[string]string, api []taint) (userLabels map[string]string, userTaints []taint) {
+	for k, v := range labels {
+		if k == catalog.LabelComputeClass {
+			continue
+		}
+		if userLabels == nil {
+			userLabels = map[string]string{}
+		}
+		userLabels[k] = v
+	}
+	for _, x := range api {
+		// GKE's own taints (the queued taint on queued-provisioning pools) are not the tier's.
+		if !slices.Contains([]string{catalog.TaintTPU, catalog.TaintGPU, catalog.TaintComputeClass, catalog.TaintQueued}, x.Key) {
+			userTaints = append(userTaints, x)
+		}
+	}
+	return userLabels, userTaints
+}
+
+// configuredMetadata is a tier's own labels and taints as the pool has
+// them: the ones its configuration (in) sets, with the pool's values.
+func configuredMetadata(in tierInput, labels map[string]string, find func(key, effect string) (taint, bool)) (userLabels map[string]string, userTaints []taint) {
+	if in.Labels != nil {
+		userLabels = map[string]string{}
+		for k := range in.Labels {
+			if v, ok := labels[k]; ok {
+				userLabels[k] = v
+			}
+		}
+	}
+	if in.Taints != nil {
+		userTaints = []taint{}
+		for _, x := range in.Taints {
+			if got, ok := find(x.Key, x.Effect); ok {
+				userTaints = append(userTaints, got)
+			}
+		}
+	}
+	return userLabels, userTaints
 }
 
 // flattenReservation sets reservation_affinity: what GKE reports when the

@@ -236,7 +236,16 @@ func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan re
 				"\n\nThe apply will refuse this tier and apply the others.")
 		}
 	}
-	if state != nil || plan.ComputeClass.IsUnknown() {
+	if state == nil {
+		checkLeftBehind(diags, live, plan, named)
+	}
+}
+
+// checkLeftBehind warns, for a resource not yet created, about the pools of
+// the cluster live that carry its ComputeClass label and an ownership label
+// but no tier's name (named): what an interrupted apply may have left.
+func checkLeftBehind(diags *diag.Diagnostics, live *container.Cluster, plan resourceModel, named map[string]bool) {
+	if plan.ComputeClass.IsUnknown() {
 		return
 	}
 	var left []string

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -57,51 +58,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	if !ok {
 		return
 	}
-	class := state.ComputeClass.ValueString()
-	cat := r.catalog
-	found := 0
-	kept := tiers[:0]
-	recorded := map[string]bool{}
-	for _, t := range tiers {
-		name := t.Name.ValueString()
-		recorded[name] = true
-		np := pools[name]
-		switch {
-		case np == nil:
-			kept = append(kept, missingTier(t))
-		case !owner.owns(np):
-			// Ours was deleted and someone else created a pool of the
-			// same name: it is not this resource's, so it leaves the state
-			// (the next plan shows the tier as a pool to create, and the
-			// apply refuses to touch the foreign pool).
-			resp.Diagnostics.AddAttributeWarning(path.Root("tiers"), "Node Pool Replaced Outside Terraform",
-				fmt.Sprintf("Node pool %s of tier %q is no longer the pool this resource created: the pool of that name %s. "+
-					"It is dropped from the state and never changed or deleted by this resource.",
-					state.Cluster.ValueString()+poolsSegment+name, name, ownership.Describe(resourceLabels(np))))
-		default:
-			found++
-			kept = append(kept, flattenPool(ctx, cat, t, np, class, importing, &resp.Diagnostics))
-		}
-	}
-	tiers = kept
-	// Pools this very resource created that no tier in the state names:
-	// an apply that was killed after GKE accepted their create, before it
-	// could record them (and the configuration may have changed since).
-	// They are recorded, so the next plan shows what happens to them.
-	for _, name := range sortedNames(pools) {
-		np := pools[name]
-		if recorded[name] || importing || owner.id == "" || !ownership.Owns(owner.id, resourceLabels(np)) {
-			continue
-		}
-		t := nullTier()
-		t.Name = types.StringValue(name)
-		tiers = append(tiers, flattenPool(ctx, cat, t, np, class, true, &resp.Diagnostics))
-		found++
-		resp.Diagnostics.AddAttributeWarning(path.Root("tiers"), "Node Pool Left by an Interrupted Apply Found",
-			fmt.Sprintf("Node pool %s carries this resource's owner id but no tier in the state names it: an apply was stopped "+
-				"after GKE accepted its creation. It is recorded now; the plan shows what the configuration does with it "+
-				"(kept, changed or deleted).", state.Cluster.ValueString()+poolsSegment+name))
-	}
+	tiers, found := r.readTiers(ctx, &state, tiers, pools, owner, importing, &resp.Diagnostics)
 	if found == 0 {
 		tflog.Warn(ctx, "none of the node pools exists any more; removing accel_fallback_nodepools from state",
 			map[string]any{"cluster": state.Cluster.ValueString(), "id": state.ID.ValueString()})
@@ -109,20 +66,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		return
 	}
 	if importing && found < len(tiers) {
-		var missing, existing []string
-		for _, t := range tiers {
-			if t.Status.ValueString() == statusMissing {
-				missing = append(missing, t.Name.ValueString())
-			} else {
-				existing = append(existing, t.Name.ValueString())
-			}
-		}
-		detail := fmt.Sprintf("The cluster %s has no node pool named %s.", state.Cluster.ValueString(), strings.Join(missing, ", "))
-		if len(existing) > 0 {
-			detail += fmt.Sprintf(" Import only the pools that exist, with the identifier %q; an apply then creates the others.",
-				resourceID(state.Cluster.ValueString(), existing))
-		}
-		resp.Diagnostics.AddError("Node Pool Not Found", detail)
+		importMissing(state.Cluster.ValueString(), tiers, &resp.Diagnostics)
 		return
 	}
 	r.setCapacity(ctx, state.Cluster.ValueString(), tiers, nil, &resp.Diagnostics)
@@ -177,4 +121,76 @@ func importedClass(tiers []tierModel, pools map[string]*container.NodePool) stri
 		}
 	}
 	return ""
+}
+
+// readTiers reads each tier of the state from its pool: a tier whose pool
+// is gone is recorded missing, one whose pool someone else now owns leaves
+// the state; and records the pools this resource created that no tier
+// names. It returns the tiers and how many of them have a pool.
+func (r *fallbackNodePoolsResource) readTiers(ctx context.Context, state *resourceModel, tiers []tierModel, pools map[string]*container.NodePool,
+	owner poolOwner, importing bool, diags *diag.Diagnostics) ([]tierModel, int) {
+	class := state.ComputeClass.ValueString()
+	cat := r.catalog
+	found := 0
+	kept := tiers[:0]
+	recorded := map[string]bool{}
+	for _, t := range tiers {
+		name := t.Name.ValueString()
+		recorded[name] = true
+		np := pools[name]
+		switch {
+		case np == nil:
+			kept = append(kept, missingTier(t))
+		case !owner.owns(np):
+			// Ours was deleted and someone else created a pool of the
+			// same name: it is not this resource's, so it leaves the state
+			// (the next plan shows the tier as a pool to create, and the
+			// apply refuses to touch the foreign pool).
+			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Replaced Outside Terraform",
+				fmt.Sprintf("Node pool %s of tier %q is no longer the pool this resource created: the pool of that name %s. "+
+					"It is dropped from the state and never changed or deleted by this resource.",
+					state.Cluster.ValueString()+poolsSegment+name, name, ownership.Describe(resourceLabels(np))))
+		default:
+			found++
+			kept = append(kept, flattenPool(ctx, cat, t, np, class, importing, diags))
+		}
+	}
+	tiers = kept
+	// Pools this very resource created that no tier in the state names:
+	// an apply that was killed after GKE accepted their create, before it
+	// could record them (and the configuration may have changed since).
+	// They are recorded, so the next plan shows what happens to them.
+	for _, name := range sortedNames(pools) {
+		np := pools[name]
+		if recorded[name] || importing || owner.id == "" || !ownership.Owns(owner.id, resourceLabels(np)) {
+			continue
+		}
+		t := nullTier()
+		t.Name = types.StringValue(name)
+		tiers = append(tiers, flattenPool(ctx, cat, t, np, class, true, diags))
+		found++
+		diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Left by an Interrupted Apply Found",
+			fmt.Sprintf("Node pool %s carries this resource's owner id but no tier in the state names it: an apply was stopped "+
+				"after GKE accepted its creation. It is recorded now; the plan shows what the configuration does with it "+
+				"(kept, changed or deleted).", state.Cluster.ValueString()+poolsSegment+name))
+	}
+	return tiers, found
+}
+
+// importMissing reports the tiers an import names whose pools do not exist.
+func importMissing(cluster string, tiers []tierModel, diags *diag.Diagnostics) {
+	var missing, existing []string
+	for _, t := range tiers {
+		if t.Status.ValueString() == statusMissing {
+			missing = append(missing, t.Name.ValueString())
+		} else {
+			existing = append(existing, t.Name.ValueString())
+		}
+	}
+	detail := fmt.Sprintf("The cluster %s has no node pool named %s.", cluster, strings.Join(missing, ", "))
+	if len(existing) > 0 {
+		detail += fmt.Sprintf(" Import only the pools that exist, with the identifier %q; an apply then creates the others.",
+			resourceID(cluster, existing))
+	}
+	diags.AddError("Node Pool Not Found", detail)
 }
