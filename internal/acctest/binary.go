@@ -4,41 +4,102 @@
 package acctest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/devbuild"
 )
 
-// DevInstall builds the provider into a temporary directory and returns the
-// environment for running the terraform binary against that build through
-// dev_overrides (see devbuild.Install).
+// mirrorVersion is the version MirrorInstall stamps into its build.
+const mirrorVersion = "0.1.0"
+
+// builds holds the provider builds of one test binary (see Main): each is
+// made once, on first use, and shared by every test.
+var builds struct {
+	dir    string // set by Main; "" builds per call
+	dev    func() (string, error)
+	mirror func() (string, error)
+}
+
+// Main runs the tests of a package whose tests install the provider
+// (DevInstall, MirrorInstall) and returns their exit code: the provider is
+// then built once per test binary, not once per call, and the builds are
+// removed afterwards. Use it as the package's TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(acctest.Main(m)) }
+func Main(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "accel-acctest-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	builds.dir = dir
+	builds.dev = sync.OnceValues(func() (string, error) {
+		root, err := moduleRoot()
+		if err != nil {
+			return "", err
+		}
+		bin := filepath.Join(dir, "dev", "terraform-provider-accel")
+		_, err = devbuild.Install(context.Background(), root, filepath.Dir(bin), devbuild.Accel)
+		return bin, err
+	})
+	builds.mirror = sync.OnceValues(func() (string, error) {
+		root, err := moduleRoot()
+		if err != nil {
+			return "", err
+		}
+		mirror := filepath.Join(dir, "mirror")
+		return mirror, devbuild.BuildMirror(context.Background(), root, mirror, mirrorVersion)
+	})
+	return m.Run()
+}
+
+// DevInstall builds the provider (once per test binary under Main) and
+// returns the environment for running the terraform binary against that
+// build through dev_overrides (see devbuild.Install).
 func DevInstall(t *testing.T) []string {
 	t.Helper()
 	return install(t, func(root, dir string) ([]string, error) {
-		return devbuild.Install(t.Context(), root, dir, devbuild.Accel)
+		if builds.dev == nil {
+			return devbuild.Install(t.Context(), root, dir, devbuild.Accel)
+		}
+		bin, err := builds.dev()
+		if err != nil {
+			return nil, err
+		}
+		return devbuild.Install(t.Context(), root, dir, devbuild.Provider{Source: devbuild.Accel.Source, Binary: bin})
 	})
 }
 
-// MirrorInstall builds the provider into a filesystem mirror in a
-// temporary directory, as `make install` does into the implied local
+// MirrorInstall builds the provider into a filesystem mirror (once per test
+// binary under Main), as `make install` does into the implied local
 // mirror, and returns the environment of a CLI that installs it from there
 // and nothing from a registry (devbuild.InstallMirror): `terraform init`
 // works offline.
 func MirrorInstall(t *testing.T) []string {
 	t.Helper()
 	return install(t, func(root, dir string) ([]string, error) {
-		return devbuild.InstallMirror(t.Context(), root, dir, "0.1.0")
+		if builds.mirror == nil {
+			return devbuild.InstallMirror(t.Context(), root, dir, mirrorVersion)
+		}
+		mirror, err := builds.mirror()
+		if err != nil {
+			return nil, err
+		}
+		return devbuild.UseMirror(dir, mirror)
 	})
 }
 
-// install skips without TF_ACC, else builds the provider of the module
-// with build into a temporary directory and returns its environment.
-func install(t *testing.T, build func(root, dir string) ([]string, error)) []string {
+// install skips without TF_ACC, else installs the provider of the module
+// with install into a temporary directory and returns its environment.
+func install(t *testing.T, install func(root, dir string) ([]string, error)) []string {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("set TF_ACC=1 to build the provider and run the Terraform CLI")
@@ -47,7 +108,7 @@ func install(t *testing.T, build func(root, dir string) ([]string, error)) []str
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := build(root, t.TempDir())
+	env, err := install(root, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

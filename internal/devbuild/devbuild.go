@@ -116,6 +116,13 @@ func InstallMirror(ctx context.Context, root, dir, version string) ([]string, er
 	if err := BuildMirror(ctx, root, mirror, version); err != nil {
 		return nil, err
 	}
+	return UseMirror(dir, mirror)
+}
+
+// UseMirror writes into dir the CLI configuration of InstallMirror for a
+// mirror BuildMirror made (which it only reads), and returns its
+// environment.
+func UseMirror(dir, mirror string) ([]string, error) {
 	var include []string
 	for _, h := range Hosts {
 		include = append(include, fmt.Sprintf("%q", h+"/"+Accel.Source))

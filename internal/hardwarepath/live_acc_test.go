@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -22,17 +21,6 @@ import (
 // emulator's APIs, Compute Engine included, so capacity is checked live.
 func liveConfig(tg *acctest.Target, body string) string {
 	return tg.Config("data \"accel_hardware_path\" \"test\" {" + body + "\n}\n")
-}
-
-// computeCalls counts the emulator's Compute Engine calls by method.
-func computeCalls(srv *emulator.Server) map[string]int64 {
-	out := map[string]int64{}
-	for m, n := range srv.Counters() {
-		if strings.HasPrefix(m, "compute.") && n > 0 {
-			out[m] = n
-		}
-	}
-	return out
 }
 
 // TestAccHardwarePath_liveOutcomes walks both trees with live evidence from
@@ -110,7 +98,7 @@ func TestAccHardwarePath_liveOutcomes(t *testing.T) {
 			for _, q := range tc.quotas {
 				tg.Emulator.SetQuota(q)
 			}
-			checks := append(tc.checks, callsBounded{srv: tg.Emulator, quota: len(tc.quotas) > 0})
+			checks := append(tc.checks, callsBounded{calls: tg.CallsSinceStart(), quota: len(tc.quotas) > 0})
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 				Steps:                    []resource.TestStep{{Config: liveConfig(tg, tc.body), ConfigStateChecks: checks}},
@@ -122,12 +110,12 @@ func TestAccHardwarePath_liveOutcomes(t *testing.T) {
 // callsBounded checks that the plan and apply asked regions.get at most
 // once per region and process, and listed reservations at most once.
 type callsBounded struct {
-	srv   *emulator.Server
+	calls *acctest.Calls
 	quota bool // a quota the catalog knows was asked for
 }
 
 func (c callsBounded) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	calls := computeCalls(c.srv)
+	calls := c.calls.Counts("compute.")
 	// Terraform reads the data source in the plan and again in the apply,
 	// each in its own provider process: at most two of each call.
 	for m, n := range calls {
@@ -183,16 +171,16 @@ data "accel_hardware_path" "test" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				value("capacity_checked", knownvalue.Bool(false)),
 				step(0, "evidence", notChecked),
-				noComputeCalls{srv: tg.Emulator},
+				noComputeCalls{calls: tg.CallsSinceStart()},
 			},
 		}},
 	})
 }
 
-type noComputeCalls struct{ srv *emulator.Server }
+type noComputeCalls struct{ calls *acctest.Calls }
 
 func (c noComputeCalls) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	if calls := computeCalls(c.srv); len(calls) > 0 {
+	if calls := c.calls.Counts("compute."); len(calls) > 0 {
 		resp.Error = fmt.Errorf("an offline plan called Compute Engine: %v", calls)
 	}
 }

@@ -18,7 +18,6 @@ import (
 	"google.golang.org/api/option"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
-	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 )
 
 // TestAccFallbackNodePools_defaultLabels: the provider's default_labels are
@@ -47,7 +46,7 @@ func TestAccFallbackNodePools_defaultLabels(t *testing.T) {
 			return ours(np) && maps.Equal(got, want)
 		}
 	}
-	var creates int64
+	creates := tg.Calls()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             checkDestroyed(tg, name),
@@ -77,7 +76,7 @@ func TestAccFallbackNodePools_defaultLabels(t *testing.T) {
 				})),
 			},
 		}, {
-			PreConfig: func() { creates = tg.Emulator.Counters()[emulator.MethodNodePoolsCreate] },
+			PreConfig: creates.Snapshot,
 			Config:    second,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
@@ -87,7 +86,7 @@ func TestAccFallbackNodePools_defaultLabels(t *testing.T) {
 				poolCheck{tg: tg, name: name, check: reports("changed default labels", func(np *container.NodePool) bool {
 					return ours(np) && np.Config.ResourceLabels["env"] == "staging" && np.Config.ResourceLabels["team"] == "serving"
 				})},
-				countCheck{tg: tg, since: &creates, recreated: false, what: "default_labels"},
+				poolsCreated(creates, false, "default_labels"),
 				statecheck.ExpectKnownValue(address, tierPath(0, "terraform_resource_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
 					"env": str("staging"), "team": str("serving"),
 				})),

@@ -14,7 +14,6 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
-	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 )
 
 // localSSDOf is the pool's "ephemeral/raw block" Local SSD counts, "-"
@@ -44,7 +43,7 @@ func TestAccFallbackNodePools_localSSD(t *testing.T) {
 		return config(tg, name, "", gpuTier(name, gpuZone, "g2-standard-8", setting))
 	}
 	const label = "cloud.google.com/gke-ephemeral-storage-local-ssd"
-	var creates int64
+	creates := tg.Calls()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             checkDestroyed(tg, name),
@@ -64,7 +63,7 @@ func TestAccFallbackNodePools_localSSD(t *testing.T) {
 			ImportStateId:           tg.Cluster + "/nodePools/" + name,
 			ImportStateVerifyIgnore: []string{"timeouts", "pools"},
 		}, {
-			PreConfig: func() { creates = tg.Emulator.Counters()[emulator.MethodNodePoolsCreate] },
+			PreConfig: creates.Snapshot,
 			Config:    render(line("local_nvme_ssd_block_count", "1")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
@@ -72,7 +71,7 @@ func TestAccFallbackNodePools_localSSD(t *testing.T) {
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
 				poolCheck{tg: tg, name: name, check: reports("raw block", func(np *container.NodePool) bool { return localSSDOf(np) == "-/1" })},
-				countCheck{tg: tg, since: &creates, recreated: true, what: "the Local SSD mode"},
+				poolsCreated(creates, true, "the Local SSD mode"),
 				statecheck.ExpectKnownValue(address, tierPath(0, "local_nvme_ssd_block_count"), knownvalue.Int64Exact(1)),
 				statecheck.ExpectKnownValue(address, tierPath(0, "accelerator_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
 					"cloud.google.com/gke-accelerator": knownvalue.StringExact("nvidia-l4"),

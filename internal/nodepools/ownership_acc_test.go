@@ -135,7 +135,7 @@ func TestAccFallbackNodePools_foreignPoolNeverTouched(t *testing.T) {
 					Config: config(tg, prefix, "", gpuTier(mine, gpuZone, "g2-standard-4")),
 					ConfigStateChecks: []statecheck.StateCheck{
 						expectPools{tg: tg, prefix: prefix, names: []string{foreign, mine}},
-						stateCheckFunc(func() error { return foreignSurvives(tg, foreign)(nil) }),
+						acctest.CheckFunc(func() error { return foreignSurvives(tg, foreign)(nil) }),
 					},
 				},
 			},
@@ -197,8 +197,8 @@ func TestAccFallbackNodePools_foreignPoolNeverTouched(t *testing.T) {
 					// test deletes only that one.
 					Config: config(tg, prefix, "", gpuTier(prefix+"-own", gpuZone, "g2-standard-4")),
 					ConfigStateChecks: []statecheck.StateCheck{
-						stateCheckFunc(func() error { return foreignSurvives(tg, mine)(nil) }),
-						stateCheckFunc(func() error { return foreignSurvives(tg, foreign)(nil) }),
+						acctest.CheckFunc(func() error { return foreignSurvives(tg, mine)(nil) }),
+						acctest.CheckFunc(func() error { return foreignSurvives(tg, foreign)(nil) }),
 					},
 				},
 			},
@@ -265,7 +265,7 @@ func TestAccFallbackNodePools_interruptedApplyFound(t *testing.T) {
 	_, gpuZone := zones(tg)
 	prefix := acctest.RandomName("ia")
 	base, added, renamed := prefix+"-base", prefix+"-added", prefix+"-old"
-	calls := &callCounter{srv: tg.Emulator}
+	calls := tg.Calls()
 	var owner string
 	withAdded := config(tg, prefix, "", gpuTier(base, gpuZone, "g2-standard-4"), gpuTier(added, gpuZone, "g2-standard-4"))
 	resource.ParallelTest(t, resource.TestCase{
@@ -285,7 +285,7 @@ func TestAccFallbackNodePools_interruptedApplyFound(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					calls.snapshot()
+					calls.Snapshot()
 				},
 				Config: withAdded,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -295,8 +295,8 @@ func TestAccFallbackNodePools_interruptedApplyFound(t *testing.T) {
 					expectPools{tg: tg, prefix: prefix, names: []string{base, added}},
 					// No second create; the renamed tier's pool is deleted (GKE may
 					// refuse the first delete while the creates still run).
-					calls.expect(map[string]int64{createCalls: 0}),
-					calls.atLeast(emulator.MethodNodePoolsDelete, 1),
+					calls.Exactly(map[string]int64{createCalls: 0}),
+					calls.AtLeast(emulator.MethodNodePoolsDelete, 1),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("tiers"), knownvalue.ListSizeExact(2)),
 					statecheck.ExpectKnownValue(address, tierPath(1, "name"), knownvalue.StringExact(added)),
 					poolCheck{tg: tg, name: added, check: func(p *container.NodePool) error {
@@ -331,7 +331,7 @@ func TestAccFallbackNodePools_poolDeletedBetweenPlanAndApply(t *testing.T) {
 			{Config: config(tg, prefix, "", gpuTier(a, gpuZone, "g2-standard-4"), gpuTier(b, gpuZone, "g2-standard-4"))},
 			{
 				Config: grown,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{planCheckFunc(func() error {
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{acctest.CheckFunc(func() error {
 					return tg.Emulator.DeleteNodePool(poolID(tg, a))
 				})}},
 				ConfigStateChecks: []statecheck.StateCheck{

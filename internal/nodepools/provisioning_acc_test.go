@@ -13,7 +13,6 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
-	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 )
 
 // TestAccFallbackNodePools_provisioning: a flex-start GPU tier with a run
@@ -45,7 +44,7 @@ func TestAccFallbackNodePools_provisioning(t *testing.T) {
 		return np.QueuedProvisioning != nil && np.QueuedProvisioning.Enabled && !np.Config.FlexStart &&
 			ra != nil && ra.ConsumeReservationType == "NO_RESERVATION"
 	})
-	var creates int64
+	creates := tg.Calls()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             checkDestroyed(tg, gpuName, tpuName),
@@ -73,7 +72,7 @@ func TestAccFallbackNodePools_provisioning(t *testing.T) {
 			ImportStateId:           tg.Cluster + "/nodePools/" + gpuName + "," + tpuName,
 			ImportStateVerifyIgnore: []string{"timeouts", "pools"},
 		}, {
-			PreConfig: func() { creates, _ = tg.CallCount(emulator.MethodNodePoolsCreate) },
+			PreConfig: creates.Snapshot,
 			Config:    render(`"12h"`),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
@@ -81,7 +80,7 @@ func TestAccFallbackNodePools_provisioning(t *testing.T) {
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
 				poolCheck{tg: tg, name: gpuName, check: flex("43200s")},
-				countCheck{tg: tg, since: &creates, recreated: true, what: "max_run_duration"},
+				poolsCreated(creates, true, "max_run_duration"),
 			},
 		}},
 	})

@@ -45,24 +45,16 @@ func newTarget(t *testing.T, opts ...func(*emulator.Scenario)) *acctest.Target {
 	return tg
 }
 
-// forEachMode runs test once per GKE behaviour the emulator models: pool
-// creates serialized (each refused while another pool operation runs) and
-// concurrent. Against a sandbox, GKE decides: test runs once.
-func forEachMode(t *testing.T, test func(t *testing.T, mode func(*emulator.Scenario))) {
+// withSerializedCreates runs test with pool creates serialized, as GKE
+// may (each create refused while another pool operation runs): the
+// behaviour in which the provider waits and retries. What changes with
+// concurrent creates is pinned where the outcome differs: the engine's
+// tests against the emulator (TestExecuteOrder, TestCallWaitsForBlockingOperation,
+// TestConcurrentCreatesNeedConcurrency) and TestAccFallbackNodePools_concurrency,
+// which runs both. Against a sandbox, GKE decides.
+func withSerializedCreates(t *testing.T, test func(t *testing.T, mode func(*emulator.Scenario))) {
 	t.Helper()
-	if acctest.Sandbox() {
-		test(t, func(*emulator.Scenario) {})
-		return
-	}
-	for _, serialize := range []bool{true, false} {
-		name := "concurrent creates"
-		if serialize {
-			name = "serialized creates"
-		}
-		t.Run(name, func(t *testing.T) {
-			test(t, func(sc *emulator.Scenario) { sc.SerializePoolCreates = serialize })
-		})
-	}
+	test(t, func(sc *emulator.Scenario) { sc.SerializePoolCreates = !acctest.Sandbox() })
 }
 
 // pools returns the node pools of the target's cluster by short name.
@@ -210,7 +202,7 @@ func tierPath(i int, attr string) tfjsonpath.Path {
 }
 
 func TestAccFallbackNodePools_tpuAndGPU(t *testing.T) {
-	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+	withSerializedCreates(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
 		tpuZone, gpuZone := zones(tg)
 		prefix := acctest.RandomName("tg")
@@ -328,66 +320,6 @@ func tolerationCheck(key, operator, value, effect string) knownvalue.Check {
 		"key": knownvalue.StringExact(key), "operator": knownvalue.StringExact(operator),
 		"value": knownvalue.StringExact(value), "effect": knownvalue.StringExact(effect),
 	})
-}
-
-// callCounter records the emulator's call counters before a step, for
-// checks on how many calls the step made. Against a sandbox it checks nothing.
-type callCounter struct {
-	srv    *emulator.Server
-	before map[string]int64
-}
-
-func (c *callCounter) snapshot() {
-	if c.srv != nil {
-		c.before = c.srv.Counters()
-	}
-}
-
-// expect is a state check: each method was called exactly n times since the snapshot.
-func (c *callCounter) expect(want map[string]int64) statecheck.StateCheck {
-	return stateCheckFunc(func() error {
-		if c.srv == nil {
-			return nil
-		}
-		now := c.srv.Counters()
-		var bad []string
-		for m, n := range want {
-			if got := now[m] - c.before[m]; got != n {
-				bad = append(bad, fmt.Sprintf("%s called %d times, want %d", m, got, n))
-			}
-		}
-		if len(bad) > 0 {
-			slices.Sort(bad)
-			return fmt.Errorf("%s", strings.Join(bad, "; "))
-		}
-		return nil
-	})
-}
-
-// atLeast is a state check: method was called at least n times since the snapshot.
-func (c *callCounter) atLeast(method string, n int64) statecheck.StateCheck {
-	return stateCheckFunc(func() error {
-		if c.srv == nil {
-			return nil
-		}
-		if got := c.srv.Counters()[method] - c.before[method]; got < n {
-			return fmt.Errorf("%s called %d times, want at least %d", method, got, n)
-		}
-		return nil
-	})
-}
-
-// planCheckFunc runs f between plan and apply.
-type planCheckFunc func() error
-
-func (f planCheckFunc) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	resp.Error = f()
-}
-
-type stateCheckFunc func() error
-
-func (f stateCheckFunc) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	resp.Error = f()
 }
 
 // resourceIDOf is the id of a resource with the named pools: the cluster

@@ -32,7 +32,7 @@ var noPoolCalls = map[string]int64{
 }
 
 func TestAccFallbackNodePools_threeTiers(t *testing.T) {
-	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+	withSerializedCreates(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
 		tpuZone, gpuZone := zones(tg)
 		bigZone := gpuZone
@@ -80,7 +80,7 @@ func TestAccFallbackNodePools_threeTiers(t *testing.T) {
 }
 
 func TestAccFallbackNodePools_multiHost(t *testing.T) {
-	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+	withSerializedCreates(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
 		tpuZone, _ := zones(tg)
 		prefix := acctest.RandomName("mh")
@@ -133,12 +133,12 @@ func TestAccFallbackNodePools_multiHost(t *testing.T) {
 }
 
 func TestAccFallbackNodePools_updateInPlace(t *testing.T) {
-	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+	withSerializedCreates(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
 		tpuZone, gpuZone := zones(tg)
 		prefix := acctest.RandomName("up")
 		names := []string{prefix + "-v6e", prefix + "-l4"}
-		calls := &callCounter{srv: tg.Emulator}
+		calls := tg.Calls()
 		before := config(tg, prefix, "",
 			tpuTier(names[0], tpuZone, "v6e-4", line("min_node_count", "0"), line("max_node_count", "2")),
 			gpuTier(names[1], gpuZone, "g2-standard-4", line("node_count", "1")),
@@ -155,7 +155,7 @@ func TestAccFallbackNodePools_updateInPlace(t *testing.T) {
 			Steps: []resource.TestStep{
 				{Config: before},
 				{
-					PreConfig: calls.snapshot,
+					PreConfig: calls.Snapshot,
 					Config:    after,
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
@@ -164,7 +164,7 @@ func TestAccFallbackNodePools_updateInPlace(t *testing.T) {
 						})),
 					}},
 					ConfigStateChecks: []statecheck.StateCheck{
-						calls.expect(map[string]int64{
+						calls.Exactly(map[string]int64{
 							createCalls: 0, deleteCalls: 0, updateCalls: 2,
 							emulator.MethodNodePoolsSetAutoscaling: 1, emulator.MethodNodePoolsSetSize: 1, emulator.MethodNodePoolsSetManagement: 1,
 						}),
@@ -195,14 +195,14 @@ func TestAccFallbackNodePools_updateInPlace(t *testing.T) {
 }
 
 func TestAccFallbackNodePools_reorderAddRemoveNamedInPlan(t *testing.T) {
-	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+	withSerializedCreates(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
 		tpuZone, gpuZone := zones(tg)
 		prefix := acctest.RandomName("ro")
 		a := tpuTier(prefix+"-a", tpuZone, "v6e-4", line("node_count", "1"))
 		b := gpuTier(prefix+"-b", gpuZone, "g2-standard-4")
 		c := gpuTier(prefix+"-c", gpuZone, "g2-standard-8")
-		calls := &callCounter{srv: tg.Emulator}
+		calls := tg.Calls()
 		manifestOrder := func(names ...string) knownvalue.Check {
 			pattern := "(?s)priorities:\n"
 			for _, n := range names {
@@ -218,7 +218,7 @@ func TestAccFallbackNodePools_reorderAddRemoveNamedInPlan(t *testing.T) {
 				{
 					// Reorder: only the ComputeClass changes; the id stays.
 					// The plan shows the reorder as each pool's tier.
-					PreConfig: calls.snapshot,
+					PreConfig: calls.Snapshot,
 					Config:    config(tg, prefix, "", b, a),
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
@@ -228,14 +228,14 @@ func TestAccFallbackNodePools_reorderAddRemoveNamedInPlan(t *testing.T) {
 						plancheck.ExpectKnownValue(address, poolPath(b.name, "created_at"), createdAt),
 					}},
 					ConfigStateChecks: []statecheck.StateCheck{
-						calls.expect(noPoolCalls),
+						calls.Exactly(noPoolCalls),
 						statecheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), manifestOrder(b.name, a.name)),
 						statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(resourceIDOf(tg, a.name, b.name))),
 					},
 				},
 				{
 					// Add a tier in the middle: one create, named in the plan.
-					PreConfig: calls.snapshot,
+					PreConfig: calls.Snapshot,
 					Config:    config(tg, prefix, "", b, c, a),
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectUnknownValue(address, poolPath(c.name, "created_at")),
@@ -245,7 +245,7 @@ func TestAccFallbackNodePools_reorderAddRemoveNamedInPlan(t *testing.T) {
 					}},
 					ConfigStateChecks: []statecheck.StateCheck{
 						statecheck.ExpectKnownValue(address, poolPath(c.name, "created_at"), createdAt),
-						calls.expect(map[string]int64{createCalls: 1, deleteCalls: 0, updateCalls: 0}),
+						calls.Exactly(map[string]int64{createCalls: 1, deleteCalls: 0, updateCalls: 0}),
 						expectPools{tg: tg, prefix: prefix, names: []string{a.name, b.name, c.name}},
 						statecheck.ExpectKnownValue(address, tfjsonpath.New("compute_class_manifest"), manifestOrder(b.name, c.name, a.name)),
 					},
@@ -253,7 +253,7 @@ func TestAccFallbackNodePools_reorderAddRemoveNamedInPlan(t *testing.T) {
 				{
 					// Remove the first tier: one delete; its pool leaves the
 					// plan's pools.
-					PreConfig: calls.snapshot,
+					PreConfig: calls.Snapshot,
 					Config:    config(tg, prefix, "", c, a),
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectKnownValue(address, tfjsonpath.New("pools"), knownvalue.MapPartial(map[string]knownvalue.Check{
@@ -263,7 +263,7 @@ func TestAccFallbackNodePools_reorderAddRemoveNamedInPlan(t *testing.T) {
 						plancheck.ExpectKnownValue(address, tfjsonpath.New("pools"), knownvalue.MapSizeExact(2)),
 					}},
 					ConfigStateChecks: []statecheck.StateCheck{
-						calls.expect(map[string]int64{createCalls: 0, deleteCalls: 1, updateCalls: 0}),
+						calls.Exactly(map[string]int64{createCalls: 0, deleteCalls: 1, updateCalls: 0}),
 						expectPools{tg: tg, prefix: prefix, names: []string{a.name, c.name}},
 						statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
 					},
@@ -271,7 +271,7 @@ func TestAccFallbackNodePools_reorderAddRemoveNamedInPlan(t *testing.T) {
 				{
 					// An immutable change re-creates that pool only: its
 					// created_at is the one value the plan leaves unknown.
-					PreConfig: calls.snapshot,
+					PreConfig: calls.Snapshot,
 					Config:    config(tg, prefix, "", gpuTier(c.name, gpuZone, "g2-standard-12"), a),
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
@@ -280,7 +280,7 @@ func TestAccFallbackNodePools_reorderAddRemoveNamedInPlan(t *testing.T) {
 						plancheck.ExpectKnownValue(address, poolPath(a.name, "created_at"), createdAt),
 					}},
 					ConfigStateChecks: []statecheck.StateCheck{
-						calls.expect(map[string]int64{createCalls: 1, deleteCalls: 1, updateCalls: 0}),
+						calls.Exactly(map[string]int64{createCalls: 1, deleteCalls: 1, updateCalls: 0}),
 						poolCheck{tg: tg, name: c.name, check: func(p *container.NodePool) error {
 							if p.Config.MachineType != "g2-standard-12" {
 								return fmt.Errorf("pool %s has machine type %s", c.name, p.Config.MachineType)
@@ -303,7 +303,7 @@ func poolPath(name, attr string) tfjsonpath.Path {
 var createdAt = knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`))
 
 func TestAccFallbackNodePools_stockoutFail(t *testing.T) {
-	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+	withSerializedCreates(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
 		tg.RequireEmulatorFor(t, "injects a stockout")
 		tpuZone, gpuZone := zones(tg)
@@ -335,7 +335,7 @@ func TestAccFallbackNodePools_stockoutFail(t *testing.T) {
 }
 
 func TestAccFallbackNodePools_stockoutContinue(t *testing.T) {
-	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+	withSerializedCreates(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
 		tg.RequireEmulatorFor(t, "injects a stockout")
 		tpuZone, gpuZone := zones(tg)
@@ -403,7 +403,7 @@ func TestAccFallbackNodePools_stockoutInLaterApplyRetried(t *testing.T) {
 	gpu := gpuTier(names[1], gpuZone, "g2-standard-4")
 	fail := "  on_stockout = \"fail\"\n"
 	both := config(tg, prefix, fail, tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1")), gpu)
-	calls := &callCounter{srv: tg.Emulator}
+	calls := tg.Calls()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             checkDestroyed(tg, names...),
@@ -417,7 +417,7 @@ func TestAccFallbackNodePools_stockoutInLaterApplyRetried(t *testing.T) {
 			{
 				PreConfig: func() {
 					tg.Emulator.SetCapacity(tpuZone, "ct6e-standard-4t", -1)
-					calls.snapshot()
+					calls.Snapshot()
 				},
 				Config: both,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -427,7 +427,7 @@ func TestAccFallbackNodePools_stockoutInLaterApplyRetried(t *testing.T) {
 					statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
 					// The pool in ERROR is deleted and created again; the GPU
 					// pool is not touched.
-					calls.expect(map[string]int64{createCalls: 1, deleteCalls: 1}),
+					calls.Exactly(map[string]int64{createCalls: 1, deleteCalls: 1}),
 					expectPools{tg: tg, prefix: prefix, names: names},
 				},
 			},
@@ -484,9 +484,9 @@ func TestAccFallbackNodePools_concurrency(t *testing.T) {
 			for _, x := range tiers {
 				names = append(names, x.name)
 			}
-			calls := &callCounter{srv: tg.Emulator}
+			calls := tg.Calls()
 			arm := func() {
-				calls.snapshot()
+				calls.Snapshot()
 				if tc.rateEvery > 0 {
 					if err := tg.Emulator.SetRateLimit(createCalls, tc.rateEvery); err != nil {
 						t.Fatal(err)
@@ -500,9 +500,9 @@ func TestAccFallbackNodePools_concurrency(t *testing.T) {
 			}
 			checks := []statecheck.StateCheck{expectPools{tg: tg, prefix: prefix, names: names}}
 			if tc.refusals {
-				checks = append(checks, calls.atLeast(createCalls, tc.wantCreates))
+				checks = append(checks, calls.AtLeast(createCalls, tc.wantCreates))
 			} else {
-				checks = append(checks, calls.expect(map[string]int64{createCalls: tc.wantCreates}))
+				checks = append(checks, calls.Exactly(map[string]int64{createCalls: tc.wantCreates}))
 			}
 			for i := range tiers {
 				checks = append(checks, statecheck.ExpectKnownValue(address, tierPath(i, "status"), knownvalue.StringExact("RUNNING")))
@@ -535,19 +535,19 @@ func TestAccFallbackNodePools_concurrency(t *testing.T) {
 // Terraform right before the apply: every pool operation is refused until it
 // ends, and the apply still succeeds.
 func TestAccFallbackNodePools_externalOperation(t *testing.T) {
-	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+	withSerializedCreates(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
 		tg.RequireEmulatorFor(t, "holds the cluster with another operation")
 		tpuZone, gpuZone := zones(tg)
 		prefix := acctest.RandomName("ex")
 		names := []string{prefix + "-v6e", prefix + "-l4"}
-		calls := &callCounter{srv: tg.Emulator}
+		calls := tg.Calls()
 		// The upgrade starts between plan and apply and lasts until GKE has
 		// received the apply's first call of method (which it refuses),
 		// whatever the machine's speed.
 		hold := func(method string) plancheck.PlanCheck {
-			return planCheckFunc(func() error {
-				calls.snapshot()
+			return acctest.CheckFunc(func() error {
+				calls.Snapshot()
 				_, err := tg.Emulator.HoldClusterUntilCalls(acctest.EmulatorProject, "us-central1", "serving", method, 1)
 				return err
 			})
@@ -565,8 +565,8 @@ func TestAccFallbackNodePools_externalOperation(t *testing.T) {
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{hold(createCalls)}},
 					ConfigStateChecks: []statecheck.StateCheck{
 						expectPools{tg: tg, prefix: prefix, names: names},
-						calls.atLeast(createCalls, 3),
-						calls.atLeast(emulator.MethodContainerOperationsList, 1),
+						calls.AtLeast(createCalls, 3),
+						calls.AtLeast(emulator.MethodContainerOperationsList, 1),
 					},
 				},
 				{
@@ -576,7 +576,7 @@ func TestAccFallbackNodePools_externalOperation(t *testing.T) {
 						tpuTier(names[0], tpuZone, "v6e-4", line("node_count", "1"), line("labels", `{ tier = "first" }`))),
 					ConfigStateChecks: []statecheck.StateCheck{
 						expectPools{tg: tg, prefix: prefix, names: names[:1]},
-						calls.atLeast(deleteCalls, 2),
+						calls.AtLeast(deleteCalls, 2),
 					},
 				},
 			},
@@ -637,7 +637,7 @@ func TestAccFallbackNodePools_gkeAdditions(t *testing.T) {
 }
 
 func TestAccFallbackNodePools_disappears(t *testing.T) {
-	forEachMode(t, func(t *testing.T, mode func(*emulator.Scenario)) {
+	withSerializedCreates(t, func(t *testing.T, mode func(*emulator.Scenario)) {
 		tg := newTarget(t, mode)
 		tg.RequireEmulatorFor(t, "deletes node pools behind Terraform's back")
 		tpuZone, gpuZone := zones(tg)
@@ -656,7 +656,7 @@ func TestAccFallbackNodePools_disappears(t *testing.T) {
 				}
 			}
 		}
-		calls := &callCounter{srv: tg.Emulator}
+		calls := tg.Calls()
 		resource.ParallelTest(t, resource.TestCase{
 			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 			CheckDestroy:             checkDestroyed(tg, names...),
@@ -664,14 +664,14 @@ func TestAccFallbackNodePools_disappears(t *testing.T) {
 				{Config: cfg},
 				{
 					// One pool deleted out of band: re-created, the other untouched.
-					PreConfig: func() { deletePools(names[0])(); calls.snapshot() },
+					PreConfig: func() { deletePools(names[0])(); calls.Snapshot() },
 					Config:    cfg,
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
 						plancheck.ExpectUnknownValue(address, tierPath(0, "status")),
 					}},
 					ConfigStateChecks: []statecheck.StateCheck{
-						calls.expect(map[string]int64{createCalls: 1, deleteCalls: 0}),
+						calls.Exactly(map[string]int64{createCalls: 1, deleteCalls: 0}),
 						expectPools{tg: tg, prefix: prefix, names: names},
 						statecheck.ExpectKnownValue(address, tierPath(0, "status"), knownvalue.StringExact("RUNNING")),
 					},

@@ -4,7 +4,6 @@
 package nodepools_test
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -230,9 +229,9 @@ func TestAccFallbackNodePools_settings(t *testing.T) {
 		ImportStateVerifyIgnore: []string{"timeouts", "pools"}, // created_at is empty for imported pools
 	}}
 	for i, c := range cases {
-		var creates int64
+		creates := tg.Calls()
 		steps = append(steps, resource.TestStep{
-			PreConfig: func() { creates = tg.Emulator.Counters()[emulator.MethodNodePoolsCreate] },
+			PreConfig: creates.Snapshot,
 			Config:    render(i),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
@@ -241,7 +240,7 @@ func TestAccFallbackNodePools_settings(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{
 				poolCheck{tg: tg, name: name(i), check: reports(c.name, c.reportsAfter)},
 				statecheck.ExpectKnownValue(address, tierPath(i, c.stateAttribute), c.stateAfter),
-				countCheck{tg: tg, since: &creates, recreated: !c.inPlace, what: c.name},
+				poolsCreated(creates, !c.inPlace, c.name),
 			},
 		})
 	}
@@ -263,28 +262,20 @@ func reports(what string, ok func(*container.NodePool) bool) func(*container.Nod
 
 func joinNames(names []string) string { return strings.Join(names, ",") }
 
-// countCheck checks whether a step created a pool: exactly one for a
-// re-creation, none for an in-place change. Against a sandbox project,
-// where nothing counts calls, it checks nothing.
-type countCheck struct {
-	tg        *acctest.Target
-	since     *int64
-	recreated bool
-	what      string
-}
-
-func (c countCheck) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	n, counting := c.tg.CallCount(emulator.MethodNodePoolsCreate)
-	if !counting {
-		return
-	}
-	got := n - *c.since
-	want := int64(0)
-	if c.recreated {
-		want = 1
-	}
-	if got != want {
-		resp.Error = fmt.Errorf("changing %s created %d node pools, want %d", c.what, got, want)
+// poolsCreated checks that a step (counted by calls from its snapshot)
+// created exactly one pool for a re-creation, none for an in-place change
+// of what. Against a sandbox project, where nothing counts calls, it checks
+// nothing.
+func poolsCreated(calls *acctest.Calls, recreated bool, what string) acctest.CheckFunc {
+	return func() error {
+		want := int64(0)
+		if recreated {
+			want = 1
+		}
+		if got, counting := calls.Since(emulator.MethodNodePoolsCreate); counting && got != want {
+			return fmt.Errorf("changing %s created %d node pools, want %d", what, got, want)
+		}
+		return nil
 	}
 }
 

@@ -5,7 +5,6 @@ package nodepools
 
 import (
 	"context"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // computeClassCRD holds the fields of the ComputeClass custom resource
@@ -409,28 +409,8 @@ func TestSchemaModelParity(t *testing.T) {
 	}
 	check := func(what string, attrs map[string]schema.Attribute, blocks map[string]schema.Block, model any) {
 		t.Helper()
-		fields := map[string]bool{}
-		for _, f := range reflect.VisibleFields(reflect.TypeOf(model)) {
-			if !f.Anonymous {
-				fields[f.Tag.Get("tfsdk")] = true
-			}
-		}
-		names := map[string]bool{}
-		for name := range attrs {
-			names[name] = true
-		}
-		for name := range blocks {
-			names[name] = true
-		}
-		for name := range names {
-			if !fields[name] {
-				t.Errorf("%s: schema attribute or block %q has no model field", what, name)
-			}
-		}
-		for name := range fields {
-			if !names[name] {
-				t.Errorf("%s: model field %q has no schema attribute or block", what, name)
-			}
+		if d := tfmodel.ModelMismatch(append(tfmodel.Names(attrs), tfmodel.Names(blocks)...), model); d != "" {
+			t.Errorf("%s: %s", what, d)
 		}
 	}
 	check("resource", resp.Schema.Attributes, resp.Schema.Blocks, resourceModel{})

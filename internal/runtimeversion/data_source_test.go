@@ -5,8 +5,6 @@ package runtimeversion
 
 import (
 	"context"
-	"reflect"
-	"sort"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -33,15 +32,8 @@ func TestSchemaModelParity(t *testing.T) {
 			t.Errorf("attribute %q has no MarkdownDescription", name)
 		}
 	}
-	var inModel []string
-	rt := reflect.TypeFor[runtimeVersionModel]()
-	for i := range rt.NumField() {
-		inModel = append(inModel, rt.Field(i).Tag.Get("tfsdk"))
-	}
-	sort.Strings(inSchema)
-	sort.Strings(inModel)
-	if diff := cmp.Diff(inSchema, inModel); diff != "" {
-		t.Errorf("schema attributes (-) and model fields (+) differ:\n%s", diff)
+	if d := tfmodel.ModelMismatch(inSchema, runtimeVersionModel{}); d != "" {
+		t.Error(d)
 	}
 }
 

@@ -5,6 +5,10 @@ package tfmodel
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -146,3 +150,38 @@ func BoolPtr(v types.Bool) *bool {
 	b := v.ValueBool()
 	return &b
 }
+
+// ModelMismatch compares the attribute and block names of a schema object
+// with the tfsdk tags of model's fields (those of embedded structs
+// included) and says what differs, "" when nothing does: the one check of
+// the schema-model parity tests.
+func ModelMismatch(names []string, model any) string {
+	fields := map[string]bool{}
+	for _, f := range reflect.VisibleFields(reflect.TypeOf(model)) {
+		if !f.Anonymous {
+			fields[f.Tag.Get("tfsdk")] = true
+		}
+	}
+	inSchema := map[string]bool{}
+	var schemaOnly, modelOnly []string
+	for _, n := range names {
+		inSchema[n] = true
+		if !fields[n] {
+			schemaOnly = append(schemaOnly, n)
+		}
+	}
+	for n := range fields {
+		if !inSchema[n] {
+			modelOnly = append(modelOnly, n)
+		}
+	}
+	if len(schemaOnly)+len(modelOnly) == 0 {
+		return ""
+	}
+	slices.Sort(schemaOnly)
+	slices.Sort(modelOnly)
+	return fmt.Sprintf("%T: in the schema only: %v; in the model only: %v", model, schemaOnly, modelOnly)
+}
+
+// Names are the keys of a schema's attribute or block map.
+func Names[T any](m map[string]T) []string { return slices.Sorted(maps.Keys(m)) }

@@ -5,6 +5,7 @@ package tfmodel
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -101,3 +102,23 @@ func TestValuesOfUnknowns(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestModelMismatch: a name on one side only is named, embedded structs'
+// fields count as the model's own.
+func TestModelMismatch(t *testing.T) {
+	t.Parallel()
+	type inner struct {
+		B types.String `tfsdk:"b"`
+	}
+	type model struct {
+		A types.String `tfsdk:"a"`
+		inner
+	}
+	if d := ModelMismatch([]string{"a", "b"}, model{}); d != "" {
+		t.Errorf("matching names: %s", d)
+	}
+	d := ModelMismatch([]string{"a", "c"}, model{})
+	if !strings.Contains(d, "in the schema only: [c]") || !strings.Contains(d, "in the model only: [b]") {
+		t.Errorf("mismatch described as %q", d)
+	}
+}

@@ -114,7 +114,7 @@ resource "accel_tpu_vm" "test" {
 					})),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_endpoints"), knownvalue.ListSizeExact(1)),
 					expectInstances{srv: srv, name: name, ids: []string{id}},
-					expectCalls{srv: srv, want: map[string]int64{emulator.MethodComputeInstancesInsert: 1, emulator.MethodTPUNodesCreate: 0}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodComputeInstancesInsert: 1, emulator.MethodTPUNodesCreate: 0}),
 					checkInstance(srv, id, func(in instanceView) error {
 						if !strings.HasSuffix(in.MachineType, "/machineTypes/"+ce.MachineType) {
 							return fmt.Errorf("machine type %s, want %s", in.MachineType, ce.MachineType)
@@ -133,9 +133,9 @@ resource "accel_tpu_vm" "test" {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectCalls{srv: srv, want: map[string]int64{
+					tg.CallsSinceStart().Exactly(map[string]int64{
 						emulator.MethodComputeInstancesInsert: 1, emulator.MethodComputeInstancesSetLabels: 1,
-					}},
+					}),
 					checkInstance(srv, id, func(in instanceView) error {
 						if in.Labels["team"] != "research" || in.Labels["accel-managed"] == "" {
 							return fmt.Errorf("labels %v, want team=research and the ownership label", in.Labels)
@@ -167,7 +167,7 @@ resource "accel_tpu_vm" "test" {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					expectInstances{srv: srv, name: name, ids: []string{id}},
-					expectCalls{srv: srv, want: map[string]int64{emulator.MethodComputeInstancesInsert: 2, emulator.MethodComputeInstancesDelete: 1}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodComputeInstancesInsert: 2, emulator.MethodComputeInstancesDelete: 1}),
 				},
 			},
 		},
@@ -208,7 +208,7 @@ resource "accel_tpu_vm" "test" {
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("zone"), knownvalue.StringExact(zones[1])),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("scheduling_config").AtMapKey("spot"), knownvalue.Bool(true)),
 					expectInstances{srv: srv, name: name, ids: []string{id}},
-					expectCalls{srv: srv, want: map[string]int64{emulator.MethodComputeInstancesInsert: 2}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodComputeInstancesInsert: 2}),
 					checkInstance(srv, id, func(in instanceView) error {
 						if in.ProvisioningModel != "SPOT" {
 							return fmt.Errorf("provisioning model %q, want SPOT", in.ProvisioningModel)
@@ -270,7 +270,7 @@ type instanceView struct {
 }
 
 func checkInstance(srv *emulator.Server, id string, check func(instanceView) error) statecheck.StateCheck {
-	return stateCheckFunc(func() error {
+	return acctest.CheckFunc(func() error {
 		in, err := srv.Instance(id)
 		if err != nil {
 			return err
@@ -291,12 +291,6 @@ func checkInstance(srv *emulator.Server, id string, check func(instanceView) err
 		}
 		return check(v)
 	})
-}
-
-type stateCheckFunc func() error
-
-func (f stateCheckFunc) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	resp.Error = f()
 }
 
 // TestAccTPUVM_computeEngineForeignAndDisappears: an instance of the same
@@ -535,8 +529,8 @@ resource "accel_tpu_vm" "test" {
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(instanceID)),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact(ce.DefaultImage)),
 					expectInstances{srv: srv, name: name, ids: []string{instanceID}},
-					expectCalls{srv: srv, want: map[string]int64{emulator.MethodTPUNodesCreate: 1, emulator.MethodTPUNodesDelete: 1,
-						emulator.MethodComputeInstancesInsert: 1}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUNodesCreate: 1, emulator.MethodTPUNodesDelete: 1,
+						emulator.MethodComputeInstancesInsert: 1}),
 				},
 			},
 			{
@@ -552,7 +546,7 @@ resource "accel_tpu_vm" "test" {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(nodeID)),
-					expectCalls{srv: srv, want: map[string]int64{emulator.MethodTPUNodesCreate: 2, emulator.MethodComputeInstancesDelete: 1}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUNodesCreate: 2, emulator.MethodComputeInstancesDelete: 1}),
 				},
 			},
 		},
@@ -607,7 +601,7 @@ resource "accel_tpu_vm" "test" {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("labels").AtMapKey("team"), knownvalue.StringExact("b")),
 					expectInstances{srv: srv, name: name, ids: []string{id}},
-					expectCalls{srv: srv, want: map[string]int64{emulator.MethodComputeInstancesInsert: 1, emulator.MethodComputeInstancesDelete: 0}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodComputeInstancesInsert: 1, emulator.MethodComputeInstancesDelete: 0}),
 				},
 			},
 			{
@@ -619,7 +613,7 @@ resource "accel_tpu_vm" "test" {
 				Config: config("b"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("RUNNING")),
-					expectCalls{srv: srv, want: map[string]int64{emulator.MethodComputeInstancesInsert: 1}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodComputeInstancesInsert: 1}),
 				},
 			},
 		},
@@ -655,7 +649,7 @@ resource "accel_tpu_vm" "test" {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(address, tfjsonpath.New("network_config").AtMapKey("subnetwork"), knownvalue.StringExact("default")),
-				stateCheckFunc(func() error {
+				acctest.CheckFunc(func() error {
 					in, err := srv.Instance(id)
 					if err != nil {
 						return err

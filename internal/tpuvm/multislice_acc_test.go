@@ -97,7 +97,7 @@ func TestAccTPUVM_multislice(t *testing.T) {
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("network_endpoints"), knownvalue.ListSizeExact(2)),
 					expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
 					expectSlices{tg: tg, name: name, ids: slices},
-					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUNodesCreate: 0, emulator.MethodTPUQueuedResourcesCreate: 1}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUNodesCreate: 0, emulator.MethodTPUQueuedResourcesCreate: 1}),
 				},
 			},
 			{
@@ -113,7 +113,7 @@ func TestAccTPUVM_multislice(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					expectSlices{tg: tg, name: name, ids: slices, key: "team", value: "infra"},
-					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1}),
 				},
 			},
 			{
@@ -238,7 +238,7 @@ func TestAccTPUVM_queuedImportWaiting(t *testing.T) {
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("WAITING_FOR_RESOURCES")),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("capacity").AtMapKey("mode"), knownvalue.StringExact("spot")),
 					expectQueued{tg: tg, name: name, states: []string{"WAITING_FOR_RESOURCES"}},
-					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1}),
 				},
 			},
 			{
@@ -253,7 +253,7 @@ func TestAccTPUVM_queuedImportWaiting(t *testing.T) {
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("capacity").AtMapKey("max_wait"), knownvalue.StringExact("120m")),
 					expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
 					expectNodes{tg: tg, name: name, ids: []string{id}},
-					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1, emulator.MethodTPUNodesCreate: 0}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1, emulator.MethodTPUNodesCreate: 0}),
 				},
 			},
 		},
@@ -284,7 +284,7 @@ func TestAccTPUVM_multisliceZoneFallback(t *testing.T) {
 				// One request left, ACTIVE: the failed one was deleted.
 				expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
 				expectSlices{tg: tg, name: name, ids: []string{id + "-0", id + "-1"}},
-				expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 2}},
+				tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 2}),
 			},
 		}},
 	})

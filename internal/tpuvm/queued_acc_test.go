@@ -97,7 +97,7 @@ func TestAccTPUVM_queuedSpot(t *testing.T) {
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("scheduling_config"), knownvalue.Null()),
 					expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
 					expectNodes{tg: tg, name: name, ids: []string{id}},
-					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUNodesCreate: 0, emulator.MethodTPUQueuedResourcesCreate: 1}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUNodesCreate: 0, emulator.MethodTPUQueuedResourcesCreate: 1}),
 				},
 			},
 			{
@@ -151,7 +151,7 @@ func TestAccTPUVM_queuedReservedAfterWait(t *testing.T) {
 				statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("ACTIVE")),
 				statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("READY")),
 				expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
-				expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1}},
+				tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1}),
 			},
 		}},
 	})
@@ -200,7 +200,7 @@ func TestAccTPUVM_queuedTimeoutThenReapply(t *testing.T) {
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("state"), knownvalue.StringExact("READY")),
 					expectQueued{tg: tg, name: name, states: []string{"ACTIVE"}},
 					expectNodes{tg: tg, name: name, ids: []string{id}},
-					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1, emulator.MethodTPUNodesCreate: 0}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1, emulator.MethodTPUNodesCreate: 0}),
 				},
 			},
 		},
@@ -317,7 +317,7 @@ func TestAccTPUVM_queuedEditWhileWaiting(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("queued_resource_state"), knownvalue.StringExact("ACTIVE")),
 					expectNodes{tg: tg, name: name, ids: []string{id}},
-					stateCheckFunc(func() error {
+					acctest.CheckFunc(func() error {
 						for _, n := range tg.Emulator.Nodes() {
 							if n.Name != id {
 								continue
@@ -330,7 +330,7 @@ func TestAccTPUVM_queuedEditWhileWaiting(t *testing.T) {
 						}
 						return fmt.Errorf("no node %s", id)
 					}),
-					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUQueuedResourcesCreate: 1}),
 				},
 			},
 		},

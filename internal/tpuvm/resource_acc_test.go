@@ -5,7 +5,6 @@ package tpuvm_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -105,23 +104,6 @@ func sameIDs(what string, got, want []string) error {
 		return fmt.Errorf("%s: got %v, want %v", what, got, want)
 	}
 	return nil
-}
-
-// expectCalls is a state check on the emulator's call counters.
-type expectCalls struct {
-	srv  *emulator.Server
-	want map[string]int64
-}
-
-func (e expectCalls) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	got := e.srv.Counters()
-	var errs []error
-	for method, n := range e.want {
-		if got[method] != n {
-			errs = append(errs, fmt.Errorf("%s called %d times, want %d", method, got[method], n))
-		}
-	}
-	resp.Error = errors.Join(errs...)
 }
 
 func TestAccTPUVM_basic(t *testing.T) {
@@ -510,7 +492,7 @@ resource "accel_tpu_vm" "test" {
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("id"), knownvalue.StringExact(gcp.NodeID(tg.Project, zones[2], name))),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("runtime_version"), knownvalue.StringExact("v2-alpha-tpuv6e")),
 					expectNodes{tg: tg, name: name, ids: []string{gcp.NodeID(tg.Project, zones[2], name)}},
-					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUNodesCreate: 3}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUNodesCreate: 3}),
 				},
 			},
 			{
@@ -524,7 +506,7 @@ resource "accel_tpu_vm" "test" {
 					},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUNodesCreate: 3, emulator.MethodTPUNodesPatch: 0}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUNodesCreate: 3, emulator.MethodTPUNodesPatch: 0}),
 				},
 			},
 			{
@@ -690,7 +672,7 @@ import {
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("effective_labels").AtMapKey("accel-managed"), ownerID),
 					expectNodes{tg: tg, name: name, ids: []string{id}},
 					// Created once, imported, never created again.
-					expectCalls{srv: tg.Emulator, want: map[string]int64{emulator.MethodTPUNodesCreate: 1, emulator.MethodTPUNodesDelete: 0}},
+					tg.CallsSinceStart().Exactly(map[string]int64{emulator.MethodTPUNodesCreate: 1, emulator.MethodTPUNodesDelete: 0}),
 				},
 			},
 		},

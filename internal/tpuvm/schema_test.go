@@ -5,19 +5,17 @@ package tpuvm
 
 import (
 	"context"
-	"reflect"
 	"slices"
-	"sort"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -31,35 +29,13 @@ func testSchema(t *testing.T) schema.Schema {
 	return resp.Schema
 }
 
-func tfsdkTags(v any) []string {
-	var out []string
-	rt := reflect.TypeOf(v)
-	for i := range rt.NumField() {
-		out = append(out, rt.Field(i).Tag.Get("tfsdk"))
-	}
-	sort.Strings(out)
-	return out
-}
-
-func attrNames[T any](m map[string]T) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // TestSchemaModelParity checks that the models and the attribute type maps
 // match the schema exactly.
 func TestSchemaModelParity(t *testing.T) {
 	t.Parallel()
 	s := testSchema(t)
-	all := attrNames(s.Attributes)
-	all = append(all, attrNames(s.Blocks)...)
-	sort.Strings(all)
-	if diff := cmp.Diff(all, tfsdkTags(vmModel{})); diff != "" {
-		t.Errorf("vmModel fields vs schema attributes (-schema +model):\n%s", diff)
+	if d := tfmodel.ModelMismatch(append(tfmodel.Names(s.Attributes), tfmodel.Names(s.Blocks)...), vmModel{}); d != "" {
+		t.Error(d)
 	}
 	nested := map[string]struct {
 		model any
@@ -95,8 +71,8 @@ func TestSchemaModelParity(t *testing.T) {
 		if !obj.Equal(types.ObjectType{AttrTypes: n.types}) {
 			t.Errorf("%s: schema type %s, attribute types %v", name, typ.String(), n.types)
 		}
-		if diff := cmp.Diff(attrNames(n.types), tfsdkTags(n.model)); diff != "" {
-			t.Errorf("%s: model fields vs attribute types (-types +model):\n%s", name, diff)
+		if d := tfmodel.ModelMismatch(tfmodel.Names(n.types), n.model); d != "" {
+			t.Errorf("%s: %s", name, d)
 		}
 	}
 	if diags := s.ValidateImplementation(ctx); diags.HasError() {
