@@ -39,7 +39,6 @@ func Main(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
 	builds.dir = dir
 	builds.dev = sync.OnceValues(func() (string, error) {
 		root, err := moduleRoot()
@@ -58,7 +57,11 @@ func Main(m *testing.M) int {
 		mirror := filepath.Join(dir, "mirror")
 		return mirror, devbuild.BuildMirror(context.Background(), root, mirror, mirrorVersion)
 	})
-	return m.Run()
+	code := m.Run()
+	if err := os.RemoveAll(dir); err != nil {
+		fmt.Fprintln(os.Stderr, "removing the provider builds:", err)
+	}
+	return code
 }
 
 // DevInstall builds the provider (once per test binary under Main) and
