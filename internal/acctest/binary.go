@@ -21,8 +21,8 @@ const mirrorVersion = "0.1.0"
 
 // builds holds the provider builds of one test binary (see Main): each is
 // made once, on first use, and shared by every test.
+// Without Main (nil functions), each call builds afresh.
 var builds struct {
-	dir    string // set by Main; "" builds per call
 	dev    func() (string, error)
 	mirror func() (string, error)
 }
@@ -39,7 +39,6 @@ func Main(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	builds.dir = dir
 	builds.dev = sync.OnceValues(func() (string, error) {
 		root, err := moduleRoot()
 		if err != nil {
