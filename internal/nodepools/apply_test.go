@@ -37,20 +37,6 @@ func startEmulator(t *testing.T, sc *emulator.Scenario) (*emulator.Server, *gcp.
 	return srv, clients
 }
 
-func gpuSpecs(t *testing.T, names ...string) []tierSpec {
-	t.Helper()
-	var out []tierSpec
-	for _, n := range names {
-		s, fs := derive(catalog.Default(), tierInput{Name: n, MachineType: "g2-standard-4", GPUType: "nvidia-l4",
-			Locations: []string{"us-central1-a"}, AutoRepair: true, AutoUpgrade: true}, "cc", "")
-		if fs.HasErrors() {
-			t.Fatal(fs)
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 // createOrder lists the pools of the CREATE_NODE_POOL operations, oldest first.
 func createOrder(t *testing.T, srv *emulator.Server, project string) []string {
 	t.Helper()

@@ -4,8 +4,6 @@
 package nodepools_test
 
 import (
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -119,18 +117,4 @@ func TestAccFallbackNodePools_refreshAgainstHTML(t *testing.T) {
 			},
 		},
 	})
-}
-
-// phrases matches the given phrases in order, whatever line breaks the CLI
-// put between their words.
-func phrases(ps ...string) *regexp.Regexp {
-	quoted := make([]string, len(ps))
-	for i, p := range ps {
-		words := strings.Fields(p)
-		for j, w := range words {
-			words[j] = regexp.QuoteMeta(w)
-		}
-		quoted[i] = strings.Join(words, `\s+`)
-	}
-	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
 }

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -128,14 +127,7 @@ func addResourceLabel(t *testing.T, tg *acctest.Target, pool, key, value string)
 	}
 	// The emulator applies the update when its operation ends: wait for
 	// that, however long it takes, rather than for a fixed time.
-	opID := tg.Cluster[:strings.Index(tg.Cluster, "/clusters/")] + "/operations/" + op.Name
-	for op.Status != "DONE" {
-		time.Sleep(10 * time.Millisecond)
-		if op, err = svc.Projects.Locations.Operations.Get(opID).Context(ctx).Do(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if op.Error != nil {
-		t.Fatalf("out-of-band update failed: %v", op.Error.Message)
+	if err := tg.WaitGKE(ctx, op); err != nil {
+		t.Fatalf("out-of-band update failed: %v", err)
 	}
 }

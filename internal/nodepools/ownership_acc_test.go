@@ -17,46 +17,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	container "google.golang.org/api/container/v1"
-	"google.golang.org/api/option"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 )
-
-// leftoverPool is the L4 pool an apply of gpuTier(name, zone,
-// "g2-standard-4") under ComputeClass class creates, as an apply killed
-// right after its create request leaves it: not in any state, still
-// provisioning. owner, when not empty, is the owner id in its ownership
-// label; without it and without class (""), the pool looks created outside
-// this provider (like a cluster's default-pool).
-func leftoverPool(name, zone, class, owner string) *container.NodePool {
-	np := &container.NodePool{
-		Name:             name,
-		InitialNodeCount: 1,
-		Locations:        []string{zone},
-		Config: &container.NodeConfig{
-			MachineType:  "g2-standard-4",
-			Accelerators: []*container.AcceleratorConfig{{AcceleratorType: "nvidia-l4", AcceleratorCount: 1}},
-		},
-	}
-	if class != "" {
-		np.Config.Labels = map[string]string{"cloud.google.com/compute-class": class}
-	}
-	if owner != "" {
-		np.Config.ResourceLabels = map[string]string{"accel-managed": owner}
-	}
-	return np
-}
-
-// createBehindTerraform starts a pool create through the emulator's GKE API.
-func createBehindTerraform(tg *acctest.Target, np *container.NodePool) error {
-	svc, err := container.NewService(context.Background(), option.WithEndpoint(tg.Emulator.ContainerEndpoint()), option.WithoutAuthentication())
-	if err != nil {
-		return err
-	}
-	_, err = svc.Projects.Locations.Clusters.NodePools.Create(tg.Cluster, &container.CreateNodePoolRequest{NodePool: np}).Do()
-	return err
-}
 
 // replaceBehindTerraform deletes pool name at once, as someone deleting it
 // outside Terraform, and creates a pool of the same name that this provider

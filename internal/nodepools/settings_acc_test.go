@@ -17,7 +17,6 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
-	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 )
 
 // settingCase is one node setting: its HCL before and after a change, what
@@ -167,12 +166,6 @@ func sharingOf(np *container.NodePool) string {
 	return ""
 }
 
-// ours reports whether the pool still carries the ownership label.
-func ours(np *container.NodePool) bool {
-	_, ok := np.Config.ResourceLabels["accel-managed"]
-	return ok
-}
-
 // TestAccFallbackNodePools_settings: every node setting, set on a TPU or
 // GPU tier, is sent on create and reported back; import gives the same
 // state; changing it updates the pool in place (no pool created) or
@@ -261,23 +254,6 @@ func reports(what string, ok func(*container.NodePool) bool) func(*container.Nod
 }
 
 func joinNames(names []string) string { return strings.Join(names, ",") }
-
-// poolsCreated checks that a step (counted by calls from its snapshot)
-// created exactly one pool for a re-creation, none for an in-place change
-// of what. Against a sandbox project, where nothing counts calls, it checks
-// nothing.
-func poolsCreated(calls *acctest.Calls, recreated bool, what string) acctest.CheckFunc {
-	return func() error {
-		want := int64(0)
-		if recreated {
-			want = 1
-		}
-		if got, counting := calls.Since(emulator.MethodNodePoolsCreate); counting && got != want {
-			return fmt.Errorf("changing %s created %d node pools, want %d", what, got, want)
-		}
-		return nil
-	}
-}
 
 // TestAccFallbackNodePools_settingsRejected: each setting GKE would refuse
 // is an error at plan time, offline, on the tier's attribute, naming the

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -494,19 +493,6 @@ func TestTierAction(t *testing.T) {
 			t.Errorf("%s: tierAction = %d, want %d", name, got, tt.want)
 		}
 	}
-}
-
-// checked is a diagnostics sink that fails t if it holds an error when the
-// test ends.
-func checked(t *testing.T) *diag.Diagnostics {
-	t.Helper()
-	d := &diag.Diagnostics{}
-	t.Cleanup(func() {
-		if d.HasError() {
-			t.Errorf("diagnostics: %v", *d)
-		}
-	})
-	return d
 }
 
 // TestAlwaysOnWarning: a tier that sets no size warns, naming the tier and

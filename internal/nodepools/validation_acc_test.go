@@ -4,7 +4,6 @@
 package nodepools_test
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,33 +12,6 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 )
-
-// offlineConfig renders the resource under a provider with no credentials
-// and no endpoints: every check below happens at plan time, offline.
-func offlineConfig(body string) string {
-	return acctest.OfflineProviderConfig + "\n" + body
-}
-
-// resourceHCL renders the resource with one tiers block per tier, each
-// given as its arguments in braces, separated by commas, as in
-// `{ name = "x", node_locations = ["a", "b"] }`, or as a whole block.
-func resourceHCL(cluster, class, extra string, tiers ...string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "resource \"accel_fallback_nodepools\" \"test\" {\n  cluster       = %q\n  compute_class = %q\n%s", cluster, class, extra)
-	for _, t := range tiers {
-		if !strings.HasPrefix(t, "{") {
-			b.WriteString(t + "\n")
-			continue
-		}
-		b.WriteString("  tiers {\n")
-		for _, arg := range splitArguments(strings.TrimSuffix(strings.TrimPrefix(t, "{"), "}")) {
-			b.WriteString("    " + arg + "\n")
-		}
-		b.WriteString("  }\n")
-	}
-	b.WriteString("}\n")
-	return b.String()
-}
 
 // splitArguments splits s at the commas outside brackets and braces.
 func splitArguments(s string) []string {

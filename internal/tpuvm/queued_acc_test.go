@@ -4,7 +4,6 @@
 package tpuvm_test
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -22,57 +21,6 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
-
-// queuedConfig is a v5e VM in the emulator's default zone with capacity.
-func queuedConfig(tg *acctest.Target, name, capacity, extra string) string {
-	return tg.Config(fmt.Sprintf(`
-resource "accel_tpu_vm" "test" {
-  name             = %[1]q
-  accelerator_type = "v5litepod-4"
-  capacity {
-%[2]s
-  }
-%[3]s
-}
-`, name, capacity, extra))
-}
-
-// checkQueuedGone asserts that neither a node nor a queued resource named
-// name is left.
-func checkQueuedGone(tg *acctest.Target, name string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		if err := checkGone(tg, name)(s); err != nil {
-			return err
-		}
-		states, err := queuedStates(tg, name)
-		if err != nil {
-			return err
-		}
-		if len(states) > 0 {
-			return fmt.Errorf("queued resource %s is left behind (state %s)", name, states[0])
-		}
-		return nil
-	}
-}
-
-// expectQueued is a state check on the emulator: exactly the given queued
-// resources named name exist, in the given states.
-type expectQueued struct {
-	tg     *acctest.Target
-	name   string
-	states []string
-}
-
-func (e expectQueued) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	got, err := queuedStates(e.tg, e.name)
-	if err != nil {
-		resp.Error = err
-		return
-	}
-	if strings.Join(got, ",") != strings.Join(e.states, ",") {
-		resp.Error = fmt.Errorf("queued resources named %s: states %v, want %v", e.name, got, e.states)
-	}
-}
 
 // TestAccTPUVM_queuedSpot covers a Spot VM served at once: it is created
 // through a queued resource, imports with its capacity block, and a

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -26,15 +25,6 @@ import (
 )
 
 const address = "accel_tpu_vm.test"
-
-// smallType is a small single-host TPU offered in the target's default zone:
-// v5e in the emulator's us-central1-a, v6e in the sandbox default us-east5-b.
-func smallType(tg *acctest.Target) (acceleratorType, runtime string, chips int64) {
-	if tg.Emulator != nil {
-		return "v5litepod-4", "v2-alpha-tpuv5-lite", 4
-	}
-	return "v6e-1", "v2-alpha-tpuv6e", 1
-}
 
 // nodesNamed returns the nodes of the target named name: in any zone of the
 // emulator, in the target's zone of a sandbox project.
@@ -61,41 +51,6 @@ func nodesNamed(tg *acctest.Target, name string) ([]*tpu.Node, error) {
 		return nil, err
 	}
 	return []*tpu.Node{n}, nil
-}
-
-// checkGone asserts that no node named name is left.
-func checkGone(tg *acctest.Target, name string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		nodes, err := nodesNamed(tg, name)
-		if err != nil {
-			return err
-		}
-		if len(nodes) > 0 {
-			return fmt.Errorf("TPU VM %s is left behind: %s (state %s)", name, nodes[0].Name, nodes[0].State)
-		}
-		return nil
-	}
-}
-
-// expectNodes is a state check on the target itself: exactly the given
-// node ids exist under name.
-type expectNodes struct {
-	tg   *acctest.Target
-	name string
-	ids  []string
-}
-
-func (e expectNodes) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	nodes, err := nodesNamed(e.tg, e.name)
-	if err != nil {
-		resp.Error = err
-		return
-	}
-	var got []string
-	for _, n := range nodes {
-		got = append(got, n.Name)
-	}
-	resp.Error = sameIDs("TPU VMs named "+e.name, got, e.ids)
 }
 
 // sameIDs reports, for what, ids that differ from want.
@@ -283,38 +238,6 @@ resource "accel_tpu_vm" "test" {
 			},
 		},
 	})
-}
-
-// patchOutOfBand adds a label and a metadata key the way gcloud would.
-func patchOutOfBand(t *testing.T, tg *acctest.Target, id string) {
-	t.Helper()
-	ctx := t.Context()
-	svc, err := tpu.NewService(ctx, option.WithEndpoint(tg.Emulator.TPUEndpoint()), option.WithoutAuthentication())
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := svc.Projects.Locations.Nodes.Get(id).Context(ctx).Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n.Labels["owner"] = "someone-else"
-	n.Metadata["ssh-keys"] = "user:ssh-ed25519 AAAA"
-	op, err := svc.Projects.Locations.Nodes.Patch(id, &tpu.Node{Labels: n.Labels, Metadata: n.Metadata}).
-		UpdateMask("labels,metadata").Context(ctx).Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The emulator applies the patch when its operation ends: wait for
-	// that, however long it takes, rather than for a fixed time.
-	for !op.Done {
-		time.Sleep(10 * time.Millisecond)
-		if op, err = svc.Projects.Locations.Operations.Get(op.Name).Context(ctx).Do(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if op.Error != nil {
-		t.Fatalf("out-of-band patch failed: %v", op.Error.Message)
-	}
 }
 
 func TestAccTPUVM_replace(t *testing.T) {
@@ -525,14 +448,6 @@ resource "accel_tpu_vm" "test" {
 			},
 		},
 	})
-}
-
-func quoted(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = fmt.Sprintf("%q", v)
-	}
-	return strings.Join(q, ", ")
 }
 
 func TestAccTPUVM_allZonesStockedOut(t *testing.T) {
@@ -1011,13 +926,6 @@ resource "accel_tpu_vm" "test" {
 	})
 }
 
-func mustNoErr(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestAccTPUVM_importCreatedElsewhere imports a VM created outside
 // Terraform with the API's defaults (the network the API reports as a self
 // link) into a configuration that leaves the network to the API: the import
@@ -1115,13 +1023,6 @@ resource "accel_tpu_vm" "test" {
 			},
 		},
 	})
-}
-
-// expectNodesNow checks that the VMs named name are exactly ids.
-func expectNodesNow(tg *acctest.Target, name string, ids ...string) error {
-	var resp statecheck.CheckStateResponse
-	expectNodes{tg: tg, name: name, ids: ids}.CheckState(context.Background(), statecheck.CheckStateRequest{}, &resp)
-	return resp.Error
 }
 
 // TestAccTPUVM_runtimeOfGoogleSamples: v2-tpuv5-litepod, the runtime

@@ -16,48 +16,6 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 )
 
-// everyAttribute sets every attribute a configuration can set on
-// accel_tpu_vm, nested ones included, to a valid value on the emulator.
-// TestAccTPUVM_unknownAtPlan fails for an attribute missing here.
-func everyAttribute(tg *acctest.Target, name string) map[string]any {
-	return map[string]any{
-		"name":              name,
-		"project":           tg.Project,
-		"zones":             []any{tg.Zone},
-		"accelerator_type":  "v5litepod-4",
-		"api":               "cloud_tpu",
-		"runtime_version":   "tpu-vm-tf-2.18.0-pjrt",
-		"framework":         "tensorflow",
-		"framework_version": "2.18.0",
-		"description":       "unknown at plan",
-		"labels":            map[string]any{"team": "research"},
-		"metadata":          map[string]any{"startup-script": "echo hi"},
-		"tags":              []any{"tpu"},
-		"cidr_block":        "10.0.0.8/29",
-		"network_config": map[string]any{
-			"network":             "default",
-			"subnetwork":          "default",
-			"enable_external_ips": true,
-			"can_ip_forward":      false,
-		},
-		"service_account": map[string]any{
-			"email":  "runner@" + tg.Project + ".iam.gserviceaccount.com",
-			"scopes": []any{"https://www.googleapis.com/auth/cloud-platform"},
-		},
-		"scheduling_config": map[string]any{"preemptible": false, "reserved": false, "spot": false},
-		"slice_count":       1,
-		// capacity.reservation belongs to another mode: see reservedAttribute.
-		"capacity":                 map[string]any{"mode": "flex-start", "max_wait": "1h0m0s", "max_run_duration": "2h0m0s"},
-		"shielded_instance_config": map[string]any{"enable_secure_boot": true},
-		"data_disks": []any{map[string]any{
-			"source_disk": "projects/" + tg.Project + "/zones/" + tg.Zone + "/disks/data",
-			"mode":        "READ_ONLY",
-		}},
-		"validation": "strict",
-		"timeouts":   map[string]any{"create": "30m", "update": "20m", "delete": "20m"},
-	}
-}
-
 // TestAccTPUVM_unknownAtPlan makes each attribute a configuration can set
 // (from the schema, so that new attributes are covered) unknown until apply,
 // as when it comes from another resource, in turn: each such configuration
