@@ -30,7 +30,12 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 		CidrBlock:       tfmodel.KnownString(m.CIDRBlock),
 		Labels:          map[string]string{},
 	}
-	diags.Append(stringMap(ctx, m.TerraformLabels, &n.Labels)...)
+	if labels := tfmodel.KnownStringMap(m.TerraformLabels); labels != nil {
+		if n.Labels == nil {
+			n.Labels = map[string]string{}
+		}
+		maps.Copy(n.Labels, labels)
+	}
 	if !m.Metadata.IsNull() && !m.Metadata.IsUnknown() {
 		diags.Append(m.Metadata.ElementsAs(ctx, &n.Metadata, false)...)
 	}
@@ -83,20 +88,6 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 		}
 	}
 	return n, diags
-}
-
-// stringMap adds the elements of a known map to out.
-func stringMap(ctx context.Context, m types.Map, out *map[string]string) diag.Diagnostics {
-	if !tfmodel.Known(m) {
-		return nil
-	}
-	var in map[string]string
-	diags := m.ElementsAs(ctx, &in, false)
-	if *out == nil {
-		*out = map[string]string{}
-	}
-	maps.Copy(*out, in)
-	return diags
 }
 
 // flattenNode maps a node the API returned onto prior (the plan in Create

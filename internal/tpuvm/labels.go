@@ -4,9 +4,6 @@
 package tpuvm
 
 import (
-	"context"
-
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
@@ -22,12 +19,11 @@ import (
 // planTerraformLabels plans terraform_labels: the provider's default_labels
 // with labels over them; unknown while either is; null when both are empty
 // and labels is not set.
-func (r *vmResource) planTerraformLabels(ctx context.Context, plan vmModel, diags *diag.Diagnostics) types.Map {
+func (r *vmResource) planTerraformLabels(plan vmModel) types.Map {
 	if !tfmodel.WhollyKnown(plan.Labels) || r.providerUnknown(providerdata.DefaultLabelsAttr) {
 		return types.MapUnknown(types.StringType)
 	}
-	var own map[string]string
-	diags.Append(stringMap(ctx, plan.Labels, &own)...)
+	own := tfmodel.KnownStringMap(plan.Labels)
 	out := r.data.WithDefaultLabels(own)
 	if len(out) == 0 && plan.Labels.IsNull() {
 		return types.MapNull(types.StringType)

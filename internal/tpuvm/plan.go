@@ -178,7 +178,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		}
 	}
 
-	plan.TerraformLabels = r.planTerraformLabels(ctx, plan, &resp.Diagnostics)
+	plan.TerraformLabels = r.planTerraformLabels(plan)
 	plan.EffectiveLabels = planEffectiveLabels(ctx, plan, state, &resp.Diagnostics)
 
 	if state != nil {

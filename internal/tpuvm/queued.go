@@ -634,8 +634,7 @@ func (r *vmResource) updateQueued(ctx context.Context, api nodeAPI, req resource
 		}
 		resp.Diagnostics.Append(tfmodel.GetState(ctx, tfsdk.State{Schema: req.State.Schema, Raw: raw}, &newState)...)
 		if !plan.TerraformLabels.Equal(state.TerraformLabels) {
-			var current map[string]string
-			resp.Diagnostics.Append(stringMap(ctx, state.EffectiveLabels, &current)...)
+			current := tfmodel.KnownStringMap(state.EffectiveLabels)
 			newState.EffectiveLabels = tfmodel.StringMapOrEmpty(merged(ctx, current, state.TerraformLabels, plan.TerraformLabels, &resp.Diagnostics))
 		}
 	}
