@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -284,7 +283,7 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 	computedMap := func(desc string) schema.MapAttribute {
 		return schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
 	}
-	obj := schema.NestedBlockObject{Validators: requiredInElement("name", "node_locations"), Attributes: map[string]schema.Attribute{
+	obj := schema.NestedBlockObject{Validators: append(requiredInElement("name", "node_locations"), nodeCountValidator{}), Attributes: map[string]schema.Attribute{
 		"name": schema.StringAttribute{
 			Optional: true,
 			MarkdownDescription: fmt.Sprintf("Required. The GKE node pool name: 1 to %d lowercase letters, digits and hyphens, starting with a letter "+
@@ -364,9 +363,7 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 				"slice's hosts (one slice per pool). Single-host tiers without autoscaling default to `1`. Updated in place. " +
 				"Conflicts with `min_node_count` and `max_node_count`.",
 			Validators: []validator.Int64{
-				int64validator.AtLeast(0),
-				int64validator.ConflictsWith(path.MatchRelative().AtParent().AtName("min_node_count"),
-					path.MatchRelative().AtParent().AtName("max_node_count")),
+				int64validator.AtLeast(0), // and nodeCountValidator
 			},
 		},
 		"min_node_count": schema.Int64Attribute{
@@ -374,8 +371,7 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 			MarkdownDescription: "Autoscaling: minimum nodes per zone. Multi-host TPU tiers scale in whole slices, so it must be " +
 				"`0` or the slice's hosts. Updated in place. Requires `max_node_count`.",
 			Validators: []validator.Int64{
-				int64validator.AtLeast(0),
-				int64validator.AlsoRequires(path.MatchRelative().AtParent().AtName("max_node_count")),
+				int64validator.AtLeast(0), // and nodeCountValidator
 			},
 		},
 		"max_node_count": schema.Int64Attribute{
@@ -383,8 +379,7 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 			MarkdownDescription: "Autoscaling: maximum nodes per zone, at least `min_node_count`. Multi-host TPU tiers: a multiple " +
 				"of the slice's hosts, at least one slice. Updated in place. Requires `min_node_count`.",
 			Validators: []validator.Int64{
-				int64validator.AtLeast(1),
-				int64validator.AlsoRequires(path.MatchRelative().AtParent().AtName("min_node_count")),
+				int64validator.AtLeast(1), // and nodeCountValidator
 			},
 		},
 		"spot": schema.BoolAttribute{

@@ -9,7 +9,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -121,5 +123,65 @@ func TestRequiredInElement_namesExist(t *testing.T) {
 		"accel_fallback_nodepools.tiers.reservation_affinity", "accel_fallback_nodepools.tiers.taints"}
 	if !slices.Equal(found, want) {
 		t.Errorf("blocks with required attributes: %v, want %v", found, want)
+	}
+}
+
+// TestNodeCountValidator_sameAsFrameworkValidators: nodeCountValidator on
+// a tier reports what int64validator.ConflictsWith on node_count and
+// AlsoRequires on min_node_count and max_node_count report, diagnostic for
+// diagnostic, for each of the three null, set or unknown.
+func TestNodeCountValidator_sameAsFrameworkValidators(t *testing.T) {
+	ctx := context.Background()
+	names := []string{"node_count", "min_node_count", "max_node_count"}
+	attrs := map[string]schema.Attribute{}
+	for _, n := range names {
+		attrs[n] = schema.Int64Attribute{Optional: true}
+	}
+	s := schema.Schema{Blocks: map[string]schema.Block{
+		"tiers": schema.ListNestedBlock{NestedObject: schema.NestedBlockObject{Attributes: attrs}},
+	}}
+	rootType, _ := s.Type().TerraformType(ctx).(tftypes.Object)
+	listType, _ := rootType.AttributeTypes["tiers"].(tftypes.List)
+	elemType, _ := listType.ElementType.(tftypes.Object)
+	values := []any{nil, 1, tftypes.UnknownValue}
+	var elems []tftypes.Value
+	for _, c := range values {
+		for _, lo := range values {
+			for _, hi := range values {
+				elems = append(elems, tftypes.NewValue(elemType, map[string]tftypes.Value{
+					"node_count": tftypes.NewValue(tftypes.Number, c), "min_node_count": tftypes.NewValue(tftypes.Number, lo),
+					"max_node_count": tftypes.NewValue(tftypes.Number, hi),
+				}))
+			}
+		}
+	}
+	cfg := tfsdk.Config{Schema: s, Raw: tftypes.NewValue(rootType, map[string]tftypes.Value{"tiers": tftypes.NewValue(listType, elems)})}
+	sibling := func(n string) path.Expression { return path.MatchRelative().AtParent().AtName(n) }
+	framework := map[string]validator.Int64{
+		"node_count":     int64validator.ConflictsWith(sibling("min_node_count"), sibling("max_node_count")),
+		"min_node_count": int64validator.AlsoRequires(sibling("max_node_count")),
+		"max_node_count": int64validator.AlsoRequires(sibling("min_node_count")),
+	}
+	for i := range elems {
+		p := path.Root("tiers").AtListIndex(i)
+		var want diag.Diagnostics
+		for _, n := range names {
+			var v types.Int64
+			if d := cfg.GetAttribute(ctx, p.AtName(n), &v); d.HasError() {
+				t.Fatal(d)
+			}
+			var resp validator.Int64Response
+			framework[n].ValidateInt64(ctx, validator.Int64Request{Path: p.AtName(n), PathExpression: p.AtName(n).Expression(), Config: cfg, ConfigValue: v}, &resp)
+			want.Append(resp.Diagnostics...)
+		}
+		var obj types.Object
+		if d := cfg.GetAttribute(ctx, p, &obj); d.HasError() {
+			t.Fatal(d)
+		}
+		var got validator.ObjectResponse
+		nodeCountValidator{}.ValidateObject(ctx, validator.ObjectRequest{Path: p, PathExpression: p.Expression(), Config: cfg, ConfigValue: obj}, &got)
+		if !got.Diagnostics.Equal(want) {
+			t.Errorf("%s = %v:\n got  %v\n want %v", p, obj, got.Diagnostics, want)
+		}
 	}
 }
