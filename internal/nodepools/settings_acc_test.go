@@ -173,11 +173,24 @@ func sharingOf(np *container.NodePool) string {
 // nothing after its apply. One resource holds one tier per setting, so
 // each change is a step of one test.
 func TestAccFallbackNodePools_settings(t *testing.T) {
-	tg := newTarget(t)
-	tg.RequireEmulatorFor(t, "sets the service accounts nodes@p and serving@p, which exist only on the emulator")
+	// The cases in groups, each a resource of its own: every step plans
+	// every tier of the resource, so one resource of all the cases costs
+	// the square of their number.
+	newTarget(t).RequireEmulatorFor(t, "sets the service accounts nodes@p and serving@p, which exist only on the emulator")
+	all := settingCases()
+	const group = 4
+	for first := 0; first < len(all); first += group {
+		cases := all[first:min(first+group, len(all))]
+		// Each group with an emulator of its own, whose pool creates it counts.
+		t.Run(cases[0].name, func(t *testing.T) { testSettings(t, newTarget(t), cases) })
+	}
+}
+
+// testSettings creates one resource with a tier per case in tg's cluster,
+// imports it, then changes each case's setting in turn.
+func testSettings(t *testing.T, tg *acctest.Target, cases []settingCase) {
 	tpuZone, gpuZone := zones(tg)
 	prefix := acctest.RandomName("set")
-	cases := settingCases()
 	name := func(i int) string { return fmt.Sprintf("%s-%d", prefix, i) }
 	tierOf := func(i int, setting string) tier {
 		c := cases[i]
