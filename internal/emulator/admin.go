@@ -272,6 +272,7 @@ var adminHelp = []string{
 	"GET  /admin/node-pools",
 	"GET  /admin/queued-resources",
 	"GET  /admin/instances",
+	"GET  /admin/resource-policies",
 	"GET  /admin/instance?name=projects/p/zones/us-central1-c/instances/n",
 	"POST /admin/reset                {}",
 	"POST /admin/capacity             {\"zone\":\"us-central1-a\",\"type\":\"v5litepod-4\",\"count\":0} (type: a TPU accelerator type or a machine type; with \"untilMethod\":\"tpu.queuedResources.get\",\"untilCalls\":3: set once 3 more such calls were counted)",
@@ -362,6 +363,8 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 			return s.QueuedResources(), nil
 		case "instances":
 			return s.Instances(), nil
+		case "resource-policies":
+			return s.ResourcePolicies(), nil
 		case "instance":
 			return s.Instance(r.URL.Query().Get("name"))
 		}

@@ -60,6 +60,9 @@ func (s *Server) routeCompute(r *http.Request, rest string) (string, string, han
 	if method, project, h := s.routeComputeInstances(r, segs); h != nil {
 		return method, project, h
 	}
+	if method, project, h := s.routeComputeResourcePolicies(r, segs); h != nil {
+		return method, project, h
+	}
 	if len(segs) < 3 || segs[0] != "projects" || r.Method != http.MethodGet {
 		return "", "", nil
 	}

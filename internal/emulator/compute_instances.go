@@ -782,7 +782,7 @@ func (s *Server) newComputeOperation(q *computeRequest, method, zone, opType str
 
 func (s *Server) computeZoneOperationsGet(q *computeRequest, zone, id string) (any, *apiError) {
 	op, ok := s.opsByID[id]
-	if !ok || op.api != apiCompute || op.project != q.project || op.location != zone {
+	if !ok || op.api != apiCompute || op.regional || op.project != q.project || op.location != zone {
 		return nil, computeNotFound(q, "zones/"+zone+"/operations/"+id)
 	}
 	// zoneOperations.wait may return "after zero seconds" and callers must
@@ -801,12 +801,21 @@ func (s *Server) computeZoneOperationsGet(q *computeRequest, zone, id string) (a
 func (s *Server) computeOpJSON(op *operation, fresh bool) *compute.Operation {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(op.id))
-	zoneURL := s.ComputeEndpoint() + "projects/" + op.project + "/zones/" + op.location
+	scope := "/zones/"
+	if op.regional {
+		scope = "/regions/"
+	}
+	scopeURL := s.ComputeEndpoint() + "projects/" + op.project + scope + op.location
 	out := &compute.Operation{
-		Kind: "compute#operation", Id: h.Sum64() >> 1, Name: op.id, Zone: zoneURL,
+		Kind: "compute#operation", Id: h.Sum64() >> 1, Name: op.id,
 		OperationType: op.opType, TargetLink: op.targetLink, TargetId: op.targetID,
 		Status: opRunning, InsertTime: rfc3339(op.created), StartTime: rfc3339(op.created),
-		SelfLink: zoneURL + "/operations/" + op.id,
+		SelfLink: scopeURL + "/operations/" + op.id,
+	}
+	if op.regional {
+		out.Region = scopeURL
+	} else {
+		out.Zone = scopeURL
 	}
 	switch {
 	case op.done:

@@ -39,7 +39,10 @@
 // group managers of node pools, and instances: insert, get, list,
 // aggregatedList (filter name = "x", name = x or name eq x), delete,
 // setLabels, setMetadata and setTags, with their zone operations
-// (zoneOperations get and wait; wait answers at once). Operations are
+// (zoneOperations get and wait; wait answers at once), and regional
+// resource policies of the workload kind (insert, get, list, delete; a
+// policy a node pool's placementPolicy.policyName names cannot be
+// deleted) with their region operations. Operations are
 // compute#operation, PENDING in the answer that starts them, then RUNNING,
 // then DONE, with error.errors[{code, message}] when they fail. Instance
 // statuses: PROVISIONING → STAGING (half-way through the insert) →

@@ -54,7 +54,7 @@ const (
 
 // methodNames are the methods of every API the emulator serves, one group
 // per API, each declared beside its handlers.
-var methodNames = slices.Concat(tpuAndGKEMethods, computeCatalogMethods, computeCapacityMethods, computeIGMMethods, computeInstanceMethods)
+var methodNames = slices.Concat(tpuAndGKEMethods, computeCatalogMethods, computeCapacityMethods, computeIGMMethods, computeInstanceMethods, computeResourcePolicyMethods)
 
 // tpuAndGKEMethods are the Cloud TPU and GKE methods.
 var tpuAndGKEMethods = []string{

@@ -81,6 +81,10 @@ type operation struct {
 	target     string
 	response   any // a node, or nil for google.protobuf.Empty
 
+	// Compute Engine: regional is set for a region operation (location is
+	// then a region), else location is a zone.
+	regional bool
+
 	// GKE
 	opType        string
 	clusterKey    string

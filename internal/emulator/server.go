@@ -57,6 +57,7 @@ type Server struct {
 
 	nodes     map[string]*tpuNode
 	instances map[string]*gceInstance // by projects/P/zones/Z/instances/N
+	policies  map[string]*gcePolicy   // by projects/P/regions/R/resourcePolicies/N
 	queued    map[string]*queuedResource
 	// queuedFail is, per zone, the message with which its waiting queued
 	// resources fail (FailQueuedIn).
@@ -155,6 +156,7 @@ func (s *Server) resetLocked() {
 	}
 	s.nodes = map[string]*tpuNode{}
 	s.instances = map[string]*gceInstance{}
+	s.policies = map[string]*gcePolicy{}
 	s.queued = map[string]*queuedResource{}
 	s.queuedFail = map[string]string{}
 	s.clusters = map[string]*gkeCluster{}
