@@ -12,6 +12,7 @@ import (
 	"time"
 
 	compute "google.golang.org/api/compute/v1"
+	container "google.golang.org/api/container/v1"
 )
 
 // Compute Engine resource policies and their region operations, as the
@@ -310,4 +311,45 @@ func (s *Server) ResourcePolicies() []*compute.ResourcePolicy {
 		out = append(out, &p)
 	}
 	return out
+}
+
+// workloadTopology resolves the placement policy a node pool names
+// (placementPolicy.policyName: a policy's name, in the cluster's project and
+// region, or its URL) and returns the slice topology it places: its
+// acceleratorTopology. Refused, with GKE's INVALID_ARGUMENT: a policy that
+// does not exist, one of another region, one that is no workload policy or
+// not HIGH_THROUGHPUT (the type GKE "About Ironwood (TPU7x) in GKE" says
+// TPU7x supports), a workload policy on a machine type that is not TPU7x,
+// one without an acceleratorTopology, and a pool that sets a tpuTopology
+// too. Assumption: the wording of GKE's messages.
+func (s *Server) workloadTopology(c *gkeCluster, np *container.NodePool, pp *container.PlacementPolicy) (string, *apiError) {
+	region := regionOf(c.location)
+	key := policyKey(c.project, region, pp.PolicyName)
+	if strings.Contains(pp.PolicyName, "/") {
+		key = resourcePath(c.project, pp.PolicyName)
+	}
+	gp, ok := s.policies[key]
+	if !ok {
+		return "", s.gkeInvalid("Invalid value for field \"node_pool.placement_policy.policy_name\": %q. The resource policy %s was not found.", pp.PolicyName, key)
+	}
+	if gp.region != region {
+		return "", s.gkeInvalid("Invalid value for field \"node_pool.placement_policy.policy_name\": %q. The resource policy must be in the cluster's region %s, not %s.",
+			pp.PolicyName, region, gp.region)
+	}
+	w := gp.policy.WorkloadPolicy
+	mt := np.Config.MachineType
+	if w == nil || !strings.HasPrefix(mt, "tpu7") {
+		// Other generations and GPU pools may name a compact placement
+		// policy; the emulator serves workload policies only.
+		return "", nil
+	}
+	switch {
+	case pp.TpuTopology != "":
+		return "", s.gkeInvalid("placement_policy.tpu_topology and placement_policy.policy_name cannot both be set: the workload policy %s sets the topology.", pp.PolicyName)
+	case w.Type != "HIGH_THROUGHPUT":
+		return "", s.gkeInvalid("Invalid value for field \"node_pool.placement_policy.policy_name\": %q. TPU7x node pools need a HIGH_THROUGHPUT workload policy, not %s.", pp.PolicyName, w.Type)
+	case w.AcceleratorTopology == "":
+		return "", s.gkeInvalid("Invalid value for field \"node_pool.placement_policy.policy_name\": %q. The workload policy sets no accelerator_topology.", pp.PolicyName)
+	}
+	return w.AcceleratorTopology, nil
 }

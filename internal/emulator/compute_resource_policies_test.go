@@ -115,3 +115,63 @@ func TestComputeResourcePolicyRefusals(t *testing.T) {
 	_, err := gce.ResourcePolicies.Delete(project, region, "taken").Do()
 	checkComputeErr(t, err, 400, "resourceInUseByAnotherResource", "is already being used by '"+serving+"/nodePools/placed'")
 }
+
+// TestTPU7xMultiHostPoolsNeedAWorkloadPolicy: GKE places a multi-host
+// TPU7x slice pool by a HIGH_THROUGHPUT workload policy named in
+// placementPolicy.policyName, in place of tpuTopology ("About Ironwood
+// (TPU7x) in GKE"); the policy's acceleratorTopology sizes the slice.
+func TestTPU7xMultiHostPoolsNeedAWorkloadPolicy(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	gce := computeClient(t, e.srv)
+	if err := e.srv.AddCluster(ClusterSeed{Project: project, Location: "us-central1", Name: "ironwood",
+		Version: "1.34.1-gke.1000000", Locations: []string{ironwoodZone}}); err != nil {
+		t.Fatal(err)
+	}
+	cluster := "projects/" + project + "/locations/us-central1/clusters/ironwood"
+	for name, typ := range map[string]string{"slice": "HIGH_THROUGHPUT", "spread": "HIGH_AVAILABILITY"} {
+		p := workloadPolicy(name)
+		p.WorkloadPolicy.Type, p.WorkloadPolicy.AcceleratorTopology = typ, "2x2x2"
+		if _, err := gce.ResourcePolicies.Insert(project, "us-central1", p).Do(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	east := workloadPolicy("east")
+	if _, err := gce.ResourcePolicies.Insert(project, "us-east5", east).Do(); err != nil {
+		t.Fatal(err)
+	}
+	e.tick()
+	pool := func(name string, nodes int64, pp *container.PlacementPolicy) *container.NodePool {
+		return &container.NodePool{Name: name, InitialNodeCount: nodes, Locations: []string{ironwoodZone},
+			Config: &container.NodeConfig{MachineType: "tpu7x-standard-4t"}, PlacementPolicy: pp}
+	}
+	for _, tc := range []struct {
+		name string
+		np   *container.NodePool
+		msg  string
+	}{
+		{"topology without a policy", pool("t", 2, &container.PlacementPolicy{TpuTopology: "2x2x2"}), "need a workload policy"},
+		{"missing policy", pool("m", 2, &container.PlacementPolicy{PolicyName: "missing"}), "was not found"},
+		{"policy of another region", pool("r", 2, &container.PlacementPolicy{PolicyName: "projects/" + project + "/regions/us-east5/resourcePolicies/east"}),
+			"must be in the cluster's region us-central1"},
+		{"high availability", pool("h", 2, &container.PlacementPolicy{PolicyName: "spread"}), "need a HIGH_THROUGHPUT workload policy"},
+		{"topology and policy", pool("b", 2, &container.PlacementPolicy{PolicyName: "slice", TpuTopology: "2x2x2"}), "cannot both be set"},
+		{"wrong node count", pool("n", 1, &container.PlacementPolicy{PolicyName: "slice"}), "needs 2 nodes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.createPool(cluster, tc.np)
+			checkErr(t, err, wantErr{code: 400, status: "INVALID_ARGUMENT", msg: tc.msg})
+		})
+	}
+	if _, err := e.createPool(cluster, pool("placed", 2, &container.PlacementPolicy{PolicyName: "slice"})); err != nil {
+		t.Fatalf("a slice placed by its workload policy: %v", err)
+	}
+	e.tick()
+	if np := e.pool(t, cluster, "placed"); np.Status != "RUNNING" || np.PlacementPolicy.PolicyName != "slice" {
+		t.Errorf("pool = %+v", np)
+	}
+	// A single-host TPU7x pool needs no policy.
+	if _, err := e.createPool(cluster, pool("single", 1, nil)); err != nil {
+		t.Errorf("a single-host TPU7x pool: %v", err)
+	}
+}

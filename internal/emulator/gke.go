@@ -537,12 +537,31 @@ func (s *Server) validatePool(c *gkeCluster, np *container.NodePool) (int, *apiE
 		return 0, err
 	}
 	pp := np.PlacementPolicy
-	topology := ""
+	topology, byPolicy := "", false
 	if pp != nil {
 		if pp.Type != "" && pp.Type != "TYPE_UNSPECIFIED" && pp.Type != "COMPACT" {
 			return 0, s.gkeInvalid("Invalid value for field \"node_pool.placement_policy.type\": %q. Supported values: COMPACT.", pp.Type)
 		}
 		topology = pp.TpuTopology
+		if pp.PolicyName != "" {
+			t, err := s.workloadTopology(c, np, pp)
+			if err != nil {
+				return 0, err
+			}
+			topology, byPolicy = t, t != ""
+		}
+	}
+	if strings.HasPrefix(np.Config.MachineType, "tpu7") && topology != "" && !byPolicy {
+		// GKE "About Ironwood (TPU7x) in GKE": multi-host TPU7x slices
+		// are placed by a workload policy, which "replaces the
+		// --tpu-topology flag used by other TPU versions".
+		if perVM, _, ok := tpuMachine(np.Config.MachineType); ok {
+			if dims, ok := parseTopology(topology); ok && product(dims) > perVM {
+				return 0, s.gkeInvalid("Multi-host TPU7x node pools (topology %s on %s) need a workload policy: set placement_policy.policy_name "+
+					"to a HIGH_THROUGHPUT workload policy with accelerator_topology %s, not placement_policy.tpu_topology.",
+					topology, np.Config.MachineType, topology)
+			}
+		}
 	}
 	hosts, err := s.checkTPUShape(np, topology)
 	if err != nil {
