@@ -60,8 +60,7 @@ func (rp *ResourcePolicies) Insert(ctx context.Context, project, region string, 
 	if err != nil {
 		return err
 	}
-	_, err = rp.wait(ctx, project, region, op)
-	return err
+	return rp.wait(ctx, project, region, op)
 }
 
 // Delete deletes the policy name and waits until its operation is done; a
@@ -77,15 +76,14 @@ func (rp *ResourcePolicies) Delete(ctx context.Context, project, region, name st
 	if err != nil {
 		return err
 	}
-	_, err = rp.wait(ctx, project, region, op)
-	return err
+	return rp.wait(ctx, project, region, op)
 }
 
 // wait polls a region operation until DONE through the one waiter
 // ([WaitFor]); a DONE operation with an error is an *OperationError.
-func (rp *ResourcePolicies) wait(ctx context.Context, project, region string, op *compute.Operation) (*compute.Operation, error) {
+func (rp *ResourcePolicies) wait(ctx context.Context, project, region string, op *compute.Operation) error {
 	if op == nil {
-		return nil, errors.New("waiting for a Compute Engine operation: no operation")
+		return errors.New("waiting for a Compute Engine operation: no operation")
 	}
 	name := "projects/" + project + "/regions/" + region + "/operations/" + op.Name
 	final, err := waitOperation(ctx, rp.c.poller, name, op, op.Status, func(ctx context.Context) (*compute.Operation, string, error) {
@@ -96,12 +94,12 @@ func (rp *ResourcePolicies) wait(ctx context.Context, project, region string, op
 		return o, o.Status, nil
 	})
 	if err != nil {
-		return final, err
+		return err
 	}
 	if oe := computeOperationError(name, final); oe != nil {
-		return final, oe
+		return oe
 	}
-	return final, nil
+	return nil
 }
 
 // ParseResourcePolicyName reads a resource policy reference as GKE's
