@@ -177,10 +177,8 @@ func (c *Catalog) computeEngineShape(acceleratorType string, acc Accelerator) (C
 	}
 	switch {
 	case acc.GKEMachineType != "" && acc.MultiHost && g.GKE != nil && g.GKE.WorkloadPolicyMultiHost:
-		// accel_fallback_nodepools does not create the workload policy such
-		// a pool needs: pointing there would be a dead end.
-		fixes = append(fixes, fmt.Sprintf("create it as a GKE node pool (machine type %s, %d nodes) with a workload policy, outside this provider",
-			acc.GKEMachineType, acc.GKENodeCount))
+		fixes = append(fixes, fmt.Sprintf("create it as a GKE node pool with accel_fallback_nodepools (a tier with accelerator_type = %q: "+
+			"machine type %s, %d nodes, placed by a workload policy the resource creates)", acceleratorType, acc.GKEMachineType, acc.GKENodeCount))
 	case acc.GKEMachineType != "":
 		fixes = append(fixes, fmt.Sprintf("use a GKE node pool with accel_fallback_nodepools (machine type %s, %d nodes)", acc.GKEMachineType, acc.GKENodeCount))
 	}

@@ -78,7 +78,7 @@ func TestComputeEngineTPURefusals(t *testing.T) {
 		// multi-host TPU7x pool with a workload policy, which
 		// accel_fallback_nodepools does not create: the advice is not to use it.
 		{"multi-host TPU7x", "tpu7x-16", Findings{limit(errAt(AttrAcceleratorType, "tpu7x-16", "Multi-Host Slice Not Supported on Compute Engine",
-			`"tpu7x-16" cannot be created with api = "compute_engine": it is a multi-host slice (2 VMs), and accel_tpu_vm creates one Compute Engine instance, a single-host slice (Compute Engine builds multi-host slices as managed instance groups). Single-host tpu7x types on Compute Engine: tpu7x-2, tpu7x-8. Or create it as a GKE node pool (machine type tpu7x-standard-4t, 2 nodes) with a workload policy, outside this provider.`,
+			`"tpu7x-16" cannot be created with api = "compute_engine": it is a multi-host slice (2 VMs), and accel_tpu_vm creates one Compute Engine instance, a single-host slice (Compute Engine builds multi-host slices as managed instance groups). Single-host tpu7x types on Compute Engine: tpu7x-2, tpu7x-8. Or create it as a GKE node pool with accel_fallback_nodepools (a tier with accelerator_type = "tpu7x-16": machine type tpu7x-standard-4t, 2 nodes, placed by a workload policy the resource creates).`,
 			srcComputeTPURes, "tpu7x-2", "tpu7x-8"))}},
 	}
 	c := Default()

@@ -131,8 +131,8 @@ var refusedComputeEngine = []struct {
 	{"v5p-16", `api = "cloud_tpu"`, pageComputeTPURes},
 	// GKE places these with a workload policy, which accel_fallback_nodepools
 	// does not create: the fix names the policy, not that resource.
-	{"tpu7x-16", "with a workload policy, outside this provider", pageComputeTPURes},
-	{"tpu7x-128", "with a workload policy, outside this provider", pageComputeTPURes},
+	{"tpu7x-16", "placed by a workload policy the resource creates", pageComputeTPURes},
+	{"tpu7x-128", "placed by a workload policy the resource creates", pageComputeTPURes},
 	{"v5litepod-4", `api = "cloud_tpu"`, pageComputeTPUs},
 	{"v5litepod-8", `api = "cloud_tpu"`, pageComputeTPUs},
 	{"v4-8", `api = "cloud_tpu"`, pageComputeTPUs},

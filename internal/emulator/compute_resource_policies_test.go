@@ -124,11 +124,7 @@ func TestTPU7xMultiHostPoolsNeedAWorkloadPolicy(t *testing.T) {
 	t.Parallel()
 	e := start(t, nil)
 	gce := computeClient(t, e.srv)
-	if err := e.srv.AddCluster(ClusterSeed{Project: project, Location: "us-central1", Name: "ironwood",
-		Version: "1.34.1-gke.1000000", Locations: []string{ironwoodZone}}); err != nil {
-		t.Fatal(err)
-	}
-	cluster := "projects/" + project + "/locations/us-central1/clusters/ironwood"
+	cluster := "projects/" + project + "/locations/us-central1/clusters/ironwood" // seeded: GKE 1.34, TPU7x zone
 	for name, typ := range map[string]string{"slice": "HIGH_THROUGHPUT", "spread": "HIGH_AVAILABILITY"} {
 		p := workloadPolicy(name)
 		p.WorkloadPolicy.Type, p.WorkloadPolicy.AcceleratorTopology = typ, "2x2x2"

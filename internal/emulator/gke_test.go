@@ -71,9 +71,9 @@ func TestClusters(t *testing.T) {
 		location string
 		want     []string
 	}{
-		{"us-central1", []string{"serving"}},
+		{"us-central1", []string{"ironwood", "serving"}},
 		{"us-central1-b", []string{"legacy"}},
-		{"-", []string{"legacy", "serving", "training"}},
+		{"-", []string{"ironwood", "legacy", "serving", "training"}},
 		{"asia-east1", nil},
 	}
 	for _, tt := range tests {

@@ -364,6 +364,15 @@ func Default() *Scenario {
 				}},
 			},
 			{
+				// A cluster with TPU7x nodes: GKE 1.34 (Ironwood needs
+				// Standard 1.34.0-gke.2201000, GKE's Ironwood page), in the
+				// TPU7x zone and an L4 zone.
+				Location:  "us-central1",
+				Name:      "ironwood",
+				Version:   "1.34.1-gke.1000000",
+				Locations: []string{"us-central1-a", "us-central1-c"},
+			},
+			{
 				Location:  "us-east5",
 				Name:      "training",
 				Version:   "1.34.1-gke.1000000",

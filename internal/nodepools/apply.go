@@ -100,24 +100,51 @@ func tierAction(recorded bool, status string, was, want tierSpec) action {
 func (o *poolOps) run(ctx context.Context, st *step) error {
 	switch st.action {
 	case actionDelete:
-		return o.api.Delete(ctx, st.was.Name)
+		if err := o.api.Delete(ctx, st.was.Name); err != nil {
+			return err
+		}
+		return o.deleteOwnPolicy(ctx, st.was)
 	case actionCreate:
-		var err error
-		st.adopted, err = o.create(ctx, st.want)
-		return err
+		return o.createPlaced(ctx, st)
 	case actionReplace:
 		tflog.Info(ctx, "re-creating node pool for a change GKE cannot make in place", map[string]any{"cluster": o.api.Cluster(), "node_pool": st.want.Name})
 		if err := o.api.Delete(ctx, st.was.Name); err != nil {
 			st.oldRemains = true
 			return err
 		}
-		var err error
-		st.adopted, err = o.create(ctx, st.want)
-		return err
+		if st.was.WorkloadPolicy != st.want.WorkloadPolicy || st.was.Topology != st.want.Topology || st.was.OwnPolicy != st.want.OwnPolicy {
+			if err := o.deleteOwnPolicy(ctx, st.was); err != nil {
+				return err
+			}
+		}
+		return o.createPlaced(ctx, st)
 	case actionUpdate:
 		return o.update(ctx, st.was, st.want)
 	}
 	return nil
+}
+
+// createPlaced creates the pool of st.want, after the workload policy that
+// places it (workload_policy.go). A policy this call created whose pool
+// GKE then refused is deleted again, so that nothing is left that no state
+// records; one whose pool exists (in ERROR after a stockout) stays with it.
+func (o *poolOps) createPlaced(ctx context.Context, st *step) error {
+	created, err := o.ensurePolicy(ctx, st.want)
+	if err != nil {
+		return err
+	}
+	st.adopted, err = o.create(ctx, st.want)
+	if err == nil || !created {
+		return err
+	}
+	rctx, cancel := gcp.AfterDeadline(ctx)
+	defer cancel()
+	if np, gerr := o.api.Get(rctx, st.want.Name); gerr == nil && np == nil {
+		if derr := o.deleteOwnPolicy(rctx, st.want); derr != nil {
+			return fmt.Errorf("%w; deleting its workload policy %s failed (the next apply uses it): %w", err, st.want.WorkloadPolicy, derr)
+		}
+	}
+	return err
 }
 
 // applyTiers brings the cluster's pools to the plan: it runs every step, then

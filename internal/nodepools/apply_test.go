@@ -439,7 +439,7 @@ func TestOwnershipGuards(t *testing.T) {
 	}
 
 	t.Run("delete", func(t *testing.T) {
-		res, err := newOps().deleteOwned(t.Context(), []string{"unlabelled", "other", "absent"})
+		res, err := newOps().deleteOwned(t.Context(), []string{"unlabelled", "other", "absent"}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -506,7 +506,7 @@ func TestOwnershipGuards(t *testing.T) {
 	})
 
 	t.Run("imported without the label", func(t *testing.T) {
-		res, err := newOps().deleteOwned(t.Context(), []string{"imported"})
+		res, err := newOps().deleteOwned(t.Context(), []string{"imported"}, nil)
 		if err != nil || len(res.notOwned) != 0 || len(res.errs) != 0 {
 			t.Fatalf("deleteOwned = %+v, %v", res, err)
 		}

@@ -41,6 +41,7 @@ type tierInput struct {
 	Labels          map[string]string
 	Taints          []taint
 	Reservation     *reservation
+	WorkloadPolicy  string
 	Settings        poolSettings
 	Provisioning    provisioning
 	LocalSSD        localSSD
@@ -98,6 +99,7 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 		in.GPUCount = t.GPUCount.ValueInt64()
 	}
 	in.GPUDriver = str(t.GPUDriverVersion)
+	in.WorkloadPolicy = str(t.WorkloadPolicy)
 	in.NodeCount, in.MinNodes, in.MaxNodes = tfmodel.Int64Ptr(t.NodeCount), tfmodel.Int64Ptr(t.MinNodeCount), tfmodel.Int64Ptr(t.MaxNodeCount)
 	in.Spot = t.Spot.ValueBool()
 	in.AutoRepair = t.AutoRepair.IsNull() || t.AutoRepair.IsUnknown() || t.AutoRepair.ValueBool()
@@ -191,6 +193,9 @@ func reservationInput(ctx context.Context, o types.Object, diags *diag.Diagnosti
 	}
 	return out, known
 }
+
+// attrWorkloadPolicy is the tier attribute that names a workload policy.
+const attrWorkloadPolicy = "workload_policy"
 
 // tierFinding builds a finding of the resource's own checks.
 func tierFinding(attribute, value, summary, detail, source string) catalog.Finding {
@@ -312,17 +317,25 @@ func deriveTPU(cat *catalog.Catalog, in tierInput, gkeVersion string, s *tierSpe
 	s.Hosts = max(int64(shape.NodeCount), 1)
 	s.AcceleratorLabels = maps.Clone(shape.NodeLabels)
 	if shape.WorkloadPolicy {
-		f := tierFinding(catalog.AttrAcceleratorType, in.AcceleratorType, "Workload Policy Required",
-			fmt.Sprintf("%s is a multi-host %s slice, which GKE places with a workload policy (a resource policy) instead of a compact "+
-				"placement with a TPU topology; this resource does not create workload policies. Use a single-host slice, or create "+
-				"this pool with a workload policy outside this resource.", in.AcceleratorType, shape.Accelerator.Generation), cat.Source("gke_tpu"))
-		f.Basis = catalog.BasisLimit // what this resource creates, not a fact about GKE: an error in warn mode too
-		fs = append(fs, f)
+		// GKE places the slice with a workload policy, not a TPU topology:
+		// the named one, or one the apply creates, named like the pool.
+		s.WorkloadPolicy, s.OwnPolicy = cmp.Or(in.WorkloadPolicy, in.Name), in.WorkloadPolicy == ""
+	} else if in.WorkloadPolicy != "" {
+		fs = append(fs, tierFinding(attrWorkloadPolicy, in.WorkloadPolicy, "Workload Policy on a Tier Without One",
+			fmt.Sprintf("workload_policy = %q places a multi-host TPU7x slice; GKE places %s with a TPU topology or nothing. Remove workload_policy.",
+				in.WorkloadPolicy, cmp.Or(in.AcceleratorType, in.MachineType)), cat.Source("gke_tpu")))
+		fs[len(fs)-1].Basis = catalog.BasisRule
 	}
 	return fs
 }
 
 func deriveGPU(cat *catalog.Catalog, in tierInput, s *tierSpec) catalog.Findings {
+	if in.WorkloadPolicy != "" {
+		f := tierFinding(attrWorkloadPolicy, in.WorkloadPolicy, "Workload Policy on a Tier Without One",
+			fmt.Sprintf("workload_policy = %q places a multi-host TPU7x slice; a GPU tier has none. Remove workload_policy.", in.WorkloadPolicy), "")
+		f.Basis = catalog.BasisRule
+		return catalog.Findings{f}
+	}
 	shape, fs := cat.GPUNodePool(catalog.GPUPoolQuery{
 		MachineType:   in.MachineType,
 		GPUType:       in.GPUType,

@@ -20,13 +20,13 @@ func TestAccFallbackNodePools_emptyCollections(t *testing.T) {
 		TypeName: "accel_fallback_nodepools",
 		Valid:    map[string]bool{"tiers.labels": true, "tiers.resource_labels": true},
 		Target: func(t *testing.T) *acctest.Target {
-			tg := newTarget(t)
+			tg := everyAttributeTarget(t)
 			tg.RequireEmulatorFor(t, "sets every attribute with the emulator's reservation and service accounts")
 			return tg
 		},
 		Body: func(tg *acctest.Target, _ int) map[string]any { return everyAttribute(tg) },
 		CheckDestroy: func(tg *acctest.Target, _ map[string]any) resource.TestCheckFunc {
-			return checkDestroyed(tg, "tpu", "gpu", "gpu-total")
+			return checkDestroyed(tg, "tpu", "gpu", "ironwood", "gpu-total")
 		},
 	}.Run(t)
 }

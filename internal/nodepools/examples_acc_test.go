@@ -51,7 +51,7 @@ func TestAccFallbackNodePools_examples(t *testing.T) {
 	tg := acctest.New(t)
 	tg.RequireEmulatorFor(t, "applies the examples, whose clusters exist only on the emulator")
 	const dir = "../../examples/resources/accel_fallback_nodepools/"
-	for _, file := range []string{"resource.tf", "resource_multi_host.tf"} {
+	for _, file := range []string{"resource.tf", "resource_multi_host.tf", "resource_ironwood.tf"} {
 		b, err := os.ReadFile(dir + file)
 		if err != nil {
 			t.Fatal(err)

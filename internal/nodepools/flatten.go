@@ -166,6 +166,18 @@ func poolGPU(cat *catalog.Catalog, cfg *container.NodeConfig) *container.Acceler
 	return nil
 }
 
+// placementValue is placement_policy for a pool's placement: its type
+// (COMPACT), or the name of the workload policy that places a TPU7x slice.
+func placementValue(pp *container.PlacementPolicy) types.String {
+	switch {
+	case pp == nil || pp.Type == "TYPE_UNSPECIFIED" && pp.PolicyName == "":
+		return types.StringNull()
+	case pp.PolicyName != "":
+		return types.StringValue(pp.PolicyName)
+	}
+	return tfmodel.StringOrNull(pp.Type)
+}
+
 // flattenAccelerators sets a tier's TPU or GPU values and placement policy
 // from its pool, and reports whether it is a TPU pool.
 func flattenAccelerators(cat *catalog.Catalog, t *tierModel, prior tierModel, np *container.NodePool, importing bool) (isTPU bool) {
@@ -177,13 +189,8 @@ func flattenAccelerators(cat *catalog.Catalog, t *tierModel, prior tierModel, np
 	topology := ""
 	if pp := np.PlacementPolicy; pp != nil {
 		topology = pp.TpuTopology
-		t.PlacementPolicy = tfmodel.StringOrNull(pp.Type)
-		if pp.Type == "TYPE_UNSPECIFIED" {
-			t.PlacementPolicy = types.StringNull()
-		}
-	} else {
-		t.PlacementPolicy = types.StringNull()
 	}
+	t.PlacementPolicy = placementValue(np.PlacementPolicy)
 	// A TPU pool: its tier names an accelerator type, or (as GKE names a
 	// TPU pool) a TPU machine type.
 	isTPU = (!prior.AcceleratorType.IsNull() && !prior.AcceleratorType.IsUnknown() && prior.AcceleratorType.ValueString() != "") ||

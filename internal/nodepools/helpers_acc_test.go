@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	compute "google.golang.org/api/compute/v1"
 	container "google.golang.org/api/container/v1"
 	"google.golang.org/api/option"
 
@@ -416,6 +417,12 @@ func everyAttribute(tg *acctest.Target) map[string]any {
 				"max_run_duration":           "24h",
 				"queued_provisioning":        true,
 			},
+			map[string]any{
+				"name":             "ironwood",
+				"accelerator_type": "tpu7x-16",
+				"node_locations":   []any{ironwoodZone},
+				"workload_policy":  everyAttributePolicy,
+			},
 			// Total autoscaling limits exclude the per-zone ones.
 			map[string]any{
 				"name":                 "gpu-total",
@@ -428,4 +435,44 @@ func everyAttribute(tg *acctest.Target) map[string]any {
 			},
 		},
 	}
+}
+
+// ironwoodZone is the zone that offers TPU7x (the Cloud TPU regions and
+// zones page: us-central1-c).
+const ironwoodZone = "us-central1-c"
+
+// ironwoodTarget is a target on the emulator's cluster that runs a GKE
+// version with TPU7x (Standard 1.34.0-gke.2201000 and later, GKE's
+// Ironwood page), with nodes in the TPU7x zone and an L4 zone.
+func ironwoodTarget(t *testing.T) *acctest.Target {
+	t.Helper()
+	tg := newTarget(t)
+	if tg.Emulator != nil {
+		tg.Cluster = "projects/" + acctest.EmulatorProject + "/locations/us-central1/clusters/ironwood"
+	}
+	return tg
+}
+
+// everyAttributePolicy is the workload policy everyAttribute's TPU7x tier
+// names: created by everyAttributeTarget.
+const everyAttributePolicy = "every-attribute"
+
+// everyAttributeTarget is an ironwoodTarget with the workload policy
+// everyAttribute names.
+func everyAttributeTarget(t *testing.T) *acctest.Target {
+	t.Helper()
+	tg := ironwoodTarget(t)
+	if tg.Emulator == nil {
+		return tg
+	}
+	rp, err := tg.Clients().ResourcePolicies(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &compute.ResourcePolicy{Name: everyAttributePolicy,
+		WorkloadPolicy: &compute.ResourcePolicyWorkloadPolicy{Type: "HIGH_THROUGHPUT", AcceleratorTopology: "2x2x2"}}
+	if err := rp.Insert(t.Context(), tg.Project, "us-central1", p); err != nil {
+		t.Fatal(err)
+	}
+	return tg
 }

@@ -120,6 +120,9 @@ func (l *poolsList) groups(ctx context.Context, clients *gcp.Clients, project, l
 			return nil
 		}
 		pools, err := ops.api.List(ctx)
+		if err == nil {
+			err = ops.topologiesOfPolicies(ctx, pools)
+		}
 		if err != nil {
 			diags.AddError(gcp.Summary(err, "Error Listing Node Pools"), fmt.Sprintf("Could not list the node pools of %s: %s", cluster, err))
 			return nil

@@ -47,6 +47,7 @@ type tierModel struct {
 	Labels              types.Map    `tfsdk:"labels"`
 	Taints              types.List   `tfsdk:"taints"`
 	ReservationAffinity types.Object `tfsdk:"reservation_affinity"`
+	WorkloadPolicy      types.String `tfsdk:"workload_policy"`
 	tierSettingsModel
 	tierProvisioningModel
 	tierCapacityModel
@@ -131,6 +132,7 @@ var (
 		"labels":               types.MapType{ElemType: types.StringType},
 		"taints":               types.ListType{ElemType: taintObjectType},
 		"reservation_affinity": types.ObjectType{AttrTypes: reservationAttrTypes},
+		"workload_policy":      types.StringType,
 		"placement_policy":     types.StringType,
 		"pool_name":            types.StringType,
 		"status":               types.StringType,

@@ -4,6 +4,7 @@
 package nodepools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -309,7 +310,7 @@ func tierValues(t tierModel) map[string]attr.Value {
 		"gpu_type": t.GPUType, "gpu_count": t.GPUCount, "gpu_driver_version": t.GPUDriverVersion,
 		"node_locations": t.NodeLocations, "node_count": t.NodeCount, "min_node_count": t.MinNodeCount,
 		"max_node_count": t.MaxNodeCount, "spot": t.Spot, "auto_repair": t.AutoRepair, "auto_upgrade": t.AutoUpgrade,
-		"labels": t.Labels, "taints": t.Taints, "reservation_affinity": t.ReservationAffinity,
+		"labels": t.Labels, "taints": t.Taints, "reservation_affinity": t.ReservationAffinity, "workload_policy": t.WorkloadPolicy,
 	}
 	maps.Copy(out, settingsValues(t.tierSettingsModel))
 	maps.Copy(out, provisioningValues(t.tierProvisioningModel))
@@ -367,6 +368,7 @@ func unknownTier() tierModel {
 		Spot: types.BoolUnknown(), AutoRepair: types.BoolUnknown(), AutoUpgrade: types.BoolUnknown(),
 		Labels: types.MapUnknown(types.StringType), Taints: types.ListUnknown(taintObjectType),
 		ReservationAffinity:   types.ObjectUnknown(reservationAttrTypes),
+		WorkloadPolicy:        types.StringUnknown(),
 		tierSettingsModel:     unknownSettings(),
 		tierProvisioningModel: unknownProvisioning(),
 		tierLocalSSDModel:     unknownLocalSSD(),
@@ -390,7 +392,7 @@ func setSpec(t *tierModel, s tierSpec) {
 		t.GPUDriverVersion = types.StringValue(s.GPUDriver)
 	}
 	t.NodeCount = tfmodel.Int64OrNull(s.NodeCount, !s.Autoscaling)
-	t.PlacementPolicy = tfmodel.StringOrNull(s.Placement)
+	t.PlacementPolicy = tfmodel.StringOrNull(cmp.Or(s.Placement, s.WorkloadPolicy))
 	setDerived(t, s)
 }
 

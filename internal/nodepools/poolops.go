@@ -67,6 +67,10 @@ type poolOps struct {
 	api poolAPI
 	// cat is the catalog that fills the defaults GKE needs sent.
 	cat *catalog.Catalog
+	// policies is the Compute Engine access for workload policies, built
+	// by newPolicies on first use (workload_policy.go).
+	policies    policyAPI
+	newPolicies func(ctx context.Context) (policyAPI, error)
 	// owner decides which existing pools are this resource's to adopt,
 	// change or delete.
 	owner poolOwner
@@ -78,7 +82,8 @@ func newPoolOps(ctx context.Context, cat *catalog.Catalog, clients *gcp.Clients,
 	if err != nil {
 		return nil, err
 	}
-	return &poolOps{api: api, cat: cat}, nil
+	return &poolOps{api: api, cat: cat,
+		newPolicies: func(ctx context.Context) (policyAPI, error) { return clients.ResourcePolicies(ctx) }}, nil
 }
 
 // poolExistsError means a create found a pool of that name that it may not
@@ -238,7 +243,10 @@ type deleteResult struct {
 // first: a pool that does not exist is deleted, and a pool of one of the
 // names that someone else created is left alone. err is set, and nothing
 // deleted, when the pools cannot be read.
-func (o *poolOps) deleteOwned(ctx context.Context, names []string) (deleteResult, error) {
+//
+// specs, by tier name, are the tiers' specs in state: after its pool, the
+// workload policy the resource created for a tier is deleted (workload_policy.go).
+func (o *poolOps) deleteOwned(ctx context.Context, names []string, specs map[string]tierSpec) (deleteResult, error) {
 	res := deleteResult{notOwned: map[int]string{}, errs: map[int]error{}}
 	pools, err := o.api.List(ctx)
 	if errors.Is(err, gcp.ErrClusterNotFound) {
@@ -251,14 +259,22 @@ func (o *poolOps) deleteOwned(ctx context.Context, names []string) (deleteResult
 	var index []int
 	for i, name := range names {
 		np := pools[name]
+		spec := specs[name]
 		switch {
-		case np == nil:
+		case np == nil && spec.WorkloadPolicy == "":
 			continue
-		case !o.owner.owns(np):
+		case np != nil && !o.owner.owns(np):
 			res.notOwned[i] = ownership.Describe(resourceLabels(np))
 			continue
 		}
-		jobs = append(jobs, gcp.PoolJob{Pool: name, Run: func(ctx context.Context) error { return o.api.Delete(ctx, name) }})
+		jobs = append(jobs, gcp.PoolJob{Pool: name, Run: func(ctx context.Context) error {
+			if np != nil {
+				if err := o.api.Delete(ctx, name); err != nil {
+					return err
+				}
+			}
+			return o.deleteOwnPolicy(ctx, spec)
+		}})
 		index = append(index, i)
 	}
 	for j, err := range o.api.Run(ctx, jobs) {

@@ -53,6 +53,12 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	tiers := tiersOf(ctx, state.Tiers, &resp.Diagnostics)
 	if importing {
 		setImportedDefaults(&state, tiers, pools)
+		if err := ops.topologiesOfPolicies(ctx, pools); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("tiers"), "Error Reading Workload Policies",
+				fmt.Sprintf("Could not read the workload policy of a multi-host TPU7x pool of %s, whose slice topology it holds: %s",
+					state.Cluster.ValueString(), err))
+			return
+		}
 	}
 	owner, ok := r.readOwner(ctx, &state, tiers, pools, req.Private, resp)
 	if !ok {

@@ -141,7 +141,9 @@ func (r *fallbackNodePoolsResource) ops(ctx context.Context, cluster string, dia
 		diags.AddAttributeError(path.Root("cluster"), "Cannot Reach the GKE API", clientErrorDetail(cluster, err))
 		return nil
 	}
-	return &poolOps{api: api, cat: r.catalog}
+	clients := r.data.Clients
+	return &poolOps{api: api, cat: r.catalog,
+		newPolicies: func(ctx context.Context) (policyAPI, error) { return clients.ResourcePolicies(ctx) }}
 }
 
 func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -262,10 +264,12 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 	}
 	tiers := tiersOf(ctx, state.Tiers, &resp.Diagnostics)
 	names := make([]string, len(tiers))
+	specs := map[string]tierSpec{}
 	for i, t := range tiers {
 		names[i] = t.Name.ValueString()
+		specs[names[i]] = specOfState(ctx, r.catalog, t, &resp.Diagnostics)
 	}
-	res, err := ops.deleteOwned(ctx, names)
+	res, err := ops.deleteOwned(ctx, names, specs)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("cluster"), "Error Deleting Node Pools",
 			fmt.Sprintf("Could not list the node pools of %s to delete this resource's pools: %s\n\nNothing was deleted; run terraform destroy again.",

@@ -325,6 +325,17 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 			MarkdownDescription: "TPU tiers: the slice topology, such as `2x2` or `4x4`; derived from `accelerator_type` (set it only " +
 				"where a slice has two documented layouts). Changing it re-creates the pool.",
 		},
+		"workload_policy": schema.StringAttribute{
+			Optional:   true,
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			MarkdownDescription: "Multi-host TPU7x tiers: the Compute Engine workload policy (a `HIGH_THROUGHPUT` resource policy with " +
+				"the slice's `accelerator_topology`, in the cluster's project and region) that places the slice, by name or as " +
+				"`projects/PROJECT/regions/REGION/resourcePolicies/NAME`. GKE places a multi-host TPU7x slice with a workload " +
+				"policy instead of a TPU topology. Unset, the provider creates one named like the pool before the pool, marks it " +
+				"as this resource's in its description, and deletes it after the pool; a policy of that name it did not create " +
+				"is refused, never used. Set, the named policy is used as it is and never changed or deleted. Other tiers: must " +
+				"be unset. Changing it re-creates the pool.",
+		},
 		"gpu_type": schema.StringAttribute{
 			Optional:   true,
 			Computed:   true,
@@ -408,8 +419,9 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 				"`node_labels`); labels GKE adds never cause a diff. Updated in place.",
 			Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.LengthBetween(1, 317))},
 		},
-		"placement_policy": computedString("Derived: `COMPACT` for multi-host TPU slices (with `topology` as the placement's TPU topology), else null."),
-		"pool_name":        computedString("The node pool name GKE reports: what the ComputeClass lists for this tier."),
+		"placement_policy": computedString("Derived: `COMPACT` for multi-host TPU slices (with `topology` as the placement's TPU topology), " +
+			"the name of the workload policy that places a multi-host TPU7x slice (`workload_policy`, or the one the provider creates), else null."),
+		"pool_name": computedString("The node pool name GKE reports: what the ComputeClass lists for this tier."),
 		"status": computedString("The pool's status as GKE reports it (`PROVISIONING`, `RUNNING`, `RUNNING_WITH_ERROR`, `RECONCILING`, " +
 			"`STOPPING`, `ERROR`), `MISSING` when the pool no longer exists (the next apply re-creates it), or `UNKNOWN` when an apply could not read the pool back (the next refresh reads it)."),
 		"status_message": computedString("GKE's message about the status, such as the reason of an `ERROR`; empty when there is none."),

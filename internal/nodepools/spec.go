@@ -50,24 +50,29 @@ type tierSpec struct {
 	MachineType     string
 	Topology        string
 	Placement       string // "COMPACT" for multi-host slices, else ""
-	Hosts           int64  // VMs per slice (TPU); 1 for single-host
-	GPUType         string
-	GPUCount        int64
-	GPUDriver       string
-	Locations       []string
-	Autoscaling     bool
-	NodeCount       int64 // fixed size per zone, when !Autoscaling
-	MinNodes        int64
-	MaxNodes        int64
-	Spot            bool
-	AutoRepair      bool
-	AutoUpgrade     bool
-	UserLabels      map[string]string
-	UserTaints      []taint
-	Reservation     *reservation
-	Settings        poolSettings
-	Provisioning    provisioning
-	LocalSSD        localSSD
+	// WorkloadPolicy is the workload policy that places a multi-host TPU7x
+	// slice (its name, or a URL), "" for other tiers; OwnPolicy is set when
+	// the provider creates it (workload_policy is unset).
+	WorkloadPolicy string
+	OwnPolicy      bool
+	Hosts          int64 // VMs per slice (TPU); 1 for single-host
+	GPUType        string
+	GPUCount       int64
+	GPUDriver      string
+	Locations      []string
+	Autoscaling    bool
+	NodeCount      int64 // fixed size per zone, when !Autoscaling
+	MinNodes       int64
+	MaxNodes       int64
+	Spot           bool
+	AutoRepair     bool
+	AutoUpgrade    bool
+	UserLabels     map[string]string
+	UserTaints     []taint
+	Reservation    *reservation
+	Settings       poolSettings
+	Provisioning   provisioning
+	LocalSSD       localSSD
 
 	// NodeLabels and NodeTaints are what the provider sets on the pool.
 	NodeLabels map[string]string
@@ -99,6 +104,7 @@ func shapeChanges(a, b tierSpec) []string {
 	diff("machine_type", a.MachineType, b.MachineType)
 	diff("topology", a.Topology, b.Topology)
 	diff("placement", a.Placement, b.Placement)
+	diff("workload_policy", a.WorkloadPolicy, b.WorkloadPolicy)
 	diff("gpu_type", a.GPUType, b.GPUType)
 	diff("gpu_count", a.GPUCount, b.GPUCount)
 	diff("gpu_driver_version", a.GPUDriver, b.GPUDriver)
@@ -219,7 +225,10 @@ func (s tierSpec) nodePool(cat *catalog.Catalog) *container.NodePool {
 	if s.Autoscaling {
 		np.Autoscaling = s.autoscaling()
 	}
-	if s.Placement != "" {
+	switch {
+	case s.WorkloadPolicy != "":
+		np.PlacementPolicy = &container.PlacementPolicy{PolicyName: s.WorkloadPolicy}
+	case s.Placement != "":
 		np.PlacementPolicy = &container.PlacementPolicy{Type: s.Placement, TpuTopology: s.Topology}
 	}
 	s.Settings.writeTo(cat, np)
@@ -293,7 +302,10 @@ func gpuOf(cfg *container.NodeConfig) container.AcceleratorConfig {
 // it has none (GKE may report TYPE_UNSPECIFIED for none).
 func placementOf(np *container.NodePool) [2]string {
 	pp := np.PlacementPolicy
-	if pp == nil || pp.Type == "TYPE_UNSPECIFIED" {
+	switch {
+	case pp != nil && pp.PolicyName != "":
+		return [2]string{pp.PolicyName, ""}
+	case pp == nil || pp.Type == "TYPE_UNSPECIFIED":
 		return [2]string{}
 	}
 	return [2]string{pp.Type, pp.TpuTopology}
@@ -424,6 +436,10 @@ func specOfState(ctx context.Context, cat *catalog.Catalog, t tierModel, diags *
 		s.GPUType, s.GPUCount, s.GPUDriver = "", 0, ""
 	} else {
 		s.Topology = ""
+	}
+	if s.Placement != "" && s.Placement != catalog.PlacementCompact {
+		// placement_policy names the workload policy of a TPU7x slice.
+		s.WorkloadPolicy, s.OwnPolicy, s.Placement = s.Placement, in.WorkloadPolicy == "", ""
 	}
 	switch {
 	case in.MinNodes != nil && in.MaxNodes != nil:

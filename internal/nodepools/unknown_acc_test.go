@@ -51,7 +51,7 @@ func uniqueNames(i int, body map[string]any) {
 // resources of one configuration, applied together. The plan has no warning
 // that only the unknown values cause (acctest.CheckNoUnknownOnlyWarnings).
 func TestAccFallbackNodePools_unknownAtPlan(t *testing.T) {
-	tg := newTarget(t)
+	tg := everyAttributeTarget(t)
 	tg.RequireEmulatorFor(t, "sets the reservation tpu-reservation and the service account nodes@p, which exist only on the emulator")
 	attrs := acctest.SettableAttributes(t, acctest.Resource, "accel_fallback_nodepools")
 	cases, missing := acctest.UnknownCases(attrs, everyAttribute(tg), fewAttributes(tg), uniqueNames)
@@ -109,7 +109,7 @@ var emptyStringValid = map[string]bool{
 // emptyStringValid) or rejected at plan with a diagnostic that names the
 // attribute.
 func TestAccFallbackNodePools_emptyStrings(t *testing.T) {
-	tg := newTarget(t)
+	tg := everyAttributeTarget(t)
 	tg.RequireEmulatorFor(t, "sets the reservation tpu-reservation and the service account nodes@p, which exist only on the emulator")
 	named := func() map[string]any {
 		body := everyAttribute(tg)

@@ -52,20 +52,3 @@ func TestAccFallbackNodePools_warnModeMultiHostTwoZones(t *testing.T) {
 		},
 	})
 }
-
-// TestAccFallbackNodePools_warnModeKeepsProviderLimits: a multi-host TPU7x
-// tier needs a workload policy, which this resource does not create: an
-// error in warn mode too, since no apply could create the pool.
-func TestAccFallbackNodePools_warnModeKeepsProviderLimits(t *testing.T) {
-	acctest.Offline(t)
-	hcl := resourceHCL("projects/p/locations/us-central1/clusters/serving", "c", "  validation = \"warn\"\n",
-		`{ name = "ironwood", accelerator_type = "tpu7x-16", node_locations = ["us-central1-c"] }`)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      offlineConfig(hcl),
-			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(`(?s)Error: Workload Policy Required.*tpu7x-16`),
-		}},
-	})
-}

@@ -747,7 +747,7 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
 		"multi-host TPU7x through Compute Engine": {
 			body: `accelerator_type = "tpu7x-16"
   zones            = ["us-central1-c"]`,
-			want: `(?s)Multi-Host Slice Not Supported on Compute Engine.*"tpu7x-16".*tpu7x-8.*with a workload policy, outside this provider`,
+			want: `(?s)Multi-Host Slice Not Supported on Compute Engine.*"tpu7x-16".*tpu7x-8.*accel_fallback_nodepools`,
 		},
 		"v5e through Compute Engine": {
 			body: `accelerator_type = "v5litepod-4"

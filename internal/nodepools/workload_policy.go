@@ -1,0 +1,207 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	compute "google.golang.org/api/compute/v1"
+	container "google.golang.org/api/container/v1"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
+)
+
+// The workload policies of multi-host TPU7x slices. GKE places such a slice
+// with a Compute Engine workload policy named in the pool's
+// placementPolicy.policyName, in place of a TPU topology ("About Ironwood
+// (TPU7x) in GKE"): a HIGH_THROUGHPUT resource policy with the slice's
+// acceleratorTopology, in the cluster's project and region
+// (`gcloud compute resource-policies create workload-policy`). A tier
+// without workload_policy gets one the apply creates before the pool,
+// named like the pool, and deletes after it. Resource policies have no
+// labels, so its description says which pool it places (the cluster's pool
+// id) and carries the owner id of the resource that created it. A policy
+// is the resource's own when it places the very pool the resource creates
+// or owns: a pool name is the cluster's alone, so this holds across an
+// apply killed between the two creates (whose owner id no state recorded),
+// and two states that name one pool still cannot both create it.
+
+// policyAPI is the Compute Engine resource policies access: *gcp.ResourcePolicies.
+type policyAPI interface {
+	Get(ctx context.Context, project, region, name string) (*compute.ResourcePolicy, error)
+	Insert(ctx context.Context, project, region string, p *compute.ResourcePolicy) error
+	Delete(ctx context.Context, project, region, name string) error
+}
+
+// workloadPolicyType is the workload policy type TPU7x slices use ("Ironwood
+// (TPU7x) supports the High throughput workload policy").
+const workloadPolicyType = "HIGH_THROUGHPUT"
+
+// policyDescription marks a policy as created by the resource instance of
+// owner id owner for the pool poolID (the cluster's pool id).
+func policyDescription(owner, poolID string) string {
+	return fmt.Sprintf("%s=%s: %s %s", ownership.LabelKey, owner, policyOfPool, poolID)
+}
+
+// policyOfPool introduces the pool id in a policy's description.
+const policyOfPool = "the workload policy accel_fallback_nodepools created for node pool"
+
+// placesPool reports whether p is a policy this provider created for the
+// pool poolID (see the file's comment).
+func placesPool(p *compute.ResourcePolicy, poolID string) bool {
+	return p != nil && strings.HasPrefix(p.Description, ownership.LabelKey+"=") && strings.HasSuffix(p.Description, ": "+policyOfPool+" "+poolID)
+}
+
+// policyScope is the project and region of the cluster's policies.
+func (o *poolOps) policyScope() (project, region string, err error) {
+	project, location, _, err := gcp.ParseClusterID(o.api.Cluster())
+	if err != nil {
+		return "", "", err
+	}
+	return project, catalog.RegionOf(location), nil
+}
+
+// resourcePolicies returns the resource policies access, building it on
+// first use.
+func (o *poolOps) resourcePolicies(ctx context.Context) (policyAPI, error) {
+	if o.policies == nil {
+		if o.newPolicies == nil {
+			return nil, errors.New("no Compute Engine access for workload policies: set compute_endpoint or credentials")
+		}
+		p, err := o.newPolicies(ctx)
+		if err != nil {
+			return nil, err
+		}
+		o.policies = p
+	}
+	return o.policies, nil
+}
+
+// ensurePolicy makes sure the workload policy want's pool is placed by
+// exists before the pool is created: a named policy must exist; the
+// resource's own is created, or, when a policy of its name carries this
+// resource's owner id and the slice's topology (left by an apply that was
+// stopped), used. created reports whether this call created it.
+func (o *poolOps) ensurePolicy(ctx context.Context, want tierSpec) (created bool, err error) {
+	if want.WorkloadPolicy == "" {
+		return false, nil
+	}
+	api, err := o.resourcePolicies(ctx)
+	if err != nil {
+		return false, err
+	}
+	project, region, err := o.policyScope()
+	if err != nil {
+		return false, err
+	}
+	if !want.OwnPolicy {
+		p, r, name, perr := gcp.ParseResourcePolicyName(want.WorkloadPolicy)
+		if perr != nil {
+			return false, perr
+		}
+		if _, err := api.Get(ctx, cmp.Or(p, project), cmp.Or(r, region), name); err != nil {
+			return false, fmt.Errorf("reading the workload policy %s: %w", want.WorkloadPolicy, err)
+		}
+		return false, nil
+	}
+	p := &compute.ResourcePolicy{
+		Name:        want.WorkloadPolicy,
+		Description: policyDescription(o.owner.id, o.api.PoolName(want.Name)),
+		WorkloadPolicy: &compute.ResourcePolicyWorkloadPolicy{
+			Type: workloadPolicyType, AcceleratorTopology: want.Topology,
+		},
+	}
+	err = api.Insert(ctx, project, region, p)
+	if gcp.Classify(err) != gcp.ClassAlreadyExists {
+		return err == nil, err
+	}
+	existing, gerr := api.Get(ctx, project, region, want.WorkloadPolicy)
+	switch {
+	case gerr != nil:
+		return false, fmt.Errorf("%w; reading the existing policy failed: %w", err, gerr)
+	case !placesPool(existing, o.api.PoolName(want.Name)):
+		return false, &notOwnedError{reason: fmt.Sprintf("is the name of a workload policy this resource did not create (%s); "+
+			"set workload_policy to use it, or rename the tier", gcp.ResourcePolicyID(project, region, want.WorkloadPolicy))}
+	case existing.WorkloadPolicy == nil || existing.WorkloadPolicy.AcceleratorTopology != want.Topology:
+		return false, fmt.Errorf("the workload policy %s, left by an earlier apply of this resource, places another topology than %s: "+
+			"delete it, then apply again", gcp.ResourcePolicyID(project, region, want.WorkloadPolicy), want.Topology)
+	}
+	tflog.Info(ctx, "found the workload policy an earlier apply created for this pool; using it",
+		map[string]any{"policy": gcp.ResourcePolicyID(project, region, want.WorkloadPolicy)})
+	return false, nil
+}
+
+// deleteOwnPolicy deletes the workload policy of spec s after its pool is
+// gone, when it is the resource's own: created for it (workload_policy
+// unset) and marked as placing this pool. Any other policy is left as it is.
+func (o *poolOps) deleteOwnPolicy(ctx context.Context, s tierSpec) error {
+	if s.WorkloadPolicy == "" || !s.OwnPolicy {
+		return nil
+	}
+	api, err := o.resourcePolicies(ctx)
+	if err != nil {
+		return err
+	}
+	project, region, err := o.policyScope()
+	if err != nil {
+		return err
+	}
+	p, err := api.Get(ctx, project, region, s.WorkloadPolicy)
+	switch {
+	case gcp.Classify(err) == gcp.ClassNotFound:
+		return nil
+	case err != nil:
+		return err
+	case !placesPool(p, o.api.PoolName(s.Name)):
+		tflog.Warn(ctx, "workload policy not deleted: the provider did not create it for this pool",
+			map[string]any{"policy": gcp.ResourcePolicyID(project, region, s.WorkloadPolicy)})
+		return nil
+	}
+	return api.Delete(ctx, project, region, s.WorkloadPolicy)
+}
+
+// topologiesOfPolicies sets, on a copy of each pool placed by a workload
+// policy, the TPU topology its policy places (acceleratorTopology): GKE
+// reports the policy's name, not the slice's topology, which an import
+// needs to name the tier's accelerator type.
+func (o *poolOps) topologiesOfPolicies(ctx context.Context, pools map[string]*container.NodePool) error {
+	for name, np := range pools {
+		pp := np.PlacementPolicy
+		if pp == nil || pp.PolicyName == "" || pp.TpuTopology != "" {
+			continue
+		}
+		api, err := o.resourcePolicies(ctx)
+		if err != nil {
+			return err
+		}
+		project, region, err := o.policyScope()
+		if err != nil {
+			return err
+		}
+		p, r, policy, err := gcp.ParseResourcePolicyName(pp.PolicyName)
+		if err != nil {
+			return err
+		}
+		got, err := api.Get(ctx, cmp.Or(p, project), cmp.Or(r, region), policy)
+		if err != nil {
+			return fmt.Errorf("node pool %s, workload policy %s: %w", name, pp.PolicyName, err)
+		}
+		if got.WorkloadPolicy == nil || got.WorkloadPolicy.AcceleratorTopology == "" {
+			continue
+		}
+		placed := *np
+		withTopology := *pp
+		withTopology.TpuTopology = got.WorkloadPolicy.AcceleratorTopology
+		placed.PlacementPolicy = &withTopology
+		pools[name] = &placed
+	}
+	return nil
+}
