@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	compute "google.golang.org/api/compute/v1"
@@ -205,3 +206,89 @@ func (o *poolOps) topologiesOfPolicies(ctx context.Context, pools map[string]*co
 	}
 	return nil
 }
+
+// policyReadTimeout bounds the plan-time read of a workload policy.
+const policyReadTimeout = 15 * time.Second
+
+// policyFindings checks a multi-host TPU7x tier's workload policy at plan
+// time, on workload_policy: a named policy of another project or region
+// than the cluster's (GKE places a pool by a policy of its cluster's
+// project and region); and, when the provider can reach Compute Engine, a
+// named policy that does not exist, is not HIGH_THROUGHPUT or places
+// another topology than the slice's, or a policy of the pool's name that
+// the provider did not create for this pool (the apply would refuse it),
+// all before anything is created.
+func (r *fallbackNodePoolsResource) policyFindings(ctx context.Context, cluster string, spec tierSpec) catalog.Findings {
+	if spec.WorkloadPolicy == "" {
+		return nil
+	}
+	project, location, _, err := gcp.ParseClusterID(cluster)
+	if err != nil {
+		return nil // the cluster attribute's own validator reports it
+	}
+	region := catalog.RegionOf(location)
+	finding := func(summary, detail string, basis catalog.Basis) catalog.Findings {
+		f := tierFinding(attrWorkloadPolicy, spec.WorkloadPolicy, summary, detail, policySource)
+		f.Basis = basis
+		return catalog.Findings{f}
+	}
+	name := spec.WorkloadPolicy
+	if !spec.OwnPolicy {
+		p, rg, n, err := gcp.ParseResourcePolicyName(spec.WorkloadPolicy)
+		if err != nil {
+			return finding("Invalid Workload Policy", err.Error()+". Name a workload policy of the cluster's project and region.", catalog.BasisRule)
+		}
+		if (p != "" && p != project) || (rg != "" && rg != region) {
+			return finding("Workload Policy Outside the Cluster's Region",
+				fmt.Sprintf("workload_policy = %q is in project %s, region %s; GKE places the pool of cluster %s by a workload policy of "+
+					"project %s, region %s. Create the policy there, or unset workload_policy to let the apply create one.",
+					spec.WorkloadPolicy, cmp.Or(p, project), cmp.Or(rg, region), cluster, project, region), catalog.BasisRule)
+		}
+		name = n
+	}
+	if r.data == nil || !r.data.Clients.ComputeConfigured() {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, policyReadTimeout)
+	defer cancel()
+	api, err := r.data.Clients.ResourcePolicies(ctx)
+	if err != nil {
+		return nil
+	}
+	got, err := api.Get(ctx, project, region, name)
+	poolID := cluster + poolsSegment + spec.Name
+	id := gcp.ResourcePolicyID(project, region, name)
+	switch {
+	case spec.OwnPolicy && gcp.Classify(err) == gcp.ClassNotFound:
+		return nil // the apply creates it
+	case !spec.OwnPolicy && gcp.Classify(err) == gcp.ClassNotFound:
+		return finding("Workload Policy Not Found", fmt.Sprintf("The workload policy %s does not exist. Create it (gcloud compute resource-policies "+
+			"create workload-policy %s --type=%s --accelerator-topology=%s --region=%s), or unset workload_policy to let the apply create one.",
+			id, name, workloadPolicyType, spec.Topology, region), catalog.BasisLive)
+	case err != nil:
+		tflog.Debug(ctx, "workload policy not readable at plan time; checked at apply", map[string]any{"policy": id, "error": err.Error()})
+		return nil
+	case spec.OwnPolicy && !placesPool(got, poolID):
+		return finding("Workload Policy Name Taken", fmt.Sprintf("A workload policy %s exists that this provider did not create for node pool %s; "+
+			"the apply would refuse it rather than use it. Rename the tier, or set workload_policy = %q to place the pool by it.",
+			id, poolID, name), catalog.BasisLive)
+	}
+	w := got.WorkloadPolicy
+	switch {
+	case w == nil || w.Type != workloadPolicyType:
+		typ := "no workload policy"
+		if w != nil {
+			typ = "a " + w.Type + " workload policy"
+		}
+		return finding("Workload Policy of Another Type", fmt.Sprintf("The resource policy %s is %s; a TPU7x slice is placed by a %s workload "+
+			"policy (GKE's Ironwood page). Name another policy, or unset workload_policy to let the apply create one.", id, typ, workloadPolicyType), catalog.BasisLive)
+	case w.AcceleratorTopology != spec.Topology:
+		return finding("Workload Policy of Another Topology", fmt.Sprintf("The workload policy %s places the topology %q; tier %q is a %s slice. "+
+			"Name a policy whose accelerator_topology is %s, or unset workload_policy to let the apply create one.",
+			id, w.AcceleratorTopology, spec.Name, spec.Topology, spec.Topology), catalog.BasisLive)
+	}
+	return nil
+}
+
+// policySource is where GKE documents the workload policy of TPU7x slices.
+const policySource = "https://cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood"

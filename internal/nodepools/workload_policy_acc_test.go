@@ -135,8 +135,28 @@ func TestAccFallbackNodePools_ironwoodNamedPolicy(t *testing.T) {
 			return nil
 		},
 		Steps: []resource.TestStep{{
+			// The plan finds that the pool's name is a foreign policy's.
 			Config:      config(tg, prefix+"-a", "", tpuTier(prefix+"-taken", ironwoodZone, "tpu7x-16")),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`Workload Policy Name Taken`),
+		}, {
+			// With validation = "warn" the plan goes on, and the apply
+			// refuses the policy before it creates anything.
+			Config:      config(tg, prefix+"-a", "  validation = \"warn\"\n", tpuTier(prefix+"-taken", ironwoodZone, "tpu7x-16")),
 			ExpectError: regexp.MustCompile(`workload\s+policy\s+this\s+resource\s+did\s+not\s+create`),
+		}, {
+			Config:      config(tg, prefix+"-b", "", tpuTier(prefix+"-b", ironwoodZone, "tpu7x-16", line("workload_policy", `"missing"`))),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`Workload Policy Not Found`),
+		}, {
+			Config:      config(tg, prefix+"-c", "", tpuTier(prefix+"-c", ironwoodZone, "tpu7x-32", line("workload_policy", fmt.Sprintf("%q", prefix+"-shared")))),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`Workload Policy of Another Topology`),
+		}, {
+			Config: config(tg, prefix+"-d", "", tpuTier(prefix+"-d", ironwoodZone, "tpu7x-16",
+				line("workload_policy", fmt.Sprintf("%q", "projects/"+tg.Project+"/regions/us-east5/resourcePolicies/"+prefix+"-shared")))),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`Workload Policy Outside the Cluster's Region`),
 		}, {
 			Config: config(tg, prefix, "", tpuTier(named, ironwoodZone, "tpu7x-16", line("workload_policy", fmt.Sprintf("%q", prefix+"-shared")))),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
