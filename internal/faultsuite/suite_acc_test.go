@@ -61,6 +61,9 @@ type harness struct {
 	// (full name to their state as first seen): they are not orphans, and
 	// they must be left exactly as they are (see foreignPool).
 	foreign map[string]string
+	// afterDestroyChecks run after the destroy of finish: what the
+	// reconciliation of pools and nodes does not see (workload policies).
+	afterDestroyChecks []func() error
 }
 
 func (h *harness) ctx() context.Context {
@@ -257,6 +260,11 @@ func (h *harness) finish(want int) {
 		h.t.Fatalf("destroy: %v", err)
 	}
 	h.afterDestroy = h.expectClean("after destroy", 0)
+	for _, check := range h.afterDestroyChecks {
+		if err := check(); err != nil {
+			h.t.Fatalf("after destroy: %v", err)
+		}
+	}
 }
 
 // outcome is the scenario's log line: the reconciliations after the last
@@ -314,7 +322,7 @@ func TestAccFaults(t *testing.T) {
 	t.Cleanup(func() {
 		t.Logf("faultsuite: summary scenarios=%d passed=%d orphans_found_after_interrupts=%d", sum.run, sum.passed, sum.orphans)
 	})
-	for _, sc := range slices.Concat(tpuScenarios(), queuedScenarios(), computeScenarios(), poolScenarios(), poolGuardScenarios(), poolStuckScenarios(), tpuConsistencyScenarios(), tpuTransientScenarios()) {
+	for _, sc := range slices.Concat(tpuScenarios(), queuedScenarios(), computeScenarios(), poolScenarios(), poolGuardScenarios(), poolStuckScenarios(), ironwoodScenarios(), tpuConsistencyScenarios(), tpuTransientScenarios()) {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			d := sc.durations

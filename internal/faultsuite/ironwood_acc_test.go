@@ -1,0 +1,90 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package faultsuite_test
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
+	"github.com/accel-dev/terraform-provider-accel/internal/faultsuite"
+)
+
+// ironwoodBody is one accel_fallback_nodepools with a multi-host TPU7x
+// tier (tpu7x-16: 2 VMs, placed by a workload policy the apply creates)
+// on the emulator's GKE 1.34 cluster.
+func (h *harness) ironwoodBody() string {
+	return fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
+  cluster       = %q
+  compute_class = %q
+  tiers {
+    name             = %q
+    accelerator_type = "tpu7x-16"
+    node_locations   = ["us-central1-c"]
+  }
+}
+`, "projects/"+acctest.EmulatorProject+"/locations/us-central1/clusters/ironwood", h.prefix+"-class", h.prefix+"-0")
+}
+
+// policiesOf are the names of the scenario's workload policies.
+func (h *harness) policiesOf() []string {
+	var out []string
+	for _, p := range h.tg.Emulator.ResourcePolicies() {
+		if strings.HasPrefix(p.Name, h.prefix) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// noPolicyLeft is an after-destroy check: the destroy deleted the
+// scenario's workload policies with their pools.
+func (h *harness) noPolicyLeft() error {
+	if left := h.policiesOf(); len(left) > 0 {
+		return fmt.Errorf("workload policies left: %v", left)
+	}
+	return nil
+}
+
+// ironwoodScenarios are the faults of a multi-host TPU7x tier, whose apply
+// makes two creates: the workload policy, then the pool.
+func ironwoodScenarios() []scenario {
+	return []scenario{
+		{name: "node_pools/ironwood_sigkill_between_creates", kind: faultsuite.TypeNodePools, want: 1, run: func(h *harness) {
+			h.afterDestroyChecks = append(h.afterDestroyChecks, h.noPolicyLeft)
+			// The policy is created; every pool create answers 503 and is
+			// retried; Terraform is killed during those retries.
+			const forever = 1 << 30
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsCreate, forever, 503))
+			h.write(h.ironwoodBody())
+			h.interruptedApply(emulator.MethodNodePoolsCreate, syscall.SIGKILL)
+			if got := h.policiesOf(); len(got) != 1 {
+				h.t.Fatalf("after the kill: workload policies %v, want the one created before the pool", got)
+			}
+			h.expectClean("after the kill (no pool yet)", 0)
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsCreate, 0, 503))
+			// The next apply uses the policy the killed one created.
+			h.apply(nil)
+			if got := h.policiesOf(); len(got) != 1 {
+				h.t.Fatalf("after the re-apply: workload policies %v, want one", got)
+			}
+		}},
+		{name: "node_pools/ironwood_pool_refused", kind: faultsuite.TypeNodePools, want: 1, run: func(h *harness) {
+			h.afterDestroyChecks = append(h.afterDestroyChecks, h.noPolicyLeft)
+			// GKE refuses the pool (409 from another create of its name
+			// would be a foreign pool; a quota refusal is 403): the policy
+			// the apply created for it is deleted again.
+			mustFault(h.t, h.tg.Emulator.FailNext(emulator.MethodNodePoolsCreate, 1, 403))
+			h.write(h.ironwoodBody())
+			h.apply(anyError)
+			if left := h.policiesOf(); len(left) != 0 {
+				h.t.Fatalf("a refused pool left its workload policy: %v", left)
+			}
+			h.expectClean("after the refused create", 0)
+			h.apply(nil)
+		}},
+	}
+}
