@@ -127,7 +127,9 @@ func (o *poolOps) run(ctx context.Context, st *step) error {
 // createPlaced creates the pool of st.want, after the workload policy that
 // places it (workload_policy.go). A policy this call created whose pool
 // GKE then refused is deleted again, so that nothing is left that no state
-// records; one whose pool exists (in ERROR after a stockout) stays with it.
+// records: when no pool of the name exists, or one exists that is not this
+// resource's (a 409 for someone else's pool) and is not placed by it. One
+// whose pool exists (in ERROR after a stockout) stays with it.
 func (o *poolOps) createPlaced(ctx context.Context, st *step) error {
 	created, err := o.ensurePolicy(ctx, st.want)
 	if err != nil {
@@ -139,7 +141,9 @@ func (o *poolOps) createPlaced(ctx context.Context, st *step) error {
 	}
 	rctx, cancel := gcp.AfterDeadline(ctx)
 	defer cancel()
-	if np, gerr := o.api.Get(rctx, st.want.Name); gerr == nil && np == nil {
+	np, gerr := o.api.Get(rctx, st.want.Name)
+	foreign := np != nil && !o.owner.owns(np) && (np.PlacementPolicy == nil || np.PlacementPolicy.PolicyName != st.want.WorkloadPolicy)
+	if gerr == nil && (np == nil || foreign) {
 		if derr := o.deleteOwnPolicy(rctx, st.want); derr != nil {
 			return fmt.Errorf("%w; deleting its workload policy %s failed (the next apply uses it): %w", err, st.want.WorkloadPolicy, derr)
 		}

@@ -234,3 +234,38 @@ func TestAccFallbackNodePools_ironwoodNoOrphanPolicy(t *testing.T) {
 		}},
 	})
 }
+
+// TestAccFallbackNodePools_ironwoodForeignPoolNoPolicy: a TPU7x tier added
+// to an existing resource whose pool name someone else's pool has is
+// refused (GKE's 409, the pool not adopted), and the workload policy the
+// apply created for it is deleted again.
+func TestAccFallbackNodePools_ironwoodForeignPoolNoPolicy(t *testing.T) {
+	tg := ironwoodTarget(t)
+	tg.RequireEmulatorFor(t, "creates a node pool behind Terraform's back on the emulator")
+	prefix := acctest.RandomName("iwf")
+	gpu, slice := prefix+"-l4", prefix+"-slice"
+	first := config(tg, prefix, "", gpuTier(gpu, "us-central1-a", "g2-standard-4", line("node_count", "1")))
+	second := config(tg, prefix, "", gpuTier(gpu, "us-central1-a", "g2-standard-4", line("node_count", "1")), tpuTier(slice, ironwoodZone, "tpu7x-16"))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(tg, gpu),
+		Steps: []resource.TestStep{{
+			Config: first,
+		}, {
+			PreConfig: func() {
+				if err := createBehindTerraform(tg, leftoverPool(slice, "us-central1-a", "", "")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config:      second,
+			ExpectError: regexp.MustCompile(slice),
+		}, {
+			PreConfig: func() {
+				if left := policies(tg); len(left) > 0 {
+					t.Errorf("the refused tier left its workload policy: %v", left)
+				}
+			},
+			Config: first,
+		}},
+	})
+}
