@@ -72,6 +72,24 @@ func ironwoodScenarios() []scenario {
 				h.t.Fatalf("after the re-apply: workload policies %v, want one", got)
 			}
 		}},
+		{name: "node_pools/ironwood_stockout", kind: faultsuite.TypeNodePools, want: 1, run: func(h *harness) {
+			h.afterDestroyChecks = append(h.afterDestroyChecks, h.noPolicyLeft)
+			// A stockout leaves the pool in ERROR, placed by its policy:
+			// both are recorded and kept; once capacity is back, the next
+			// apply re-creates the pool with the same policy.
+			h.tg.Emulator.SetCapacity("us-central1-c", "tpu7x-standard-4t", 0)
+			h.write(strings.Replace(h.ironwoodBody(), "  tiers {", "  on_stockout = \"fail\"\n  tiers {", 1))
+			h.apply(capacityError)
+			h.expectClean("after the stockout", h.poolCount())
+			if got := h.policiesOf(); len(got) != 1 {
+				h.t.Fatalf("after the stockout: workload policies %v, want the pool's", got)
+			}
+			h.tg.Emulator.SetCapacity("us-central1-c", "tpu7x-standard-4t", -1)
+			h.apply(nil)
+			if got := h.policiesOf(); len(got) != 1 {
+				h.t.Fatalf("after the re-created pool: workload policies %v, want one", got)
+			}
+		}},
 		{name: "node_pools/ironwood_pool_refused", kind: faultsuite.TypeNodePools, want: 1, run: func(h *harness) {
 			h.afterDestroyChecks = append(h.afterDestroyChecks, h.noPolicyLeft)
 			// GKE refuses the pool (409 from another create of its name
