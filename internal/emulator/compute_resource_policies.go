@@ -6,6 +6,7 @@ package emulator
 import (
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -202,7 +203,7 @@ func (s *Server) computeResourcePoliciesList(q *computeRequest, region string) (
 		return nil, computeNotFound(q, "regions/"+region)
 	}
 	out := &compute.ResourcePolicyList{Kind: "compute#resourcePolicyList", SelfLink: s.computeSelf(q, "regions/"+region+"/resourcePolicies")}
-	for _, key := range sortedKeys(s.policies) {
+	for _, key := range slices.Sorted(maps.Keys(s.policies)) {
 		if gp := s.policies[key]; gp.project == q.project && gp.region == region {
 			p := *gp.policy
 			out.Items = append(out.Items, &p)
@@ -248,9 +249,9 @@ func (s *Server) computeResourcePoliciesDelete(q *computeRequest, region, name s
 // policyUser names the node pool that uses a policy, "" for none (a pool's
 // placementPolicy.policyName names it: GKE's NodePool.PlacementPolicy).
 func (s *Server) policyUser(gp *gcePolicy) string {
-	for _, ck := range sortedKeys(s.clusters) {
+	for _, ck := range slices.Sorted(maps.Keys(s.clusters)) {
 		c := s.clusters[ck]
-		for _, pk := range sortedKeys(c.pools) {
+		for _, pk := range slices.Sorted(maps.Keys(c.pools)) {
 			np := c.pools[pk].np
 			if pp := np.PlacementPolicy; pp != nil && pp.PolicyName != "" && policyNamed(pp.PolicyName, gp) {
 				return ck + "/nodePools/" + np.Name
@@ -289,16 +290,6 @@ func (s *Server) computeRegionOperationsGet(q *computeRequest, region, id string
 	return s.computeOpJSON(op, false), nil
 }
 
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // ResourcePolicies returns copies of every resource policy, sorted by
 // selfLink.
 func (s *Server) ResourcePolicies() []*compute.ResourcePolicy {
@@ -306,7 +297,7 @@ func (s *Server) ResourcePolicies() []*compute.ResourcePolicy {
 	defer s.mu.Unlock()
 	s.settle(s.clock.Now())
 	var out []*compute.ResourcePolicy
-	for _, key := range sortedKeys(s.policies) {
+	for _, key := range slices.Sorted(maps.Keys(s.policies)) {
 		p := *s.policies[key].policy
 		out = append(out, &p)
 	}

@@ -70,6 +70,26 @@ func (o *poolOps) policyScope() (project, region string, err error) {
 	return project, catalog.RegionOf(location), nil
 }
 
+// policyLocation resolves a workload policy reference (a name, or a URL as
+// GKE's placementPolicy.policyName takes it) to the project, region and name
+// it names: the cluster's project and region for a bare name.
+func (o *poolOps) policyLocation(ref string) (project, region, name string, err error) {
+	cp, cr, err := o.policyScope()
+	if err != nil {
+		return "", "", "", err
+	}
+	return policyLocationIn(ref, cp, cr)
+}
+
+// policyLocationIn is policyLocation for a cluster of project and region.
+func policyLocationIn(ref, project, region string) (string, string, string, error) {
+	p, r, name, err := gcp.ParseResourcePolicyName(ref)
+	if err != nil {
+		return "", "", "", err
+	}
+	return cmp.Or(p, project), cmp.Or(r, region), name, nil
+}
+
 // resourcePolicies returns the resource policies access, building it on
 // first use.
 func (o *poolOps) resourcePolicies(ctx context.Context) (policyAPI, error) {
@@ -104,11 +124,11 @@ func (o *poolOps) ensurePolicy(ctx context.Context, want tierSpec) (created bool
 		return false, err
 	}
 	if !want.OwnPolicy {
-		p, r, name, perr := gcp.ParseResourcePolicyName(want.WorkloadPolicy)
+		p, r, name, perr := policyLocationIn(want.WorkloadPolicy, project, region)
 		if perr != nil {
 			return false, perr
 		}
-		if _, err := api.Get(ctx, cmp.Or(p, project), cmp.Or(r, region), name); err != nil {
+		if _, err := api.Get(ctx, p, r, name); err != nil {
 			return false, fmt.Errorf("reading the workload policy %s: %w", want.WorkloadPolicy, err)
 		}
 		return false, nil
@@ -183,15 +203,11 @@ func (o *poolOps) topologiesOfPolicies(ctx context.Context, pools map[string]*co
 		if err != nil {
 			return err
 		}
-		project, region, err := o.policyScope()
+		p, r, policy, err := o.policyLocation(pp.PolicyName)
 		if err != nil {
 			return err
 		}
-		p, r, policy, err := gcp.ParseResourcePolicyName(pp.PolicyName)
-		if err != nil {
-			return err
-		}
-		got, err := api.Get(ctx, cmp.Or(p, project), cmp.Or(r, region), policy)
+		got, err := api.Get(ctx, p, r, policy)
 		if err != nil {
 			return fmt.Errorf("node pool %s, workload policy %s: %w", name, pp.PolicyName, err)
 		}
@@ -234,15 +250,15 @@ func (r *fallbackNodePoolsResource) policyFindings(ctx context.Context, cluster 
 	}
 	name := spec.WorkloadPolicy
 	if !spec.OwnPolicy {
-		p, rg, n, err := gcp.ParseResourcePolicyName(spec.WorkloadPolicy)
+		p, rg, n, err := policyLocationIn(spec.WorkloadPolicy, project, region)
 		if err != nil {
 			return finding("Invalid Workload Policy", err.Error()+". Name a workload policy of the cluster's project and region.", catalog.BasisRule)
 		}
-		if (p != "" && p != project) || (rg != "" && rg != region) {
+		if p != project || rg != region {
 			return finding("Workload Policy Outside the Cluster's Region",
 				fmt.Sprintf("workload_policy = %q is in project %s, region %s; GKE places the pool of cluster %s by a workload policy of "+
 					"project %s, region %s. Create the policy there, or unset workload_policy to let the apply create one.",
-					spec.WorkloadPolicy, cmp.Or(p, project), cmp.Or(rg, region), cluster, project, region), catalog.BasisRule)
+					spec.WorkloadPolicy, p, rg, cluster, project, region), catalog.BasisRule)
 		}
 		name = n
 	}
