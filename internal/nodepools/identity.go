@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	container "google.golang.org/api/container/v1"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 )
@@ -123,7 +124,7 @@ func importIDFromIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity,
 func setImportedDefaults(m *resourceModel, tiers []tierModel, pools map[string]*container.NodePool) {
 	m.ComputeClass = types.StringValue(importedClass(tiers, pools))
 	m.OnStockout = types.StringValue(onStockoutContinue)
-	m.WhenUnsatisfiable = types.StringValue(whenUnsatisfiableDoNotScaleUp)
+	m.WhenUnsatisfiable = types.StringValue(computeclass.DoNotScaleUp)
 	m.ActiveMigration = types.BoolValue(false)
 }
 

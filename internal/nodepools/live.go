@@ -16,6 +16,7 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/livecheck"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
@@ -137,14 +138,14 @@ func (t *provisionTally) tier(name string, checked, can bool) {
 // (DoNotScaleUp): the ComputeClass could never place a pod.
 func (t *provisionTally) report(diags *diag.Diagnostics, n int, whenUnsatisfiable types.String) {
 	if n == 0 || len(t.checked) != n || len(t.stuck) != n || whenUnsatisfiable.IsUnknown() ||
-		whenUnsatisfiable.ValueString() != whenUnsatisfiableDoNotScaleUp {
+		whenUnsatisfiable.ValueString() != computeclass.DoNotScaleUp {
 		return
 	}
 	diags.AddAttributeError(path.Root("tiers"), "No Tier Can Provision",
 		fmt.Sprintf("No tier can add a node: the live quota and reservation checks above rule out every tier (%s), and "+
 			"when_unsatisfiable = %q keeps pods Pending when no tier can. Get quota or a reservation for one tier, add a "+
 			"tier that has capacity, or set when_unsatisfiable = \"ScaleUpAnyway\" to let pods run on general-purpose nodes.",
-			strings.Join(t.stuck, ", "), whenUnsatisfiableDoNotScaleUp))
+			strings.Join(t.stuck, ", "), computeclass.DoNotScaleUp))
 }
 
 // mayBePredecessors reports whether np could belong to a resource this plan

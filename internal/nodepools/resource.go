@@ -39,6 +39,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
@@ -107,12 +108,16 @@ func (r *fallbackNodePoolsResource) setOutputs(ctx context.Context, m *resourceM
 	// change of priority only) keeps it; an import id may list them in any
 	// order (its order is the tiers' order).
 	m.ID = types.StringValue(resourceID(m.Cluster.ValueString(), slices.Sorted(slices.Values(names))))
-	m.ComputeClassManifest = types.StringValue(computeClass{
+	priorities := make([]computeclass.Priority, len(names))
+	for i, n := range names {
+		priorities[i] = computeclass.Priority{NodePools: []string{n}}
+	}
+	m.ComputeClassManifest = types.StringValue(computeclass.Class{
 		Name:              class,
-		Pools:             names,
+		Priorities:        priorities,
 		WhenUnsatisfiable: m.WhenUnsatisfiable.ValueString(),
 		ActiveMigration:   m.ActiveMigration.ValueBool(),
-	}.yaml())
+	}.YAML())
 	m.NodeSelector = tfmodel.StringMap(map[string]string{catalog.LabelComputeClass: class})
 	m.Tolerations = tolerationList(tols)
 }

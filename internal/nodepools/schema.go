@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
@@ -191,11 +192,11 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 			"when_unsatisfiable": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
-				Default:  stringdefault.StaticString(whenUnsatisfiableDoNotScaleUp),
+				Default:  stringdefault.StaticString(computeclass.DoNotScaleUp),
 				MarkdownDescription: "The ComputeClass `spec.whenUnsatisfiable`: `DoNotScaleUp` (default) leaves pods Pending when no " +
 					"tier has capacity; `ScaleUpAnyway` lets GKE create general-purpose nodes without accelerators. One of " +
-					schemadoc.Codes(whenUnsatisfiableValues) + ".",
-				Validators: []validator.String{stringvalidator.OneOf(whenUnsatisfiableValues...)},
+					schemadoc.Codes(computeclass.WhenUnsatisfiableValues) + ".",
+				Validators: []validator.String{stringvalidator.OneOf(computeclass.WhenUnsatisfiableValues...)},
 			},
 			"active_migration": schema.BoolAttribute{
 				Optional: true,

@@ -14,108 +14,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
-
-// computeClassCRD holds the fields of the ComputeClass custom resource
-// (apiVersion cloud.google.com/v1) that the manifest may set, as the CRD
-// reference names them; decoding with KnownFields rejects any other key.
-type computeClassCRD struct {
-	APIVersion string `yaml:"apiVersion"`
-	Kind       string `yaml:"kind"`
-	Metadata   struct {
-		Name string `yaml:"name"`
-	} `yaml:"metadata"`
-	Spec struct {
-		Priorities []struct {
-			Nodepools []string `yaml:"nodepools"`
-		} `yaml:"priorities"`
-		WhenUnsatisfiable string `yaml:"whenUnsatisfiable"`
-		ActiveMigration   *struct {
-			OptimizeRulePriority *bool `yaml:"optimizeRulePriority"`
-		} `yaml:"activeMigration"`
-	} `yaml:"spec"`
-}
-
-// TestComputeClassYAML parses the rendered manifest as YAML and checks it
-// against the ComputeClass CRD: its fields and nothing else, one priority
-// per pool in order, each name a string whatever it looks like, and the
-// activeMigration block only when asked for.
-func TestComputeClassYAML(t *testing.T) {
-	t.Parallel()
-	tests := map[string]computeClass{
-		"tiers in order with active migration": {Name: "vllm-fallback", Pools: []string{"v6e-spot", "l4"},
-			WhenUnsatisfiable: whenUnsatisfiableDoNotScaleUp, ActiveMigration: true},
-		"names YAML would read as other types stay strings": {Name: "on", Pools: []string{"yes", "null", "1e3", "true"},
-			WhenUnsatisfiable: whenUnsatisfiableScaleUpAnyway},
-	}
-	for name, in := range tests {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			out := in.yaml()
-			var got computeClassCRD
-			dec := yaml.NewDecoder(strings.NewReader(out))
-			dec.KnownFields(true)
-			if err := dec.Decode(&got); err != nil {
-				t.Fatalf("the manifest is not a ComputeClass: %v\n%s", err, out)
-			}
-			if got.APIVersion != "cloud.google.com/v1" || got.Kind != "ComputeClass" {
-				t.Errorf("apiVersion %q, kind %q; want cloud.google.com/v1 ComputeClass", got.APIVersion, got.Kind)
-			}
-			if got.Metadata.Name != in.Name {
-				t.Errorf("metadata.name = %q, want %q", got.Metadata.Name, in.Name)
-			}
-			var pools [][]string
-			for _, p := range got.Spec.Priorities {
-				pools = append(pools, p.Nodepools)
-			}
-			var want [][]string
-			for _, p := range in.Pools {
-				want = append(want, []string{p})
-			}
-			if diff := cmp.Diff(want, pools); diff != "" {
-				t.Errorf("spec.priorities[].nodepools (-want +got):\n%s", diff)
-			}
-			if got.Spec.WhenUnsatisfiable != in.WhenUnsatisfiable || !slices.Contains(whenUnsatisfiableValues, got.Spec.WhenUnsatisfiable) {
-				t.Errorf("spec.whenUnsatisfiable = %q, want %q", got.Spec.WhenUnsatisfiable, in.WhenUnsatisfiable)
-			}
-			switch am := got.Spec.ActiveMigration; {
-			case in.ActiveMigration && (am == nil || am.OptimizeRulePriority == nil || !*am.OptimizeRulePriority):
-				t.Errorf("spec.activeMigration.optimizeRulePriority is not true:\n%s", out)
-			case !in.ActiveMigration && am != nil:
-				t.Errorf("spec.activeMigration is set without being asked for:\n%s", out)
-			}
-			// Every value taken from the configuration is a YAML string
-			// (a typed decode would turn null into "" and hide it).
-			var untyped struct {
-				Metadata map[string]any `yaml:"metadata"`
-				Spec     struct {
-					Priorities []map[string][]any `yaml:"priorities"`
-				} `yaml:"spec"`
-			}
-			if err := yaml.Unmarshal([]byte(out), &untyped); err != nil {
-				t.Fatal(err)
-			}
-			if _, ok := untyped.Metadata["name"].(string); !ok {
-				t.Errorf("metadata.name is a %T, want a string", untyped.Metadata["name"])
-			}
-			for i, p := range untyped.Spec.Priorities {
-				for _, v := range p["nodepools"] {
-					if _, ok := v.(string); !ok {
-						t.Errorf("spec.priorities[%d].nodepools holds %v, a %T, want a string", i, v, v)
-					}
-				}
-			}
-			if again := in.yaml(); again != out {
-				t.Errorf("yaml() is not deterministic")
-			}
-		})
-	}
-}
 
 func TestParseImportID(t *testing.T) {
 	t.Parallel()
