@@ -83,8 +83,16 @@ type GKEAvailableGen struct {
 // ComputeClassReq is what a custom ComputeClass needs from the cluster.
 type ComputeClassReq struct {
 	MinGKEVersion string `json:"min_gke_version"`
-	Source        string `json:"source"`
-	Decision      string `json:"decision"`
+	// Features are the fields newer than custom ComputeClasses themselves.
+	Features []ComputeClassFeature `json:"features"`
+	// AutoCreationWithoutNAP is the first GKE version whose Standard
+	// clusters create a ComputeClass's node pools without cluster-level
+	// node auto-provisioning.
+	AutoCreationWithoutNAP string `json:"auto_creation_without_nap"`
+	AutoCreationSource     string `json:"auto_creation_source"`
+	AutoCreationDecision   string `json:"auto_creation_decision"`
+	Source                 string `json:"source"`
+	Decision               string `json:"decision"`
 }
 
 // GKERegions returns the regions GKE's availability table lists for a

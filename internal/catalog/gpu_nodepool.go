@@ -73,23 +73,7 @@ func (c *Catalog) GPUNodePool(q GPUPoolQuery) (GPUPoolShape, Findings) {
 		}
 		fs = append(fs, f)
 	}
-	if q.DriverVersion != "" && !c.drivers[q.DriverVersion] {
-		vals := c.GPUDriverVersionValues()
-		var sugg []string
-		if m, ok := caseMatch(q.DriverVersion, vals); ok {
-			sugg = []string{m}
-		} else {
-			sugg = nearest(q.DriverVersion, vals)
-		}
-		detail := fmt.Sprintf("%q is not a GKE GPU driver version; use %s", q.DriverVersion, quoteList(vals))
-		if len(sugg) > 0 {
-			detail += didYouMean(sugg)
-		} else {
-			detail += "."
-		}
-		fs = append(fs, newFinding(SeverityError, AttrGPUDriverVersion, q.DriverVersion, "Invalid GPU Driver Version",
-			c.data.Sources["gpu_driver_versions"], sugg, detail))
-	}
+	fs = append(fs, c.checkDriverVersion(q.DriverVersion)...)
 	shape.DriverVersion = q.DriverVersion
 	fs = append(fs, c.checkZones(nil, "", q.NodeLocations, AttrNodeLocations)...)
 	if shape.GPUType != "" {
@@ -369,4 +353,26 @@ func gpuMachineShaped(name string) bool {
 	}
 	count, ok := strings.CutSuffix(parts[2], "g")
 	return ok && allDigits(count) && strings.HasSuffix(parts[1], "gpu") && allLower(parts[1])
+}
+
+// checkDriverVersion checks a GKE GPU driver version value ("" is not set).
+func (c *Catalog) checkDriverVersion(v string) Findings {
+	if v == "" || c.drivers[v] {
+		return nil
+	}
+	vals := c.GPUDriverVersionValues()
+	var sugg []string
+	if m, ok := caseMatch(v, vals); ok {
+		sugg = []string{m}
+	} else {
+		sugg = nearest(v, vals)
+	}
+	detail := fmt.Sprintf("%q is not a GKE GPU driver version; use %s", v, quoteList(vals))
+	if len(sugg) > 0 {
+		detail += didYouMean(sugg)
+	} else {
+		detail += "."
+	}
+	return Findings{newFinding(SeverityError, AttrGPUDriverVersion, v, "Invalid GPU Driver Version",
+		c.data.Sources["gpu_driver_versions"], sugg, detail)}
 }
