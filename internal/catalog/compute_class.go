@@ -298,7 +298,7 @@ func (c *Catalog) classDriverVersion(v string) Findings {
 		sugg = []string{m}
 	}
 	return Findings{newRule(AttrGPUDriverVersion, v, "Invalid GPU Driver Version", c.data.Sources["compute_class_crd"], sugg,
-		fmt.Sprintf("%q is not a ComputeClass driverVersion; use %s.", v, quoteList(ClassDriverVersions)))}
+		fmt.Sprintf("%q is not a ComputeClass driverVersion (the CRD spells the values in lower case); use %s%s", v, quoteList(ClassDriverVersions), didYouMeanOrStop(sugg)))}
 }
 
 // gpuOffers lists the GPU counts per node that documented machine types
@@ -350,4 +350,12 @@ func (c *Catalog) ComputeClassFeatures(version string, fields []string) Findings
 		}
 	}
 	return fs
+}
+
+// didYouMeanOrStop ends a sentence with a did-you-mean, or a full stop.
+func didYouMeanOrStop(sugg []string) string {
+	if len(sugg) == 0 {
+		return "."
+	}
+	return didYouMean(sugg)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/autoclass"
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	providerfunctions "github.com/accel-dev/terraform-provider-accel/internal/functions"
 	"github.com/accel-dev/terraform-provider-accel/internal/hardwarepath"
@@ -49,6 +50,7 @@ func dataSources(cat *catalog.Catalog, modes *validation.Modes) []func() datasou
 	return []func() datasource.DataSource{
 		func() datasource.DataSource { return runtimeversion.NewDataSource(cat, modes) },
 		func() datasource.DataSource { return hardwarepath.NewDataSource(cat, modes) },
+		func() datasource.DataSource { return autoclass.NewDataSource(cat, modes) },
 	}
 }
 

@@ -1,0 +1,202 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package autoclass
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
+)
+
+// NewDataSource returns the accel_compute_class data source.
+func NewDataSource(cat *catalog.Catalog, modes *validation.Modes) datasource.DataSource {
+	return &computeClassDataSource{cat: cat, modes: modes}
+}
+
+type computeClassDataSource struct {
+	cat   *catalog.Catalog
+	modes *validation.Modes
+}
+
+func (d *computeClassDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_compute_class"
+}
+
+func (d *computeClassDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = dataSourceSchema(d.cat)
+}
+
+func (d *computeClassDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m model
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	mode := d.modes.For(m.Validation)
+	version := m.GKEVersion.ValueString()
+	var prios []priorityModel
+	resp.Diagnostics.Append(m.Priority.ElementsAs(ctx, &prios, false)...)
+	class := computeclass.Class{Name: m.Name.ValueString(), WhenUnsatisfiable: computeclass.DoNotScaleUp,
+		AutoCreation: m.AutoCreation.IsNull() || m.AutoCreation.ValueBool(), ActiveMigration: m.ActiveMigration.ValueBool()}
+	if !m.WhenUnsatisfiable.IsNull() {
+		class.WhenUnsatisfiable = m.WhenUnsatisfiable.ValueString()
+	}
+	class.PoolConfig.ImageType, class.PoolConfig.ServiceAccount = m.ImageType.ValueString(), m.ServiceAccount.ValueString()
+	class.PoolConfig.NodeLabels = tfmodel.KnownStringMap(m.NodeLabels)
+	fields := []string{}
+	tols := []toleration{{Key: catalog.TaintComputeClass, Operator: "Equal", Value: class.Name, Effect: "NoSchedule"}}
+	for i := range prios {
+		p, f, t := d.priority(ctx, &prios[i], version, path.Root("priority").AtListIndex(i), mode, &resp.Diagnostics)
+		class.Priorities = append(class.Priorities, p)
+		fields = append(fields, f...)
+		tols = addTolerations(tols, t...)
+	}
+	if class.PoolConfig.ImageType != "" {
+		fields = append(fields, "nodePoolConfig.imageType")
+	}
+	validation.Append(&resp.Diagnostics, path.Empty(), d.cat.ComputeClassFeatures(version, fields), mode)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m.Manifest = types.StringValue(class.YAML())
+	m.NodeSelector = tfmodel.StringMap(map[string]string{catalog.LabelComputeClass: class.Name})
+	m.Tolerations = tolerationList(tols)
+	m.Priority = priorityList(ctx, prios, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// priority checks one priority with the catalog's node-pool checks and
+// returns what it renders, the ComputeClass fields it uses and the
+// tolerations its nodes need; derived TPU values are written back to p.
+func (d *computeClassDataSource) priority(ctx context.Context, p *priorityModel, version string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []toleration) {
+	zones := tfmodel.KnownStrings(p.NodeLocations)
+	out := computeclass.Priority{MachineFamily: p.MachineFamily.ValueString(), MachineType: p.MachineType.ValueString(),
+		NodePools: tfmodel.KnownStrings(p.Nodepools), Zones: zones, Spot: p.Spot.ValueBool(), FlexStart: p.FlexStart.ValueBool(),
+		PlacementPolicy: p.PlacementPolicy.ValueString(), MaxRunDurationSeconds: p.MaxRunDurationSeconds.ValueInt64()}
+	var fields []string
+	var tols []toleration
+	isTPU := !p.AcceleratorType.IsNull() || !p.TPUType.IsNull()
+	isGPU := !p.GPUType.IsNull() || !p.GPUCount.IsNull()
+	switch {
+	case isTPU && isGPU:
+		diags.AddAttributeError(at.AtName("gpu_type"), "TPU and GPU in One Priority",
+			"A node is either a TPU node or a GPU node: put the GPU in a priority of its own, after the TPU one.")
+	case isTPU:
+		shape, fs := d.cat.TPUPriority(catalog.TPUPriorityQuery{AcceleratorType: p.AcceleratorType.ValueString(), Type: p.TPUType.ValueString(),
+			Count: int(p.TPUCount.ValueInt64()), Topology: p.Topology.ValueString(), NodeLocations: zones, GKEVersion: version})
+		validation.Append(diags, at, fs, mode)
+		label := shape.NodeLabels[catalog.LabelTPUAccelerator]
+		if label == "" {
+			label = p.TPUType.ValueString()
+		}
+		out.TPU = &computeclass.TPU{Type: label, Count: int64(shape.ChipsPerNode), Topology: shape.Topology}
+		p.TPUType, p.TPUCount, p.Topology = types.StringValue(label), types.Int64Value(int64(shape.ChipsPerNode)), types.StringValue(shape.Topology)
+		fields = append(fields, "tpu")
+		tols = append(tols, toleration{Key: catalog.TaintTPU, Operator: "Exists", Effect: "NoSchedule"})
+	case isGPU || catalogGPUMachine(d.cat, out.MachineType):
+		shape, fs := d.cat.GPUPriority(catalog.GPUPriorityQuery{GPUType: p.GPUType.ValueString(), GPUCount: int(p.GPUCount.ValueInt64()),
+			MachineType: out.MachineType, MachineFamily: out.MachineFamily, DriverVersion: p.GPUDriverVersion.ValueString(), NodeLocations: zones})
+		validation.Append(diags, at, fs, mode)
+		out.GPU = &computeclass.GPU{Type: shape.GPUType, Count: int64(shape.GPUCount), DriverVersion: shape.DriverVersion}
+		if shape.DriverVersion != "" {
+			fields = append(fields, "gpu.driverVersion")
+		}
+		tols = append(tols, toleration{Key: catalog.TaintGPU, Operator: "Exists", Effect: "NoSchedule"})
+	}
+	if out.Spot {
+		tols = append(tols, toleration{Key: catalog.TaintSpot, Operator: "Equal", Value: "true", Effect: "NoSchedule"})
+	}
+	if out.Spot && out.FlexStart {
+		diags.AddAttributeError(at.AtName("flex_start"), "Flex-Start Excludes Spot",
+			"A ComputeClass priority cannot be both flex-start and Spot (the CRD refuses flexStart.enabled with spot: true); use two priorities.")
+	}
+	names := tfmodel.KnownStrings(p.Reservations)
+	aff := p.ReservationAffinity.ValueString()
+	if aff == "" && len(names) > 0 {
+		aff = computeclass.AffinitySpecific // naming reservations consumes those
+	}
+	if aff != "" {
+		out.Reservations = &computeclass.Reservations{Affinity: aff}
+		for _, r := range names {
+			name, project := r, ""
+			if parts := strings.Split(r, "/"); len(parts) == 4 && parts[0] == "projects" && parts[2] == "reservations" {
+				name, project = parts[3], parts[1]
+			}
+			out.Reservations.Specific = append(out.Reservations.Specific, computeclass.SpecificReservation{Name: name, Project: project})
+		}
+		if (aff == computeclass.AffinitySpecific) != (len(out.Reservations.Specific) > 0) {
+			diags.AddAttributeError(at.AtName("reservations"), "Reservations Need Specific Affinity",
+				"The CRD takes reservation names only with reservation_affinity = \"Specific\", and Specific needs at least one name.")
+		}
+		fields = append(fields, "reservations")
+	}
+	for f, on := range map[string]bool{"flexStart": out.FlexStart, "placement": out.PlacementPolicy != "", "location": len(zones) > 0,
+		"maxRunDurationSeconds": out.MaxRunDurationSeconds > 0} {
+		if on {
+			fields = append(fields, f)
+		}
+	}
+	return out, fields, tols
+}
+
+func catalogGPUMachine(cat *catalog.Catalog, machine string) bool {
+	for _, m := range cat.GPUMachineTypes() {
+		if m.Name == machine {
+			return true
+		}
+	}
+	return false
+}
+
+type toleration struct{ Key, Operator, Value, Effect string }
+
+func addTolerations(all []toleration, more ...toleration) []toleration {
+	for _, t := range more {
+		dup := false
+		for _, x := range all {
+			dup = dup || x == t
+		}
+		if !dup {
+			all = append(all, t)
+		}
+	}
+	return all
+}
+
+var tolerationType = map[string]attr.Type{"key": types.StringType, "operator": types.StringType, "value": types.StringType, "effect": types.StringType}
+
+func tolerationList(ts []toleration) types.List {
+	elems := make([]attr.Value, len(ts))
+	for i, t := range ts {
+		elems[i] = types.ObjectValueMust(tolerationType, map[string]attr.Value{"key": types.StringValue(t.Key),
+			"operator": types.StringValue(t.Operator), "value": types.StringValue(t.Value), "effect": types.StringValue(t.Effect)})
+	}
+	return types.ListValueMust(types.ObjectType{AttrTypes: tolerationType}, elems)
+}
+
+func priorityList(ctx context.Context, ps []priorityModel, diags *diag.Diagnostics) types.List {
+	l, d := types.ListValueFrom(ctx, types.ObjectType{AttrTypes: priorityAttrTypes()}, ps)
+	diags.Append(d...)
+	return l
+}
+
+func priorityAttrTypes() map[string]attr.Type {
+	s := types.StringType
+	i := types.Int64Type
+	b := types.BoolType
+	ls := types.ListType{ElemType: types.StringType}
+	return map[string]attr.Type{"accelerator_type": s, "tpu_type": s, "tpu_count": i, "topology": s, "gpu_type": s, "gpu_count": i,
+		"gpu_driver_version": s, "machine_type": s, "machine_family": s, "nodepools": ls, "node_locations": ls, "spot": b,
+		"flex_start": b, "max_run_duration_seconds": i, "reservation_affinity": s, "reservations": ls, "placement_policy": s}
+}

@@ -1,0 +1,155 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package autoclass_test
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
+)
+
+const address = "data.accel_compute_class.test"
+
+// vllm is the seed's scenario for node-pool auto-creation: TPU v6e first
+// (Spot, then on demand), an L4 GPU after it.
+const vllm = `
+  name = "vllm-fallback"
+  gke_version = "1.33.5-gke.1000000"
+  priority {
+    accelerator_type = "v6e-4"
+    spot             = true
+    node_locations   = ["us-east5-b"]
+  }
+  priority {
+    tpu_type  = "tpu-v6e-slice"
+    tpu_count = 4
+    topology  = "2x2"
+  }
+  priority {
+    gpu_type           = "nvidia-l4"
+    gpu_count          = 1
+    machine_family     = "g2"
+    gpu_driver_version = "latest"
+  }`
+
+// TestAccComputeClass_vllm plans the scenario offline: every priority is
+// resolved (the accelerator type gives GKE's label, chips per node and
+// topology), the manifest decodes strictly against the CRD's fields, and
+// the pod outputs cover every priority.
+func TestAccComputeClass_vllm(t *testing.T) {
+	acctest.Offline(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: acctest.OfflineProviderConfig + "data \"accel_compute_class\" \"test\" {" + vllm + "\n}\n",
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("tpu_type"), knownvalue.StringExact("tpu-v6e-slice")),
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("tpu_count"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("topology"), knownvalue.StringExact("2x2")),
+				statecheck.ExpectKnownValue(address, tfjsonpath.New("node_selector"), knownvalue.MapExact(map[string]knownvalue.Check{
+					"cloud.google.com/compute-class": knownvalue.StringExact("vllm-fallback")})),
+			},
+			Check: func(s *terraform.State) error {
+				attrs := s.RootModule().Resources[address].Primary.Attributes
+				keys := map[string]bool{}
+				for i := 0; attrs[fmt.Sprintf("tolerations.%d.key", i)] != ""; i++ {
+					keys[attrs[fmt.Sprintf("tolerations.%d.key", i)]] = true
+				}
+				for _, k := range []string{"google.com/tpu", "nvidia.com/gpu", "cloud.google.com/gke-spot", "cloud.google.com/compute-class"} {
+					if !keys[k] {
+						return fmt.Errorf("tolerations %v lack %s", keys, k)
+					}
+				}
+				doc := attrs["manifest"]
+				c, err := computeclass.Decode(doc)
+				if err != nil {
+					return fmt.Errorf("the manifest does not decode against the CRD: %w\n%s", err, doc)
+				}
+				if len(c.Spec.Priorities) != 3 || c.Spec.NodePoolAutoCreation == nil || !*c.Spec.NodePoolAutoCreation.Enabled {
+					return fmt.Errorf("want three priorities and node-pool auto-creation:\n%s", doc)
+				}
+				p := c.Spec.Priorities
+				if p[0].TPU == nil || p[0].TPU.Type != "tpu-v6e-slice" || *p[0].TPU.Count != 4 || p[0].Spot == nil || !*p[0].Spot ||
+					p[2].GPU == nil || p[2].GPU.Type != "nvidia-l4" || p[2].MachineFamily != "g2" || c.Spec.WhenUnsatisfiable != computeclass.DoNotScaleUp {
+					return fmt.Errorf("priorities not as configured:\n%s", doc)
+				}
+				return nil
+			},
+		}},
+	})
+}
+
+// TestAccComputeClass_wrongPriorities is a corpus of priorities GKE would
+// leave Pending: each fails the plan on its attribute with the fix.
+func TestAccComputeClass_wrongPriorities(t *testing.T) {
+	acctest.Offline(t)
+	cases := map[string]struct{ body, want string }{
+		"TPU label typo": {`priority {
+tpu_type = "tpu-v6e-podslice" 
+ tpu_count = 4 
+ topology = "2x2"
+}`, `(?s)Unknown TPU Type.*tpu-v6e-slice`},
+		"chips per node": {`priority {
+tpu_type = "tpu-v6e-slice" 
+ tpu_count = 3 
+ topology = "2x2"
+}`, `(?s)No TPU Node With This Chip Count.*use 4`},
+		"topology of the size": {`priority {
+accelerator_type = "v6e-4" 
+ topology = "4x4"
+}`, `Topology Does Not Match Accelerator Type`},
+		"GPU count of the family": {`priority {
+gpu_type = "nvidia-l4" 
+ gpu_count = 3
+}`, `No Machine Type With This GPU Count`},
+		"family without the GPU": {`priority {
+gpu_type = "nvidia-l4" 
+ gpu_count = 1 
+ machine_family = "a3"
+}`, `(?s)Machine Family Has No Such GPU.*"g2"`},
+		"driver version spelling": {`priority {
+gpu_type = "nvidia-l4" 
+ gpu_count = 1 
+ gpu_driver_version = "LATEST"
+}`, `did you mean "latest"`},
+		"flex-start with Spot": {`priority {
+accelerator_type = "v6e-4" 
+ flex_start = true 
+ spot = true
+}`, `Flex-Start Excludes Spot`},
+		"placement on old GKE": {`gke_version = "1.32.3-gke.1000000"
+priority {
+accelerator_type = "v6e-4" 
+ placement_policy = "p"
+}`, `(?s)placement needs GKE 1.33.2-gke.1335000`},
+		"specific without a name": {`priority {
+accelerator_type = "v6e-4" 
+ reservation_affinity = "Specific"
+}`, `Reservations Need Specific Affinity`},
+		"TPU and GPU in one": {`priority {
+accelerator_type = "v6e-4" 
+ gpu_type = "nvidia-l4"
+}`, `TPU and GPU in One Priority`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      acctest.OfflineProviderConfig + "data \"accel_compute_class\" \"test\" {\n  name = \"c\"\n" + tc.body + "\n}\n",
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+}

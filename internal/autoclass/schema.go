@@ -1,0 +1,92 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package autoclass
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
+	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+)
+
+func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
+	optString := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Optional: true, MarkdownDescription: desc, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}}
+	}
+	derived := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: desc, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}}
+	}
+	return schema.Schema{
+		MarkdownDescription: "A GKE custom ComputeClass whose priorities describe hardware (TPU slices, GPUs, machine types), for " +
+			"node-pool auto-creation: GKE creates and removes the pools itself, in priority order, as pods need them. Every " +
+			"priority is checked at plan time with the checks `accel_fallback_nodepools` runs on its tiers; the data source " +
+			"renders the manifest (for `kubernetes_manifest` with `yamldecode`) and the `nodeSelector` and `tolerations` a " +
+			"Deployment needs to run on any priority.",
+		Attributes: map[string]schema.Attribute{
+			"name": schema.StringAttribute{Required: true, MarkdownDescription: "The ComputeClass name."},
+			"gke_version": optString("The cluster's GKE version, such as `1.33.5-gke.1000000` (the `master_version` of a " +
+				"`google_container_cluster`): each field is checked against the first GKE version that takes it."),
+			"node_pool_auto_creation": schema.BoolAttribute{Optional: true, MarkdownDescription: "Sets " +
+				"`spec.nodePoolAutoCreation.enabled`. Default: `true`."},
+			"when_unsatisfiable": schema.StringAttribute{Optional: true, MarkdownDescription: "`spec.whenUnsatisfiable`: " +
+				"`DoNotScaleUp` (default, always written: GKE before 1.33 defaults to `ScaleUpAnyway`) or `ScaleUpAnyway`.",
+				Validators: []validator.String{stringvalidator.OneOf(computeclass.WhenUnsatisfiableValues...)}},
+			"active_migration": schema.BoolAttribute{Optional: true, MarkdownDescription: "Sets " +
+				"`spec.activeMigration.optimizeRulePriority: true`. Default: `false`."},
+			"image_type":      optString("`spec.nodePoolConfig.imageType` of the auto-created pools."),
+			"service_account": optString("`spec.nodePoolConfig.serviceAccount` of the auto-created pools."),
+			"node_labels": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "`spec.nodePoolConfig.nodeLabels` of the auto-created pools."},
+			"validation": schema.StringAttribute{Optional: true, MarkdownDescription: "Overrides the provider's `validation`: " +
+				schemadoc.Codes(catalog.ModeNames) + ".", Validators: []validator.String{stringvalidator.OneOf(catalog.ModeNames...)}},
+			"manifest": schema.StringAttribute{Computed: true, MarkdownDescription: "The ComputeClass as YAML."},
+			"node_selector": schema.MapAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "`cloud.google.com/compute-class=<name>`."},
+			"tolerations": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "What a pod needs to run on any priority.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"key":      schema.StringAttribute{Computed: true, MarkdownDescription: "Taint key."},
+					"operator": schema.StringAttribute{Computed: true, MarkdownDescription: "`Exists` or `Equal`."},
+					"value":    schema.StringAttribute{Computed: true, MarkdownDescription: "Value for `Equal`."},
+					"effect":   schema.StringAttribute{Computed: true, MarkdownDescription: "Kubernetes taint effect."},
+				}}},
+		},
+		Blocks: map[string]schema.Block{
+			"priority": schema.ListNestedBlock{
+				MarkdownDescription: "Required, at least one: a priority, in order (the first is tried first). A TPU priority " +
+					"sets `accelerator_type` or `tpu_type`; a GPU priority `gpu_type` and/or a GPU `machine_type`.",
+				Validators: []validator.List{listvalidator.IsRequired(), listvalidator.SizeAtLeast(1)},
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"accelerator_type": optString("TPU: the slice as a Cloud TPU accelerator type (`v6e-4`); `tpu_type`, " +
+						"`tpu_count` and `topology` follow from it."),
+					"tpu_type": derived("TPU: GKE's accelerator label (" + schemadoc.Codes(cat.TPULabels()) + ")."),
+					"tpu_count": schema.Int64Attribute{Optional: true, Computed: true,
+						MarkdownDescription: "TPU: chips per node (not per slice)."},
+					"topology":           derived("TPU: the slice topology, such as `2x2` or `4x4x4`."),
+					"gpu_type":           optString("GPU: the GPU type, such as `nvidia-l4`."),
+					"gpu_count":          schema.Int64Attribute{Optional: true, MarkdownDescription: "GPU: GPUs per node."},
+					"gpu_driver_version": optString("GPU: `default` or `latest` (the CRD's spelling)."),
+					"machine_type":       optString("A machine type, such as `g2-standard-8`."),
+					"machine_family":     optString("A machine family, such as `g2`."),
+					"nodepools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+						MarkdownDescription: "Standard clusters only: existing node pools, as equal candidates."},
+					"node_locations": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+						MarkdownDescription: "`location.zones`."},
+					"spot":                     schema.BoolAttribute{Optional: true, MarkdownDescription: "Spot VMs."},
+					"flex_start":               schema.BoolAttribute{Optional: true, MarkdownDescription: "Flex-start VMs."},
+					"max_run_duration_seconds": schema.Int64Attribute{Optional: true, MarkdownDescription: "`maxRunDurationSeconds`."},
+					"reservation_affinity": schema.StringAttribute{Optional: true, MarkdownDescription: "`reservations.affinity`: " +
+						schemadoc.Codes(computeclass.AffinityValues) + ".", Validators: []validator.String{stringvalidator.OneOf(computeclass.AffinityValues...)}},
+					"reservations": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+						MarkdownDescription: "Reservation names (`name` or `projects/<p>/reservations/<name>`), consumed with `Specific` affinity (the default when names are given)."},
+					"placement_policy": optString("`placement.policyName`: a compact placement or workload policy."),
+				}},
+			},
+		},
+	}
+}
