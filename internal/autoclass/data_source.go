@@ -57,7 +57,7 @@ func (d *computeClassDataSource) Read(ctx context.Context, req datasource.ReadRe
 	fields := []string{}
 	tols := []toleration{{Key: catalog.TaintComputeClass, Operator: "Equal", Value: class.Name, Effect: "NoSchedule"}}
 	for i := range prios {
-		p, f, t := d.priority(ctx, &prios[i], version, path.Root("priority").AtListIndex(i), mode, &resp.Diagnostics)
+		p, f, t := d.priority(&prios[i], version, path.Root("priority").AtListIndex(i), mode, &resp.Diagnostics)
 		class.Priorities = append(class.Priorities, p)
 		fields = append(fields, f...)
 		tols = addTolerations(tols, t...)
@@ -79,7 +79,7 @@ func (d *computeClassDataSource) Read(ctx context.Context, req datasource.ReadRe
 // priority checks one priority with the catalog's node-pool checks and
 // returns what it renders, the ComputeClass fields it uses and the
 // tolerations its nodes need; derived TPU values are written back to p.
-func (d *computeClassDataSource) priority(ctx context.Context, p *priorityModel, version string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []toleration) {
+func (d *computeClassDataSource) priority(p *priorityModel, version string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []toleration) {
 	zones := tfmodel.KnownStrings(p.NodeLocations)
 	out := computeclass.Priority{MachineFamily: p.MachineFamily.ValueString(), MachineType: p.MachineType.ValueString(),
 		NodePools: tfmodel.KnownStrings(p.Nodepools), Zones: zones, Spot: p.Spot.ValueBool(), FlexStart: p.FlexStart.ValueBool(),
