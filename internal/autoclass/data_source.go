@@ -15,6 +15,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
+	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
@@ -55,12 +56,12 @@ func (d *computeClassDataSource) Read(ctx context.Context, req datasource.ReadRe
 	class.PoolConfig.ImageType, class.PoolConfig.ServiceAccount = m.ImageType.ValueString(), m.ServiceAccount.ValueString()
 	class.PoolConfig.NodeLabels = tfmodel.KnownStringMap(m.NodeLabels)
 	fields := []string{}
-	tols := []toleration{{Key: catalog.TaintComputeClass, Operator: "Equal", Value: class.Name, Effect: "NoSchedule"}}
+	tols := []podspec.Toleration{{Key: catalog.TaintComputeClass, Operator: podspec.OperatorEqual, Value: class.Name, Effect: podspec.EffectNoSchedule}}
 	for i := range prios {
 		p, f, t := d.priority(&prios[i], version, path.Root("priority").AtListIndex(i), mode, &resp.Diagnostics)
 		class.Priorities = append(class.Priorities, p)
 		fields = append(fields, f...)
-		tols = addTolerations(tols, t...)
+		tols = podspec.Union(tols, t)
 	}
 	if class.PoolConfig.ImageType != "" {
 		fields = append(fields, "nodePoolConfig.imageType")
@@ -71,7 +72,7 @@ func (d *computeClassDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 	m.Manifest = types.StringValue(class.YAML())
 	m.NodeSelector = tfmodel.StringMap(map[string]string{catalog.LabelComputeClass: class.Name})
-	m.Tolerations = tolerationList(tols)
+	m.Tolerations = podspec.List(tols)
 	m.Priority = priorityList(ctx, prios, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
@@ -79,13 +80,13 @@ func (d *computeClassDataSource) Read(ctx context.Context, req datasource.ReadRe
 // priority checks one priority with the catalog's node-pool checks and
 // returns what it renders, the ComputeClass fields it uses and the
 // tolerations its nodes need; derived TPU values are written back to p.
-func (d *computeClassDataSource) priority(p *priorityModel, version string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []toleration) {
+func (d *computeClassDataSource) priority(p *priorityModel, version string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []podspec.Toleration) {
 	zones := tfmodel.KnownStrings(p.NodeLocations)
 	out := computeclass.Priority{MachineFamily: p.MachineFamily.ValueString(), MachineType: p.MachineType.ValueString(),
 		NodePools: tfmodel.KnownStrings(p.Nodepools), Zones: zones, Spot: p.Spot.ValueBool(), FlexStart: p.FlexStart.ValueBool(),
 		PlacementPolicy: p.PlacementPolicy.ValueString(), MaxRunDurationSeconds: p.MaxRunDurationSeconds.ValueInt64()}
 	var fields []string
-	var tols []toleration
+	var tols []podspec.Toleration
 	isTPU := !p.AcceleratorType.IsNull() || !p.TPUType.IsNull()
 	isGPU := !p.GPUType.IsNull() || !p.GPUCount.IsNull()
 	switch {
@@ -103,8 +104,8 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 		out.TPU = &computeclass.TPU{Type: label, Count: int64(shape.ChipsPerNode), Topology: shape.Topology}
 		p.TPUType, p.TPUCount, p.Topology = types.StringValue(label), types.Int64Value(int64(shape.ChipsPerNode)), types.StringValue(shape.Topology)
 		fields = append(fields, "tpu")
-		tols = append(tols, toleration{Key: catalog.TaintTPU, Operator: "Exists", Effect: "NoSchedule"})
-	case isGPU || catalogGPUMachine(d.cat, out.MachineType):
+		tols = append(tols, podspec.Toleration{Key: catalog.TaintTPU, Operator: podspec.OperatorExists, Effect: podspec.EffectNoSchedule})
+	case isGPU || d.cat.IsGPUMachineType(out.MachineType):
 		shape, fs := d.cat.GPUPriority(catalog.GPUPriorityQuery{GPUType: p.GPUType.ValueString(), GPUCount: int(p.GPUCount.ValueInt64()),
 			MachineType: out.MachineType, MachineFamily: out.MachineFamily, DriverVersion: p.GPUDriverVersion.ValueString(), NodeLocations: zones})
 		validation.Append(diags, at, fs, mode)
@@ -112,10 +113,10 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 		if shape.DriverVersion != "" {
 			fields = append(fields, "gpu.driverVersion")
 		}
-		tols = append(tols, toleration{Key: catalog.TaintGPU, Operator: "Exists", Effect: "NoSchedule"})
+		tols = append(tols, podspec.Toleration{Key: catalog.TaintGPU, Operator: podspec.OperatorExists, Effect: podspec.EffectNoSchedule})
 	}
 	if out.Spot {
-		tols = append(tols, toleration{Key: catalog.TaintSpot, Operator: "Equal", Value: "true", Effect: "NoSchedule"})
+		tols = append(tols, podspec.Toleration{Key: catalog.TaintSpot, Operator: podspec.OperatorEqual, Value: "true", Effect: podspec.EffectNoSchedule})
 	}
 	if out.Spot && out.FlexStart {
 		diags.AddAttributeError(at.AtName("flex_start"), "Flex-Start Excludes Spot",
@@ -148,41 +149,6 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 		}
 	}
 	return out, fields, tols
-}
-
-func catalogGPUMachine(cat *catalog.Catalog, machine string) bool {
-	for _, m := range cat.GPUMachineTypes() {
-		if m.Name == machine {
-			return true
-		}
-	}
-	return false
-}
-
-type toleration struct{ Key, Operator, Value, Effect string }
-
-func addTolerations(all []toleration, more ...toleration) []toleration {
-	for _, t := range more {
-		dup := false
-		for _, x := range all {
-			dup = dup || x == t
-		}
-		if !dup {
-			all = append(all, t)
-		}
-	}
-	return all
-}
-
-var tolerationType = map[string]attr.Type{"key": types.StringType, "operator": types.StringType, "value": types.StringType, "effect": types.StringType}
-
-func tolerationList(ts []toleration) types.List {
-	elems := make([]attr.Value, len(ts))
-	for i, t := range ts {
-		elems[i] = types.ObjectValueMust(tolerationType, map[string]attr.Value{"key": types.StringValue(t.Key),
-			"operator": types.StringValue(t.Operator), "value": types.StringValue(t.Value), "effect": types.StringValue(t.Effect)})
-	}
-	return types.ListValueMust(types.ObjectType{AttrTypes: tolerationType}, elems)
 }
 
 func priorityList(ctx context.Context, ps []priorityModel, diags *diag.Diagnostics) types.List {

@@ -646,6 +646,14 @@ func (c *Catalog) Resources() []Resource { return slices.Clone(c.data.Resources)
 // Decisions returns the catalog-wide decisions on conflicting or uncertain facts.
 func (c *Catalog) Decisions() []Decision { return slices.Clone(c.data.Decisions) }
 
+// IsGPUMachineType reports whether name is a machine type with built-in
+// GPUs the catalog knows (a2-highgpu-1g, g2-standard-4): its GPUs come with
+// the machine, no accelerator is attached.
+func (c *Catalog) IsGPUMachineType(name string) bool {
+	_, ok := c.gpuMachines[name]
+	return ok
+}
+
 // IsTPUMachineType reports whether name is a GKE TPU machine type the
 // catalog knows (ct6e-standard-4t, tpu7x-standard-4t): a node pool of it is
 // a TPU pool, with or without an accelerator type.

@@ -419,6 +419,11 @@ func TestUnknownTPUMachineTypes(t *testing.T) {
 			t.Errorf("%s taken for a TPU machine type", name)
 		}
 	}
+	for name, want := range map[string]bool{"g2-standard-8": true, "a3-highgpu-8g": true, "n1-standard-4": false, "ct6e-standard-4t": false, "g2": false} {
+		if c.IsGPUMachineType(name) != want {
+			t.Errorf("IsGPUMachineType(%s) = %v, want %v", name, !want, want)
+		}
+	}
 }
 
 // validSettings are node-pool settings and capacity requests Google

@@ -211,6 +211,8 @@ func (s *Server) seedCluster(project string, seed ClusterSeed) {
 			ServicesIpv4Cidr:      "34.118.224.0/20",
 			ReleaseChannel:        &container.ReleaseChannel{Channel: "REGULAR"},
 			SelfLink:              s.url + "/v1/" + key,
+			Autopilot:             &container.Autopilot{Enabled: seed.Autopilot},
+			Autoscaling:           clusterAutoscaling(seed),
 		},
 	}
 	s.clusters[key] = c
@@ -797,6 +799,11 @@ func (s *Server) gkePoolsCreate(q *gkeRequest, cluster string) (any, *apiError) 
 	c, err := s.getCluster(q.project, q.location, cluster)
 	if err != nil {
 		return nil, err
+	}
+	if c.c.Autopilot != nil && c.c.Autopilot.Enabled {
+		// GKE Autopilot overview: GKE creates and manages an Autopilot
+		// cluster's nodes; there are no node pools to create.
+		return nil, s.gkeInvalid("Creating node pools is not supported on Autopilot clusters: GKE creates and manages the nodes of %s.", c.key)
 	}
 	name := c.key + "/nodePools/" + np.Name
 	if _, dup := c.pools[np.Name]; dup {

@@ -67,6 +67,16 @@ func (s *Server) gkeClustersCreate(q *gkeRequest) (any, *apiError) {
 			return nil, s.gkeInvalid("Invalid value for field \"cluster.locations\": %q is not a zone of %s; use %v.", l, q.location, zones)
 		}
 	}
+	seed.Autopilot = cl.Autopilot != nil && cl.Autopilot.Enabled
+	if seed.Autopilot && (len(cl.NodePools) > 0 || cl.InitialNodeCount > 0 || cl.Autoscaling != nil && cl.Autoscaling.EnableNodeAutoprovisioning) {
+		return nil, s.gkeInvalid("Invalid value for field \"cluster\": an Autopilot cluster takes no node pools, initial node count or node auto-provisioning settings; GKE manages its nodes.")
+	}
+	if problem := autoscalingProblem(cl.Autoscaling); problem != "" {
+		return nil, s.gkeInvalid("%s", problem)
+	}
+	if !seed.Autopilot {
+		seed.Autoscaling = cl.Autoscaling
+	}
 	seed.NodePools = cl.NodePools
 	if len(seed.NodePools) == 0 && cl.InitialNodeCount > 0 {
 		seed.NodePools = []*container.NodePool{{Name: "default-pool", InitialNodeCount: cl.InitialNodeCount, Config: cl.NodeConfig}}
@@ -173,4 +183,50 @@ func (s *Server) AddCluster(seed ClusterSeed) error {
 	}
 	s.seedCluster(seed.Project, seed)
 	return nil
+}
+
+// clusterAutoscaling is Cluster.autoscaling of a new cluster: the seed's,
+// copied; an Autopilot cluster reports node auto-provisioning on with the
+// optimize-utilization profile, as GKE manages its nodes.
+func clusterAutoscaling(seed ClusterSeed) *container.ClusterAutoscaling {
+	if seed.Autopilot {
+		return &container.ClusterAutoscaling{EnableNodeAutoprovisioning: true, AutoscalingProfile: "OPTIMIZE_UTILIZATION"}
+	}
+	if seed.Autoscaling == nil {
+		return &container.ClusterAutoscaling{}
+	}
+	a := *seed.Autoscaling
+	a.ResourceLimits = make([]*container.ResourceLimit, 0, len(seed.Autoscaling.ResourceLimits))
+	for _, l := range seed.Autoscaling.ResourceLimits {
+		if l != nil {
+			c := *l
+			a.ResourceLimits = append(a.ResourceLimits, &c)
+		}
+	}
+	a.AutoprovisioningLocations = slices.Clone(a.AutoprovisioningLocations)
+	return &a
+}
+
+// autoscalingProblem checks Cluster.autoscaling as GKE's node
+// auto-provisioning page states it: enabling it takes CPU and memory
+// limits, and every limit names a resource type with a maximum no lower
+// than its minimum. It returns what is wrong, "" when nothing is.
+func autoscalingProblem(a *container.ClusterAutoscaling) string {
+	if a == nil {
+		return ""
+	}
+	seen := map[string]bool{}
+	for _, l := range a.ResourceLimits {
+		if l == nil || l.ResourceType == "" {
+			return "Invalid value for field \"cluster.autoscaling.resource_limits.resource_type\": every resource limit needs a resource type (cpu, memory, or an accelerator type such as nvidia-l4)."
+		}
+		if l.Maximum < l.Minimum || l.Minimum < 0 {
+			return fmt.Sprintf("Invalid value for field \"cluster.autoscaling.resource_limits\": the limit of %q has maximum %d below minimum %d.", l.ResourceType, l.Maximum, l.Minimum)
+		}
+		seen[l.ResourceType] = true
+	}
+	if a.EnableNodeAutoprovisioning && (!seen["cpu"] || !seen["memory"]) {
+		return "Invalid value for field \"cluster.autoscaling.resource_limits\": node auto-provisioning needs cpu and memory limits."
+	}
+	return ""
 }

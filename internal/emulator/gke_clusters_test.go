@@ -94,12 +94,66 @@ func TestClustersCreateRejectsBadInput(t *testing.T) {
 		"unknown location":    {"mars-north1", &container.Cluster{Name: "c"}, `"mars-north1"`},
 		"zone outside region": {"us-central1", &container.Cluster{Name: "c", Locations: []string{"us-east5-a"}}, `"us-east5-a" is not a zone of us-central1`},
 		"bad version":         {"us-central1", &container.Cluster{Name: "c", InitialClusterVersion: "1.33"}, `"1.33"`},
+		"Autopilot with pools": {"us-central1", &container.Cluster{Name: "c", Autopilot: &container.Autopilot{Enabled: true},
+			NodePools: []*container.NodePool{{Name: "p", InitialNodeCount: 1}}}, `an Autopilot cluster takes no node pools`},
+		"auto-provisioning without cpu": {"us-central1", &container.Cluster{Name: "c", Autoscaling: &container.ClusterAutoscaling{
+			EnableNodeAutoprovisioning: true, ResourceLimits: []*container.ResourceLimit{{ResourceType: "memory", Maximum: 100}}}}, `needs cpu and memory limits`},
+		"limit below its minimum": {"us-central1", &container.Cluster{Name: "c", Autoscaling: &container.ClusterAutoscaling{
+			ResourceLimits: []*container.ResourceLimit{{ResourceType: "nvidia-l4", Minimum: 4, Maximum: 2}}}}, `"nvidia-l4" has maximum 2 below minimum 4`},
 	}
 	for name, tt := range tests {
 		_, err := e.gke.Projects.Locations.Clusters.Create("projects/"+project+"/locations/"+tt.parent, &container.CreateClusterRequest{Cluster: tt.c}).Do()
 		if !isCode(err, http.StatusBadRequest) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want 400 naming %s", name, err, tt.want)
 		}
+	}
+}
+
+// TestAutopilotAndAutoProvisioning reads the seeded Autopilot cluster and
+// the Standard cluster with node auto-provisioning as GKE reports them, and
+// refuses a node pool on the Autopilot one.
+func TestAutopilotAndAutoProvisioning(t *testing.T) {
+	t.Parallel()
+	e := start(t, instant())
+	parent := "projects/" + project + "/locations/us-central1/clusters/"
+	ap, err := e.gke.Projects.Locations.Clusters.Get(parent + "autopilot").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ap.Autopilot == nil || !ap.Autopilot.Enabled {
+		t.Errorf("autopilot cluster: autopilot = %+v", ap.Autopilot)
+	}
+	if _, err := e.createPool(parent+"autopilot", gpuPool("p")); !isCode(err, http.StatusBadRequest) || !strings.Contains(err.Error(), "Autopilot") {
+		t.Errorf("node pool on Autopilot: %v, want 400 naming Autopilot", err)
+	}
+	std, err := e.gke.Projects.Locations.Clusters.Get(parent + "autoprovisioned").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := map[string]int64{}
+	for _, l := range std.Autoscaling.ResourceLimits {
+		limits[l.ResourceType] = l.Maximum
+	}
+	if std.Autopilot.Enabled || !std.Autoscaling.EnableNodeAutoprovisioning || limits["nvidia-l4"] != 16 || limits["tpu-v6e-slice"] != 64 {
+		t.Errorf("auto-provisioned cluster: autopilot %v autoscaling %+v limits %v", std.Autopilot.Enabled, std.Autoscaling, limits)
+	}
+	serving, err := e.gke.Projects.Locations.Clusters.Get(parent + "serving").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if serving.Autopilot.Enabled || serving.Autoscaling.EnableNodeAutoprovisioning {
+		t.Errorf("serving cluster: autopilot %v, auto-provisioning %v; want neither", serving.Autopilot.Enabled, serving.Autoscaling.EnableNodeAutoprovisioning)
+	}
+	// A created cluster keeps what it was created with.
+	op, err := e.gke.Projects.Locations.Clusters.Create("projects/"+project+"/locations/us-east5", &container.CreateClusterRequest{Cluster: &container.Cluster{
+		Name: "ap2", Autopilot: &container.Autopilot{Enabled: true}}}).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.tick()
+	_ = e.gkeOp(t, "us-east5", op.Name)
+	if c, err := e.gke.Projects.Locations.Clusters.Get("projects/" + project + "/locations/us-east5/clusters/ap2").Do(); err != nil || !c.Autopilot.Enabled {
+		t.Errorf("created Autopilot cluster: %v %+v", err, c)
 	}
 }
 

@@ -71,9 +71,9 @@ func TestClusters(t *testing.T) {
 		location string
 		want     []string
 	}{
-		{"us-central1", []string{"ironwood", "serving"}},
+		{"us-central1", []string{"autopilot", "autoprovisioned", "ironwood", "serving"}},
 		{"us-central1-b", []string{"legacy"}},
-		{"-", []string{"ironwood", "legacy", "serving", "training"}},
+		{"-", []string{"autopilot", "autoprovisioned", "ironwood", "legacy", "serving", "training"}},
 		{"asia-east1", nil},
 	}
 	for _, tt := range tests {

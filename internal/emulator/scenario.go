@@ -89,6 +89,12 @@ type ClusterSeed struct {
 	Locations []string `json:"locations"`
 	// NodePools that exist from the start, such as a default pool.
 	NodePools []*container.NodePool `json:"nodePools,omitempty"`
+	// Autopilot makes it an Autopilot cluster (Cluster.autopilot.enabled):
+	// GKE manages its nodes, and nodePools.create is refused.
+	Autopilot bool `json:"autopilot,omitempty"`
+	// Autoscaling is the cluster's Cluster.autoscaling: node
+	// auto-provisioning and its resource limits (Standard clusters).
+	Autoscaling *container.ClusterAutoscaling `json:"autoscaling,omitempty"`
 }
 
 // Capacity is how many TPU nodes (Cloud TPU API), GKE nodes or Compute
@@ -313,7 +319,11 @@ func concat(lists ...[]string) []string {
 // Compute Engine instances alike; instances boot from the images of
 // defaultImages. Any project ID is accepted. Seeded clusters (in every project):
 // us-central1/serving (1.33.5-gke.1000000, nodes in us-central1-a/b/c, with a
-// default-pool), us-east5/training (1.34.1-gke.1000000, us-east5-a) and the
+// default-pool), us-central1/ironwood (1.34.1-gke.1000000, us-central1-a/c),
+// us-central1/autopilot (an Autopilot cluster, 1.33.5-gke.1000000),
+// us-central1/autoprovisioned (Standard, 1.33.5-gke.1000000, node
+// auto-provisioning with limits for cpu, memory, nvidia-l4 and
+// tpu-v6e-slice), us-east5/training (1.34.1-gke.1000000, us-east5-a) and the
 // old zonal us-central1-b/legacy (1.30.5-gke.1014001).
 // Every operation takes DefaultDuration, capacity is unlimited, and
 // GKE's own additions are on.
@@ -377,6 +387,33 @@ func Default() *Scenario {
 				Name:      "training",
 				Version:   "1.34.1-gke.1000000",
 				Locations: []string{"us-east5-a"},
+			},
+			{
+				// An Autopilot cluster: GKE creates its nodes from
+				// ComputeClasses and pods; it has no user node pools.
+				Location:  "us-central1",
+				Name:      "autopilot",
+				Version:   "1.33.5-gke.1000000",
+				Locations: []string{"us-central1-a", "us-central1-b", "us-central1-c"},
+				Autopilot: true,
+			},
+			{
+				// A Standard cluster with node auto-provisioning, whose
+				// resource limits cover Trillium and L4 GPUs (GKE's
+				// resource types: the GPU type, the TPU label).
+				Location:  "us-central1",
+				Name:      "autoprovisioned",
+				Version:   "1.33.5-gke.1000000",
+				Locations: []string{"us-central1-a", "us-central1-b", "us-central1-c"},
+				Autoscaling: &container.ClusterAutoscaling{
+					EnableNodeAutoprovisioning: true,
+					ResourceLimits: []*container.ResourceLimit{
+						{ResourceType: "cpu", Maximum: 2000},
+						{ResourceType: "memory", Maximum: 8000},
+						{ResourceType: "nvidia-l4", Maximum: 16},
+						{ResourceType: "tpu-v6e-slice", Maximum: 64},
+					},
+				},
 			},
 			{
 				Location:  "us-central1-b",
@@ -526,6 +563,12 @@ func (sc *Scenario) validateClusters() error {
 			if np == nil || !poolNameRE.MatchString(np.Name) {
 				return fmt.Errorf("cluster %s: seeded node pool without a valid name", c.Name)
 			}
+		}
+		if c.Autopilot && (len(c.NodePools) > 0 || c.Autoscaling != nil) {
+			return fmt.Errorf("cluster %s: an Autopilot cluster takes no node pools or autoscaling settings", c.Name)
+		}
+		if problem := autoscalingProblem(c.Autoscaling); problem != "" {
+			return fmt.Errorf("cluster %s: %s", c.Name, problem)
 		}
 	}
 	return nil

@@ -62,7 +62,7 @@ func TestLoadScenario(t *testing.T) {
 	if sc.Durations.TPUCreate != 3*time.Second || sc.Durations.PoolCreate != DefaultDuration {
 		t.Errorf("durations = %+v; want tpuCreate 3s and the rest default", sc.Durations)
 	}
-	if len(sc.Zones) != len(Default().Zones) || len(sc.Clusters) != 4 || !sc.SerializePoolCreates {
+	if len(sc.Zones) != len(Default().Zones) || len(sc.Clusters) != len(Default().Clusters) || !sc.SerializePoolCreates {
 		t.Errorf("defaults not kept: %d zones %d clusters serialize %v", len(sc.Zones), len(sc.Clusters), sc.SerializePoolCreates)
 	}
 	if sc.MinNodeVersions["ct6e-"] == "" || sc.MinNodeVersions["ct5p-"] != "1.30.0-gke.1" {

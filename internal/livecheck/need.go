@@ -3,11 +3,7 @@
 
 package livecheck
 
-import (
-	"slices"
-
-	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
-)
+import "github.com/accel-dev/terraform-provider-accel/internal/catalog"
 
 // Need is what one node of a GKE node pool asks of the live APIs: the
 // machine type or attached GPU type its zones must offer, and the quota it
@@ -39,7 +35,7 @@ func TPUNeed(cat *catalog.Catalog, machineType, topology string) Need {
 // GPUNeed is the need of a GPU node pool: a machine type with built-in
 // GPUs, or a general machine type with attached GPUs.
 func GPUNeed(cat *catalog.Catalog, machineType, gpuType string, gpuCount int64) Need {
-	if slices.ContainsFunc(cat.GPUMachineTypes(), func(m catalog.GPUMachineType) bool { return m.Name == machineType }) {
+	if cat.IsGPUMachineType(machineType) {
 		s, _ := cat.GPUNodePool(catalog.GPUPoolQuery{MachineType: machineType})
 		return Need{MachineType: machineType, Accelerator: s.GPUType, PerNode: int64(s.GPUCount), Hosts: 1}
 	}

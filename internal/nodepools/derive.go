@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
@@ -278,7 +279,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 	s.NodeSelector = map[string]string{catalog.LabelComputeClass: class}
 	s.Tolerations = tolerationsFor(s.NodeTaints, []string{catalog.TaintTPU, catalog.TaintGPU})
 	if s.Spot {
-		s.Tolerations = unionTolerations(s.Tolerations, tolerationsFor([]taint{catalogTaint(cat, catalog.TaintSpot, "")}, nil))
+		s.Tolerations = podspec.Union(s.Tolerations, tolerationsFor([]taint{catalogTaint(cat, catalog.TaintSpot, "")}, nil))
 	}
 	addProvisioningScheduling(cat, &s)
 	addLocalSSDLabels(cat, &s)

@@ -14,6 +14,7 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
@@ -28,17 +29,6 @@ func taintList(ts []taint) types.List {
 		})
 	}
 	return types.ListValueMust(taintObjectType, elems)
-}
-
-func tolerationList(ts []toleration) types.List {
-	elems := make([]attr.Value, len(ts))
-	for i, t := range ts {
-		elems[i] = types.ObjectValueMust(tolerationAttrTypes, map[string]attr.Value{
-			"key": types.StringValue(t.Key), "operator": types.StringValue(t.Operator),
-			"value": types.StringValue(t.Value), "effect": types.StringValue(t.Effect),
-		})
-	}
-	return types.ListValueMust(tolerationObjectType, elems)
 }
 
 func reservationObject(r *reservation) types.Object {
@@ -264,11 +254,11 @@ func flattenDerived(ctx context.Context, cat *catalog.Catalog, t *tierModel, cla
 			t.AcceleratorLabels = tfmodel.StringMap(map[string]string{})
 		}
 		t.NodeSelector = tfmodel.StringMap(spec.NodeSelector)
-		t.Tolerations = tolerationList(spec.Tolerations)
+		t.Tolerations = podspec.List(spec.Tolerations)
 	} else if t.AcceleratorLabels.IsUnknown() || t.NodeSelector.IsUnknown() || t.Tolerations.IsUnknown() {
 		t.AcceleratorLabels = tfmodel.StringMap(map[string]string{})
 		t.NodeSelector = tfmodel.StringMap(map[string]string{catalog.LabelComputeClass: class})
-		t.Tolerations = tolerationList(nil)
+		t.Tolerations = podspec.List(nil)
 	}
 }
 
@@ -298,7 +288,7 @@ func settle(t *tierModel) {
 		}
 	}
 	if t.Tolerations.IsUnknown() {
-		t.Tolerations = tolerationList(nil)
+		t.Tolerations = podspec.List(nil)
 	}
 	settleSettings(&t.tierSettingsModel)
 	settleResourceLabels(&t.tierLabelsModel)

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
@@ -105,7 +106,7 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 		Pools:                types.MapNull(poolEntryType),
 		ComputeClassManifest: types.StringNull(),
 		NodeSelector:         types.MapNull(types.StringType),
-		Tolerations:          types.ListNull(tolerationObjectType),
+		Tolerations:          types.ListNull(podspec.ObjectType),
 	}
 	resp.Diagnostics.Append(tfmodel.MarkImported(ctx, resp.Private)...)
 	m.Timeouts.Object = types.ObjectNull(timeoutsAttrTypes(ctx))
@@ -127,7 +128,7 @@ func nullTier() tierModel {
 		StatusMessage: types.StringNull(), AcceleratorLabels: types.MapNull(types.StringType),
 		NodeLabels: types.MapNull(types.StringType), NodeTaints: types.ListNull(taintObjectType),
 		EffectiveLabels: types.MapNull(types.StringType), EffectiveTaints: types.ListNull(taintObjectType),
-		NodeSelector: types.MapNull(types.StringType), Tolerations: types.ListNull(tolerationObjectType),
+		NodeSelector: types.MapNull(types.StringType), Tolerations: types.ListNull(podspec.ObjectType),
 		tierSettingsModel:     nullSettings(),
 		tierProvisioningModel: nullProvisioning(),
 		tierCapacityModel:     tierCapacityModel{Capacity: types.ObjectNull(capacityAttrTypes)},

@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 )
 
 // resourceModel is the resource's state and plan.
@@ -97,14 +99,6 @@ var (
 	}
 	taintObjectType = types.ObjectType{AttrTypes: taintAttrTypes}
 
-	tolerationAttrTypes = map[string]attr.Type{
-		"key":      types.StringType,
-		"operator": types.StringType,
-		"value":    types.StringType,
-		"effect":   types.StringType,
-	}
-	tolerationObjectType = types.ObjectType{AttrTypes: tolerationAttrTypes}
-
 	reservationAttrTypes = map[string]attr.Type{
 		"consume_reservation_type": types.StringType,
 		"key":                      types.StringType,
@@ -143,7 +137,7 @@ var (
 		"effective_labels":     types.MapType{ElemType: types.StringType},
 		"effective_taints":     types.ListType{ElemType: taintObjectType},
 		"node_selector":        types.MapType{ElemType: types.StringType},
-		"tolerations":          types.ListType{ElemType: tolerationObjectType},
+		"tolerations":          types.ListType{ElemType: podspec.ObjectType},
 	}
 	// tierAttrTypes is a tier's object type: the core attributes and one
 	// group per embedded model, each declared beside its model.

@@ -19,6 +19,7 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
@@ -407,7 +408,7 @@ func setDerived(t *tierModel, s tierSpec) {
 	t.NodeLabels = tfmodel.StringMap(s.NodeLabels)
 	t.NodeTaints = taintList(s.NodeTaints)
 	t.NodeSelector = tfmodel.StringMap(s.NodeSelector)
-	t.Tolerations = tolerationList(s.Tolerations)
+	t.Tolerations = podspec.List(s.Tolerations)
 }
 
 // markGKEValuesUnknown sets the values only GKE knows to unknown: a plan for a pool
@@ -430,7 +431,7 @@ func markAllUnknown(t *tierModel) {
 	t.NodeLabels = types.MapUnknown(types.StringType)
 	t.NodeTaints = types.ListUnknown(taintObjectType)
 	t.NodeSelector = types.MapUnknown(types.StringType)
-	t.Tolerations = types.ListUnknown(tolerationObjectType)
+	t.Tolerations = types.ListUnknown(podspec.ObjectType)
 	for _, v := range []*types.String{&t.MachineType, &t.Topology, &t.GPUType, &t.GPUDriverVersion} {
 		if v.IsNull() {
 			*v = types.StringUnknown()

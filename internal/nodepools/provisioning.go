@@ -16,6 +16,7 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 )
 
 // A tier's provisioning model beyond on-demand, Spot and reservations: GKE
@@ -116,7 +117,7 @@ func addProvisioningScheduling(cat *catalog.Catalog, s *tierSpec) {
 		return
 	}
 	key, value := cat.QueuedTaint()
-	s.Tolerations = unionTolerations(s.Tolerations, tolerationsFor([]taint{{Key: key, Value: value, Effect: "NO_SCHEDULE"}}, nil))
+	s.Tolerations = podspec.Union(s.Tolerations, tolerationsFor([]taint{{Key: key, Value: value, Effect: "NO_SCHEDULE"}}, nil))
 }
 
 // apiDuration converts a Go duration to GKE's seconds form ("86400s").

@@ -42,6 +42,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
+	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
@@ -98,10 +99,10 @@ func (r *fallbackNodePoolsResource) Configure(_ context.Context, req resource.Co
 // node selector and tolerations from the tiers.
 func (r *fallbackNodePoolsResource) setOutputs(ctx context.Context, m *resourceModel, tiers []tierModel, diags *diag.Diagnostics) {
 	names := make([]string, len(tiers))
-	var tols []toleration
+	var tols []podspec.Toleration
 	for i, t := range tiers {
 		names[i] = t.Name.ValueString()
-		tols = unionTolerations(tols, tolerationsOfModel(ctx, t, diags))
+		tols = podspec.Union(tols, tolerationsOfModel(ctx, t, diags))
 	}
 	class := m.ComputeClass.ValueString()
 	// The id lists the pools in name order, so that reordering tiers (a
@@ -119,18 +120,18 @@ func (r *fallbackNodePoolsResource) setOutputs(ctx context.Context, m *resourceM
 		ActiveMigration:   m.ActiveMigration.ValueBool(),
 	}.YAML())
 	m.NodeSelector = tfmodel.StringMap(map[string]string{catalog.LabelComputeClass: class})
-	m.Tolerations = tolerationList(tols)
+	m.Tolerations = podspec.List(tols)
 }
 
-func tolerationsOfModel(ctx context.Context, t tierModel, diags *diag.Diagnostics) []toleration {
+func tolerationsOfModel(ctx context.Context, t tierModel, diags *diag.Diagnostics) []podspec.Toleration {
 	if t.Tolerations.IsNull() || t.Tolerations.IsUnknown() {
 		return nil
 	}
 	var ms []tolerationModel
 	diags.Append(t.Tolerations.ElementsAs(ctx, &ms, false)...)
-	out := make([]toleration, 0, len(ms))
+	out := make([]podspec.Toleration, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, toleration{Key: m.Key.ValueString(), Operator: m.Operator.ValueString(), Value: m.Value.ValueString(), Effect: m.Effect.ValueString()})
+		out = append(out, podspec.Toleration{Key: m.Key.ValueString(), Operator: m.Operator.ValueString(), Value: m.Value.ValueString(), Effect: m.Effect.ValueString()})
 	}
 	return out
 }

@@ -16,23 +16,13 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
+	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 )
 
 // taint is a node taint with GKE's effect spelling (NO_SCHEDULE...).
 type taint struct {
 	Key, Value, Effect string
 }
-
-// toleration is a Kubernetes toleration (effect spelled NoSchedule...).
-type toleration struct {
-	Key, Operator, Value, Effect string
-}
-
-// Kubernetes toleration operators.
-const (
-	operatorExists = "Exists"
-	operatorEqual  = "Equal"
-)
 
 // reservation is reservation_affinity.
 type reservation struct {
@@ -80,7 +70,7 @@ type tierSpec struct {
 	// AcceleratorLabels are the labels GKE puts on the nodes itself.
 	AcceleratorLabels map[string]string
 	NodeSelector      map[string]string
-	Tolerations       []toleration
+	Tolerations       []podspec.Toleration
 }
 
 // sameShape reports whether two specs describe the same pool as far as the
@@ -380,28 +370,15 @@ func (s tierSpec) autoscaling() *container.NodePoolAutoscaling {
 // tolerationsFor returns the tolerations a pod needs for taints. Accelerator
 // taints are tolerated with Exists (GKE may use another value than the
 // provider); every other taint with Equal.
-func tolerationsFor(taints []taint, existsKeys []string) []toleration {
-	out := make([]toleration, 0, len(taints))
+func tolerationsFor(taints []taint, existsKeys []string) []podspec.Toleration {
+	out := make([]podspec.Toleration, 0, len(taints))
 	for _, t := range taints {
-		tol := toleration{Key: t.Key, Operator: operatorEqual, Value: t.Value, Effect: kubernetesEffect[t.Effect]}
+		tol := podspec.Toleration{Key: t.Key, Operator: podspec.OperatorEqual, Value: t.Value, Effect: kubernetesEffect[t.Effect]}
 		if slices.Contains(existsKeys, t.Key) {
-			tol.Operator, tol.Value = operatorExists, ""
+			tol.Operator, tol.Value = podspec.OperatorExists, ""
 		}
 		if !slices.Contains(out, tol) {
 			out = append(out, tol)
-		}
-	}
-	return out
-}
-
-// unionTolerations merges the tolerations of every tier, first seen first.
-func unionTolerations(lists ...[]toleration) []toleration {
-	var out []toleration
-	for _, l := range lists {
-		for _, t := range l {
-			if !slices.Contains(out, t) {
-				out = append(out, t)
-			}
 		}
 	}
 	return out

@@ -17,6 +17,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
@@ -131,9 +132,9 @@ func TestDerive(t *testing.T) {
 					catalog.LabelTPUAccelerator: "tpu-v6e-slice", catalog.LabelTPUTopology: "2x2",
 				},
 				NodeSelector: map[string]string{catalog.LabelComputeClass: "cc"},
-				Tolerations: []toleration{
-					{Key: catalog.TaintTPU, Operator: operatorExists, Effect: "NoSchedule"},
-					{Key: catalog.TaintComputeClass, Operator: operatorEqual, Value: "cc", Effect: "NoSchedule"},
+				Tolerations: []podspec.Toleration{
+					{Key: catalog.TaintTPU, Operator: podspec.OperatorExists, Effect: "NoSchedule"},
+					{Key: catalog.TaintComputeClass, Operator: podspec.OperatorEqual, Value: "cc", Effect: "NoSchedule"},
 				},
 			},
 		},
@@ -148,9 +149,9 @@ func TestDerive(t *testing.T) {
 					catalog.LabelTPUAccelerator: "tpu-v6e-slice", catalog.LabelTPUTopology: "4x4",
 				},
 				NodeSelector: map[string]string{catalog.LabelComputeClass: "cc"},
-				Tolerations: []toleration{
-					{Key: catalog.TaintTPU, Operator: operatorExists, Effect: "NoSchedule"},
-					{Key: catalog.TaintComputeClass, Operator: operatorEqual, Value: "cc", Effect: "NoSchedule"},
+				Tolerations: []podspec.Toleration{
+					{Key: catalog.TaintTPU, Operator: podspec.OperatorExists, Effect: "NoSchedule"},
+					{Key: catalog.TaintComputeClass, Operator: podspec.OperatorEqual, Value: "cc", Effect: "NoSchedule"},
 				},
 			},
 		},
@@ -167,11 +168,11 @@ func TestDerive(t *testing.T) {
 				NodeTaints:        []taint{gpuTaint, classTaint, {Key: "team", Value: "a", Effect: effectNoExecute}},
 				AcceleratorLabels: map[string]string{catalog.LabelGPUAccelerator: "nvidia-l4"},
 				NodeSelector:      map[string]string{catalog.LabelComputeClass: "cc"},
-				Tolerations: []toleration{
-					{Key: catalog.TaintGPU, Operator: operatorExists, Effect: "NoSchedule"},
-					{Key: catalog.TaintComputeClass, Operator: operatorEqual, Value: "cc", Effect: "NoSchedule"},
-					{Key: "team", Operator: operatorEqual, Value: "a", Effect: "NoExecute"},
-					{Key: catalog.TaintSpot, Operator: operatorEqual, Value: "true", Effect: "NoSchedule"},
+				Tolerations: []podspec.Toleration{
+					{Key: catalog.TaintGPU, Operator: podspec.OperatorExists, Effect: "NoSchedule"},
+					{Key: catalog.TaintComputeClass, Operator: podspec.OperatorEqual, Value: "cc", Effect: "NoSchedule"},
+					{Key: "team", Operator: podspec.OperatorEqual, Value: "a", Effect: "NoExecute"},
+					{Key: catalog.TaintSpot, Operator: podspec.OperatorEqual, Value: "true", Effect: "NoSchedule"},
 				},
 			},
 		},

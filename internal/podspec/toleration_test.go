@@ -1,0 +1,32 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package podspec
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+func TestUnionKeepsFirstSeenOrder(t *testing.T) {
+	tpu := Toleration{Key: "google.com/tpu", Operator: OperatorExists, Effect: EffectNoSchedule}
+	gpu := Toleration{Key: "nvidia.com/gpu", Operator: OperatorExists, Effect: EffectNoSchedule}
+	spot := Toleration{Key: "cloud.google.com/gke-spot", Operator: OperatorEqual, Value: "true", Effect: EffectNoSchedule}
+	got := Union([]Toleration{tpu, spot}, nil, []Toleration{gpu, tpu, spot})
+	if len(got) != 3 || got[0] != tpu || got[1] != spot || got[2] != gpu {
+		t.Errorf("Union = %v, want tpu, spot, gpu", got)
+	}
+}
+
+func TestList(t *testing.T) {
+	if l := List(nil); l.IsNull() || len(l.Elements()) != 0 {
+		t.Errorf("List(nil) = %v, want an empty list", l)
+	}
+	l := List([]Toleration{{Key: "k", Operator: OperatorEqual, Value: "v", Effect: EffectNoSchedule}})
+	obj := l.Elements()[0].(types.Object).Attributes()
+	if obj["key"].(types.String).ValueString() != "k" || obj["value"].(types.String).ValueString() != "v" ||
+		obj["operator"].(types.String).ValueString() != "Equal" || obj["effect"].(types.String).ValueString() != "NoSchedule" {
+		t.Errorf("List element = %v", obj)
+	}
+}
