@@ -5,6 +5,7 @@ package autoclass
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -16,6 +17,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
 	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
+	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
@@ -28,6 +30,8 @@ func NewDataSource(cat *catalog.Catalog, modes *validation.Modes) datasource.Dat
 type computeClassDataSource struct {
 	cat   *catalog.Catalog
 	modes *validation.Modes
+	// data is nil until the provider is configured.
+	data *providerdata.Data
 }
 
 func (d *computeClassDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -38,16 +42,57 @@ func (d *computeClassDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	resp.Schema = dataSourceSchema(d.cat)
 }
 
+func (d *computeClassDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerdata.From(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig runs the priority checks on what is known, errors only, so
+// that `terraform validate` fails on them; Read runs them all again with
+// the cluster.
+func (d *computeClassDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m model
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.Name.IsUnknown() || m.GKEVersion.IsUnknown() || m.Priority.IsUnknown() || m.Validation.IsUnknown() {
+		return
+	}
+	var errs diag.Diagnostics
+	d.render(ctx, &m, nil, d.modes.For(m.Validation), &errs)
+	for _, e := range errs.Errors() {
+		resp.Diagnostics.Append(e)
+	}
+}
+
 func (d *computeClassDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m model
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	mode := d.modes.For(m.Validation)
+	live := d.readCluster(ctx, m.Cluster.ValueString(), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	d.render(ctx, &m, live, d.modes.For(m.Validation), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// render checks the class (against live when the cluster was read) and
+// sets the outputs of m. Priorities with an unknown value are left out of
+// the checks (ValidateConfig sees them; Read never does).
+func (d *computeClassDataSource) render(ctx context.Context, m *model, live *catalog.ClassCluster, mode validation.Mode, diags *diag.Diagnostics) {
 	version := m.GKEVersion.ValueString()
+	if live != nil && live.Version != "" {
+		if version != "" && version != live.Version {
+			diags.AddAttributeWarning(path.Root("gke_version"), "Cluster Runs Another GKE Version",
+				fmt.Sprintf("gke_version is %s but %s runs %s; the class is checked against %s.", version, live.Name, live.Version, live.Version))
+		}
+		version = live.Version
+	}
 	var prios []priorityModel
-	resp.Diagnostics.Append(m.Priority.ElementsAs(ctx, &prios, false)...)
+	diags.Append(m.Priority.ElementsAs(ctx, &prios, false)...)
 	class := computeclass.Class{Name: m.Name.ValueString(), WhenUnsatisfiable: computeclass.DoNotScaleUp,
 		AutoCreation: m.AutoCreation.IsNull() || m.AutoCreation.ValueBool(), ActiveMigration: m.ActiveMigration.ValueBool()}
 	if !m.WhenUnsatisfiable.IsNull() {
@@ -57,36 +102,58 @@ func (d *computeClassDataSource) Read(ctx context.Context, req datasource.ReadRe
 	class.PoolConfig.NodeLabels = tfmodel.KnownStringMap(m.NodeLabels)
 	fields := []string{}
 	tols := []podspec.Toleration{{Key: catalog.TaintComputeClass, Operator: podspec.OperatorEqual, Value: class.Name, Effect: podspec.EffectNoSchedule}}
+	needs := make([]catalog.ClassNeed, len(prios))
 	for i := range prios {
-		p, f, t := d.priority(&prios[i], version, path.Root("priority").AtListIndex(i), mode, &resp.Diagnostics)
+		if !priorityKnown(m.Priority, i) {
+			continue
+		}
+		p, f, t, need := d.priority(&prios[i], version, path.Root("priority").AtListIndex(i), mode, diags)
 		class.Priorities = append(class.Priorities, p)
 		fields = append(fields, f...)
 		tols = podspec.Union(tols, t)
+		needs[i] = need
 	}
 	if class.PoolConfig.ImageType != "" {
 		fields = append(fields, "nodePoolConfig.imageType")
 	}
-	validation.Append(&resp.Diagnostics, path.Empty(), d.cat.ComputeClassFeatures(version, fields), mode)
-	if resp.Diagnostics.HasError() {
-		return
+	featureFs := d.cat.ComputeClassFeatures(version, fields)
+	if live != nil {
+		for i := range featureFs {
+			featureFs[i].Attribute = catalog.AttrCluster // the version checked is the cluster's
+		}
+	}
+	validation.Append(diags, path.Empty(), featureFs, mode)
+	m.ClusterChecked, m.Autopilot = types.BoolValue(live != nil), types.BoolNull()
+	if live != nil {
+		m.Autopilot = types.BoolValue(live.Autopilot)
+		clusterFs, prioFs := d.cat.ComputeClassOnCluster(*live, class.AutoCreation, needs)
+		validation.Append(diags, path.Empty(), clusterFs, mode)
+		for i, fs := range prioFs {
+			validation.Append(diags, path.Root("priority").AtListIndex(i), fs, mode)
+		}
 	}
 	m.Manifest = types.StringValue(class.YAML())
 	m.NodeSelector = tfmodel.StringMap(map[string]string{catalog.LabelComputeClass: class.Name})
 	m.Tolerations = podspec.List(tols)
-	m.Priority = priorityList(ctx, prios, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	m.Priority = priorityList(ctx, prios, diags)
+}
+
+// priorityKnown reports whether priority i of the list is wholly known.
+func priorityKnown(l types.List, i int) bool {
+	return tfmodel.WhollyKnown(l.Elements()[i])
 }
 
 // priority checks one priority with the catalog's node-pool checks and
 // returns what it renders, the ComputeClass fields it uses and the
 // tolerations its nodes need; derived TPU values are written back to p.
-func (d *computeClassDataSource) priority(p *priorityModel, version string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []podspec.Toleration) {
+func (d *computeClassDataSource) priority(p *priorityModel, version string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []podspec.Toleration, catalog.ClassNeed) {
 	zones := tfmodel.KnownStrings(p.NodeLocations)
 	out := computeclass.Priority{MachineFamily: p.MachineFamily.ValueString(), MachineType: p.MachineType.ValueString(),
 		NodePools: tfmodel.KnownStrings(p.Nodepools), Zones: zones, Spot: p.Spot.ValueBool(), FlexStart: p.FlexStart.ValueBool(),
 		PlacementPolicy: p.PlacementPolicy.ValueString(), MaxRunDurationSeconds: p.MaxRunDurationSeconds.ValueInt64()}
 	var fields []string
 	var tols []podspec.Toleration
+	need := catalog.ClassNeed{NodePools: len(out.NodePools) > 0}
 	isTPU := !p.AcceleratorType.IsNull() || !p.TPUType.IsNull()
 	isGPU := !p.GPUType.IsNull() || !p.GPUCount.IsNull()
 	switch {
@@ -102,6 +169,7 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 			label = p.TPUType.ValueString()
 		}
 		out.TPU = &computeclass.TPU{Type: label, Count: int64(shape.ChipsPerNode), Topology: shape.Topology}
+		need.Resource, need.TPU, need.PerNode, need.Nodes = label, true, int64(shape.ChipsPerNode), int64(shape.NodeCount)
 		p.TPUType, p.TPUCount, p.Topology = types.StringValue(label), types.Int64Value(int64(shape.ChipsPerNode)), types.StringValue(shape.Topology)
 		fields = append(fields, "tpu")
 		tols = append(tols, podspec.Toleration{Key: catalog.TaintTPU, Operator: podspec.OperatorExists, Effect: podspec.EffectNoSchedule})
@@ -110,6 +178,7 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 			MachineType: out.MachineType, MachineFamily: out.MachineFamily, DriverVersion: p.GPUDriverVersion.ValueString(), NodeLocations: zones})
 		validation.Append(diags, at, fs, mode)
 		out.GPU = &computeclass.GPU{Type: shape.GPUType, Count: int64(shape.GPUCount), DriverVersion: shape.DriverVersion}
+		need.Resource, need.PerNode = shape.GPUType, int64(shape.GPUCount)
 		if shape.DriverVersion != "" {
 			fields = append(fields, "gpu.driverVersion")
 		}
@@ -148,7 +217,7 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 			fields = append(fields, f)
 		}
 	}
-	return out, fields, tols
+	return out, fields, tols, need
 }
 
 func priorityList(ctx context.Context, ps []priorityModel, diags *diag.Diagnostics) types.List {

@@ -14,6 +14,7 @@ import "github.com/hashicorp/terraform-plugin-framework/types"
 // model is the data source's configuration and state.
 type model struct {
 	Name              types.String `tfsdk:"name"`
+	Cluster           types.String `tfsdk:"cluster"`
 	GKEVersion        types.String `tfsdk:"gke_version"`
 	AutoCreation      types.Bool   `tfsdk:"node_pool_auto_creation"`
 	WhenUnsatisfiable types.String `tfsdk:"when_unsatisfiable"`
@@ -24,9 +25,11 @@ type model struct {
 	Validation        types.String `tfsdk:"validation"`
 	Priority          types.List   `tfsdk:"priority"`
 
-	Manifest     types.String `tfsdk:"manifest"`
-	NodeSelector types.Map    `tfsdk:"node_selector"`
-	Tolerations  types.List   `tfsdk:"tolerations"`
+	Manifest       types.String `tfsdk:"manifest"`
+	NodeSelector   types.Map    `tfsdk:"node_selector"`
+	ClusterChecked types.Bool   `tfsdk:"cluster_checked"`
+	Autopilot      types.Bool   `tfsdk:"autopilot"`
+	Tolerations    types.List   `tfsdk:"tolerations"`
 }
 
 // priorityModel is one priority block.

@@ -13,6 +13,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
@@ -29,9 +30,19 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 			"renders the manifest (for `kubernetes_manifest` with `yamldecode`) and the `nodeSelector` and `tolerations` a " +
 			"Deployment needs to run on any priority.",
 		Attributes: map[string]schema.Attribute{
-			"name": schema.StringAttribute{Required: true, MarkdownDescription: "The ComputeClass name."},
+			"name": schema.StringAttribute{Required: true, MarkdownDescription: "The ComputeClass name (at most 63 lowercase " +
+				"letters, digits, `-` and `.`): pods select it with the node selector `cloud.google.com/compute-class`.",
+				Validators: []validator.String{stringvalidator.LengthAtMost(computeclass.NameMaxLen),
+					stringvalidator.RegexMatches(computeclass.NameRE, computeclass.NameRule)}},
+			"cluster": schema.StringAttribute{Optional: true, MarkdownDescription: "The GKE cluster the class is for, as " +
+				"`projects/{project}/locations/{location}/clusters/{cluster}` (the `id` of a `google_container_cluster`). When GKE " +
+				"can be reached (`container_endpoint` or credentials), the plan reads it and checks the class against it: " +
+				"Autopilot or Standard, its GKE version (instead of `gke_version`), and on Standard clusters node " +
+				"auto-provisioning and its resource limits for every accelerator the priorities name. Offline, nothing is read.",
+				Validators: []validator.String{validation.ClusterID{}}},
 			"gke_version": optString("The cluster's GKE version, such as `1.33.5-gke.1000000` (the `master_version` of a " +
-				"`google_container_cluster`): each field is checked against the first GKE version that takes it."),
+				"`google_container_cluster`): each field is checked against the first GKE version that takes it. A `cluster` " +
+				"read at plan time gives its own version instead."),
 			"node_pool_auto_creation": schema.BoolAttribute{Optional: true, MarkdownDescription: "Sets " +
 				"`spec.nodePoolAutoCreation.enabled`. Default: `true`."},
 			"when_unsatisfiable": schema.StringAttribute{Optional: true, MarkdownDescription: "`spec.whenUnsatisfiable`: " +
@@ -48,6 +59,10 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 			"manifest": schema.StringAttribute{Computed: true, MarkdownDescription: "The ComputeClass as YAML."},
 			"node_selector": schema.MapAttribute{Computed: true, ElementType: types.StringType,
 				MarkdownDescription: "`cloud.google.com/compute-class=<name>`."},
+			"cluster_checked": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether `cluster` was read and the " +
+				"class checked against it (false offline, without `cluster`, or when GKE could not be reached: a warning says why)."},
+			"autopilot": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether `cluster` is an Autopilot " +
+				"cluster; null when it was not read."},
 			"tolerations": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "What a pod needs to run on any priority.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"key":      schema.StringAttribute{Computed: true, MarkdownDescription: "Taint key."},

@@ -91,8 +91,13 @@ type ComputeClassReq struct {
 	AutoCreationWithoutNAP string `json:"auto_creation_without_nap"`
 	AutoCreationSource     string `json:"auto_creation_source"`
 	AutoCreationDecision   string `json:"auto_creation_decision"`
-	Source                 string `json:"source"`
-	Decision               string `json:"decision"`
+	// NAPSource, NAPTPUResourceTypes and NAPDecision are node
+	// auto-provisioning's resource limits for accelerators.
+	NAPSource           string   `json:"nap_source"`
+	NAPTPUResourceTypes []string `json:"nap_tpu_resource_types"`
+	NAPDecision         string   `json:"nap_decision"`
+	Source              string   `json:"source"`
+	Decision            string   `json:"decision"`
 }
 
 // GKERegions returns the regions GKE's availability table lists for a

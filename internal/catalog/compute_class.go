@@ -359,3 +359,104 @@ func didYouMeanOrStop(sugg []string) string {
 	}
 	return didYouMean(sugg)
 }
+
+// AttrCluster is the attribute that names a GKE cluster.
+const AttrCluster = "cluster"
+
+// ClassCluster is what a ComputeClass's checks read of the live cluster.
+type ClassCluster struct {
+	// Name is the cluster's name (projects/P/locations/L/clusters/C).
+	Name string
+	// Autopilot is Cluster.autopilot.enabled.
+	Autopilot bool
+	// Version is the control plane version (Cluster.currentMasterVersion).
+	Version string
+	// AutoProvisioning is Cluster.autoscaling.enableNodeAutoprovisioning.
+	AutoProvisioning bool
+	// Limits are the maxima of Cluster.autoscaling.resourceLimits by
+	// resource type (cpu, memory, nvidia-l4, tpu-v6e-slice).
+	Limits map[string]int64
+}
+
+// ClassNeed is what one priority asks of the cluster: its user-made node
+// pools, or the accelerator of the nodes GKE would create for it.
+type ClassNeed struct {
+	// NodePools is set when the priority names node pools.
+	NodePools bool
+	// Resource is the accelerator's resource type (the GPU type, or the TPU
+	// label), "" for none.
+	Resource string
+	// TPU tells a TPU label from a GPU type.
+	TPU bool
+	// PerNode is how many of Resource one node carries; Nodes how many
+	// nodes GKE creates at once (the hosts of a TPU slice, else 1).
+	PerNode, Nodes int64
+}
+
+// ComputeClassOnCluster checks a ComputeClass with node-pool auto-creation
+// on (or off) against the cluster it is for: on a Standard cluster before
+// AutoCreationWithoutNAP, auto-creation needs node auto-provisioning; on an
+// Autopilot cluster a priority cannot name node pools (GKE manages the
+// nodes); with node auto-provisioning on, its resource limits must cover
+// every accelerator the priorities ask for. The findings of priority i
+// carry Index i (on the attribute the caller puts under priority[i]).
+func (c *Catalog) ComputeClassOnCluster(cl ClassCluster, autoCreation bool, needs []ClassNeed) (cluster Findings, priorities []Findings) {
+	req := c.data.ComputeClass
+	priorities = make([]Findings, len(needs))
+	if !cl.Autopilot && autoCreation && !cl.AutoProvisioning && cl.Version != "" && olderGKE(cl.Version, req.AutoCreationWithoutNAP) {
+		cluster = append(cluster, newFinding(SeverityError, AttrCluster, cl.Name, "Node-Pool Auto-Creation Needs Node Auto-Provisioning", req.AutoCreationSource,
+			[]string{req.AutoCreationWithoutNAP},
+			fmt.Sprintf("%s is a Standard cluster at GKE %s without node auto-provisioning: before GKE %s, GKE creates a ComputeClass's node pools only on "+
+				"clusters with node auto-provisioning. Enable it (google_container_cluster cluster_autoscaling { enabled = true, resource_limits "+
+				"for cpu, memory and each accelerator }), or upgrade the cluster to %s or later.", cl.Name, cl.Version, req.AutoCreationWithoutNAP, req.AutoCreationWithoutNAP)))
+	}
+	for i, n := range needs {
+		switch {
+		case cl.Autopilot && n.NodePools:
+			priorities[i] = append(priorities[i], newRule(AttrNodePools, cl.Name, "Autopilot Clusters Have No Node Pools to Name", c.data.Sources["compute_class_crd"], nil,
+				fmt.Sprintf("%s is an Autopilot cluster: GKE creates and manages its nodes, so a priority cannot name node pools. Describe the "+
+					"hardware instead (tpu_type, gpu_type, machine_family), or use a Standard cluster for hand-made pools.", cl.Name)))
+		case !cl.Autopilot && autoCreation && cl.AutoProvisioning && n.Resource != "" && !n.NodePools:
+			priorities[i] = append(priorities[i], c.napLimit(cl, n)...)
+		}
+	}
+	return cluster, priorities
+}
+
+// napLimit checks node auto-provisioning's resource limit for a priority's
+// accelerator (see the catalog's nap_decision).
+func (c *Catalog) napLimit(cl ClassCluster, n ClassNeed) Findings {
+	req := c.data.ComputeClass
+	attr, need := AttrGPUType, n.PerNode
+	if n.TPU {
+		attr, need = AttrTPUType, n.PerNode*max(n.Nodes, 1)
+	}
+	limit, ok := cl.Limits[n.Resource]
+	documented := !n.TPU || slices.Contains(req.NAPTPUResourceTypes, n.Resource)
+	fix := fmt.Sprintf("add a resource limit to the cluster's node auto-provisioning: gcloud container clusters update %s --enable-autoprovisioning "+
+		"--max-accelerator type=%s,count=%d (with its cpu and memory limits), or a resource_limits { resource_type = %q, maximum = %d } block "+
+		"in google_container_cluster's cluster_autoscaling", clusterShortName(cl.Name), n.Resource, need, n.Resource, need)
+	switch {
+	case !ok && documented:
+		return Findings{newRule(attr, n.Resource, "No Auto-Provisioning Limit for This Accelerator", req.NAPSource, nil,
+			fmt.Sprintf("%s has node auto-provisioning on without a resource limit for %s, so GKE creates no node with it and the priority's pods "+
+				"stay Pending; %s.", cl.Name, n.Resource, fix))}
+	case !ok:
+		return Findings{newFinding(SeverityWarning, attr, n.Resource, "No Auto-Provisioning Limit Found for This TPU", req.NAPSource, nil,
+			fmt.Sprintf("%s has node auto-provisioning on and no resource limit named %s; node auto-provisioning's page does not name the "+
+				"limit of this TPU, so this is not an error. If GKE does not create the nodes, %s.", cl.Name, n.Resource, fix))}
+	case limit < need:
+		return Findings{newRule(attr, n.Resource, "Auto-Provisioning Limit Below One Node", req.NAPSource, []string{itoa(int(need))},
+			fmt.Sprintf("%s limits %s to %d, but one %s needs %d: GKE never creates it and the priority's pods stay Pending. Raise the limit to "+
+				"at least %d (%s).", cl.Name, n.Resource, limit, map[bool]string{true: "slice", false: "node"}[n.TPU], need, need, fix))}
+	}
+	return nil
+}
+
+// clusterShortName is the cluster ID of projects/P/locations/L/clusters/C.
+func clusterShortName(name string) string {
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}

@@ -4,7 +4,9 @@
 package catalog
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -124,6 +126,55 @@ func TestComputeClassFeatures(t *testing.T) {
 	}
 	if fs := c.ComputeClassFeatures("", []string{"placement"}); fs != nil {
 		t.Errorf("an unknown version is not checked: %v", fs)
+	}
+}
+
+func TestComputeClassOnCluster(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	l4 := ClassNeed{Resource: "nvidia-l4", PerNode: 1, Nodes: 1}
+	v6e := ClassNeed{Resource: "tpu-v6e-slice", TPU: true, PerNode: 4, Nodes: 4} // 4x4: four hosts of four chips
+	v7 := ClassNeed{Resource: "tpu7x", TPU: true, PerNode: 4, Nodes: 1}
+	pools := ClassNeed{NodePools: true}
+	nap := ClassCluster{Name: "projects/p/locations/l/clusters/c", Version: "1.33.5-gke.1000000", AutoProvisioning: true,
+		Limits: map[string]int64{"cpu": 100, "memory": 400, "nvidia-l4": 8, "tpu-v6e-slice": 8}}
+	summaries := func(fs Findings) (out []string) {
+		for _, f := range fs {
+			out = append(out, f.Severity.String()+" "+f.Attribute+" "+f.Summary)
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		cl    ClassCluster
+		auto  bool
+		needs []ClassNeed
+		want  [][]string // cluster findings, then each priority's
+	}{
+		{"limits cover the L4", nap, true, []ClassNeed{l4}, [][]string{nil, nil}},
+		{"a 16-chip slice above a limit of 8", nap, true, []ClassNeed{v6e}, [][]string{nil, {"error tpu_type Auto-Provisioning Limit Below One Node"}}},
+		{"no limit for the H100", nap, true, []ClassNeed{{Resource: "nvidia-h100-80gb", PerNode: 8}}, [][]string{nil, {"error gpu_type No Auto-Provisioning Limit for This Accelerator"}}},
+		{"an undocumented TPU limit name is a warning", nap, true, []ClassNeed{v7}, [][]string{nil, {"warning tpu_type No Auto-Provisioning Limit Found for This TPU"}}},
+		{"auto-creation off checks no limit", nap, false, []ClassNeed{{Resource: "nvidia-h100-80gb", PerNode: 8}}, [][]string{nil, nil}},
+		{"Standard 1.30 without auto-provisioning", ClassCluster{Name: "c", Version: "1.30.5-gke.1014001"}, true, []ClassNeed{l4},
+			[][]string{{"error cluster Node-Pool Auto-Creation Needs Node Auto-Provisioning"}, nil}},
+		{"Standard 1.33.5 without auto-provisioning", ClassCluster{Name: "c", Version: "1.33.5-gke.1000000"}, true, []ClassNeed{l4, v6e}, [][]string{nil, nil, nil}},
+		{"Autopilot with named pools", ClassCluster{Name: "c", Version: "1.33.5-gke.1000000", Autopilot: true}, true, []ClassNeed{pools, l4},
+			[][]string{nil, {"error nodepools Autopilot Clusters Have No Node Pools to Name"}, nil}},
+	}
+	for _, tt := range tests {
+		cluster, prios := c.ComputeClassOnCluster(tt.cl, tt.auto, tt.needs)
+		got := [][]string{summaries(cluster)}
+		for _, fs := range prios {
+			got = append(got, summaries(fs))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s:\n got %v\nwant %v", tt.name, got, tt.want)
+		}
+	}
+	_, prios := c.ComputeClassOnCluster(nap, true, []ClassNeed{v6e})
+	if f := prios[0][0]; f.Suggestions[0] != "16" || !strings.Contains(f.Detail, "type=tpu-v6e-slice,count=16") {
+		t.Errorf("the fix names the limit one slice needs: %+v", f)
 	}
 }
 

@@ -137,3 +137,12 @@ func TestDecodeRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestNameRE(t *testing.T) {
+	for name, want := range map[string]bool{"vllm-fallback": true, "a": true, "class.v2": true, "0serving": true,
+		"Vllm": false, "-a": false, "a-": false, "a..b": false, "a.-b": false, "under_score": false, "": false} {
+		if NameRE.MatchString(name) != want {
+			t.Errorf("NameRE(%q) = %v, want %v", name, !want, want)
+		}
+	}
+}

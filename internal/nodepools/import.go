@@ -33,11 +33,6 @@ const maxPoolNameLength = 40
 // hyphen (https://cloud.google.com/sdk/gcloud/reference/container/node-pools/create).
 var poolNameRE = regexp.MustCompile(`^[a-z](?:[-a-z0-9]{0,38}[a-z0-9])?$`)
 
-// computeClassRE is a Kubernetes object name that is also a valid label value:
-// at most 63 lowercase alphanumerics and hyphens, alphanumeric at both ends
-// (https://kubernetes.io/docs/concepts/overview/working-with-objects/names/).
-var computeClassRE = regexp.MustCompile(`^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$`)
-
 // resourceID is the id of the resource: the cluster id, then the pool names
 // in tier order. It has the same form as the import id.
 func resourceID(cluster string, pools []string) string {

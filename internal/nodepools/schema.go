@@ -166,16 +166,16 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 				Required: true,
 				MarkdownDescription: "The GKE Standard cluster, as `projects/{project}/locations/{location}/clusters/{cluster}` " +
 					"(the `id` of a `google_container_cluster`). Changing it replaces every pool.",
-				Validators:    []validator.String{clusterIDValidator{}},
+				Validators:    []validator.String{validation.ClusterID{}},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"compute_class": schema.StringAttribute{
 				Required: true,
-				MarkdownDescription: "Name of the GKE ComputeClass (at most 63 lowercase letters, digits and hyphens). Every pool gets the " +
+				MarkdownDescription: "Name of the GKE ComputeClass (at most 63 lowercase letters, digits, `-` and `.`). Every pool gets the " +
 					"node label and the `NoSchedule` taint `cloud.google.com/compute-class=<compute_class>`, which bind a manual pool to " +
 					"the class. Changing it updates the pools' labels and taints in place.",
-				Validators: []validator.String{stringvalidator.RegexMatches(computeClassRE,
-					"must be at most 63 lowercase letters, digits and hyphens, starting and ending with a letter or digit")},
+				Validators: []validator.String{stringvalidator.LengthAtMost(computeclass.NameMaxLen),
+					stringvalidator.RegexMatches(computeclass.NameRE, computeclass.NameRule)},
 			},
 			"on_stockout": schema.StringAttribute{
 				Optional: true,

@@ -11,32 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/helpers/validatordiag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-
-	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
-
-// clusterIDValidator checks the form projects/P/locations/L/clusters/C.
-type clusterIDValidator struct{}
-
-var _ validator.String = clusterIDValidator{}
-
-func (v clusterIDValidator) Description(ctx context.Context) string {
-	return v.MarkdownDescription(ctx)
-}
-
-func (clusterIDValidator) MarkdownDescription(context.Context) string {
-	return "must be a GKE cluster id such as `projects/my-project/locations/us-central1/clusters/serving`"
-}
-
-func (v clusterIDValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, _, _, err := gcp.ParseClusterID(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Cluster ID",
-			err.Error()+". Use the id of a google_container_cluster, or build it as \"projects/${var.project}/locations/${var.location}/clusters/${var.cluster}\".")
-	}
-}
 
 // requiredAttributesValidator requires the named attributes of a written
 // (not null) object: the check of objectvalidator.AlsoRequires with
