@@ -14,10 +14,11 @@ import (
 // everyArgument sets every argument of accel_compute_class, each priority
 // kind included, to a valid value. TestAccComputeClass_unknownAtPlan fails
 // for an argument missing here.
-func everyArgument() map[string]any {
+func everyArgument(cluster string) map[string]any {
 	return map[string]any{
 		"name":                    "every-argument",
-		"gke_version":             "1.34.1-gke.1000000",
+		"cluster":                 cluster,
+		"gke_version":             "1.33.5-gke.1000000", // the emulator's cluster's
 		"node_pool_auto_creation": true,
 		"when_unsatisfiable":      "DoNotScaleUp",
 		"active_migration":        true,
@@ -45,7 +46,7 @@ func TestAccComputeClass_unknownAtPlan(t *testing.T) {
 	tg := acctest.New(t)
 	attrs := acctest.SettableAttributes(t, acctest.DataSource, "accel_compute_class")
 	minimal := map[string]any{"name": "minimal", "priority": []any{map[string]any{"accelerator_type": "v6e-4"}}}
-	cases, missing := acctest.UnknownCases(attrs, everyArgument(), minimal, nil)
+	cases, missing := acctest.UnknownCases(attrs, everyArgument(tg.Cluster), minimal, nil)
 	acctest.RequireValues(t, missing)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,

@@ -1,0 +1,100 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package autoclass_test
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
+)
+
+// classOn is the seed's vLLM class for a cluster of the emulator, with
+// extra priorities after the three of vllm.
+func classOn(tg *acctest.Target, cluster, extra string) string {
+	return tg.Config(fmt.Sprintf(`data "accel_compute_class" "test" {
+  name    = "vllm-fallback"
+  cluster = "projects/%s/locations/%s"
+  priority {
+    accelerator_type = "v6e-4"
+    spot             = true
+  }
+  priority {
+    tpu_type  = "tpu-v6e-slice"
+    tpu_count = 4
+    topology  = "2x2"
+  }
+  priority {
+    gpu_type       = "nvidia-l4"
+    gpu_count      = 1
+    machine_family = "g2"
+  }
+%s
+}
+`, tg.Project, cluster, extra))
+}
+
+// TestAccComputeClass_clusters plans the seed's scenario online against an
+// Autopilot cluster, a Standard cluster with node auto-provisioning whose
+// limits cover Trillium and L4, and a Standard cluster on a GKE version that
+// creates a class's pools without it: each is read once and passes.
+func TestAccComputeClass_clusters(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "reads the emulator's Autopilot and auto-provisioned clusters")
+	for cluster, autopilot := range map[string]bool{"us-central1/clusters/autopilot": true, "us-central1/clusters/autoprovisioned": false,
+		"us-central1/clusters/serving": false} {
+		t.Run(cluster, func(t *testing.T) {
+			calls := tg.Calls()
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: classOn(tg, cluster, ""),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("cluster_checked"), knownvalue.Bool(true)),
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("autopilot"), knownvalue.Bool(autopilot)),
+						statecheck.ExpectKnownValue(address, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("tpu_type"), knownvalue.StringExact("tpu-v6e-slice")),
+					},
+				}},
+			})
+			if n, counting := calls.Since(emulator.MethodClustersGet); counting && n == 0 {
+				t.Errorf("the cluster was not read (clusters.get %d times)", n)
+			}
+		})
+	}
+}
+
+// TestAccComputeClass_wrongForCluster is a corpus of classes the named
+// cluster would leave Pending, each caught at plan with the fix.
+func TestAccComputeClass_wrongForCluster(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "reads the emulator's Autopilot, auto-provisioned and old clusters")
+	cases := map[string]struct{ cluster, extra, want string }{
+		"pools named on Autopilot": {"us-central1/clusters/autopilot", `priority { nodepools = ["tpu-pool"] }`,
+			`(?s)Autopilot Clusters Have No Node Pools to Name`},
+		"no limit for the H100": {"us-central1/clusters/autoprovisioned", `priority {
+gpu_type = "nvidia-h100-80gb"
+gpu_count = 8
+}`, `(?s)No Auto-Provisioning Limit for This Accelerator.*type=nvidia-h100-80gb,count=8`},
+		"a slice above the limit": {"us-central1/clusters/autoprovisioned", `priority { accelerator_type = "v6e-256" }`,
+			`(?s)Auto-Provisioning Limit Below One Node.*at least 256`},
+		"old Standard without auto-provisioning": {"us-central1-b/clusters/legacy", "",
+			`(?s)Node-Pool Auto-Creation Needs Node Auto-Provisioning.*1.33.3-gke.1136000`},
+		"no such cluster": {"us-central1/clusters/nowhere", "", `Cluster Not Found`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps:                    []resource.TestStep{{Config: classOn(tg, tc.cluster, tc.extra), ExpectError: regexp.MustCompile(tc.want)}},
+			})
+		})
+	}
+}
