@@ -5,6 +5,7 @@ package autoclass_test
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"testing"
 
@@ -16,77 +17,83 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
+	"github.com/accel-dev/terraform-provider-accel/internal/examplecheck"
 )
 
 const address = "data.accel_compute_class.test"
 
-// vllm is the seed's scenario for node-pool auto-creation: TPU v6e first
-// (Spot, then on demand), an L4 GPU after it.
-const vllm = `
-  name = "vllm-fallback"
-  gke_version = "1.33.5-gke.1000000"
-  priority {
-    accelerator_type = "v6e-4"
-    spot             = true
-    node_locations   = ["us-east5-b"]
-  }
-  priority {
-    tpu_type  = "tpu-v6e-slice"
-    tpu_count = 4
-    topology  = "2x2"
-  }
-  priority {
-    gpu_type           = "nvidia-l4"
-    gpu_count          = 1
-    machine_family     = "g2"
-    gpu_driver_version = "latest"
-  }`
+// vllmExample is the documented example (its accel part: the Kubernetes
+// resources need a real cluster): the seed's scenario for node-pool
+// auto-creation, TPU v6e first (Spot, then on demand), an L4 GPU after it.
+func vllmExample(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../examples/data-sources/accel_compute_class/data-source.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, _ := examplecheck.AccelOnly(string(b))
+	return kept
+}
 
-// TestAccComputeClass_vllm plans the scenario offline: every priority is
-// resolved (the accelerator type gives GKE's label, chips per node and
-// topology), the manifest decodes strictly against the CRD's fields, and
-// the pod outputs cover every priority.
+const exampleAddress = "data.accel_compute_class.vllm"
+
+// TestAccComputeClass_vllm plans the example offline and online. Offline,
+// every priority is resolved (the accelerator type gives GKE's label, chips
+// per node and topology), the manifest decodes strictly against the CRD's
+// fields, and the pod outputs cover every priority; online, the example's
+// cluster (the emulator's auto-provisioned one: any project ID has it) is
+// read and its limits cover every priority.
 func TestAccComputeClass_vllm(t *testing.T) {
-	acctest.Offline(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: acctest.OfflineProviderConfig + "data \"accel_compute_class\" \"test\" {" + vllm + "\n}\n",
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(address, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("tpu_type"), knownvalue.StringExact("tpu-v6e-slice")),
-				statecheck.ExpectKnownValue(address, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("tpu_count"), knownvalue.Int64Exact(4)),
-				statecheck.ExpectKnownValue(address, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("topology"), knownvalue.StringExact("2x2")),
-				statecheck.ExpectKnownValue(address, tfjsonpath.New("node_selector"), knownvalue.MapExact(map[string]knownvalue.Check{
-					"cloud.google.com/compute-class": knownvalue.StringExact("vllm-fallback")})),
-			},
-			Check: func(s *terraform.State) error {
-				attrs := s.RootModule().Resources[address].Primary.Attributes
-				keys := map[string]bool{}
-				for i := 0; attrs[fmt.Sprintf("tolerations.%d.key", i)] != ""; i++ {
-					keys[attrs[fmt.Sprintf("tolerations.%d.key", i)]] = true
-				}
-				for _, k := range []string{"google.com/tpu", "nvidia.com/gpu", "cloud.google.com/gke-spot", "cloud.google.com/compute-class"} {
-					if !keys[k] {
-						return fmt.Errorf("tolerations %v lack %s", keys, k)
-					}
-				}
-				doc := attrs["manifest"]
-				c, err := computeclass.Decode(doc)
-				if err != nil {
-					return fmt.Errorf("the manifest does not decode against the CRD: %w\n%s", err, doc)
-				}
-				if len(c.Spec.Priorities) != 3 || c.Spec.NodePoolAutoCreation == nil || !*c.Spec.NodePoolAutoCreation.Enabled {
-					return fmt.Errorf("want three priorities and node-pool auto-creation:\n%s", doc)
-				}
-				p := c.Spec.Priorities
-				if p[0].TPU == nil || p[0].TPU.Type != "tpu-v6e-slice" || *p[0].TPU.Count != 4 || p[0].Spot == nil || !*p[0].Spot ||
-					p[2].GPU == nil || p[2].GPU.Type != "nvidia-l4" || p[2].MachineFamily != "g2" || c.Spec.WhenUnsatisfiable != computeclass.DoNotScaleUp {
-					return fmt.Errorf("priorities not as configured:\n%s", doc)
-				}
-				return nil
-			},
-		}},
-	})
+	tg := acctest.New(t)
+	checks := []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(exampleAddress, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("tpu_type"), knownvalue.StringExact("tpu-v6e-slice")),
+		statecheck.ExpectKnownValue(exampleAddress, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("tpu_count"), knownvalue.Int64Exact(4)),
+		statecheck.ExpectKnownValue(exampleAddress, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("topology"), knownvalue.StringExact("2x2")),
+		statecheck.ExpectKnownValue(exampleAddress, tfjsonpath.New("node_selector"), knownvalue.MapExact(map[string]knownvalue.Check{
+			"cloud.google.com/compute-class": knownvalue.StringExact("vllm-fallback")})),
+	}
+	steps := []resource.TestStep{{
+		Config:            acctest.OfflineProviderConfig + vllmExample(t),
+		ConfigStateChecks: append(checks, statecheck.ExpectKnownValue(exampleAddress, tfjsonpath.New("cluster_checked"), knownvalue.Bool(false))),
+		Check:             checkVLLMManifest,
+	}}
+	if tg.Emulator != nil {
+		steps = append(steps, resource.TestStep{
+			Config:            tg.Config(vllmExample(t)),
+			ConfigStateChecks: append(checks, statecheck.ExpectKnownValue(exampleAddress, tfjsonpath.New("cluster_checked"), knownvalue.Bool(true))),
+			Check:             checkVLLMManifest,
+		})
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories, Steps: steps})
+}
+
+// checkVLLMManifest checks the example's pod outputs and its manifest,
+// decoded strictly against the CRD's fields.
+func checkVLLMManifest(s *terraform.State) error {
+	attrs := s.RootModule().Resources[exampleAddress].Primary.Attributes
+	keys := map[string]bool{}
+	for i := 0; attrs[fmt.Sprintf("tolerations.%d.key", i)] != ""; i++ {
+		keys[attrs[fmt.Sprintf("tolerations.%d.key", i)]] = true
+	}
+	for _, k := range []string{"google.com/tpu", "nvidia.com/gpu", "cloud.google.com/gke-spot", "cloud.google.com/compute-class"} {
+		if !keys[k] {
+			return fmt.Errorf("tolerations %v lack %s", keys, k)
+		}
+	}
+	doc := attrs["manifest"]
+	c, err := computeclass.Decode(doc)
+	if err != nil {
+		return fmt.Errorf("the manifest does not decode against the CRD: %w\n%s", err, doc)
+	}
+	if len(c.Spec.Priorities) != 3 || c.Spec.NodePoolAutoCreation == nil || !*c.Spec.NodePoolAutoCreation.Enabled {
+		return fmt.Errorf("want three priorities and node-pool auto-creation:\n%s", doc)
+	}
+	p := c.Spec.Priorities
+	if p[0].TPU == nil || p[0].TPU.Type != "tpu-v6e-slice" || *p[0].TPU.Count != 4 || p[0].Spot == nil || !*p[0].Spot ||
+		p[2].GPU == nil || p[2].GPU.Type != "nvidia-l4" || p[2].MachineFamily != "g2" || c.Spec.WhenUnsatisfiable != computeclass.DoNotScaleUp {
+		return fmt.Errorf("priorities not as configured:\n%s", doc)
+	}
+	return nil
 }
 
 // TestAccComputeClass_wrongPriorities is a corpus of priorities GKE would

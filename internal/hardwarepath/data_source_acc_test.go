@@ -230,8 +230,8 @@ func TestAccHardwarePath_invalidCandidates(t *testing.T) {
 }
 
 // TestAccHardwarePath_example applies the documented example against the
-// emulator: the data source's tiers feed accel_fallback_nodepools through a
-// dynamic block, and the second plan is empty.
+// emulator: the data source's tiers feed accel_fallback_nodepools and
+// accel_compute_class through dynamic blocks, and the second plan is empty.
 func TestAccHardwarePath_example(t *testing.T) {
 	tg := acctest.New(t)
 	tg.RequireEmulatorFor(t, "applies the example, whose cluster and zone offers exist only on the emulator")
@@ -251,6 +251,12 @@ func TestAccHardwarePath_example(t *testing.T) {
 				statecheck.ExpectKnownValue("accel_fallback_nodepools.serving", tfjsonpath.New("tiers"), knownvalue.ListSizeExact(4)),
 				statecheck.ExpectKnownValue("accel_fallback_nodepools.serving", tfjsonpath.New("tiers").AtSliceIndex(0).AtMapKey("machine_type"),
 					knownvalue.StringExact("ct6e-standard-4t")),
+				// The same tiers as a ComputeClass's priorities, checked
+				// against the cluster: the first is GKE's v6e label.
+				statecheck.ExpectKnownValue("data.accel_compute_class.serving", tfjsonpath.New("priority"), knownvalue.ListSizeExact(4)),
+				statecheck.ExpectKnownValue("data.accel_compute_class.serving", tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("tpu_type"),
+					knownvalue.StringExact("tpu-v6e-slice")),
+				statecheck.ExpectKnownValue("data.accel_compute_class.serving", tfjsonpath.New("cluster_checked"), knownvalue.Bool(true)),
 			}},
 			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		},

@@ -1,9 +1,19 @@
 # TPU first, L4 fallback, with no hand-made node pools: GKE creates the
 # pools from the ComputeClass as pods need them (Autopilot, or Standard
 # with node-pool auto-creation).
+
+variable "cluster_id" {
+  description = "An Autopilot cluster, or a Standard one with node auto-provisioning (or on GKE 1.33.3-gke.1136000 or later), for example google_container_cluster.serving.id."
+  type        = string
+  default     = "projects/my-ml-project/locations/us-central1/clusters/autoprovisioned"
+}
+
 data "accel_compute_class" "vllm" {
-  name        = "vllm-fallback"
-  gke_version = "1.33.5-gke.1000000" # google_container_cluster.serving.master_version
+  name = "vllm-fallback"
+  # Read at plan time when GKE is reachable: Autopilot or Standard, its GKE
+  # version, node auto-provisioning's limits for each accelerator below.
+  # Offline, gke_version = "1.33.5-gke.1000000" checks each field's version.
+  cluster = var.cluster_id
 
   # Trillium, Spot first.
   priority {

@@ -45,3 +45,22 @@ resource "accel_fallback_nodepools" "serving" {
     }
   }
 }
+
+# Or hand the same decision to node-pool auto-creation: the tiers, in order,
+# as the priorities of a ComputeClass whose pools GKE creates itself
+# (Autopilot, or Standard with node-pool auto-creation).
+data "accel_compute_class" "serving" {
+  name    = "vllm-auto"
+  cluster = var.cluster_id
+
+  dynamic "priority" {
+    for_each = data.accel_hardware_path.serving.tiers
+    content {
+      accelerator_type = priority.value.accelerator_type
+      machine_type     = priority.value.machine_type
+      gpu_type         = priority.value.gpu_type
+      gpu_count        = priority.value.gpu_count
+      node_locations   = priority.value.node_locations
+    }
+  }
+}
