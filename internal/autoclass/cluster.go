@@ -14,6 +14,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
+	"github.com/accel-dev/terraform-provider-accel/internal/livecheck"
 )
 
 // clusterReadTimeout bounds the plan-time read of the cluster.
@@ -50,7 +51,8 @@ func (d *computeClassDataSource) readCluster(ctx context.Context, id string, dia
 
 // classCluster is what the checks read of a GKE cluster.
 func classCluster(id string, c *container.Cluster) *catalog.ClassCluster {
-	out := &catalog.ClassCluster{Name: id, Version: c.CurrentMasterVersion, Autopilot: c.Autopilot != nil && c.Autopilot.Enabled}
+	out := &catalog.ClassCluster{Name: id, Version: c.CurrentMasterVersion, Autopilot: c.Autopilot != nil && c.Autopilot.Enabled,
+		Locations: c.Locations}
 	if a := c.Autoscaling; a != nil {
 		out.AutoProvisioning = a.EnableNodeAutoprovisioning
 		out.Limits = map[string]int64{}
@@ -61,4 +63,37 @@ func classCluster(id string, c *container.Cluster) *catalog.ClassCluster {
 		}
 	}
 	return out
+}
+
+// priorityNeed is what one priority asks of the cluster (catalog.ClassNeed)
+// and of Compute Engine's quotas and reservations.
+type priorityNeed struct {
+	catalog.ClassNeed
+	live         livecheck.Need // zero for a priority without an accelerator
+	zones        []string       // the priority's zones; nil for the cluster's
+	spot         bool
+	reservations []string // the reservations it must consume (Specific)
+}
+
+// capacity reads, when the provider can reach Compute Engine, the quota and
+// reservations evidence of a priority's accelerator in the cluster's region
+// and zones (livecheck.Checker.Capacity, the node-pool tiers' check) and
+// warns when GKE can never create a node for it.
+func (d *computeClassDataSource) capacity(ctx context.Context, cl catalog.ClassCluster, n priorityNeed, last bool) catalog.Findings {
+	project, location, _, err := gcp.ParseClusterID(cl.Name)
+	if err != nil || n.live.Accelerator == "" || n.NodePools || d.data == nil || !d.data.Live().ComputeConfigured(project) {
+		return nil
+	}
+	zones := n.zones
+	if len(zones) == 0 {
+		zones = cl.Locations
+	}
+	q := livecheck.CapacityQuery{Project: project, Region: catalog.RegionOf(location), Accelerator: n.live.Accelerator, Spot: n.spot,
+		PerNode: n.live.Unit(), MachineType: n.live.MachineType, Zones: zones, SpecificReservations: n.reservations}
+	then := "GKE tries the priorities after it"
+	if last {
+		then = "pods of the class stay Pending (no priority follows it)"
+	}
+	cp := d.data.Live().Capacity(ctx, d.cat, catalog.AttrNodeLocations, q)
+	return append(cp.Findings, cp.Blocking(q, livecheck.Unit{Name: "priority", QuotaAttr: catalog.AttrNodeLocations, ReservationAttr: "reservations", Then: then})...)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
+	"github.com/accel-dev/terraform-provider-accel/internal/livecheck"
 	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
@@ -102,7 +103,7 @@ func (d *computeClassDataSource) render(ctx context.Context, m *model, live *cat
 	class.PoolConfig.NodeLabels = tfmodel.KnownStringMap(m.NodeLabels)
 	fields := []string{}
 	tols := []podspec.Toleration{{Key: catalog.TaintComputeClass, Operator: podspec.OperatorEqual, Value: class.Name, Effect: podspec.EffectNoSchedule}}
-	needs := make([]catalog.ClassNeed, len(prios))
+	needs := make([]priorityNeed, len(prios))
 	for i := range prios {
 		if !priorityKnown(m.Priority, i) {
 			continue
@@ -126,9 +127,14 @@ func (d *computeClassDataSource) render(ctx context.Context, m *model, live *cat
 	m.ClusterChecked, m.Autopilot = types.BoolValue(live != nil), types.BoolNull()
 	if live != nil {
 		m.Autopilot = types.BoolValue(live.Autopilot)
-		clusterFs, prioFs := d.cat.ComputeClassOnCluster(*live, class.AutoCreation, needs)
+		classNeeds := make([]catalog.ClassNeed, len(needs))
+		for i, n := range needs {
+			classNeeds[i] = n.ClassNeed
+		}
+		clusterFs, prioFs := d.cat.ComputeClassOnCluster(*live, class.AutoCreation, classNeeds)
 		validation.Append(diags, path.Empty(), clusterFs, mode)
 		for i, fs := range prioFs {
+			fs = append(fs, d.capacity(ctx, *live, needs[i], i == len(needs)-1)...)
 			validation.Append(diags, path.Root("priority").AtListIndex(i), fs, mode)
 		}
 	}
@@ -146,14 +152,14 @@ func priorityKnown(l types.List, i int) bool {
 // priority checks one priority with the catalog's node-pool checks and
 // returns what it renders, the ComputeClass fields it uses and the
 // tolerations its nodes need; derived TPU values are written back to p.
-func (d *computeClassDataSource) priority(p *priorityModel, version string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []podspec.Toleration, catalog.ClassNeed) {
+func (d *computeClassDataSource) priority(p *priorityModel, version string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []podspec.Toleration, priorityNeed) {
 	zones := tfmodel.KnownStrings(p.NodeLocations)
 	out := computeclass.Priority{MachineFamily: p.MachineFamily.ValueString(), MachineType: p.MachineType.ValueString(),
 		NodePools: tfmodel.KnownStrings(p.Nodepools), Zones: zones, Spot: p.Spot.ValueBool(), FlexStart: p.FlexStart.ValueBool(),
 		PlacementPolicy: p.PlacementPolicy.ValueString(), MaxRunDurationSeconds: p.MaxRunDurationSeconds.ValueInt64()}
 	var fields []string
 	var tols []podspec.Toleration
-	need := catalog.ClassNeed{NodePools: len(out.NodePools) > 0}
+	need := priorityNeed{ClassNeed: catalog.ClassNeed{NodePools: len(out.NodePools) > 0}}
 	isTPU := !p.AcceleratorType.IsNull() || !p.TPUType.IsNull()
 	isGPU := !p.GPUType.IsNull() || !p.GPUCount.IsNull()
 	switch {
@@ -170,6 +176,9 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 		}
 		out.TPU = &computeclass.TPU{Type: label, Count: int64(shape.ChipsPerNode), Topology: shape.Topology}
 		need.Resource, need.TPU, need.PerNode, need.Nodes = label, true, int64(shape.ChipsPerNode), int64(shape.NodeCount)
+		if shape.MachineType != "" {
+			need.live = livecheck.TPUNeed(d.cat, shape.MachineType, shape.Topology)
+		}
 		p.TPUType, p.TPUCount, p.Topology = types.StringValue(label), types.Int64Value(int64(shape.ChipsPerNode)), types.StringValue(shape.Topology)
 		fields = append(fields, "tpu")
 		tols = append(tols, podspec.Toleration{Key: catalog.TaintTPU, Operator: podspec.OperatorExists, Effect: podspec.EffectNoSchedule})
@@ -179,6 +188,9 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 		validation.Append(diags, at, fs, mode)
 		out.GPU = &computeclass.GPU{Type: shape.GPUType, Count: int64(shape.GPUCount), DriverVersion: shape.DriverVersion}
 		need.Resource, need.PerNode = shape.GPUType, int64(shape.GPUCount)
+		if shape.GPUType != "" {
+			need.live = livecheck.GPUNeed(d.cat, out.MachineType, shape.GPUType, int64(shape.GPUCount))
+		}
 		if shape.DriverVersion != "" {
 			fields = append(fields, "gpu.driverVersion")
 		}
@@ -210,7 +222,11 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 				"The CRD takes reservation names only with reservation_affinity = \"Specific\", and Specific needs at least one name.")
 		}
 		fields = append(fields, "reservations")
+		if aff == computeclass.AffinitySpecific {
+			need.reservations = names
+		}
 	}
+	need.zones, need.spot = zones, out.Spot
 	for f, on := range map[string]bool{"flexStart": out.FlexStart, "placement": out.PlacementPolicy != "", "location": len(zones) > 0,
 		"maxRunDurationSeconds": out.MaxRunDurationSeconds > 0} {
 		if on {

@@ -6,6 +6,7 @@ package autoclass_test
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -96,5 +97,39 @@ gpu_count = 8
 				Steps:                    []resource.TestStep{{Config: classOn(tg, tc.cluster, tc.extra), ExpectError: regexp.MustCompile(tc.want)}},
 			})
 		})
+	}
+}
+
+// TestAccComputeClass_capacity reads the quota and reservation evidence of
+// each priority, as the node-pool tiers do: no L4 quota left in the
+// cluster's region warns on the L4 priority, and a specific reservation
+// that does not exist warns on its priority; neither fails the plan.
+func TestAccComputeClass_capacity(t *testing.T) {
+	tg := acctest.New(t)
+	tg.RequireEmulatorFor(t, "sets the quotas it reads")
+	tg.Emulator.SetQuota(emulator.Quota{Region: "us-central1", Metric: "NVIDIA_L4_GPUS", Limit: 4, Usage: 4})
+	env := acctest.DevInstall(t)
+	cfg := classOn(tg, "us-central1/clusters/autoprovisioned", `priority {
+accelerator_type = "v6e-4"
+reservations = ["nowhere"]
+}`)
+	diags, stdout, err := acctest.PlanDiagnostics(t, env, acctest.TerraformPath(t), cfg)
+	if err != nil {
+		t.Fatalf("plan failed: %v\n%s", err, stdout)
+	}
+	want := map[string]string{
+		"Priority Has No Quota": "The regional quota NVIDIA_L4_GPUS in us-central1 has 0 of 4 left, and one node of this priority needs 1",
+		"Reservation Not Found": `The priority consumes only the reservation "nowhere", but no reservation of that name for ct6e-standard-4t exists`,
+	}
+	for summary, detail := range want {
+		found := false
+		for _, d := range diags {
+			if d.Summary == summary && d.Severity == "warning" && strings.Contains(strings.Join(strings.Fields(d.Detail), " "), detail) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no warning %q containing %q; diagnostics: %+v", summary, detail, diags)
+		}
 	}
 }

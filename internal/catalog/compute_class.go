@@ -371,6 +371,8 @@ type ClassCluster struct {
 	Autopilot bool
 	// Version is the control plane version (Cluster.currentMasterVersion).
 	Version string
+	// Locations are the zones of the cluster's nodes (Cluster.locations).
+	Locations []string
 	// AutoProvisioning is Cluster.autoscaling.enableNodeAutoprovisioning.
 	AutoProvisioning bool
 	// Limits are the maxima of Cluster.autoscaling.resourceLimits by

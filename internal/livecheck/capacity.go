@@ -184,3 +184,43 @@ func unansweredCapacity(attr, value, permission string, err error) catalog.Findi
 		Detail: fmt.Sprintf("Compute Engine refused a capacity read (%s), so quota and reservations were not checked. Grant the permission %s to check them at plan time.",
 			shortError(err), permission)}}
 }
+
+// Unit names what a CapacityQuery is for, in the findings of
+// Capacity.Blocking: "tier" (a node pool) or "priority" (a ComputeClass
+// priority whose pools GKE creates).
+type Unit struct {
+	Name string // "tier", "priority"
+	// QuotaAttr and ReservationAttr are the attributes the findings are on.
+	QuotaAttr, ReservationAttr string
+	// Then says what happens to the pods when this unit gets no node.
+	Then string
+}
+
+// Blocking are the warnings of evidence c for q when the unit can never
+// provision a node: its regional quota has no room for one node (one slice
+// for a multi-host TPU), or a specific reservation it must consume does not
+// exist or is full.
+func (c Capacity) Blocking(q CapacityQuery, u Unit) catalog.Findings {
+	var fs catalog.Findings
+	title := strings.ToUpper(u.Name[:1]) + u.Name[1:]
+	if c.QuotaShort {
+		fs = append(fs, catalog.Finding{Attribute: u.QuotaAttr, Index: -1, Value: q.Region, Severity: catalog.SeverityWarning,
+			Summary: title + " Has No Quota",
+			Detail: fmt.Sprintf("The regional quota %s in %s has %g of %g left, and one node of this %s needs %d: GKE cannot add a node, "+
+				"so %s. Request more quota (IAM & Admin > Quotas, metric %s) or use another region.",
+				c.Metric, q.Region, c.Headroom(), c.Quota.Limit, u.Name, q.PerNode, u.Then, c.Metric)})
+	}
+	for _, name := range c.MissingReservations {
+		fs = append(fs, catalog.Finding{Attribute: u.ReservationAttr, Index: -1, Value: name, Severity: catalog.SeverityWarning,
+			Summary: "Reservation Not Found",
+			Detail: fmt.Sprintf("The %s consumes only the reservation %q, but no reservation of that name for %s exists in %s: GKE cannot "+
+				"add a node, so %s.", u.Name, name, q.MachineType, strings.Join(q.Zones, ", "), u.Then)})
+	}
+	for _, name := range c.FullReservations {
+		fs = append(fs, catalog.Finding{Attribute: u.ReservationAttr, Index: -1, Value: name, Severity: catalog.SeverityWarning,
+			Summary: "Reservation Full",
+			Detail: fmt.Sprintf("The %s consumes only the reservation %q, and every VM it reserves is in use: GKE cannot add a node until "+
+				"one is freed, so %s.", u.Name, name, u.Then)})
+	}
+	return fs
+}

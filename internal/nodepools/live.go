@@ -94,25 +94,8 @@ func (r *fallbackNodePoolsResource) capacityFindings(ctx context.Context, cat *c
 	q := capacityQuery(cat, project, catalog.RegionOf(location), zones, spec)
 	cp := r.data.Live().Capacity(ctx, cat, catalog.AttrNodeLocations, q)
 	fs = append(fs, cp.Findings...)
-	if cp.QuotaShort {
-		fs = append(fs, catalog.Finding{Attribute: catalog.AttrNodeLocations, Index: -1, Value: q.Region, Severity: catalog.SeverityWarning,
-			Summary: "Tier Has No Quota",
-			Detail: fmt.Sprintf("The regional quota %s in %s has %g of %g left, and one node of this tier needs %d: GKE cannot add a node, "+
-				"so %s. Request more quota (IAM & Admin > Quotas, metric %s) or use another region.",
-				cp.Metric, q.Region, cp.Headroom(), cp.Quota.Limit, q.PerNode, fallsBack(last), cp.Metric)})
-	}
-	for _, name := range cp.MissingReservations {
-		fs = append(fs, catalog.Finding{Attribute: "reservation_affinity", Index: -1, Value: name, Severity: catalog.SeverityWarning,
-			Summary: "Reservation Not Found",
-			Detail: fmt.Sprintf("The tier consumes only the reservation %q, but no reservation of that name for %s exists in %s: GKE cannot "+
-				"add a node, so %s.", name, spec.MachineType, strings.Join(zones, ", "), fallsBack(last))})
-	}
-	for _, name := range cp.FullReservations {
-		fs = append(fs, catalog.Finding{Attribute: "reservation_affinity", Index: -1, Value: name, Severity: catalog.SeverityWarning,
-			Summary: "Reservation Full",
-			Detail: fmt.Sprintf("The tier consumes only the reservation %q, and every VM it reserves is in use: GKE cannot add a node until "+
-				"one is freed, so %s.", name, fallsBack(last))})
-	}
+	fs = append(fs, cp.Blocking(q, livecheck.Unit{Name: "tier", QuotaAttr: catalog.AttrNodeLocations, ReservationAttr: "reservation_affinity",
+		Then: fallsBack(last)})...)
 	checked = cp.QuotaChecked || len(q.SpecificReservations) > 0
 	return fs, checked, cp.CanProvision()
 }
