@@ -18,29 +18,21 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 )
 
-// classOn is the seed's vLLM class for a cluster of the emulator, with
-// extra priorities after the three of vllm.
-func classOn(tg *acctest.Target, cluster, extra string) string {
-	return tg.Config(fmt.Sprintf(`data "accel_compute_class" "test" {
-  name    = "vllm-fallback"
-  cluster = "projects/%s/locations/%s"
-  priority {
-    accelerator_type = "v6e-4"
-    spot             = true
-  }
-  priority {
-    tpu_type  = "tpu-v6e-slice"
-    tpu_count = 4
-    topology  = "2x2"
-  }
-  priority {
-    gpu_type       = "nvidia-l4"
-    gpu_count      = 1
-    machine_family = "g2"
-  }
-%s
-}
-`, tg.Project, cluster, extra))
+// classOn is the documented example for a cluster of the emulator, with
+// extra priorities before its three.
+func classOn(t *testing.T, tg *acctest.Target, cluster, extra string) string {
+	t.Helper()
+	const exampleCluster = `"projects/my-ml-project/locations/us-central1/clusters/autoprovisioned"`
+	cfg := vllmExample(t)
+	if !strings.Contains(cfg, exampleCluster) {
+		t.Fatalf("the example's cluster is not %s", exampleCluster)
+	}
+	cfg = strings.Replace(cfg, exampleCluster, fmt.Sprintf("%q", "projects/"+tg.Project+"/locations/"+cluster), 1)
+	head := `data "accel_compute_class" "vllm" {` + "\n"
+	if !strings.Contains(cfg, head) {
+		t.Fatalf("the example has no %q", head)
+	}
+	return tg.Config(strings.Replace(cfg, head, head+extra+"\n", 1))
 }
 
 // TestAccComputeClass_clusters plans the seed's scenario online against an
@@ -57,11 +49,11 @@ func TestAccComputeClass_clusters(t *testing.T) {
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config: classOn(tg, cluster, ""),
+					Config: classOn(t, tg, cluster, ""),
 					ConfigStateChecks: []statecheck.StateCheck{
-						statecheck.ExpectKnownValue(address, tfjsonpath.New("cluster_checked"), knownvalue.Bool(true)),
-						statecheck.ExpectKnownValue(address, tfjsonpath.New("autopilot"), knownvalue.Bool(autopilot)),
-						statecheck.ExpectKnownValue(address, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("tpu_type"), knownvalue.StringExact("tpu-v6e-slice")),
+						statecheck.ExpectKnownValue(exampleAddress, tfjsonpath.New("cluster_checked"), knownvalue.Bool(true)),
+						statecheck.ExpectKnownValue(exampleAddress, tfjsonpath.New("autopilot"), knownvalue.Bool(autopilot)),
+						statecheck.ExpectKnownValue(exampleAddress, tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("tpu_type"), knownvalue.StringExact("tpu-v6e-slice")),
 					},
 				}},
 			})
@@ -94,7 +86,7 @@ gpu_count = 8
 		t.Run(name, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: classOn(tg, tc.cluster, tc.extra), ExpectError: regexp.MustCompile(tc.want)}},
+				Steps:                    []resource.TestStep{{Config: classOn(t, tg, tc.cluster, tc.extra), ExpectError: regexp.MustCompile(tc.want)}},
 			})
 		})
 	}
@@ -109,7 +101,7 @@ func TestAccComputeClass_capacity(t *testing.T) {
 	tg.RequireEmulatorFor(t, "sets the quotas it reads")
 	tg.Emulator.SetQuota(emulator.Quota{Region: "us-central1", Metric: "NVIDIA_L4_GPUS", Limit: 4, Usage: 4})
 	env := acctest.DevInstall(t)
-	cfg := classOn(tg, "us-central1/clusters/autoprovisioned", `priority {
+	cfg := classOn(t, tg, "us-central1/clusters/autoprovisioned", `priority {
 accelerator_type = "v6e-4"
 reservations = ["nowhere"]
 }`)
