@@ -125,3 +125,32 @@ reservations = ["nowhere"]
 		}
 	}
 }
+
+// TestAccComputeClass_clusterUnreadable: a GKE endpoint that answers HTML,
+// or refuses the read, leaves the class checked as offline with a warning,
+// not a failed plan.
+func TestAccComputeClass_clusterUnreadable(t *testing.T) {
+	for name, fault := range map[string]func(*emulator.Server) error{
+		"HTML": func(s *emulator.Server) error { return s.AnswerHTML(emulator.MethodClustersGet, 100, 200) },
+		"403":  func(s *emulator.Server) error { return s.FailNext(emulator.MethodClustersGet, 100, 403) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			tg := acctest.New(t)
+			tg.RequireEmulatorFor(t, "injects failed cluster reads")
+			if err := fault(tg.Emulator); err != nil {
+				t.Fatal(err)
+			}
+			diags, stdout, err := acctest.PlanDiagnostics(t, acctest.DevInstall(t), acctest.TerraformPath(t), classOn(t, tg, "us-central1/clusters/autopilot", ""))
+			if err != nil {
+				t.Fatalf("plan failed: %v\n%s", err, stdout)
+			}
+			found := false
+			for _, d := range diags {
+				found = found || d.Severity == "warning" && d.Summary == "Cluster Not Checked"
+			}
+			if !found {
+				t.Errorf("no warning Cluster Not Checked; diagnostics: %+v", diags)
+			}
+		})
+	}
+}
