@@ -53,7 +53,7 @@ func (d *computeClassDataSource) Configure(_ context.Context, req datasource.Con
 func (d *computeClassDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m model
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || m.Name.IsUnknown() || m.GKEVersion.IsUnknown() || m.Priority.IsUnknown() || m.Validation.IsUnknown() {
+	if resp.Diagnostics.HasError() || m.Priority.IsUnknown() || m.Validation.IsUnknown() {
 		return
 	}
 	var errs diag.Diagnostics

@@ -160,3 +160,29 @@ accelerator_type = "v6e-4"
 		})
 	}
 }
+
+// TestAccComputeClass_wrongAtValidate: a wrong priority fails the plan even
+// when the data source cannot be read until apply (its name is unknown at
+// plan), as terraform validate would: the checks run on what is known.
+func TestAccComputeClass_wrongAtValidate(t *testing.T) {
+	acctest.Offline(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: acctest.OfflineProviderConfig + `resource "terraform_data" "name" {
+  input = "late-${replace(timestamp(), ":", "")}" # unknown until apply
+}
+
+data "accel_compute_class" "test" {
+  name = terraform_data.name.output
+  priority {
+    tpu_type  = "tpu-v6e-podslice"
+    tpu_count = 4
+    topology  = "2x2"
+  }
+}
+`,
+			ExpectError: regexp.MustCompile(`(?s)Unknown TPU Type.*tpu-v6e-slice`),
+		}},
+	})
+}
