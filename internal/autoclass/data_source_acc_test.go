@@ -20,8 +20,6 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/examplecheck"
 )
 
-const address = "data.accel_compute_class.test"
-
 // vllmExample is the documented example (its accel part: the Kubernetes
 // resources need a real cluster): the seed's scenario for node-pool
 // auto-creation, TPU v6e first (Spot, then on demand), an L4 GPU after it.

@@ -4,9 +4,8 @@
 package podspec
 
 import (
+	"context"
 	"testing"
-
-	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 func TestUnionKeepsFirstSeenOrder(t *testing.T) {
@@ -24,9 +23,16 @@ func TestList(t *testing.T) {
 		t.Errorf("List(nil) = %v, want an empty list", l)
 	}
 	l := List([]Toleration{{Key: "k", Operator: OperatorEqual, Value: "v", Effect: EffectNoSchedule}})
-	obj := l.Elements()[0].(types.Object).Attributes()
-	if obj["key"].(types.String).ValueString() != "k" || obj["value"].(types.String).ValueString() != "v" ||
-		obj["operator"].(types.String).ValueString() != "Equal" || obj["effect"].(types.String).ValueString() != "NoSchedule" {
-		t.Errorf("List element = %v", obj)
+	var got []struct {
+		Key      string `tfsdk:"key"`
+		Operator string `tfsdk:"operator"`
+		Value    string `tfsdk:"value"`
+		Effect   string `tfsdk:"effect"`
+	}
+	if diags := l.ElementsAs(context.Background(), &got, false); diags.HasError() {
+		t.Fatal(diags)
+	}
+	if len(got) != 1 || got[0].Key != "k" || got[0].Operator != "Equal" || got[0].Value != "v" || got[0].Effect != "NoSchedule" {
+		t.Errorf("List = %+v", got)
 	}
 }
