@@ -5,7 +5,6 @@ package autoclass
 
 import (
 	"context"
-	"time"
 
 	container "google.golang.org/api/container/v1"
 
@@ -17,9 +16,6 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/livecheck"
 )
 
-// clusterReadTimeout bounds the plan-time read of the cluster.
-const clusterReadTimeout = 15 * time.Second
-
 // readCluster reads the named cluster when GKE can be reached (an endpoint
 // or credentials are configured) and returns what the class's checks need;
 // nil offline, without a cluster, or when the read failed (a warning says
@@ -28,7 +24,7 @@ func (d *computeClassDataSource) readCluster(ctx context.Context, id string, dia
 	if id == "" || d.data == nil || !d.data.Clients.GKEConfigured() {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, clusterReadTimeout)
+	ctx, cancel := context.WithTimeout(ctx, gcp.ClusterReadTimeout)
 	defer cancel()
 	api, err := d.data.Clients.NodePools(ctx, id)
 	var c *container.Cluster

@@ -36,6 +36,11 @@ const NotAPIAttempts = 3
 // stop after this long, so that a refresh fails in bounded time.
 const NoDeadlineTimeout = 2 * time.Minute
 
+// ClusterReadTimeout bounds the optional plan-time read of a GKE cluster
+// (its version, node pools, Autopilot and auto-provisioning): a plan that
+// cannot read it in this time goes on without it.
+const ClusterReadTimeout = 15 * time.Second
+
 // FinalReadTimeout bounds the calls made after a resource's deadline passed
 // or Terraform asked the provider to stop: the read that records in state
 // what exists, or the deletion of what a failed create left. See

@@ -19,6 +19,7 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
@@ -330,7 +331,7 @@ func (r *fallbackNodePoolsResource) planCluster(ctx context.Context, plan resour
 	if !r.data.Clients.GKEConfigured() {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, clusterReadTimeout)
+	ctx, cancel := context.WithTimeout(ctx, gcp.ClusterReadTimeout)
 	defer cancel()
 	api, err := r.newAPI(ctx, plan.Cluster.ValueString())
 	if err == nil {

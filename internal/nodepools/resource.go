@@ -31,7 +31,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -55,9 +54,6 @@ var (
 	_ resource.ResourceWithModifyPlan     = &fallbackNodePoolsResource{}
 	_ resource.ResourceWithImportState    = &fallbackNodePoolsResource{}
 )
-
-// clusterReadTimeout bounds the optional plan-time read of the cluster version.
-const clusterReadTimeout = 15 * time.Second
 
 // NewResource returns the accel_fallback_nodepools resource. modes carries
 // the provider-level validation mode.
