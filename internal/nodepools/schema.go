@@ -26,6 +26,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -261,6 +262,7 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 			"timeouts": timeoutsBlock(ctx),
 		},
 	}
+	resp.Schema = tfmodel.FixTypes(resp.Schema)
 }
 
 // timeoutsBlock is the framework's timeouts block, documented with this

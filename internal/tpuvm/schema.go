@@ -27,6 +27,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
@@ -428,6 +429,7 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"timeouts": timeoutsBlock(ctx),
 		},
 	}
+	resp.Schema = tfmodel.FixTypes(resp.Schema)
 }
 
 // timeoutsBlock is the framework's timeouts block, documented with this
