@@ -154,14 +154,23 @@ func BlockPaths(attrs []Attribute) map[string]bool {
 // the catalog's defaults apply only to attributes left out. missing lists
 // the attributes full gives no value for. name, when set, is called on each
 // body first, with the case's index, to make names unique.
+//
+// In a case made from full, the elements of a list of objects on the
+// attribute's path that do not set the attribute are left out (see
+// keepSetting): a case plans only the elements it is about, so that the
+// plans stay small, while an attribute every element sets (a tier's name)
+// keeps them all.
 func UnknownCases(attrs []Attribute, full, minimal map[string]any, name func(i int, body map[string]any)) (cases []Case, missing []string) {
 	n := 0
 	key := func() string { n++; return fmt.Sprintf("v%d", n) }
 	blocks := BlockPaths(attrs)
-	add := func(label string, base map[string]any, segs []string, with func(any) any) bool {
+	add := func(label string, base map[string]any, fromFull bool, segs []string, with func(any) any) bool {
 		body := copyBody(base)
 		if name != nil {
 			name(len(cases), body)
+		}
+		if fromFull {
+			keepSetting(body, segs)
 		}
 		if !replaceAt(body, segs, with) {
 			return false
@@ -178,7 +187,7 @@ func UnknownCases(attrs []Attribute, full, minimal map[string]any, name func(i i
 			whole = func(v any) any { return Unknown{Key: key(), Value: []any{v}} }
 		}
 		each := func(v any) any { return unknownElements(v, key) }
-		if !add(a.Path, full, segs, whole) {
+		if !add(a.Path, full, true, segs, whole) {
 			missing = append(missing, a.Path)
 			continue
 		}
@@ -186,18 +195,53 @@ func UnknownCases(attrs []Attribute, full, minimal map[string]any, name func(i i
 		if minimal != nil {
 			small = copyBody(minimal)
 			copyAt(small, full, segs)
-			add(a.Path+" (with few others)", small, segs, whole)
+			add(a.Path+" (with few others)", small, false, segs, whole)
 		}
 		// The elements of repeated blocks cannot be unknown one by one: a
 		// dynamic block with an unknown for_each makes the whole list unknown.
 		if a.Collection && !a.Block {
-			add(a.Path+"[*]", full, segs, each)
+			add(a.Path+"[*]", full, true, segs, each)
 			if small != nil {
-				add(a.Path+"[*] (with few others)", small, segs, each)
+				add(a.Path+"[*] (with few others)", small, false, segs, each)
 			}
 		}
 	}
 	return cases, missing
+}
+
+// keepSetting removes, from every list of objects on the path segs in v,
+// the elements that do not set the value at the rest of the path, unless
+// none does.
+func keepSetting(v any, segs []string) {
+	m, ok := v.(map[string]any)
+	if !ok || len(segs) < 2 {
+		return
+	}
+	child := m[segs[0]]
+	if list, ok := child.([]any); ok {
+		kept := slices.DeleteFunc(slices.Clone(list), func(e any) bool { return !hasAt(e, segs[1:]) })
+		if len(kept) > 0 {
+			m[segs[0]] = kept
+			list = kept
+		}
+		for _, e := range list {
+			keepSetting(e, segs[1:])
+		}
+		return
+	}
+	keepSetting(child, segs[1:])
+}
+
+// hasAt reports whether v has a value at segs (through lists of objects).
+func hasAt(v any, segs []string) bool {
+	switch c := v.(type) {
+	case map[string]any:
+		child, ok := c[segs[0]]
+		return ok && (len(segs) == 1 || hasAt(child, segs[1:]))
+	case []any:
+		return slices.ContainsFunc(c, func(e any) bool { return hasAt(e, segs) })
+	}
+	return false
 }
 
 // copyAt copies the value at segs from src into dst, through objects and,

@@ -112,3 +112,60 @@ func TestUnknownConfigNestedBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownCasesKeepTheElementsThatSetTheAttribute: a case of an
+// attribute inside a list of objects keeps only the elements that set it,
+// and every element when all of them do.
+func TestUnknownCasesKeepTheElementsThatSetTheAttribute(t *testing.T) {
+	t.Parallel()
+	attrs := []Attribute{
+		{Path: "tiers", Block: true, Collection: true},
+		{Path: "tiers.name", String: true},
+		{Path: "tiers.gpu_type", String: true},
+		{Path: "tiers.taints", Block: true, Collection: true},
+		{Path: "tiers.taints.key", String: true},
+	}
+	full := map[string]any{"zone": "z", "tiers": []any{
+		map[string]any{"name": "tpu", "taints": []any{map[string]any{"key": "k"}, map[string]any{"effect": "e"}}},
+		map[string]any{"name": "gpu", "gpu_type": "nvidia-l4"},
+	}}
+	minimal := map[string]any{"tiers": []any{map[string]any{"name": "only"}, map[string]any{"name": "other"}}}
+	cases, _ := UnknownCases(attrs, full, minimal, nil)
+	tiers := map[string][]string{}
+	for _, c := range cases {
+		list, ok := c.Body["tiers"].([]any)
+		if !ok { // the case of tiers itself
+			continue
+		}
+		var names []string
+		for _, e := range list {
+			name := e.(map[string]any)["name"]
+			if u, ok := name.(Unknown); ok {
+				name = u.Value
+			}
+			names = append(names, name.(string))
+		}
+		tiers[c.Name] = names
+		if c.Name == "tiers.taints.key" {
+			taints := list[0].(map[string]any)["taints"].([]any)
+			if len(taints) != 1 {
+				t.Errorf("tiers.taints.key: %d taints kept, want the one that sets key", len(taints))
+			}
+		}
+		if c.Body["zone"] != nil && c.Body["zone"] != "z" {
+			t.Errorf("%s: the other attributes changed", c.Name)
+		}
+	}
+	for name, want := range map[string]string{
+		"tiers.name":                         "tpu gpu",
+		"tiers.gpu_type":                     "gpu",
+		"tiers.taints":                       "tpu",
+		"tiers.taints.key":                   "tpu",
+		"tiers.gpu_type (with few others)":   "only other",
+		"tiers.taints.key (with few others)": "only other",
+	} {
+		if got := strings.Join(tiers[name], " "); got != want {
+			t.Errorf("case %s keeps tiers %q, want %q", name, got, want)
+		}
+	}
+}
