@@ -80,9 +80,11 @@ func (p *NodePools) PoolName(pool string) string { return p.cluster + "/nodePool
 func (p *NodePools) Poller() *Poller { return p.c.poller }
 
 // GetCluster reads the cluster, with its node pools and control plane
-// version, in one call (a plan-time read bounded by its context).
+// version, in one call: a plan-time read, bounded by ctx and by
+// ClusterReadTimeout. The answer is shared by every caller of these clients
+// until they start a write (see clusterReads): callers must not change it.
 func (p *NodePools) GetCluster(ctx context.Context) (*container.Cluster, error) {
-	return p.svc.Projects.Locations.Clusters.Get(p.cluster).Context(ctx).Do()
+	return p.sharedCluster(ctx)
 }
 
 // Get reads one pool; a nil pool and nil error mean it does not exist.
@@ -180,6 +182,10 @@ func (p *NodePools) SetManagement(ctx context.Context, pool string, req *contain
 
 // mutate starts one operation on pool with call, then waits for it.
 func (p *NodePools) mutate(ctx context.Context, what, pool string, start func(ctx context.Context) (*container.Operation, error)) error {
+	// The cluster changes from the call on: answers read before it, or
+	// while it runs, are not shared after it.
+	p.c.clusters.written()
+	defer p.c.clusters.written()
 	var op *container.Operation
 	err := p.call(ctx, what, pool, func(ctx context.Context) error {
 		var err error
