@@ -6,13 +6,13 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/provider"
 )
@@ -29,10 +29,14 @@ func main() {
 		go exitWithParent(os.Getppid(), parentCheckInterval)
 		provider.QuietUnrequestedLogs(os.Environ(), os.Setenv)
 	}
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: provider.Address,
-		Debug:   debug,
-	})
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	server, err := provider.NewServer(version)
+	if err == nil {
+		err = tf6server.Serve(provider.Address, func() tfprotov6.ProviderServer { return server }, opts...)
+	}
 	if err != nil {
 		log.Fatal(err.Error())
 	}

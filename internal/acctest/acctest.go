@@ -18,7 +18,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/devbuild"
@@ -45,7 +44,7 @@ const EmulatorProject = "accel-acc"
 // plugin process, so provider-level state never leaks between parallel tests.
 var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	"accel": func() (tfprotov6.ProviderServer, error) {
-		return providerserver.NewProtocol6WithError(provider.New("acctest")())()
+		return provider.NewServer("acctest")
 	},
 }
 
