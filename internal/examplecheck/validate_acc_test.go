@@ -124,7 +124,7 @@ func exampleModules(t *testing.T) []module {
 				"main.tf": kept, "accel_required_providers.tf": examplecheck.RequiredProviders}})
 		}
 	}
-	for _, dir := range []string{"examples/serving", "examples/demo"} {
+	for _, dir := range []string{"examples/serving", "examples/serving-autopilot", "examples/demo"} {
 		files := accelFiles(t, dir)
 		if dir == "examples/demo" {
 			// The demo's module source is ../serving/accel: copy it beside.
