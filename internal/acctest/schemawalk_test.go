@@ -4,6 +4,7 @@
 package acctest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -139,15 +140,17 @@ func TestUnknownCasesKeepTheElementsThatSetTheAttribute(t *testing.T) {
 		}
 		var names []string
 		for _, e := range list {
-			name := e.(map[string]any)["name"]
+			tier, _ := e.(map[string]any)
+			name := tier["name"]
 			if u, ok := name.(Unknown); ok {
 				name = u.Value
 			}
-			names = append(names, name.(string))
+			names = append(names, fmt.Sprint(name))
 		}
 		tiers[c.Name] = names
 		if c.Name == "tiers.taints.key" {
-			taints := list[0].(map[string]any)["taints"].([]any)
+			first, _ := list[0].(map[string]any)
+			taints, _ := first["taints"].([]any)
 			if len(taints) != 1 {
 				t.Errorf("tiers.taints.key: %d taints kept, want the one that sets key", len(taints))
 			}

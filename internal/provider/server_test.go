@@ -45,7 +45,11 @@ func TestServerReadsArgumentsWithoutDataAsNull(t *testing.T) {
 	}
 	// Without the wrapper the framework refuses the argument with no data:
 	// if it ever stops refusing, the wrapper can go.
-	if resp := call(s.(nullArguments).protocolServer, &tfprotov6.DynamicValue{}); resp.Error == nil {
+	wrapped, ok := s.(nullArguments)
+	if !ok {
+		t.Fatalf("NewServer returned a %T, not the wrapper", s)
+	}
+	if resp := call(wrapped.protocolServer, &tfprotov6.DynamicValue{}); resp.Error == nil {
 		t.Error("the framework now reads an argument with no data; nullArguments is no longer needed")
 	}
 }

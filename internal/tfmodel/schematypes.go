@@ -65,7 +65,9 @@ func fixAttribute(a schema.Attribute) schema.Attribute {
 	case schema.SingleNestedAttribute:
 		if a.CustomType == nil {
 			a.Attributes = fixAttributes(a.Attributes)
-			a.CustomType = a.GetType().(basetypes.ObjectTypable)
+			if t, ok := a.GetType().(basetypes.ObjectTypable); ok {
+				a.CustomType = t
+			}
 		}
 		return a
 	}
@@ -109,7 +111,9 @@ func fixBlock(b schema.Block) schema.Block {
 		if b.CustomType == nil {
 			b.Attributes = fixAttributes(b.Attributes)
 			b.Blocks = fixBlocks(b.Blocks)
-			b.CustomType = b.Type().(basetypes.ObjectTypable)
+			if t, ok := b.Type().(basetypes.ObjectTypable); ok {
+				b.CustomType = t
+			}
 		}
 		return b
 	}

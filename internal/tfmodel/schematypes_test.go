@@ -64,7 +64,7 @@ func TestFixTypesKeepsTheSchemaType(t *testing.T) {
 			if a.CustomType == nil || a.NestedObject.CustomType == nil {
 				t.Errorf("%s: not fixed", name)
 			}
-			if in := a.NestedObject.Attributes["in"].(schema.SingleNestedAttribute); in.CustomType == nil {
+			if in := as[schema.SingleNestedAttribute](t, a.NestedObject.Attributes["in"]); in.CustomType == nil {
 				t.Errorf("%s.in: not fixed", name)
 			}
 		case schema.SetNestedAttribute:
@@ -81,21 +81,31 @@ func TestFixTypesKeepsTheSchemaType(t *testing.T) {
 			}
 		}
 	}
-	b := fixed.Blocks["blocks"].(schema.ListNestedBlock)
+	b := as[schema.ListNestedBlock](t, fixed.Blocks["blocks"])
 	if b.CustomType == nil || b.NestedObject.CustomType == nil {
 		t.Error("blocks: not fixed")
 	}
-	if in := b.NestedObject.Blocks["inner"].(schema.SetNestedBlock); in.CustomType == nil || in.NestedObject.CustomType == nil {
+	if in := as[schema.SetNestedBlock](t, b.NestedObject.Blocks["inner"]); in.CustomType == nil || in.NestedObject.CustomType == nil {
 		t.Error("blocks.inner: not fixed")
 	}
-	if one := b.NestedObject.Blocks["one"].(schema.SingleNestedBlock); one.CustomType == nil {
+	if one := as[schema.SingleNestedBlock](t, b.NestedObject.Blocks["one"]); one.CustomType == nil {
 		t.Error("blocks.one: not fixed")
 	}
-	if orig := s.Blocks["blocks"].(schema.ListNestedBlock); orig.CustomType != nil || orig.NestedObject.CustomType != nil {
+	if orig := as[schema.ListNestedBlock](t, s.Blocks["blocks"]); orig.CustomType != nil || orig.NestedObject.CustomType != nil {
 		t.Error("the given schema's block was changed")
 	}
 	// A CustomType already set (the timeouts block's) is kept.
-	if _, ok := fixed.Blocks["timeouts"].(schema.SingleNestedBlock).CustomType.(timeouts.Type); !ok {
+	if _, ok := as[schema.SingleNestedBlock](t, fixed.Blocks["timeouts"]).CustomType.(timeouts.Type); !ok {
 		t.Error("timeouts: its own CustomType was replaced")
 	}
+}
+
+// as is v as a T, or fails the test.
+func as[T any](t *testing.T, v any) T {
+	t.Helper()
+	x, ok := v.(T)
+	if !ok {
+		t.Fatalf("%T is not a %T", v, x)
+	}
+	return x
 }
