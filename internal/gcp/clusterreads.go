@@ -20,13 +20,12 @@ import (
 // shared, the first caller reads and every other caller gets that answer.
 // It stays correct because the answer is dropped as soon as these clients
 // start a write (a node-pool create, update or delete: see
-// NodePools.mutate), and a read that was in flight when the write started
-// is not kept; writes made by anyone else are no more visible to a shared
-// answer than to N answers read one after the other during the plan.
+// NodePools.mutate): a read still in flight then is answered to its callers
+// and never to a later one. Writes made by anyone else are no more visible to
+// a shared answer than to N answers read one after the other during the plan.
 type clusterReads struct {
-	mu  sync.Mutex
-	gen uint64 // counts the writes started
-	by  map[string]*clusterRead
+	mu sync.Mutex
+	by map[string]*clusterRead
 }
 
 // clusterRead is one read, shared by every caller that asked for it.
@@ -37,11 +36,11 @@ type clusterRead struct {
 }
 
 // get returns the shared read of cluster, starting it with read when there
-// is none for the current generation.
+// is none since the last write.
 func (r *clusterReads) get(cluster string, read func() (*container.Cluster, error)) *clusterRead {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	if cr, ok := r.by[cluster]; ok {
-		r.mu.Unlock()
 		return cr
 	}
 	cr := &clusterRead{done: make(chan struct{})}
@@ -49,26 +48,18 @@ func (r *clusterReads) get(cluster string, read func() (*container.Cluster, erro
 		r.by = map[string]*clusterRead{}
 	}
 	r.by[cluster] = cr
-	gen := r.gen
-	r.mu.Unlock()
 	go func() {
 		cr.cluster, cr.err = read()
 		close(cr.done)
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		// A write started meanwhile: the answer may predate it.
-		if r.gen != gen && r.by[cluster] == cr {
-			delete(r.by, cluster)
-		}
 	}()
 	return cr
 }
 
-// written drops every shared answer: these clients are starting a write.
+// written drops every shared answer, those still being read included:
+// these clients are starting a write.
 func (r *clusterReads) written() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.gen++
 	clear(r.by)
 }
 

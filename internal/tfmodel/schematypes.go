@@ -32,12 +32,17 @@ func FixTypes(s schema.Schema) schema.Schema {
 }
 
 func fixAttributes(in map[string]schema.Attribute) map[string]schema.Attribute {
+	return fixEach(in, fixAttribute)
+}
+
+// fixEach returns a copy of in with fix applied to each value (nil stays nil).
+func fixEach[V any](in map[string]V, fix func(V) V) map[string]V {
 	if in == nil {
 		return nil
 	}
-	out := make(map[string]schema.Attribute, len(in))
-	for name, a := range in {
-		out[name] = fixAttribute(a)
+	out := make(map[string]V, len(in))
+	for name, v := range in {
+		out[name] = fix(v)
 	}
 	return out
 }
@@ -83,14 +88,7 @@ func fixAttributeObject(o schema.NestedAttributeObject) schema.NestedAttributeOb
 }
 
 func fixBlocks(in map[string]schema.Block) map[string]schema.Block {
-	if in == nil {
-		return nil
-	}
-	out := make(map[string]schema.Block, len(in))
-	for name, b := range in {
-		out[name] = fixBlock(b)
-	}
-	return out
+	return fixEach(in, fixBlock)
 }
 
 func fixBlock(b schema.Block) schema.Block {
