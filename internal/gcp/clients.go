@@ -45,8 +45,8 @@ type Clients struct {
 	// limiter bounds concurrent GKE operations per cluster, for every
 	// resource these clients serve.
 	limiter *Limiter
-	// clusters shares plan-time cluster reads until the next write.
-	clusters clusterReads
+	// reads shares cluster reads and refresh lists until the next write.
+	reads reads
 
 	// Replaced in tests.
 	findDefault func(ctx context.Context, scopes ...string) (*google.Credentials, error)

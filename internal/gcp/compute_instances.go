@@ -47,6 +47,25 @@ func (ci *ComputeInstances) Get(ctx context.Context, project, zone, name string)
 	})
 }
 
+// Read reads the instance name in project and zone for a refresh: from the
+// one instances.list of the zone that these clients share among every
+// instance they refresh there until their next write, or with Get when that
+// list does not hold it (see TPUNodes.Read). Callers must not change it.
+func (ci *ComputeInstances) Read(ctx context.Context, project, zone, name string) (*compute.Instance, error) {
+	insts, ok := sharedList(ctx, &ci.c.reads.instances, project+"/"+zone, func(ctx context.Context) (map[string]*compute.Instance, error) {
+		all, err := ci.list(ctx, project, zone, "", LookupAttempts)
+		byName := make(map[string]*compute.Instance, len(all))
+		for _, inst := range all {
+			byName[inst.Name] = inst
+		}
+		return byName, err
+	})
+	if inst := insts[name]; ok && inst != nil {
+		return inst, nil
+	}
+	return ci.Get(ctx, project, zone, name)
+}
+
 // Insert starts creating inst in project and zone.
 func (ci *ComputeInstances) Insert(ctx context.Context, project, zone string, inst *compute.Instance) (*compute.Operation, error) {
 	if inst == nil {
@@ -92,6 +111,7 @@ func (ci *ComputeInstances) SetTags(ctx context.Context, project, zone, name str
 // with one requestId, and stops at once on a stale fingerprint: retrying
 // the same request cannot succeed, the caller must read the instance again.
 func (ci *ComputeInstances) change(ctx context.Context, what string, call func(ctx context.Context, requestID string) (*compute.Operation, error)) (*compute.Operation, error) {
+	ci.c.written()
 	id := newRequestID()
 	var stale error
 	op, err := retryValue(ctx, ci.c, what, func(ctx context.Context) (*compute.Operation, error) {
@@ -130,21 +150,22 @@ func newRequestID() string {
 // ListNamed lists the instances named name in every zone of project
 // (aggregatedList with a name filter), sorted by zone.
 func (ci *ComputeInstances) ListNamed(ctx context.Context, project, name string) ([]*compute.Instance, error) {
-	out, err := ci.list(ctx, project, "-", fmt.Sprintf("name = %q", name))
+	out, err := ci.list(ctx, project, "-", fmt.Sprintf("name = %q", name), 0)
 	return slices.DeleteFunc(out, func(inst *compute.Instance) bool { return inst.Name != name }), err
 }
 
 // List lists the instances of project in zone, or in every zone when zone
 // is "-" (aggregatedList), sorted by zone and name.
 func (ci *ComputeInstances) List(ctx context.Context, project, zone string) ([]*compute.Instance, error) {
-	return ci.list(ctx, project, zone, "")
+	return ci.list(ctx, project, zone, "", 0)
 }
 
 // list is instances.list of zone, or aggregatedList when zone is "-", with
-// an optional filter; every page, sorted by zone and name.
-func (ci *ComputeInstances) list(ctx context.Context, project, zone, filter string) ([]*compute.Instance, error) {
+// an optional filter; every page, sorted by zone and name. The whole list is
+// retried until ctx ends or maxAttempts (0: no bound) calls failed.
+func (ci *ComputeInstances) list(ctx context.Context, project, zone, filter string, maxAttempts int) ([]*compute.Instance, error) {
 	var out []*compute.Instance
-	err := ci.c.withRetry(ctx, "instances.list "+zone+" "+filter, 0, nil, func(ctx context.Context) error {
+	err := ci.c.withRetry(ctx, "instances.list "+zone+" "+filter, maxAttempts, nil, func(ctx context.Context) error {
 		out = nil
 		if zone != "-" {
 			call := ci.svc.Instances.List(project, zone)
@@ -182,6 +203,7 @@ func (ci *ComputeInstances) list(ctx context.Context, project, zone, filter stri
 // *OperationError, whose Reasons are the Compute Engine error codes (a
 // stockout, ZONE_RESOURCE_POOL_EXHAUSTED, is ClassCapacity).
 func (ci *ComputeInstances) Wait(ctx context.Context, op *compute.Operation) (*compute.Operation, error) {
+	defer ci.c.written() // what the operation changed is not in answers read while it ran
 	if op == nil {
 		return nil, errors.New("waiting for a Compute Engine operation: no operation")
 	}

@@ -20,6 +20,9 @@ import (
 // InstanceNodes uses: *ComputeInstances, or a fake in tests.
 type InstanceAPI interface {
 	Get(ctx context.Context, project, zone, name string) (*compute.Instance, error)
+	// Read is Get for a refresh, which may be answered from a list shared
+	// with the refresh of other instances of the zone.
+	Read(ctx context.Context, project, zone, name string) (*compute.Instance, error)
 	Insert(ctx context.Context, project, zone string, inst *compute.Instance) (*compute.Operation, error)
 	Delete(ctx context.Context, project, zone, name string) (*compute.Operation, error)
 	SetLabels(ctx context.Context, project, zone, name string, req *compute.InstancesSetLabelsRequest) (*compute.Operation, error)
@@ -100,11 +103,21 @@ func (c *InstanceNodes) nodeOp(op *compute.Operation) *tpu.Operation {
 }
 
 func (c *InstanceNodes) Get(ctx context.Context, id string) (*tpu.Node, error) {
+	return c.get(ctx, id, c.api.Get)
+}
+
+// Read is Get for a refresh (see InstanceAPI.Read).
+func (c *InstanceNodes) Read(ctx context.Context, id string) (*tpu.Node, error) {
+	return c.get(ctx, id, c.api.Read)
+}
+
+func (c *InstanceNodes) get(ctx context.Context, id string,
+	read func(ctx context.Context, project, zone, name string) (*compute.Instance, error)) (*tpu.Node, error) {
 	project, zone, name, _, err := ParseNodeOrInstanceID(id)
 	if err != nil {
 		return nil, err
 	}
-	inst, err := c.api.Get(ctx, project, zone, name)
+	inst, err := read(ctx, project, zone, name)
 	if err != nil {
 		return nil, err
 	}

@@ -115,6 +115,10 @@ func (f *fakeInstances) Get(context.Context, string, string, string) (*compute.I
 	return f.inst, nil
 }
 
+func (f *fakeInstances) Read(ctx context.Context, project, zone, name string) (*compute.Instance, error) {
+	return f.Get(ctx, project, zone, name)
+}
+
 func (f *fakeInstances) Insert(context.Context, string, string, *compute.Instance) (*compute.Operation, error) {
 	return &compute.Operation{Name: "op-insert", Status: "DONE"}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -104,6 +105,20 @@ func (p *NodePools) List(ctx context.Context) (map[string]*container.NodePool, e
 	return p.list(ctx, 0)
 }
 
+// Read is List for a refresh: the one nodePools.list of the cluster that
+// these clients share among every resource they refresh on it until their
+// next write (see sharedReads), or a List of its own when that list failed.
+// The map is the caller's; the pools in it are shared and must not change.
+func (p *NodePools) Read(ctx context.Context) (map[string]*container.NodePool, error) {
+	pools, ok := sharedList(ctx, &p.c.reads.pools, p.cluster, func(ctx context.Context) (map[string]*container.NodePool, error) {
+		return p.list(ctx, LookupAttempts)
+	})
+	if ok {
+		return maps.Clone(pools), nil
+	}
+	return p.List(ctx)
+}
+
 // ListBounded is List with at most LookupAttempts calls, for a check that
 // must not use up an apply's time when GKE cannot list.
 func (p *NodePools) ListBounded(ctx context.Context) (map[string]*container.NodePool, error) {
@@ -184,8 +199,8 @@ func (p *NodePools) SetManagement(ctx context.Context, pool string, req *contain
 func (p *NodePools) mutate(ctx context.Context, what, pool string, start func(ctx context.Context) (*container.Operation, error)) error {
 	// The cluster changes from the call on: answers read before it, or
 	// while it runs, are not shared after it.
-	p.c.clusters.written()
-	defer p.c.clusters.written()
+	p.c.written()
+	defer p.c.written()
 	var op *container.Operation
 	err := p.call(ctx, what, pool, func(ctx context.Context) error {
 		var err error

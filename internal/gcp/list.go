@@ -14,9 +14,14 @@ import (
 // List lists every node of project in location, a zone or "-" for every zone
 // (AIP-159), reading all pages; the whole list is retried until ctx ends.
 func (n *TPUNodes) List(ctx context.Context, project, location string) ([]*tpu.Node, error) {
+	return n.list(ctx, "projects/"+project+"/locations/"+location, 0)
+}
+
+// list lists every node of parent, reading all pages; the whole list is
+// retried until ctx ends or maxAttempts (0: no bound) calls failed.
+func (n *TPUNodes) list(ctx context.Context, parent string, maxAttempts int) ([]*tpu.Node, error) {
 	var out []*tpu.Node
-	parent := "projects/" + project + "/locations/" + location
-	err := n.c.withRetry(ctx, "nodes.list "+parent, 0, nil, func(ctx context.Context) error {
+	err := n.c.withRetry(ctx, "nodes.list "+parent, maxAttempts, nil, func(ctx context.Context) error {
 		out = nil
 		return n.svc.Projects.Locations.Nodes.List(parent).Context(ctx).Pages(ctx, func(r *tpu.ListNodesResponse) error {
 			for _, node := range r.Nodes {

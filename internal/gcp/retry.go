@@ -41,6 +41,11 @@ const NoDeadlineTimeout = 2 * time.Minute
 // cannot read it in this time goes on without it.
 const ClusterReadTimeout = 15 * time.Second
 
+// SharedListTimeout bounds a list whose answer a refresh shares among the
+// objects it holds (see sharedList): every read waiting for it goes on with
+// a read of its own after this long.
+const SharedListTimeout = 30 * time.Second
+
 // FinalReadTimeout bounds the calls made after a resource's deadline passed
 // or Terraform asked the provider to stop: the read that records in state
 // what exists, or the deletion of what a failed create left. See

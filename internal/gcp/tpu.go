@@ -35,8 +35,33 @@ func (n *TPUNodes) Get(ctx context.Context, name string) (*tpu.Node, error) {
 	})
 }
 
+// Read reads the node name (projects/P/locations/Z/nodes/N) for a refresh:
+// from the one nodes.list of its zone that these clients share among every
+// node they refresh there until their next write (see sharedReads), or with
+// Get when that list does not hold the node (created after the list, or
+// the list failed). Only Get's 404 reports a node gone: a list can miss a
+// node, it never proves one absent. Callers must not change the node.
+func (n *TPUNodes) Read(ctx context.Context, name string) (*tpu.Node, error) {
+	if i := strings.LastIndex(name, "/nodes/"); i > 0 {
+		parent := name[:i]
+		nodes, ok := sharedList(ctx, &n.c.reads.tpuNodes, parent, func(ctx context.Context) (map[string]*tpu.Node, error) {
+			all, err := n.list(ctx, parent, LookupAttempts)
+			byName := make(map[string]*tpu.Node, len(all))
+			for _, node := range all {
+				byName[node.Name] = node
+			}
+			return byName, err
+		})
+		if node := nodes[name]; ok && node != nil {
+			return node, nil
+		}
+	}
+	return n.Get(ctx, name)
+}
+
 // Create starts creating node nodeID under parent (projects/P/locations/Z).
 func (n *TPUNodes) Create(ctx context.Context, parent, nodeID string, node *tpu.Node) (*tpu.Operation, error) {
+	n.c.written()
 	return retryValue(ctx, n.c, "nodes.create", func(ctx context.Context) (*tpu.Operation, error) {
 		return n.svc.Projects.Locations.Nodes.Create(parent, node).NodeId(nodeID).Context(ctx).Do()
 	})
@@ -44,6 +69,7 @@ func (n *TPUNodes) Create(ctx context.Context, parent, nodeID string, node *tpu.
 
 // Patch starts changing the fields of updateMask of the node name.
 func (n *TPUNodes) Patch(ctx context.Context, name, updateMask string, node *tpu.Node) (*tpu.Operation, error) {
+	n.c.written()
 	return retryValue(ctx, n.c, "nodes.patch", func(ctx context.Context) (*tpu.Operation, error) {
 		return n.svc.Projects.Locations.Nodes.Patch(name, node).UpdateMask(updateMask).Context(ctx).Do()
 	})
@@ -51,6 +77,7 @@ func (n *TPUNodes) Patch(ctx context.Context, name, updateMask string, node *tpu
 
 // Delete starts deleting the node name.
 func (n *TPUNodes) Delete(ctx context.Context, name string) (*tpu.Operation, error) {
+	n.c.written()
 	return retryValue(ctx, n.c, "nodes.delete", func(ctx context.Context) (*tpu.Operation, error) {
 		return n.svc.Projects.Locations.Nodes.Delete(name).Context(ctx).Do()
 	})

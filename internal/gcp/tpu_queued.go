@@ -94,6 +94,7 @@ func ProtoDuration(d time.Duration) string {
 // (v2alpha1 provisioningModel FLEX_START, runDuration.maxRunDuration
 // flexStartRun), which only v2alpha1 accepts.
 func (q *TPUQueued) Create(ctx context.Context, parent, id string, qr *tpu.QueuedResource, flexStartRun time.Duration) (*tpu.Operation, error) {
+	q.c.written()
 	if flexStartRun <= 0 {
 		return retryValue(ctx, q.c, "queuedResources.create", func(ctx context.Context) (*tpu.Operation, error) {
 			return q.svc.Projects.Locations.QueuedResources.Create(parent, qr).QueuedResourceId(id).Context(ctx).Do()
@@ -161,6 +162,7 @@ func (q *TPUQueued) Get(ctx context.Context, name string) (*tpualpha.QueuedResou
 // Delete starts deleting the queued resource name; with force, its nodes
 // are deleted first.
 func (q *TPUQueued) Delete(ctx context.Context, name string, force bool) (*tpu.Operation, error) {
+	q.c.written()
 	return retryValue(ctx, q.c, "queuedResources.delete", func(ctx context.Context) (*tpu.Operation, error) {
 		return q.svc.Projects.Locations.QueuedResources.Delete(name).Force(force).Context(ctx).Do()
 	})
@@ -168,6 +170,7 @@ func (q *TPUQueued) Delete(ctx context.Context, name string, force bool) (*tpu.O
 
 // Reset puts a FAILED or SUSPENDED queued resource back in the queue.
 func (q *TPUQueued) Reset(ctx context.Context, name string) (*tpu.Operation, error) {
+	q.c.written()
 	return retryValue(ctx, q.c, "queuedResources.reset", func(ctx context.Context) (*tpu.Operation, error) {
 		return q.svc.Projects.Locations.QueuedResources.Reset(name, &tpu.ResetQueuedResourceRequest{}).Context(ctx).Do()
 	})
@@ -192,6 +195,7 @@ func QueuedState(qr *tpualpha.QueuedResource) string {
 // logged at info level, so that a long wait shows its progress. last is the
 // queued resource as last read, if any.
 func (q *TPUQueued) WaitActive(ctx context.Context, name string, last *tpualpha.QueuedResource) (*tpualpha.QueuedResource, error) {
+	defer q.c.written() // the queue creates the nodes while it is waited for
 	seen := QueuedState(last)
 	started := time.Now()
 	return WaitFor(ctx, q.c.poller, StateWait[*tpualpha.QueuedResource]{

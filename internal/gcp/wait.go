@@ -27,6 +27,7 @@ const maxOperationNotFound = 3
 // It returns the final operation; when that carries an error, the error is an
 // *OperationError (Code, Message, and Reasons and Metadata from ErrorInfo).
 func (c *Clients) WaitTPUOperation(ctx context.Context, op *tpu.Operation) (*tpu.Operation, error) {
+	defer c.written() // what the operation changed is not in answers read while it ran
 	if op == nil {
 		return nil, errors.New("waiting for a TPU operation: no operation")
 	}

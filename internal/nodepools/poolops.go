@@ -45,6 +45,9 @@ type poolAPI interface {
 	// ListBounded is List with a bounded number of calls.
 	List(ctx context.Context) (map[string]*container.NodePool, error)
 	ListBounded(ctx context.Context) (map[string]*container.NodePool, error)
+	// Read is List for a refresh, whose answer may be shared with the
+	// refresh of other resources on the cluster.
+	Read(ctx context.Context) (map[string]*container.NodePool, error)
 	Create(ctx context.Context, np *container.NodePool) error
 	// Delete succeeds when the pool does not exist.
 	Delete(ctx context.Context, pool string) error

@@ -34,7 +34,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	if ops == nil {
 		return
 	}
-	pools, err := ops.api.List(ctx)
+	pools, err := ops.api.Read(ctx)
 	if errors.Is(err, gcp.ErrClusterNotFound) {
 		tflog.Warn(ctx, "GKE cluster no longer exists; removing accel_fallback_nodepools from state", map[string]any{"cluster": state.Cluster.ValueString()})
 		resp.State.RemoveResource(ctx)

@@ -16,6 +16,9 @@ import (
 // transient errors until ctx ends.
 type nodeAPI interface {
 	Get(ctx context.Context, name string) (*tpu.Node, error)
+	// Read is Get for a refresh, whose answer may come from a list shared
+	// with the refresh of other VMs of the zone; only Get's 404 means gone.
+	Read(ctx context.Context, name string) (*tpu.Node, error)
 	Create(ctx context.Context, parent, nodeID string, node *tpu.Node) (*tpu.Operation, error)
 	Patch(ctx context.Context, name, updateMask string, node *tpu.Node) (*tpu.Operation, error)
 	Delete(ctx context.Context, name string) (*tpu.Operation, error)

@@ -171,6 +171,9 @@ func (f *fakeAPI) Wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation, 
 	return &tpu.Operation{Name: op.Name, Done: true}, nil
 }
 
+// Read is Get: the fake has no list to share.
+func (f *fakeAPI) Read(ctx context.Context, name string) (*tpu.Node, error) { return f.Get(ctx, name) }
+
 // Poller reads again at once: a node settles after settleAfter reads, not
 // after some time.
 func (f *fakeAPI) Poller() *gcp.Poller {

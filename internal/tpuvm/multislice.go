@@ -117,11 +117,12 @@ func flattenSlices(ctx context.Context, cat *catalog.Catalog, id string, nodes [
 	return m, diags
 }
 
-// readSlices reads the nodes ids; a node not found is nil.
-func readSlices(ctx context.Context, api nodeAPI, ids []string) ([]*tpu.Node, error) {
+// readSlices reads the nodes ids with read (nodeAPI.Get, or Read in a
+// refresh); a node not found is nil.
+func readSlices(ctx context.Context, read func(ctx context.Context, id string) (*tpu.Node, error), ids []string) ([]*tpu.Node, error) {
 	out := make([]*tpu.Node, len(ids))
 	for i, id := range ids {
-		n, err := api.Get(ctx, id)
+		n, err := read(ctx, id)
 		switch {
 		case err == nil:
 			out[i] = n

@@ -449,7 +449,7 @@ func (r *vmResource) createQueuedVM(ctx context.Context, api nodeAPI, spec creat
 	case out.node != nil:
 		nodes := []*tpu.Node{out.node}
 		if spec.slices > 1 {
-			all, err := readSlices(ctx, api, sliceIDs(spec.nodeID(zoneOf(out.node.Name)), spec.slices))
+			all, err := readSlices(ctx, api.Get, sliceIDs(spec.nodeID(zoneOf(out.node.Name)), spec.slices))
 			if err == nil && slices.Contains(all, nil) {
 				err = errors.New("a slice was not found")
 			}
@@ -541,7 +541,7 @@ func (r *vmResource) readQueued(ctx context.Context, api nodeAPI, state vmModel,
 	if imported {
 		count = queuedSliceCount(qr)
 	}
-	nodes, err := readSlices(ctx, api, sliceIDs(id, count))
+	nodes, err := readSlices(ctx, api.Read, sliceIDs(id, count))
 	if err != nil {
 		resp.Diagnostics.AddError(gcp.Summary(err, "Error Reading TPU VM"), fmt.Sprintf("Reading TPU VM %s failed: %s", id, err))
 		return true

@@ -283,7 +283,7 @@ func (r *vmResource) Read(ctx context.Context, req resource.ReadRequest, resp *r
 	if !instance && r.readQueued(ctx, api, state, imported, resp) {
 		return
 	}
-	n, err := api.Get(ctx, id)
+	n, err := api.Read(ctx, id)
 	if imported && !instance && gcp.Classify(err) == gcp.ClassNotFound {
 		n, err = r.importedInstance(ctx, id, err)
 	}

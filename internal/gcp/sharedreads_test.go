@@ -69,7 +69,7 @@ func TestGetClusterIsShared(t *testing.T) {
 // context ends stops waiting without ending the read for the others.
 func TestClusterReadsDropAnswersReadDuringAWrite(t *testing.T) {
 	t.Parallel()
-	var r clusterReads
+	var r sharedReads[*container.Cluster]
 	release := make(chan struct{})
 	calls := 0
 	read := func() (*container.Cluster, error) {
@@ -84,13 +84,13 @@ func TestClusterReadsDropAnswersReadDuringAWrite(t *testing.T) {
 	r.written()
 	close(release)
 	<-first.done
-	if first.cluster == nil || first.cluster.Name != "c" {
-		t.Fatalf("the read in flight answered %v, %v", first.cluster, first.err)
+	if first.val == nil || first.val.Name != "c" {
+		t.Fatalf("the read in flight answered %v, %v", first.val, first.err)
 	}
 	next := r.get("c", func() (*container.Cluster, error) { calls++; return &container.Cluster{Name: "new"}, nil })
 	<-next.done
-	if next == first || next.cluster.Name != "new" || calls != 2 {
-		t.Fatalf("after the write: %v (%d reads), want a new read", next.cluster, calls)
+	if next == first || next.val.Name != "new" || calls != 2 {
+		t.Fatalf("after the write: %v (%d reads), want a new read", next.val, calls)
 	}
 
 	// A caller that gives up.
@@ -103,5 +103,48 @@ func TestClusterReadsDropAnswersReadDuringAWrite(t *testing.T) {
 	}
 	if c, err := p.GetCluster(t.Context()); err != nil || c.Name != "c" {
 		t.Errorf("GetCluster after another caller gave up = %v, %v", c, err)
+	}
+}
+
+// TestNodePoolsReadIsShared: the refreshes of every resource on a cluster
+// share one nodePools.list until these clients write; each caller gets a
+// map of its own; a cluster that is gone is ErrClusterNotFound, read again
+// on the caller's own list, as List reports it.
+func TestNodePoolsReadIsShared(t *testing.T) {
+	t.Parallel()
+	listPath := "GET " + gkePoolsPath
+	f := &fakeGKE{answers: map[string]reply{
+		listPath:                           {200, `{"nodePools":[{"name":"a"},{"name":"b"}]}`},
+		"DELETE " + gkePoolsPath + "/gone": {404, poolNotFound},
+	}}
+	p, _ := newNodePools(t, f)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			pools, err := p.Read(t.Context())
+			if err != nil || len(pools) != 2 || pools["a"] == nil {
+				t.Errorf("Read = %v, %v", pools, err)
+			}
+			delete(pools, "a") // the caller's own map
+		})
+	}
+	wg.Wait()
+	if n := f.count(listPath); n != 1 {
+		t.Fatalf("8 refreshes made %d list calls, want 1", n)
+	}
+	if err := p.Delete(t.Context(), "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if pools, err := p.Read(t.Context()); err != nil || len(pools) != 2 || f.count(listPath) != 2 {
+		t.Fatalf("the refresh after a write: %v, %v, %d list calls in all, want a new list", pools, err, f.count(listPath))
+	}
+
+	g := &fakeGKE{answers: map[string]reply{listPath: {404, `{"error":{"code":404,"message":"cluster not found","status":"NOT_FOUND"}}`}}}
+	q, _ := newNodePools(t, g)
+	if _, err := q.Read(t.Context()); !errors.Is(err, ErrClusterNotFound) {
+		t.Fatalf("Read of a cluster that is gone = %v, want ErrClusterNotFound", err)
+	}
+	if n := g.count(listPath); n != 2 {
+		t.Errorf("%d list calls, want the shared one and the caller's own", n)
 	}
 }
