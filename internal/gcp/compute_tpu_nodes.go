@@ -252,6 +252,12 @@ func (c *InstanceNodes) ListNamed(ctx context.Context, project, name string) ([]
 	return out, nil
 }
 
+// ReadNamed is ListNamed: Compute Engine filters the aggregated list by
+// name, so a plan's list holds only the instances of that name.
+func (c *InstanceNodes) ReadNamed(ctx context.Context, project, name string) ([]*tpu.Node, error) {
+	return c.ListNamed(ctx, project, name)
+}
+
 func (c *InstanceNodes) Poller() *Poller { return c.api.Poller() }
 
 // defaultNetwork is the network an instance without one is attached to, as

@@ -105,18 +105,23 @@ func (p *NodePools) List(ctx context.Context) (map[string]*container.NodePool, e
 	return p.list(ctx, 0)
 }
 
-// Read is List for a refresh: the one nodePools.list of the cluster that
-// these clients share among every resource they refresh on it until their
-// next write (see sharedReads), or a List of its own when that list failed.
-// The map is the caller's; the pools in it are shared and must not change.
+// Read is List for a refresh: the one List of the cluster that these
+// clients share among every resource they refresh on it until their next
+// write (see sharedReads), with List's retries and its errors. It runs on
+// its own context, so that a caller that gives up does not end it for the
+// others. The map is the caller's; the pools in it are shared and must not
+// change.
 func (p *NodePools) Read(ctx context.Context) (map[string]*container.NodePool, error) {
-	pools, ok := sharedList(ctx, &p.c.reads.pools, p.cluster, func(ctx context.Context) (map[string]*container.NodePool, error) {
-		return p.list(ctx, LookupAttempts)
-	})
-	if ok {
-		return maps.Clone(pools), nil
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	return p.List(ctx)
+	pools, err := p.c.reads.pools.get(p.cluster, func() (map[string]*container.NodePool, error) {
+		return p.List(context.WithoutCancel(ctx))
+	}).wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return maps.Clone(pools), nil
 }
 
 // ListBounded is List with at most LookupAttempts calls, for a check that

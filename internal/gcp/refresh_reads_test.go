@@ -104,6 +104,23 @@ func TestTPUNodesReadSharesOneListPerZone(t *testing.T) {
 		t.Errorf("two refreshes of %d nodes in %d zones made %v, want %v", len(names), len(zones), got, want)
 	}
 
+	// The plan-time search for a name in every zone shares one list of
+	// locations/- (six nodes at two a page: three pages).
+	planner := newNodes()
+	before = srv.Counters()
+	for range 2 {
+		for _, id := range []string{"vm-1", "vm-2"} {
+			got, err := planner.ReadNamed(ctx, "p", id)
+			if err != nil || len(got) != len(zones) || got[0].Name != "projects/p/locations/us-central1-b/nodes/"+id ||
+				got[1].Name != "projects/p/locations/us-east5-b/nodes/"+id {
+				t.Errorf("ReadNamed(%s) = %v, %v; want the VM of that name in each zone", id, got, err)
+			}
+		}
+	}
+	if got := calls(srv, before, emulator.MethodTPUNodesList, emulator.MethodTPUNodesGet); got[emulator.MethodTPUNodesList] != 3 || got[emulator.MethodTPUNodesGet] != 0 {
+		t.Errorf("four plan-time searches made %v, want the three pages of one list", got)
+	}
+
 	// A write by these clients: the next read lists again and sees it.
 	op, err := nodes.Delete(ctx, names[0])
 	if err == nil {

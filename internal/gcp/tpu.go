@@ -6,6 +6,7 @@ package gcp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	tpu "google.golang.org/api/tpu/v2"
@@ -103,6 +104,33 @@ func (n *TPUNodes) ListNamed(ctx context.Context, project, name string) ([]*tpu.
 			out = append(out, node)
 		}
 	}
+	return out, nil
+}
+
+// ReadNamed is ListNamed for a plan: the one nodes.list of every zone
+// (locations/-) that these clients share among every plan of a VM of
+// project until their next write, filtered by name; ListNamed when that list
+// failed. Callers must not change the nodes.
+func (n *TPUNodes) ReadNamed(ctx context.Context, project, name string) ([]*tpu.Node, error) {
+	parent := "projects/" + project + "/locations/-"
+	all, ok := sharedList(ctx, &n.c.reads.tpuNodes, parent, func(ctx context.Context) (map[string]*tpu.Node, error) {
+		nodes, err := n.list(ctx, parent, LookupAttempts)
+		byName := make(map[string]*tpu.Node, len(nodes))
+		for _, node := range nodes {
+			byName[node.Name] = node
+		}
+		return byName, err
+	})
+	if !ok {
+		return n.ListNamed(ctx, project, name)
+	}
+	var out []*tpu.Node
+	for full, node := range all {
+		if full[strings.LastIndex(full, "/")+1:] == name {
+			out = append(out, node)
+		}
+	}
+	slices.SortFunc(out, func(a, b *tpu.Node) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 

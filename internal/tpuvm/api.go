@@ -26,6 +26,9 @@ type nodeAPI interface {
 	Wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation, error)
 	// ListNamed lists the nodes of project named name, in every zone.
 	ListNamed(ctx context.Context, project, name string) ([]*tpu.Node, error)
+	// ReadNamed is ListNamed for a plan, whose answer may come from a list
+	// shared with the plans of other VMs of the project.
+	ReadNamed(ctx context.Context, project, name string) ([]*tpu.Node, error)
 	// Poller paces the reads of a node that is changing state.
 	Poller() *gcp.Poller
 }

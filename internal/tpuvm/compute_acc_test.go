@@ -400,8 +400,9 @@ resource "accel_tpu_vm" "test" {
 // TestAccTPUVM_computeEngineEndpointAnswersHTML: a Compute Engine endpoint
 // that answers an HTML page (a proxy's sign-in page) fails the insert after
 // gcp.NotAPIAttempts calls with a message naming the setting, records
-// nothing and creates nothing; a refresh that gets HTML fails the same way
-// and leaves the state as it was, which plans empty once the API answers.
+// nothing and creates nothing; a refresh that gets HTML (from the zone's
+// list, then from its own get) fails the same way and leaves the state as it
+// was, which plans empty once the API answers.
 func TestAccTPUVM_computeEngineEndpointAnswersHTML(t *testing.T) {
 	tg := acctest.New(t)
 	tg.RequireEmulatorFor(t, "answers Compute Engine calls with an HTML page")
@@ -449,6 +450,7 @@ resource "accel_tpu_vm" "test" {
 			{
 				PreConfig: func() {
 					before = srv.Counters()[emulator.MethodComputeInstancesGet]
+					answerHTML(emulator.MethodComputeInstancesList, forever)
 					answerHTML(emulator.MethodComputeInstancesGet, forever)
 				},
 				RefreshState: true,
@@ -459,6 +461,7 @@ resource "accel_tpu_vm" "test" {
 					if got := srv.Counters()[emulator.MethodComputeInstancesGet] - before; got != gcp.NotAPIAttempts {
 						t.Errorf("the refresh called instances.get %d times, want %d", got, gcp.NotAPIAttempts)
 					}
+					answerHTML(emulator.MethodComputeInstancesList, 0)
 					answerHTML(emulator.MethodComputeInstancesGet, 0)
 				},
 				Config: cfg,

@@ -171,6 +171,11 @@ func (f *fakeAPI) Wait(ctx context.Context, op *tpu.Operation) (*tpu.Operation, 
 	return &tpu.Operation{Name: op.Name, Done: true}, nil
 }
 
+// ReadNamed is ListNamed: the fake has no list to share.
+func (f *fakeAPI) ReadNamed(ctx context.Context, project, name string) ([]*tpu.Node, error) {
+	return f.ListNamed(ctx, project, name)
+}
+
 // Read is Get: the fake has no list to share.
 func (f *fakeAPI) Read(ctx context.Context, name string) (*tpu.Node, error) { return f.Get(ctx, name) }
 

@@ -78,7 +78,7 @@ func (r *vmResource) planNameFindings(ctx context.Context, plan vmModel, replaci
 	api, err := r.nodeAPIFor(ctx, instance)
 	var nodes []*tpu.Node
 	if err == nil {
-		nodes, err = api.ListNamed(ctx, project, plan.Name.ValueString())
+		nodes, err = api.ReadNamed(ctx, project, plan.Name.ValueString())
 	}
 	if err != nil {
 		tflog.Debug(ctx, "listing TPU VMs of the same name at plan time failed; the create checks again",
