@@ -104,6 +104,8 @@ func TestConfigsParse(t *testing.T) {
 		{"before", BeforeConfig(KindResources, 2), map[string]int{"terraform": 1, "provider": 1, "resource": 2}},
 		{"node pools", NodePoolsConfig(EmulatorProvider("p", "z", "http://127.0.0.1:1", "100ms"), "projects/p/locations/l/clusters/c", 3),
 			map[string]int{"terraform": 1, "provider": 1, "resource": 1}},
+		{"accel at scale", ScaleConfig(KindResources, 5, "http://127.0.0.1:1"), map[string]int{"terraform": 1, "provider": 1, "resource": 5}},
+		{"google-beta at scale", ScaleConfig(KindGoogleBeta, 5, "http://127.0.0.1:1"), map[string]int{"terraform": 1, "provider": 1, "resource": 5}},
 		{"tpu vm", TPUVMConfig(EmulatorProvider("p", "z", "http://127.0.0.1:1", "100ms"), "a", "b"),
 			map[string]int{"terraform": 1, "provider": 1, "resource": 1}},
 	}

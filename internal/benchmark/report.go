@@ -61,6 +61,8 @@ type Report struct {
 	Before string
 	// GoogleBeta is set when the google-beta provider was planned.
 	GoogleBeta bool
+	// Scale is the scale comparison, nil when it was not run.
+	Scale *ScaleRun `json:",omitempty"`
 }
 
 // TargetResult is one target and whether it was met.
@@ -285,6 +287,9 @@ func (r *Report) Markdown() string {
 
 	r.writePlans(w)
 	r.writeStartup(w)
+	if r.Scale != nil {
+		w("%s\n", r.Scale.Section())
+	}
 	r.writeApplies(w)
 	r.writeSuites(w)
 

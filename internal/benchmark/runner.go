@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -97,6 +98,10 @@ type Sample struct {
 	Wall    Series[time.Duration]
 	MaxRSS  Series[int64]
 	TreeRSS Series[int64]
+	// APICalls is the number of API calls of each run, for a job that
+	// counts them (Job.Calls); CallsByMethod are those of its last run.
+	APICalls      Series[int64]    `json:",omitempty"`
+	CallsByMethod map[string]int64 `json:",omitempty"`
 }
 
 func (s *Sample) add(m Measurement) {
@@ -105,12 +110,32 @@ func (s *Sample) add(m Measurement) {
 	s.TreeRSS = append(s.TreeRSS, m.TreeRSS)
 }
 
+// addCalls records the calls of one run: after minus before, by method.
+func (s *Sample) addCalls(before, after map[string]int64) {
+	s.CallsByMethod = map[string]int64{}
+	var total int64
+	for m, n := range after {
+		if d := n - before[m]; d > 0 {
+			s.CallsByMethod[m] = d
+			total += d
+		}
+	}
+	s.APICalls = append(s.APICalls, total)
+}
+
 // Job is one command to measure: terraform with Args in a working
 // directory holding Config.
 type Job struct {
 	Label  string
 	Config string
 	Args   []string
+	// Setup, when set, runs once in the working directory before the first
+	// run, unmeasured: an apply that makes the state a plan then refreshes.
+	Setup []string
+	// Calls, when set, returns the API calls the emulator the job runs
+	// against has answered so far, by method: each run records how many it
+	// made. Runs are never concurrent, so the difference is the run's own.
+	Calls func() map[string]int64
 }
 
 // RepeatAll measures every job Runs times, after one warm-up run each. The
@@ -125,17 +150,31 @@ func (r *Runner) RepeatAll(ctx context.Context, jobs []Job) ([]Sample, error) {
 			return nil, err
 		}
 		dirs[i] = dir
+		if len(j.Setup) > 0 {
+			r.logf("%s: terraform %s", j.Label, strings.Join(j.Setup, " "))
+			if _, err := Measure(ctx, r.command(ctx, dir, j.Setup...)); err != nil {
+				return nil, fmt.Errorf("%s: %w", j.Label, err)
+			}
+		}
 	}
 	out := make([]Sample, len(jobs))
 	for round := range r.Runs + 1 {
 		r.logf("round %d of %d (the first is a warm-up)", round+1, r.Runs+1)
 		for i, j := range jobs {
+			var before map[string]int64
+			if j.Calls != nil {
+				before = j.Calls()
+			}
 			m, err := Measure(ctx, r.command(ctx, dirs[i], j.Args...))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", j.Label, err)
 			}
-			if round > 0 {
-				out[i].add(m)
+			if round == 0 {
+				continue
+			}
+			out[i].add(m)
+			if j.Calls != nil {
+				out[i].addCalls(before, j.Calls())
 			}
 		}
 	}

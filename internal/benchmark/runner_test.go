@@ -8,6 +8,7 @@ package benchmark
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,5 +78,39 @@ func TestRepeatAllFails(t *testing.T) {
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 3 || !strings.Contains(runErr.Stderr, "boom") || !strings.Contains(err.Error(), "broken") {
 		t.Errorf("err = %v, want the job's label, exit code 3 and its stderr", err)
+	}
+}
+
+// TestRepeatAllSetupAndCalls: a job's setup runs once, before its warm-up,
+// and each measured run records the calls made during it, by method.
+func TestRepeatAllSetupAndCalls(t *testing.T) {
+	t.Parallel()
+	script, log := fakeTerraform(t)
+	r := &Runner{Terraform: script, Env: []string{"PATH=" + os.Getenv("PATH")}, WorkDir: t.TempDir(), Runs: 2}
+	counter := map[string]int64{"x.list": 0, "x.get": 7}
+	calls := func() map[string]int64 {
+		counter["x.list"] += 2 // read once before and once after each run
+		return maps.Clone(counter)
+	}
+	samples, err := r.RepeatAll(context.Background(), []Job{
+		{Label: "refresh", Config: "# a", Args: []string{"plan"}, Setup: []string{"apply"}, Calls: calls},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"ws-001 apply", "ws-001 plan", "ws-001 plan", "ws-001 plan"}
+	if diff := cmp.Diff(want, strings.Split(strings.TrimSpace(string(b)), "\n")); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	s := samples[0]
+	if diff := cmp.Diff(Series[int64]{2, 2}, s.APICalls); diff != "" {
+		t.Errorf("API calls per run (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]int64{"x.list": 2}, s.CallsByMethod); diff != "" {
+		t.Errorf("calls by method (-want +got):\n%s", diff)
 	}
 }

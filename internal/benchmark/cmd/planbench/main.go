@@ -47,6 +47,13 @@ type options struct {
 	// JSON; render, when set, is such a file to write the guide from
 	// instead of measuring.
 	results, render string
+	// scaleSizes are the numbers of TPU VMs of the scale comparison (none:
+	// not run); scaleRuns its measured runs; scalePage the emulator's list
+	// page size; onlyScale runs it alone and replaces its section of out.
+	scaleSizes []int
+	scaleRuns  int
+	scalePage  int
+	onlyScale  bool
 	// before is a git revision of this module whose provider is planned
 	// beside the current one.
 	before string
@@ -54,7 +61,7 @@ type options struct {
 
 func main() {
 	var o options
-	var sizes, pools, kinds string
+	var sizes, pools, kinds, scaleSizes string
 	flag.StringVar(&o.out, "o", "templates/guides/benchmarks.md.tmpl", "file to write the results to (\"-\" for stdout)")
 	flag.IntVar(&o.runs, "runs", 5, "measured runs per figure (after one warm-up run)")
 	flag.StringVar(&sizes, "sizes", "1,10,100,500", "numbers of resources and data sources to plan")
@@ -68,10 +75,17 @@ func main() {
 	flag.StringVar(&kinds, "kinds", "", "resource and data source types to plan, comma-separated (default: all)")
 	flag.StringVar(&o.terraform, "terraform", "", "terraform binary (default: terraform on PATH)")
 	flag.StringVar(&o.before, "before", "", "a git revision of this module whose provider is also planned, in the same rounds, for before-and-after figures")
+	flag.StringVar(&scaleSizes, "scale-sizes", "100,500,1000", "numbers of TPU VMs of the plans at scale beside google-beta (\"none\": not run)")
+	flag.IntVar(&o.scaleRuns, "scale-runs", 3, "measured runs per figure of the plans at scale")
+	flag.IntVar(&o.scalePage, "scale-page-size", 500, "the emulator's list page size in the plans at scale")
+	flag.BoolVar(&o.onlyScale, "only-scale", false, "run only the plans at scale and replace their section of the guide")
 	flag.Parse()
 	var err error
 	if o.sizes, err = parseInts(sizes); err == nil {
 		o.pools, err = parseInts(pools)
+	}
+	if err == nil && scaleSizes != "none" {
+		o.scaleSizes, err = parseInts(scaleSizes)
 	}
 	if kinds != "" {
 		for k := range strings.SplitSeq(kinds, ",") {
@@ -154,6 +168,21 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	r := &benchmark.Runner{Terraform: tf, Env: env, WorkDir: tmp, Runs: o.runs, Logf: logf}
+	if o.onlyScale {
+		s, err := measureScale(ctx, r, o, x.GoogleBeta, tf)
+		if err != nil {
+			return err
+		}
+		guide, err := os.ReadFile(o.out)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.out, []byte(benchmark.SpliceScale(string(guide), s.Section())), 0o644); err != nil { //nolint:gosec // a documentation file
+			return err
+		}
+		logf("replaced the plans at scale in %s", o.out)
+		return nil
+	}
 	rep := &benchmark.Report{
 		Date:              time.Now().UTC().Format(time.DateOnly),
 		Command:           "make bench-plan",
@@ -166,6 +195,11 @@ func run(ctx context.Context, o options) error {
 	}
 	if err := measurePlans(ctx, r, rep, o); err != nil {
 		return err
+	}
+	if len(o.scaleSizes) > 0 {
+		if rep.Scale, err = measureScale(ctx, r, o, x.GoogleBeta, tf); err != nil {
+			return err
+		}
 	}
 	if o.applies {
 		if err := measureApplies(ctx, r, rep, o); err != nil {
@@ -246,6 +280,47 @@ func measurePlans(ctx context.Context, r *benchmark.Runner, rep *benchmark.Repor
 	}
 	rep.SchemaInProcess, err = benchmark.SchemaInProcess(ctx, newServer, max(o.runs, 5))
 	return err
+}
+
+// measureScale plans N accel_tpu_vm, and N google_tpu_v2_vm when a
+// google-beta build is given, against one emulator: a create and, after an
+// apply, with state; every configuration and size in the same rounds.
+func measureScale(ctx context.Context, r *benchmark.Runner, o options, googleBeta, tf string) (*benchmark.ScaleRun, error) {
+	srv, err := benchmark.StartScaleEmulator(o.scalePage)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = srv.Close() }()
+	s := &benchmark.ScaleRun{
+		Date: time.Now().UTC().Format(time.DateOnly), Machine: benchmark.DetectMachine(ctx, tf),
+		Runs: o.scaleRuns, PageSize: o.scalePage, LoadBefore: benchmark.LoadAverage(), GoogleBeta: googleBeta,
+	}
+	kinds := []benchmark.Kind{benchmark.KindResources}
+	if googleBeta != "" {
+		kinds = append(kinds, benchmark.KindGoogleBeta)
+	} else {
+		logf("plans at scale: %s is not set, so google-beta is not compared (this provider is measured alone)", benchmark.GoogleBetaEnv)
+	}
+	var jobs []benchmark.Job
+	for _, n := range o.scaleSizes {
+		for _, k := range kinds {
+			jobs = append(jobs, benchmark.ScaleJobs(k, n, srv)...)
+			s.Results = append(s.Results, benchmark.ScaleResult{Kind: k, N: n, Zones: benchmark.ScaleZones(n)})
+		}
+	}
+	logf("plans at scale: %d configurations, interleaved", len(jobs))
+	runs := r.Runs
+	r.Runs = o.scaleRuns
+	samples, err := r.RepeatAll(ctx, jobs)
+	r.Runs = runs
+	if err != nil {
+		return nil, err
+	}
+	for i := range s.Results {
+		s.Results[i].Create, s.Results[i].Refresh = samples[2*i], samples[2*i+1]
+	}
+	s.LoadAfter = benchmark.LoadAverage()
+	return s, nil
 }
 
 func measureApplies(ctx context.Context, r *benchmark.Runner, rep *benchmark.Report, o options) error {

@@ -1,0 +1,92 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package benchmark
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestScaleConfig: each provider reaches the emulator through its own
+// endpoint settings only, in a project of its own for each size.
+func TestScaleConfig(t *testing.T) {
+	t.Parallel()
+	accel := ScaleConfig(KindResources, 3, "http://127.0.0.1:9")
+	for _, want := range []string{`project            = "bench-accel-3"`, `tpu_endpoint       = "http://127.0.0.1:9/"`,
+		`compute_endpoint   = "http://127.0.0.1:9/compute/v1/"`, `resource "accel_tpu_vm" "vm2"`} {
+		if !strings.Contains(accel, want) {
+			t.Errorf("accel configuration lacks %q:\n%s", want, accel)
+		}
+	}
+	gb := ScaleConfig(KindGoogleBeta, 1000, "http://127.0.0.1:9")
+	for _, want := range []string{`project = "bench-google-1000"`, `tpu_v2_custom_endpoint = "http://127.0.0.1:9/v2/"`,
+		`access_token = "emulator"`, `resource "google_tpu_v2_vm" "vm999"`} {
+		if !strings.Contains(strings.Join(strings.Fields(gb), " "), strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("google-beta configuration lacks %q:\n%s", want, gb)
+		}
+	}
+	if strings.Contains(gb, "accel_") || strings.Contains(gb, "accel-dev") {
+		t.Errorf("the google-beta configuration names this provider:\n%s", gb)
+	}
+	if got := ScaleZones(1000); got != 3 {
+		t.Errorf("ScaleZones(1000) = %d, want 3", got)
+	}
+}
+
+// TestScaleTargets: the ratios to google-beta decide the plan targets, and
+// the refresh's calls are held against the list pages of its zones.
+func TestScaleTargets(t *testing.T) {
+	t.Parallel()
+	sample := func(d time.Duration, calls map[string]int64) Sample {
+		return Sample{Wall: Series[time.Duration]{d}, CallsByMethod: calls}
+	}
+	s := &ScaleRun{PageSize: 500, Results: []ScaleResult{
+		{Kind: KindResources, N: 1000, Zones: 3, Create: sample(4*time.Second, nil),
+			Refresh: sample(5*time.Second, map[string]int64{"tpu.nodes.list": 3})},
+		{Kind: KindGoogleBeta, N: 1000, Zones: 3, Create: sample(8*time.Second, nil),
+			Refresh: sample(7*time.Second, map[string]int64{"tpu.nodes.get": 1000})},
+	}}
+	got := s.ScaleTargets()
+	if len(got) != 3 {
+		t.Fatalf("%d targets, want 3 for N=1000: %+v", len(got), got)
+	}
+	if !got[0].Met || !strings.Contains(got[0].Measured, "x2.00") {
+		t.Errorf("plan of a create, x2.00: %+v", got[0])
+	}
+	if got[1].Met || !strings.Contains(got[1].Measured, "x1.40") {
+		t.Errorf("plan with state, x1.40, is not met: %+v", got[1])
+	}
+	// 1000 VMs in 3 zones at 500 a page: 334, 333 and 333 VMs, one page each.
+	if !got[2].Met || !strings.Contains(got[2].Target, "(3)") {
+		t.Errorf("3 list calls for 3 pages: %+v", got[2])
+	}
+	s.PageSize = 100
+	s.Results[0].Refresh.CallsByMethod["tpu.nodes.list"] = 13
+	if got := s.ScaleTargets()[2]; got.Met || !strings.Contains(got.Target, "(12)") {
+		t.Errorf("at 100 a page the zones have 4+4+4 pages, and 13 list calls are too many: %+v", got)
+	}
+	s.Results[0].Refresh.CallsByMethod["tpu.nodes.get"] = 1
+	s.Results[0].Refresh.CallsByMethod["tpu.nodes.list"] = 12
+	if got := s.ScaleTargets()[2]; got.Met {
+		t.Errorf("a get beside the lists, with every VM listed, is one call too many: %+v", got)
+	}
+	s.Results = s.Results[:1]
+	if got := s.ScaleTargets(); got[0].Met || !strings.Contains(got[0].Measured, "not measured") {
+		t.Errorf("without google-beta the targets are not met: %+v", got[0])
+	}
+}
+
+// TestSpliceScale: the section replaces its earlier version and nothing else.
+func TestSpliceScale(t *testing.T) {
+	t.Parallel()
+	guide := "# Benchmarks\n\nbefore\n\n" + scaleBegin + "old\n" + scaleEnd + "\nafter\n"
+	got := SpliceScale(guide, scaleBegin+"new\n"+scaleEnd)
+	if want := "# Benchmarks\n\nbefore\n\n" + scaleBegin + "new\n" + scaleEnd + "\nafter\n"; got != want {
+		t.Errorf("SpliceScale = %q, want %q", got, want)
+	}
+	if got := SpliceScale("# B\n", scaleBegin+"x\n"+scaleEnd); got != "# B\n\n"+scaleBegin+"x\n"+scaleEnd {
+		t.Errorf("SpliceScale without a section = %q", got)
+	}
+}
