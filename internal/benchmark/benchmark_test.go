@@ -106,6 +106,8 @@ func TestConfigsParse(t *testing.T) {
 			map[string]int{"terraform": 1, "provider": 1, "resource": 1}},
 		{"accel at scale", ScaleConfig(KindResources, 5, "http://127.0.0.1:1"), map[string]int{"terraform": 1, "provider": 1, "resource": 5}},
 		{"google-beta at scale", ScaleConfig(KindGoogleBeta, 5, "http://127.0.0.1:1"), map[string]int{"terraform": 1, "provider": 1, "resource": 5}},
+		{"accel pools at scale", ScaleConfig(KindNodePools, 2, "http://127.0.0.1:1"), map[string]int{"terraform": 1, "provider": 1, "resource": 2}},
+		{"google pools at scale", ScaleConfig(KindGooglePools, 2, "http://127.0.0.1:1"), map[string]int{"terraform": 1, "provider": 1, "resource": 6}},
 		{"tpu vm", TPUVMConfig(EmulatorProvider("p", "z", "http://127.0.0.1:1", "100ms"), "a", "b"),
 			map[string]int{"terraform": 1, "provider": 1, "resource": 1}},
 	}

@@ -18,6 +18,7 @@ const (
 	AccelSource      = "accel-dev/accel"
 	BeforeSource     = "accel-dev/accelbefore"
 	GoogleBetaSource = "hashicorp/google-beta"
+	GoogleSource     = "hashicorp/google"
 )
 
 // requiredSource selects source as the provider of local name accel.
@@ -54,6 +55,10 @@ const (
 	// the resource users of the Google provider plan instead of
 	// accel_tpu_vm, configured alike (with the runtime version it requires).
 	KindGoogleBeta Kind = "google_tpu_v2_vm"
+	// KindGooglePools is the google provider's google_container_node_pool,
+	// three for each KindNodePools resource, configured as this provider
+	// creates that resource's pools (ScaleConfig).
+	KindGooglePools Kind = "google_container_node_pool"
 )
 
 // Kinds of the quiet baseline provider and of the raw provider.

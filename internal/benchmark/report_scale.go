@@ -12,12 +12,24 @@ import (
 	"time"
 )
 
-// ScaleFactor is the target of the scale comparison: this provider's plans
-// of N TPU VMs at least this many times as fast as google-beta's.
-const ScaleFactor = 1.5
+// scaleTarget is one target of the scale comparison: this provider's kind
+// against the Google provider's peer at the sizes given, at least factor
+// times as fast; objects names the API methods that read kind's objects
+// (their prefix), whose calls in a refresh are held against the list pages.
+type scaleTarget struct {
+	kind, peer Kind
+	sizes      []int
+	factor     float64
+	objects    string
+}
 
-// ScaleTargetSizes are the sizes the target applies to.
-var ScaleTargetSizes = []int{500, 1000}
+// scaleTargets: plans of 500 and 1000 TPU VMs at least 1.5x as fast as
+// google-beta's, plans of 100 node-pool resources at least as fast as the
+// google provider's 300 pools.
+var scaleTargets = []scaleTarget{
+	{KindResources, KindGoogleBeta, []int{500, 1000}, 1.5, "tpu.nodes."},
+	{KindNodePools, KindGooglePools, []int{100}, 1.0, "container.nodePools."},
+}
 
 // Markers around the scale section in the guide, so that a run of the
 // scale comparison alone (planbench -only-scale) replaces just that section.
@@ -36,8 +48,9 @@ type ScaleRun struct {
 	// LoadBefore and LoadAfter are the machine's load averages
 	// (/proc/loadavg) when the run started and ended.
 	LoadBefore, LoadAfter string
-	// GoogleBeta is the google-beta build compared with, "" for none.
-	GoogleBeta string
+	// GoogleBeta and Google are the builds of the google-beta and google
+	// providers compared with, "" for none.
+	GoogleBeta, Google string
 	Results    []ScaleResult
 }
 
@@ -60,45 +73,70 @@ func (s *ScaleRun) result(kind Kind, n int) (ScaleResult, bool) {
 }
 
 // ScaleTargets are the targets of the scale comparison: for each target
-// size measured, the plan of a create and the plan with state against
-// google-beta's, and the API calls of the refresh.
+// size measured, the plan of a create and the plan with state against the
+// Google provider's, and the reads of the refresh against the list pages.
 func (s *ScaleRun) ScaleTargets() []TargetResult {
 	var out []TargetResult
-	for _, n := range ScaleTargetSizes {
-		a, ok := s.result(KindResources, n)
-		if !ok {
-			continue
-		}
-		g, gok := s.result(KindGoogleBeta, n)
-		for _, p := range []struct {
-			what       string
-			accel, gbe Sample
-		}{{"plan of a create", a.Create, g.Create}, {"plan with state", a.Refresh, g.Refresh}} {
-			t := TargetResult{Target: fmt.Sprintf("%s of %d `accel_tpu_vm`: at least %.1fx as fast as google-beta's `google_tpu_v2_vm`", p.what, n, ScaleFactor)}
-			if !gok {
-				t.Measured = fmt.Sprintf("%s; google-beta not measured (no build given)", fmtDur(p.accel.Wall.Median()))
-			} else {
-				ratio := Ratio(p.gbe.Wall.Median(), p.accel.Wall.Median())
-				t.Measured = fmt.Sprintf("%s against %s: x%.2f", fmtDur(p.accel.Wall.Median()), fmtDur(p.gbe.Wall.Median()), ratio)
-				t.Met = ratio >= ScaleFactor
+	for _, st := range scaleTargets {
+		for _, n := range st.sizes {
+			a, ok := s.result(st.kind, n)
+			if !ok {
+				continue
 			}
-			out = append(out, t)
-		}
-		lists, others := refreshCalls(a.Refresh)
-		pages := a.Zones
-		if s.PageSize > 0 {
-			pages = 0
-			for z := range a.Zones {
-				pages += (n/a.Zones + boolInt(z < n%a.Zones) + s.PageSize - 1) / s.PageSize
+			g, gok := s.result(st.peer, n)
+			for _, p := range []struct {
+				what       string
+				accel, peer Sample
+			}{{"plan of a create", a.Create, g.Create}, {"plan with state", a.Refresh, g.Refresh}} {
+				t := TargetResult{Target: fmt.Sprintf("%s of %s: at least %.1fx as fast as %s", p.what, scaleWhat(st.kind, n), st.factor, scaleWhat(st.peer, n))}
+				if !gok {
+					t.Measured = fmt.Sprintf("%s; `%s` not measured (no build given)", fmtDur(p.accel.Wall.Median()), st.peer)
+				} else {
+					ratio := Ratio(p.peer.Wall.Median(), p.accel.Wall.Median())
+					t.Measured = fmt.Sprintf("%s against %s: x%.2f", fmtDur(p.accel.Wall.Median()), fmtDur(p.peer.Wall.Median()), ratio)
+					t.Met = ratio >= st.factor
+				}
+				out = append(out, t)
 			}
+			lists, gets := objectCalls(a.Refresh, st.objects)
+			pages := s.listPages(a)
+			out = append(out, TargetResult{
+				Target: fmt.Sprintf("API reads of the objects in the refresh of %s: at most the list pages (%d) and the reads a list cannot answer (none here)",
+					scaleWhat(st.kind, n), pages),
+				Measured: fmt.Sprintf("%d list calls and %d other reads (`%s*`)", lists, gets, st.objects),
+				Met:      lists <= int64(pages) && gets == 0,
+			})
 		}
-		out = append(out, TargetResult{
-			Target:   fmt.Sprintf("API calls of the refresh of %d `accel_tpu_vm` in %d zones: at most the list pages of those zones (%d) and the reads a list cannot answer (none here)", n, a.Zones, pages),
-			Measured: fmt.Sprintf("%d list calls and %d other calls", lists, others),
-			Met:      lists <= int64(pages) && others == 0,
-		})
 	}
 	return out
+}
+
+// scaleWhat names n resources of kind ("100 `accel_fallback_nodepools` of 3 tiers").
+func scaleWhat(kind Kind, n int) string {
+	switch kind {
+	case KindNodePools:
+		return fmt.Sprintf("%d `%s` of %d tiers", n, kind, len(googleTiers))
+	case KindGooglePools:
+		return fmt.Sprintf("the %d `%s` of the same pools", n*len(googleTiers), kind)
+	}
+	return fmt.Sprintf("%d `%s`", n, kind)
+}
+
+// listPages is how many list pages hold r's objects: the TPU VMs of each
+// zone at PageSize a page; a cluster's node pools in one page (GKE's
+// nodePools.list has no pages).
+func (s *ScaleRun) listPages(r ScaleResult) int {
+	if r.Kind == KindNodePools {
+		return 1
+	}
+	if s.PageSize <= 0 {
+		return r.Zones
+	}
+	pages := 0
+	for z := range r.Zones {
+		pages += (r.N/r.Zones + boolInt(z < r.N%r.Zones) + s.PageSize - 1) / s.PageSize
+	}
+	return pages
 }
 
 func boolInt(b bool) int {
@@ -108,13 +146,15 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// refreshCalls splits the API calls of a plan with state (its last run)
-// into list calls and every other call.
-func refreshCalls(s Sample) (lists, others int64) {
-	for m, n := range s.CallsByMethod {
-		if strings.HasSuffix(m, ".list") {
+// objectCalls splits the calls of methods starting with prefix in the last
+// run of a sample into lists and every other call.
+func objectCalls(smp Sample, prefix string) (lists, others int64) {
+	for m, n := range smp.CallsByMethod {
+		switch {
+		case !strings.HasPrefix(m, prefix):
+		case strings.HasSuffix(m, ".list"):
 			lists += n
-		} else {
+		default:
 			others += n
 		}
 	}
@@ -145,21 +185,26 @@ func (s *ScaleRun) Section() string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w(scaleBegin)
-	w("## Plan at scale, beside google-beta\n\n")
+	w("## Plan at scale, beside the Google providers\n\n")
 	m := s.Machine
 	w("Measured on %s with `make bench-scale` (part of `make bench-plan`), on %d cores (%s), %.1f GiB, %s, Terraform %s; ", s.Date, m.Cores, m.CPU, m.MemoryGiB, m.Go, m.Terraform)
 	w("load average (1, 5, 15 minutes) %s when the run started and %s when it ended. ", s.LoadBefore, s.LoadAfter)
-	w("Every time is the median of %d runs after one warm-up run, the configurations alternating in rounds. ", s.Runs)
-	w("N `accel_tpu_vm` and N google-beta `google_tpu_v2_vm` (with the runtime version it requires) cycle through the same four accelerator types in %d zones, ", ScaleZones(len(planShapes)))
-	w("each provider in a project of its own on one emulator (instant operations, lists of ")
+	w("Every time is the median of %d runs after one warm-up run, every configuration and size alternating in rounds. ", s.Runs)
+	w("N `accel_tpu_vm` and N google-beta `google_tpu_v2_vm` (with the runtime version it requires) cycle through the same four accelerator types in %d zones; ", ScaleZones(len(planShapes)))
+	w("N `accel_fallback_nodepools` of %d tiers (v6e, L4, v5e) stand beside the same %d pools a resource as the google provider's `google_container_node_pool` ", len(googleTiers), len(googleTiers))
+	w("(machine type, zone, node count, GPU and driver, the compute-class label and taints), each on a cluster of its own. ")
+	w("Each provider and size has a project of its own on one emulator (instant operations, lists of ")
 	if s.PageSize > 0 {
 		w("at most %d items a page", s.PageSize)
 	} else {
 		w("one page")
 	}
-	w("), reached only through the providers' endpoint settings. The plan of a create has no state; the plan with state follows an apply of the same configuration and refreshes every VM. API calls are those the emulator answered during the last measured run.")
-	if s.GoogleBeta == "" {
-		w(" **google-beta was not measured in this run**: no build was given (set `%s`; see below), so the comparison has only this provider's side.", GoogleBetaEnv)
+	w("), reached only through the providers' endpoint settings. The plan of a create has no state; the plan with state follows an apply of the same configuration and refreshes every resource. ")
+	w("API calls are those the emulator answered during the last measured run, by method.")
+	for _, p := range []struct{ build, kind, env string }{{s.GoogleBeta, "google-beta", GoogleBetaEnv}, {s.Google, "google", GoogleEnv}} {
+		if p.build == "" {
+			w(" **The %s provider was not measured in this run**: no build was given (set `%s`; see below), so its comparison has only this provider's side.", p.kind, p.env)
+		}
 	}
 	w("\n\n| Target | Measured | Result |\n|---|---|---|\n")
 	for _, t := range s.ScaleTargets() {
@@ -167,34 +212,39 @@ func (s *ScaleRun) Section() string {
 	}
 	w("\n| Resource | N | Plan of a create | Fastest – slowest | API calls | Plan with state | Fastest – slowest | API calls of the refresh and plan |\n|---|---:|---:|---:|---|---:|---:|---|\n")
 	for _, r := range s.Results {
-		w("| `%s` | %d | %s | %s | %s | %s | %s | %s |\n", r.Kind, r.N,
+		n := fmt.Sprint(r.N)
+		if r.Kind == KindGooglePools {
+			n = fmt.Sprintf("%d (%d pools)", r.N, r.N*len(googleTiers))
+		}
+		w("| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", r.Kind, n,
 			fmtDur(r.Create.Wall.Median()), fmtRange(r.Create.Wall), cell(fmtCalls(r.Create.CallsByMethod)),
 			fmtDur(r.Refresh.Wall.Median()), fmtRange(r.Refresh.Wall), cell(fmtCalls(r.Refresh.CallsByMethod)))
 	}
-	w("\nPer resource, from the least-squares line through the sizes measured:")
+	w("\nPer resource, from the least-squares line through the sizes measured (N as in the table):")
 	for _, k := range ScaleKinds {
-		c, rf, ok := s.perResource(k)
-		if ok {
+		if c, rf, ok := s.perResource(k); ok {
 			w(" `%s` %s a create, %s with state;", k, fmtDur(c), fmtDur(rf))
 		}
 	}
-	w(" start-up is the constant part.\n\n")
-	w("google-beta reads each VM with its own `nodes.get`: N calls a refresh. This provider reads each zone's VMs with one `nodes.list` ")
-	w("that every VM of the zone shares (see [How a refresh reads at scale](#how-a-refresh-reads-at-scale)), so the API calls of a refresh grow with the zones and the list pages, not with N: ")
+	w(" the rest is start-up and Terraform's own constant work.\n\n")
+	w("The Google providers read each object with its own call: `nodes.get` for each TPU VM, `nodePools.get` (and the instance groups of its size) for each pool, N calls or more a refresh. ")
+	w("This provider reads each zone's VMs with one `nodes.list` and each cluster's pools with one `nodePools.list` that every resource of the zone or cluster shares, so the reads of a refresh grow with the zones, clusters and list pages, not with N: ")
 	w("large fleets hit the APIs' read quotas before they hit time.\n\n")
 	w("### How a refresh reads at scale\n\n")
 	w("Terraform starts one provider process per command and refreshes every resource through it. ")
 	w("The first `accel_tpu_vm` of a zone to be refreshed lists the zone's VMs (`nodes.list` of the Cloud TPU API, or `instances.list` for VMs created through Compute Engine), ")
-	w("and the first `accel_fallback_nodepools` of a cluster lists its node pools (`nodePools.list`); every other resource of that zone or cluster in the same process waits for that answer and takes its own object from it, by its full name. ")
+	w("and the first `accel_fallback_nodepools` of a cluster lists its node pools (`nodePools.list`, which the resource read on its own before); every other resource of that zone or cluster in the same process waits for that answer and takes its own objects from it, by their full names. ")
+	w("A plan that creates VMs looks for VMs of the same name in other zones with one `nodes.list` of every zone for the project, shared the same way. ")
 	w("It stays correct because a list is only ever used to find an object, never to conclude that one is gone:\n\n")
-	w("- An object the list does not hold (created after the list was made, or in a page that failed) is read with its own `get`, and only that `get`'s 404 removes it from the state.\n")
-	w("- A list that fails (a role with `tpu.nodes.get` but not `tpu.nodes.list`, an answer that is not the API's, two failed attempts, or no answer within 30 seconds) costs that one call: every resource then reads its own object with a `get`, as before.\n")
+	w("- A TPU VM the list does not hold (created after the list was made, say) is read with its own `get`, and only that `get`'s 404 removes it from the state. (A node pool is missing from the list of its cluster only if it is gone: GKE lists every pool of a cluster in one answer.)\n")
+	w("- A list of VMs that fails (a role with `tpu.nodes.get` but not `tpu.nodes.list`, an answer that is not the API's, two failed attempts, or no answer within 30 seconds) costs that one call: every VM then reads itself with a `get`, as before. ")
+	w("The node pools' list is the resource's own read, with its retries and errors, made once for all.\n")
 	w("- Every shared answer is dropped as soon as the provider starts a write (a create, update or delete, and again when each operation it waits for ends), so nothing read before the provider's own change is answered after it. ")
-	w("A change made by someone else after the list is no more visible to it than to N `get`s made one after another while Terraform refreshes.\n")
+	w("A change made by someone else after the list is no more visible to it than to N reads made one after another while Terraform refreshes.\n")
 	w("- A TPU VM created through a queued resource still reads its queued resource with its own call; its nodes come from the list.\n\n")
-	w("The peer is built from its release tag with the repository's public source (the Go module proxy does not serve it): ")
-	w("clone `github.com/hashicorp/terraform-provider-google-beta`, `git checkout v7.45.0`, `go build -o terraform-provider-google-beta .`, ")
-	w("then `%s=/path/to/terraform-provider-google-beta make bench-scale`.\n", GoogleBetaEnv)
+	w("The peers are built from their release tags with their repositories' public source (the Go module proxy does not serve them): ")
+	w("clone `github.com/hashicorp/terraform-provider-google-beta` and `github.com/hashicorp/terraform-provider-google`, `git checkout v7.45.0` in each, `go build -o terraform-provider-google-beta .` (and `-google`), ")
+	w("then `%s=/path/to/terraform-provider-google-beta %s=/path/to/terraform-provider-google make bench-scale`.\n", GoogleBetaEnv, GoogleEnv)
 	w(scaleEnd)
 	return b.String()
 }

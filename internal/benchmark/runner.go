@@ -23,6 +23,11 @@ import (
 // the others.
 const GoogleBetaEnv = "ACCEL_BENCH_GOOGLE_BETA"
 
+// GoogleEnv names the environment variable that points the plans at scale
+// at a local build of the google provider (terraform-provider-google), whose
+// google_container_node_pool is planned beside accel_fallback_nodepools.
+const GoogleEnv = "ACCEL_BENCH_GOOGLE"
+
 // Extras are the providers Install adds when they are given.
 type Extras struct {
 	// BeforeRoot is the module root of another version of this provider
@@ -30,6 +35,8 @@ type Extras struct {
 	BeforeRoot string
 	// GoogleBeta is a google-beta provider binary, served as GoogleBetaSource.
 	GoogleBeta string
+	// Google is a google provider binary, served as GoogleSource.
+	Google string
 }
 
 // Install builds this module's provider, the baseline provider
@@ -46,6 +53,9 @@ func Install(ctx context.Context, root, dir string, x Extras) ([]string, error) 
 	}
 	if x.GoogleBeta != "" {
 		ps = append(ps, devbuild.Provider{Source: GoogleBetaSource, Binary: x.GoogleBeta})
+	}
+	if x.Google != "" {
+		ps = append(ps, devbuild.Provider{Source: GoogleSource, Binary: x.Google})
 	}
 	return devbuild.Install(ctx, root, dir, ps...)
 }

@@ -51,6 +51,7 @@ type options struct {
 	// not run); scaleRuns its measured runs; scalePage the emulator's list
 	// page size; onlyScale runs it alone and replaces its section of out.
 	scaleSizes []int
+	scalePools []int
 	scaleRuns  int
 	scalePage  int
 	onlyScale  bool
@@ -61,7 +62,7 @@ type options struct {
 
 func main() {
 	var o options
-	var sizes, pools, kinds, scaleSizes string
+	var sizes, pools, kinds, scaleSizes, scalePools string
 	flag.StringVar(&o.out, "o", "templates/guides/benchmarks.md.tmpl", "file to write the results to (\"-\" for stdout)")
 	flag.IntVar(&o.runs, "runs", 5, "measured runs per figure (after one warm-up run)")
 	flag.StringVar(&sizes, "sizes", "1,10,100,500", "numbers of resources and data sources to plan")
@@ -76,6 +77,7 @@ func main() {
 	flag.StringVar(&o.terraform, "terraform", "", "terraform binary (default: terraform on PATH)")
 	flag.StringVar(&o.before, "before", "", "a git revision of this module whose provider is also planned, in the same rounds, for before-and-after figures")
 	flag.StringVar(&scaleSizes, "scale-sizes", "100,500,1000", "numbers of TPU VMs of the plans at scale beside google-beta (\"none\": not run)")
+	flag.StringVar(&scalePools, "scale-pools", "10,50,100", "numbers of accel_fallback_nodepools (of 3 tiers) of the plans at scale beside the google provider's pools (\"none\": not run)")
 	flag.IntVar(&o.scaleRuns, "scale-runs", 3, "measured runs per figure of the plans at scale")
 	flag.IntVar(&o.scalePage, "scale-page-size", 500, "the emulator's list page size in the plans at scale")
 	flag.BoolVar(&o.onlyScale, "only-scale", false, "run only the plans at scale and replace their section of the guide")
@@ -86,6 +88,9 @@ func main() {
 	}
 	if err == nil && scaleSizes != "none" {
 		o.scaleSizes, err = parseInts(scaleSizes)
+	}
+	if err == nil && scalePools != "none" {
+		o.scalePools, err = parseInts(scalePools)
 	}
 	if kinds != "" {
 		for k := range strings.SplitSeq(kinds, ",") {
@@ -156,7 +161,7 @@ func run(ctx context.Context, o options) error {
 		}
 	}()
 
-	x := benchmark.Extras{GoogleBeta: os.Getenv(benchmark.GoogleBetaEnv)}
+	x := benchmark.Extras{GoogleBeta: os.Getenv(benchmark.GoogleBetaEnv), Google: os.Getenv(benchmark.GoogleEnv)}
 	if o.before != "" {
 		if x.BeforeRoot, err = exportRevision(ctx, o.before, tmp); err != nil {
 			return err
@@ -169,7 +174,7 @@ func run(ctx context.Context, o options) error {
 	}
 	r := &benchmark.Runner{Terraform: tf, Env: env, WorkDir: tmp, Runs: o.runs, Logf: logf}
 	if o.onlyScale {
-		s, err := measureScale(ctx, r, o, x.GoogleBeta, tf)
+		s, err := measureScale(ctx, r, o, x, tf)
 		if err != nil {
 			return err
 		}
@@ -196,8 +201,8 @@ func run(ctx context.Context, o options) error {
 	if err := measurePlans(ctx, r, rep, o); err != nil {
 		return err
 	}
-	if len(o.scaleSizes) > 0 {
-		if rep.Scale, err = measureScale(ctx, r, o, x.GoogleBeta, tf); err != nil {
+	if len(o.scaleSizes)+len(o.scalePools) > 0 {
+		if rep.Scale, err = measureScale(ctx, r, o, x, tf); err != nil {
 			return err
 		}
 	}
@@ -282,10 +287,11 @@ func measurePlans(ctx context.Context, r *benchmark.Runner, rep *benchmark.Repor
 	return err
 }
 
-// measureScale plans N accel_tpu_vm, and N google_tpu_v2_vm when a
-// google-beta build is given, against one emulator: a create and, after an
-// apply, with state; every configuration and size in the same rounds.
-func measureScale(ctx context.Context, r *benchmark.Runner, o options, googleBeta, tf string) (*benchmark.ScaleRun, error) {
+// measureScale plans N accel_tpu_vm and N accel_fallback_nodepools, and
+// the Google providers' resources of the same objects when their builds are
+// given, against one emulator: a create and, after an apply, with state;
+// every configuration and size in the same rounds.
+func measureScale(ctx context.Context, r *benchmark.Runner, o options, x benchmark.Extras, tf string) (*benchmark.ScaleRun, error) {
 	srv, err := benchmark.StartScaleEmulator(o.scalePage)
 	if err != nil {
 		return nil, err
@@ -293,21 +299,29 @@ func measureScale(ctx context.Context, r *benchmark.Runner, o options, googleBet
 	defer func() { _ = srv.Close() }()
 	s := &benchmark.ScaleRun{
 		Date: time.Now().UTC().Format(time.DateOnly), Machine: benchmark.DetectMachine(ctx, tf),
-		Runs: o.scaleRuns, PageSize: o.scalePage, LoadBefore: benchmark.LoadAverage(), GoogleBeta: googleBeta,
-	}
-	kinds := []benchmark.Kind{benchmark.KindResources}
-	if googleBeta != "" {
-		kinds = append(kinds, benchmark.KindGoogleBeta)
-	} else {
-		logf("plans at scale: %s is not set, so google-beta is not compared (this provider is measured alone)", benchmark.GoogleBetaEnv)
+		Runs: o.scaleRuns, PageSize: o.scalePage, LoadBefore: benchmark.LoadAverage(), GoogleBeta: x.GoogleBeta, Google: x.Google,
 	}
 	var jobs []benchmark.Job
-	for _, n := range o.scaleSizes {
-		for _, k := range kinds {
-			jobs = append(jobs, benchmark.ScaleJobs(k, n, srv)...)
-			s.Results = append(s.Results, benchmark.ScaleResult{Kind: k, N: n, Zones: benchmark.ScaleZones(n)})
+	add := func(sizes []int, kind, peer benchmark.Kind, build, env string) {
+		kinds := []benchmark.Kind{kind}
+		if build != "" {
+			kinds = append(kinds, peer)
+		} else if len(sizes) > 0 {
+			logf("plans at scale: %s is not set, so %s is not compared (%s is measured alone)", env, peer, kind)
+		}
+		for _, n := range sizes {
+			for _, k := range kinds {
+				jobs = append(jobs, benchmark.ScaleJobs(k, n, srv)...)
+				zones := 1
+				if k == benchmark.KindResources || k == benchmark.KindGoogleBeta {
+					zones = benchmark.ScaleZones(n)
+				}
+				s.Results = append(s.Results, benchmark.ScaleResult{Kind: k, N: n, Zones: zones})
+			}
 		}
 	}
+	add(o.scaleSizes, benchmark.KindResources, benchmark.KindGoogleBeta, x.GoogleBeta, benchmark.GoogleBetaEnv)
+	add(o.scalePools, benchmark.KindNodePools, benchmark.KindGooglePools, x.Google, benchmark.GoogleEnv)
 	logf("plans at scale: %d configurations, interleaved", len(jobs))
 	runs := r.Runs
 	r.Runs = o.scaleRuns
