@@ -51,7 +51,7 @@ type ScaleRun struct {
 	// GoogleBeta and Google are the builds of the google-beta and google
 	// providers compared with, "" for none.
 	GoogleBeta, Google string
-	Results    []ScaleResult
+	Results            []ScaleResult
 }
 
 // LoadAverage is the machine's 1, 5 and 15-minute load averages, or "n/a".
@@ -85,7 +85,7 @@ func (s *ScaleRun) ScaleTargets() []TargetResult {
 			}
 			g, gok := s.result(st.peer, n)
 			for _, p := range []struct {
-				what       string
+				what        string
 				accel, peer Sample
 			}{{"plan of a create", a.Create, g.Create}, {"plan with state", a.Refresh, g.Refresh}} {
 				t := TargetResult{Target: fmt.Sprintf("%s of %s: at least %.1fx as fast as %s", p.what, scaleWhat(st.kind, n), st.factor, scaleWhat(st.peer, n))}
