@@ -153,9 +153,12 @@ func benchProvider(name string) string {
 }
 
 // googleBetaProvider selects the google-beta provider, offline: a token that
-// is never sent, since a plan for create calls no API.
+// is never sent, since a plan for create calls no API, and the universe
+// domain that keeps its configure from asking Google for the token's
+// identity (see googleUniverse).
 const googleBetaProvider = "terraform {\n  required_providers {\n    google-beta = { source = \"" + GoogleBetaSource + "\" }\n  }\n}\n\n" +
-	"provider \"google-beta\" {\n  project      = \"bench-project\"\n  zone         = \"us-central1-a\"\n  access_token = \"offline\"\n}\n"
+	"provider \"google-beta\" {\n  project         = \"bench-project\"\n  zone            = \"us-central1-a\"\n  access_token    = \"offline\"\n" +
+	"  universe_domain = \"" + googleUniverse + "\"\n}\n"
 
 // planTiers are the tiers of every KindNodePools resource.
 var planTiers = poolTiers[:3]

@@ -24,6 +24,14 @@ const (
 	scaleCluster = "us-central1/clusters/serving"
 )
 
+// googleUniverse is the Google providers' universe_domain in the plans at
+// scale. When they are configured they ask openidconnect.googleapis.com
+// whose identity their credentials are, retrying for minutes when it cannot
+// be reached (transport.GetCurrentUserEmail), unless the universe domain is
+// not googleapis.com; every API the configurations use has a custom
+// endpoint, so no call leaves the emulator.
+const googleUniverse = "emulator.test"
+
 // ScaleKinds are the resources of the scale comparison: this provider's and
 // the Google providers' of the same objects.
 var ScaleKinds = []Kind{KindResources, KindGoogleBeta, KindNodePools, KindGooglePools}
@@ -91,8 +99,9 @@ func ScaleConfig(kind Kind, n int, baseURL string) string {
 		}
 		fmt.Fprintf(&b, "terraform {\n  required_providers {\n    %s = { source = %q }\n  }\n}\n\n", name, source)
 		fmt.Fprintf(&b, "provider %q {\n  project                   = %q\n  zone                      = \"us-central1-a\"\n"+
-			"  access_token              = \"emulator\"\n  container_custom_endpoint = \"%s/v1/\"\n  compute_custom_endpoint   = \"%s/compute/v1/\"\n",
-			name, project, baseURL, baseURL)
+			"  access_token              = \"emulator\"\n  universe_domain           = %q\n"+
+			"  container_custom_endpoint = \"%s/v1/\"\n  compute_custom_endpoint   = \"%s/compute/v1/\"\n",
+			name, project, googleUniverse, baseURL, baseURL)
 		if kind == KindGoogleBeta { // the google provider has no tpu_v2_custom_endpoint
 			fmt.Fprintf(&b, "  tpu_v2_custom_endpoint    = \"%s/v2/\"\n", baseURL)
 		}
