@@ -41,7 +41,11 @@ func DetectMachine(ctx context.Context, terraform string) Machine {
 	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
 		m.MemoryGiB = memTotalGiB(string(b))
 	}
-	if out, err := exec.CommandContext(ctx, terraform, "version", "-json").Output(); err == nil {
+	version := exec.CommandContext(ctx, terraform, "version", "-json")
+	// terraform version asks HashiCorp's checkpoint service for a newer
+	// release unless told not to.
+	version.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
+	if out, err := version.Output(); err == nil {
 		var v struct {
 			Version string `json:"terraform_version"`
 		}
