@@ -61,7 +61,14 @@
 //     [Retry] inside every call;
 //   - the one normalisation of the polling settings, done by [NewClients];
 //   - the one helper for reads after a deadline, [AfterDeadline], and for
-//     a call that must outlive the request that started it, [Detach].
+//     a call that must outlive the request that started it, [Detach];
+//   - the one way reads are shared among the resources a Clients serves
+//     until it starts a write (sharedReads): the plan-time read of a GKE
+//     cluster, and the lists a refresh reads its objects from, one per zone
+//     ([TPUNodes.Read], [ComputeInstances.Read]), cluster
+//     ([NodePools.Read]) or project ([TPUNodes.ReadNamed]). A list is only
+//     used to find an object: one it does not hold is read with a get, and
+//     a list that fails falls back to a get per object.
 //
 // # Bounds
 //
@@ -84,6 +91,9 @@
 //     apply was stopped runs on a context from [AfterDeadline]: the
 //     context's values without its cancellation, for at most
 //     [FinalReadTimeout] (30 seconds).
+//   - A list shared by a refresh gets [LookupAttempts] calls and
+//     [SharedListTimeout] (30 seconds); after either, every read waiting
+//     for it makes its own call.
 //
 // So an operation returns at most FinalReadTimeout after its timeout or
 // Terraform's stop signal, and a refresh against an endpoint that is not

@@ -83,7 +83,7 @@ func (p *NodePools) Poller() *Poller { return p.c.poller }
 // GetCluster reads the cluster, with its node pools and control plane
 // version, in one call: a plan-time read, bounded by ctx and by
 // ClusterReadTimeout. The answer is shared by every caller of these clients
-// until they start a write (see clusterReads): callers must not change it.
+// until they start a write (see sharedReads): callers must not change it.
 func (p *NodePools) GetCluster(ctx context.Context) (*container.Cluster, error) {
 	return p.sharedCluster(ctx)
 }
