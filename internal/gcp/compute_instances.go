@@ -52,14 +52,9 @@ func (ci *ComputeInstances) Get(ctx context.Context, project, zone, name string)
 // instance they refresh there until their next write, or with Get when that
 // list does not hold it (see TPUNodes.Read). Callers must not change it.
 func (ci *ComputeInstances) Read(ctx context.Context, project, zone, name string) (*compute.Instance, error) {
-	insts, ok := sharedList(ctx, &ci.c.reads.instances, project+"/"+zone, func(ctx context.Context) (map[string]*compute.Instance, error) {
-		all, err := ci.list(ctx, project, zone, "", LookupAttempts)
-		byName := make(map[string]*compute.Instance, len(all))
-		for _, inst := range all {
-			byName[inst.Name] = inst
-		}
-		return byName, err
-	})
+	insts, ok := sharedList(ctx, &ci.c.reads.instances, project+"/"+zone, func(ctx context.Context) ([]*compute.Instance, error) {
+		return ci.list(ctx, project, zone, "", LookupAttempts)
+	}, func(inst *compute.Instance) string { return inst.Name })
 	if inst := insts[name]; ok && inst != nil {
 		return inst, nil
 	}

@@ -112,22 +112,27 @@ func (p *NodePools) sharedCluster(ctx context.Context) (*container.Cluster, erro
 	}).wait(ctx)
 }
 
-// sharedList is the shared part of a refresh read: the answer of a list of
-// key, started with list when there is none since the last write and bounded
-// by SharedListTimeout, waited for until ctx ends. ok is false when the list
-// failed or ctx ended: the caller then reads on its own, so that a list that
-// a role may not make, or an API that cannot answer it, costs one call and
-// never a wrong answer.
+// sharedList is the shared part of a refresh read: the items of a list of
+// key by name, listed with list when there is none since the last write and
+// bounded by SharedListTimeout, waited for until ctx ends. ok is false when
+// the list failed or ctx ended: the caller then reads on its own, so that a
+// list that a role may not make, or an API that cannot answer it, costs one
+// call and never a wrong answer.
 func sharedList[V any](ctx context.Context, r *sharedReads[map[string]V], key string,
-	list func(ctx context.Context) (map[string]V, error)) (items map[string]V, ok bool) {
+	list func(ctx context.Context) ([]V, error), name func(V) string) (byName map[string]V, ok bool) {
 	if ctx.Err() != nil {
 		return nil, false
 	}
 	sr := r.get(key, func() (map[string]V, error) {
 		lctx, cancel := Detach(ctx, SharedListTimeout)
 		defer cancel()
-		return list(lctx)
+		items, err := list(lctx)
+		byName := make(map[string]V, len(items))
+		for _, item := range items {
+			byName[name(item)] = item
+		}
+		return byName, err
 	})
-	items, err := sr.wait(ctx)
-	return items, err == nil
+	byName, err := sr.wait(ctx)
+	return byName, err == nil
 }

@@ -44,20 +44,23 @@ func (n *TPUNodes) Get(ctx context.Context, name string) (*tpu.Node, error) {
 // node, it never proves one absent. Callers must not change the node.
 func (n *TPUNodes) Read(ctx context.Context, name string) (*tpu.Node, error) {
 	if i := strings.LastIndex(name, "/nodes/"); i > 0 {
-		parent := name[:i]
-		nodes, ok := sharedList(ctx, &n.c.reads.tpuNodes, parent, func(ctx context.Context) (map[string]*tpu.Node, error) {
-			all, err := n.list(ctx, parent, LookupAttempts)
-			byName := make(map[string]*tpu.Node, len(all))
-			for _, node := range all {
-				byName[node.Name] = node
-			}
-			return byName, err
-		})
-		if node := nodes[name]; ok && node != nil {
+		if node, ok := n.sharedNodes(ctx, name[:i])[name]; ok && node != nil {
 			return node, nil
 		}
 	}
 	return n.Get(ctx, name)
+}
+
+// sharedNodes are the nodes of parent by name, from the list these clients
+// share; nil when that list failed.
+func (n *TPUNodes) sharedNodes(ctx context.Context, parent string) map[string]*tpu.Node {
+	nodes, ok := sharedList(ctx, &n.c.reads.tpuNodes, parent, func(ctx context.Context) ([]*tpu.Node, error) {
+		return n.list(ctx, parent, LookupAttempts)
+	}, func(node *tpu.Node) string { return node.Name })
+	if !ok {
+		return nil
+	}
+	return nodes
 }
 
 // Create starts creating node nodeID under parent (projects/P/locations/Z).
@@ -112,16 +115,8 @@ func (n *TPUNodes) ListNamed(ctx context.Context, project, name string) ([]*tpu.
 // project until their next write, filtered by name; ListNamed when that list
 // failed. Callers must not change the nodes.
 func (n *TPUNodes) ReadNamed(ctx context.Context, project, name string) ([]*tpu.Node, error) {
-	parent := "projects/" + project + "/locations/-"
-	all, ok := sharedList(ctx, &n.c.reads.tpuNodes, parent, func(ctx context.Context) (map[string]*tpu.Node, error) {
-		nodes, err := n.list(ctx, parent, LookupAttempts)
-		byName := make(map[string]*tpu.Node, len(nodes))
-		for _, node := range nodes {
-			byName[node.Name] = node
-		}
-		return byName, err
-	})
-	if !ok {
+	all := n.sharedNodes(ctx, "projects/"+project+"/locations/-")
+	if all == nil {
 		return n.ListNamed(ctx, project, name)
 	}
 	var out []*tpu.Node
