@@ -288,7 +288,7 @@ func (r *Report) Markdown() string {
 	r.writePlans(w)
 	r.writeStartup(w)
 	if r.Scale != nil {
-		w("%s\n", r.Scale.Section())
+		w("%s\n%s\n", r.Scale.Section(), ScaleAnalysis())
 	}
 	r.writeApplies(w)
 	r.writeSuites(w)
