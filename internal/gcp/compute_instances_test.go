@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -166,17 +167,46 @@ func runningOp(endpoint string) *compute.Operation {
 		SelfLink: endpoint + "projects/p/zones/" + ciZone + "/operations/op-1"}
 }
 
+// expiring is a context whose deadline passes when expire is called, not
+// at a time: a test of what happens at a deadline that does not depend on
+// how fast the machine is.
+type expiring struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func newExpiring() *expiring {
+	return &expiring{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (c *expiring) expire()                     { c.once.Do(func() { close(c.done) }) }
+func (c *expiring) Deadline() (time.Time, bool) { return time.Now().Add(time.Hour), true }
+func (c *expiring) Done() <-chan struct{}       { return c.done }
+func (c *expiring) Value(key any) any           { return c.Context.Value(key) }
+func (c *expiring) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
+}
+
 // TestComputeInstancesWaitEndsAtDeadline pins that Wait on an operation
 // that never finishes returns at the context's deadline, with a deadline
-// error and the operation as last read.
+// error and the operation as last read. The deadline passes once the
+// operation has been read.
 func TestComputeInstancesWaitEndsAtDeadline(t *testing.T) {
 	t.Parallel()
 	var endpoint string
-	srv, gets := zoneOpServer(t, func() *compute.Operation { return runningOp(endpoint) })
+	ctx := newExpiring()
+	srv, gets := zoneOpServer(t, func() *compute.Operation {
+		ctx.expire()
+		return runningOp(endpoint)
+	})
 	endpoint = srv.URL + "/compute/v1/"
 	ci := instancesClient(t, endpoint)
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
 	last, err := ci.Wait(ctx, runningOp(endpoint))
 	if gcp.Classify(err) != gcp.ClassDeadline || last == nil || last.Status != "RUNNING" {
 		t.Fatalf("Wait past the deadline: %v (class %s), last %+v; want a deadline error", err, gcp.Classify(err), last)
