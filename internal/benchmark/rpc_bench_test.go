@@ -138,8 +138,11 @@ func tpuVMServers(b *testing.B) []struct {
 	}{{"accel", "accel_tpu_vm", s.srv}, {"framework_bare_schema", "baseline_tpu_vm", bare}, {"raw_protocol", "raw_tpu_vm", raw}}
 }
 
-// bareProvider serves baseline_tpu_vm as cmd/baselineprovider does.
-type bareProvider struct{}
+// bareProvider serves baseline_tpu_vm as cmd/baselineprovider does; with
+// wrap, the resource wrap makes of it.
+type bareProvider struct {
+	wrap func(resource.Resource) resource.Resource
+}
 
 func (p *bareProvider) Metadata(_ context.Context, _ fwprovider.MetadataRequest, resp *fwprovider.MetadataResponse) {
 	resp.TypeName = "baseline"
@@ -150,7 +153,11 @@ func (p *bareProvider) Configure(context.Context, fwprovider.ConfigureRequest, *
 }
 func (p *bareProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{func() resource.Resource {
-		return benchmark.NewBareResource("_tpu_vm", tpuvm.NewResource(catalog.Default(), nil))
+		r := benchmark.NewBareResource("_tpu_vm", tpuvm.NewResource(catalog.Default(), nil))
+		if p.wrap != nil {
+			r = p.wrap(r)
+		}
+		return r
 	}}
 }
 func (p *bareProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }

@@ -7,17 +7,11 @@ import (
 	"context"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/accel-dev/terraform-provider-accel/internal/benchmark"
-	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
-	"github.com/accel-dev/terraform-provider-accel/internal/tpuvm"
 )
 
 // computedOutputs are accel_tpu_vm's top-level attributes that only the
@@ -34,10 +28,6 @@ var computedOutputs = []string{
 type shapedResource struct {
 	resource.Resource
 	grouped bool
-}
-
-func (r *shapedResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_tpu_vm"
 }
 
 func (r *shapedResource) Schema(ctx context.Context, req resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -58,23 +48,6 @@ func (r *shapedResource) Schema(ctx context.Context, req resource.SchemaRequest,
 	resp.Schema.Attributes = attrs
 }
 
-// shapeProvider serves one shapedResource as shape_tpu_vm.
-type shapeProvider struct{ grouped bool }
-
-func (p *shapeProvider) Metadata(_ context.Context, _ fwprovider.MetadataRequest, resp *fwprovider.MetadataResponse) {
-	resp.TypeName = "shape"
-}
-func (p *shapeProvider) Schema(context.Context, fwprovider.SchemaRequest, *fwprovider.SchemaResponse) {
-}
-func (p *shapeProvider) Configure(context.Context, fwprovider.ConfigureRequest, *fwprovider.ConfigureResponse) {
-}
-func (p *shapeProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource {
-		return &shapedResource{Resource: benchmark.NewBareResource("_tpu_vm", tpuvm.NewResource(catalog.Default(), nil)), grouped: p.grouped}
-	}}
-}
-func (p *shapeProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
-
 // BenchmarkPlanResourceChange_tpuVMSchemaShape measures what the framework
 // alone costs to plan one accel_tpu_vm for create with its schema as it is
 // (flat: 32 top-level attributes) and with the 15 computed outputs grouped
@@ -87,7 +60,9 @@ func BenchmarkPlanResourceChange_tpuVMSchemaShape(b *testing.B) {
 		grouped bool
 	}{{"flat", false}, {"grouped", true}} {
 		b.Run(shape.name, func(b *testing.B) {
-			srv, err := providerserver.NewProtocol6WithError(&shapeProvider{grouped: shape.grouped})()
+			srv, err := providerserver.NewProtocol6WithError(&bareProvider{wrap: func(r resource.Resource) resource.Resource {
+				return &shapedResource{Resource: r, grouped: shape.grouped}
+			}})()
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -96,7 +71,7 @@ func BenchmarkPlanResourceChange_tpuVMSchemaShape(b *testing.B) {
 				b.Fatal(err)
 			}
 			s := &rpcServer{srv: srv, schema: sch}
-			rs := sch.ResourceSchemas["shape_tpu_vm"]
+			rs := sch.ResourceSchemas["baseline_tpu_vm"]
 			cfg := s.value(b, rs, map[string]tftypes.Value{
 				"name":             tftypes.NewValue(tftypes.String, "bench-vm"),
 				"accelerator_type": tftypes.NewValue(tftypes.String, "v5litepod-4"),
@@ -108,7 +83,7 @@ func BenchmarkPlanResourceChange_tpuVMSchemaShape(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			req := &tfprotov6.PlanResourceChangeRequest{TypeName: "shape_tpu_vm", Config: cfg, ProposedNewState: cfg, PriorState: &null}
+			req := &tfprotov6.PlanResourceChangeRequest{TypeName: "baseline_tpu_vm", Config: cfg, ProposedNewState: cfg, PriorState: &null}
 			b.ReportMetric(float64(len(rs.Block.Attributes)+len(rs.Block.BlockTypes)), "top-level")
 			for b.Loop() {
 				resp, err := srv.PlanResourceChange(ctx, req)
