@@ -36,7 +36,19 @@ const cliTimeout = 10 * time.Minute
 // the plan failed.
 func PlanDiagnostics(t *testing.T, env []string, tf, config string) ([]Diagnostic, string, error) {
 	t.Helper()
-	stdout, _, err := NewWorkspace(t, env, tf, config).Run("plan", "-json", "-input=false", "-no-color")
+	return planDiagnostics(t, NewWorkspace(t, env, tf, config))
+}
+
+// PlanFilesDiagnostics is PlanDiagnostics on a module of several files
+// (see NewWorkspaceFiles).
+func PlanFilesDiagnostics(t *testing.T, env []string, tf string, files map[string]string) ([]Diagnostic, string, error) {
+	t.Helper()
+	return planDiagnostics(t, NewWorkspaceFiles(t, env, tf, files))
+}
+
+func planDiagnostics(t *testing.T, w *Workspace) ([]Diagnostic, string, error) {
+	t.Helper()
+	stdout, _, err := w.Run("plan", "-json", "-input=false", "-no-color")
 	return ParseDiagnostics(t, stdout), stdout, err
 }
 

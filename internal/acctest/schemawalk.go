@@ -355,18 +355,43 @@ func copyValue(v any, resolve bool) any {
 
 // UnknownConfig renders the cases as blocks of kind and typeName named
 // c0, c1, ..., after the terraform_data resource holding their unknown
-// values.
+// values: the files of UnknownConfigFiles in one text.
 func UnknownConfig(kind Kind, typeName string, cases []Case) string {
+	files := UnknownConfigFiles(kind, typeName, cases)
+	var b strings.Builder
+	b.WriteString(files[unknownsFile])
+	for i := range cases {
+		b.WriteString(files[caseFile(i)])
+	}
+	return b.String()
+}
+
+// unknownsFile is the file of UnknownConfigFiles holding the
+// terraform_data resource; case i is in caseFile(i).
+const unknownsFile = "unknowns.tf"
+
+func caseFile(i int) string { return fmt.Sprintf("c%d.tf", i) }
+
+// UnknownConfigFiles renders the cases as UnknownConfig does, as files of
+// one module: the terraform_data resource in unknowns.tf and case i in
+// c<i>.tf. The CLI reads and parses a diagnostic's whole file to show its
+// source, once per diagnostic: with a file per case, a plan of a hundred
+// cases that warns about each reads one case per warning instead of all of
+// them (most of such a plan's CPU time in one file).
+func UnknownConfigFiles(kind Kind, typeName string, cases []Case) map[string]string {
 	inputs := map[string]any{}
-	var blocks strings.Builder
+	files := make(map[string]string, len(cases)+1)
 	for i, c := range cases {
 		collectUnknowns(c.Body, inputs)
-		fmt.Fprintf(&blocks, "\n# %s\n%s %q \"c%d\" {\n", c.Name, kind, typeName, i)
-		writeBody(&blocks, "  ", "", c.Body, c.Blocks)
-		blocks.WriteString("}\n")
+		var b strings.Builder
+		fmt.Fprintf(&b, "\n# %s\n%s %q \"c%d\" {\n", c.Name, kind, typeName, i)
+		writeBody(&b, "  ", "", c.Body, c.Blocks)
+		b.WriteString("}\n")
+		files[caseFile(i)] = b.String()
 	}
-	return fmt.Sprintf("resource %q %q {\n  input = %s\n}\n", "terraform_data", strings.TrimPrefix(UnknownSource, "terraform_data."),
-		HCL(inputs)) + blocks.String()
+	files[unknownsFile] = fmt.Sprintf("resource %q %q {\n  input = %s\n}\n", "terraform_data",
+		strings.TrimPrefix(UnknownSource, "terraform_data."), HCL(inputs))
+	return files
 }
 
 // writeBody writes the arguments and blocks of body at indent; prefix is

@@ -20,8 +20,9 @@ func CheckNoUnknownOnlyWarnings(t *testing.T, tg *Target, kind Kind, typeName st
 	t.Helper()
 	env := DevInstall(t)
 	tf := TerraformPath(t)
-	warnings := func(config string) map[Diagnostic]int {
-		diags, stdout, err := PlanDiagnostics(t, env, tf, tg.Config(config))
+	warnings := func(files map[string]string) map[Diagnostic]int {
+		files["provider.tf"] = tg.ProviderConfig()
+		diags, stdout, err := PlanFilesDiagnostics(t, env, tf, files)
 		if err != nil {
 			t.Fatalf("%v\nstdout:\n%s", err, stdout)
 		}
@@ -33,8 +34,8 @@ func CheckNoUnknownOnlyWarnings(t *testing.T, tg *Target, kind Kind, typeName st
 		}
 		return out
 	}
-	known := warnings(UnknownConfig(kind, typeName, KnownCases(cases)))
-	for d, n := range warnings(UnknownConfig(kind, typeName, cases)) {
+	known := warnings(UnknownConfigFiles(kind, typeName, KnownCases(cases)))
+	for d, n := range warnings(UnknownConfigFiles(kind, typeName, cases)) {
 		if extra := n - known[d]; extra > 0 {
 			t.Errorf("%s: %d warning(s) only while values are unknown: %s: %s", addressOr(d), extra, d.Summary, d.Detail)
 		}

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,13 +29,20 @@ type Workspace struct {
 // provider, into a new directory in which tf runs with env.
 func NewWorkspace(t *testing.T, env []string, tf, config string) *Workspace {
 	t.Helper()
-	w := &Workspace{t: t, dir: t.TempDir(), tf: tf, env: env}
-	hcl := "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n\n" + config
-	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(hcl), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return NewModuleWorkspace(t, env, tf, map[string]string{"main.tf": requiredProviders + "\n" + config})
 }
+
+// NewWorkspaceFiles writes the files of one module (names relative to the
+// new directory), and a terraform block requiring the provider in
+// versions.tf, into a new directory in which tf runs with env.
+func NewWorkspaceFiles(t *testing.T, env []string, tf string, files map[string]string) *Workspace {
+	t.Helper()
+	files = maps.Clone(files)
+	files["versions.tf"] = requiredProviders
+	return NewModuleWorkspace(t, env, tf, files)
+}
+
+const requiredProviders = "terraform {\n  required_providers {\n    accel = { source = \"accel-dev/accel\" }\n  }\n}\n"
 
 // NewModuleWorkspace writes files (paths relative to the new directory,
 // subdirectories created) into a new directory in which tf runs with env:
