@@ -17,6 +17,7 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 )
 
 // settingCase is one node setting: its HCL before and after a change, what
@@ -170,15 +171,15 @@ func sharingOf(np *container.NodePool) string {
 // GPU tier, is sent on create and reported back; import gives the same
 // state; changing it updates the pool in place (no pool created) or
 // re-creates that tier's pool, as the plan says; and every step plans
-// nothing after its apply. One resource holds one tier per setting, so
-// each change is a step of one test.
+// nothing after its apply. Each setting is on a tier (a pool) of its own,
+// so one step changes the settings of a group together and each pool
+// shows what its own change did.
 func TestAccFallbackNodePools_settings(t *testing.T) {
-	// The cases in groups, each a resource of its own: every step plans
-	// every tier of the resource, so one resource of all the cases costs
-	// the square of their number.
+	// The cases in groups, each a resource of its own, so that a failure
+	// names a small group.
 	newTarget(t).RequireEmulatorFor(t, "sets the service accounts nodes@p and serving@p, which exist only on the emulator")
 	all := settingCases()
-	const group = 4
+	const group = 6
 	for first := 0; first < len(all); first += group {
 		cases := all[first:min(first+group, len(all))]
 		// Each group with an emulator of its own, whose pool creates it counts.
@@ -187,7 +188,7 @@ func TestAccFallbackNodePools_settings(t *testing.T) {
 }
 
 // testSettings creates one resource with a tier per case in tg's cluster,
-// imports it, then changes each case's setting in turn.
+// imports it, then changes every case's setting in one step.
 func testSettings(t *testing.T, tg *acctest.Target, cases []settingCase) {
 	tpuZone, gpuZone := zones(tg)
 	prefix := acctest.RandomName("set")
@@ -202,13 +203,13 @@ func testSettings(t *testing.T, tg *acctest.Target, cases []settingCase) {
 		}
 		return tpuTier(name(i), tpuZone, "v6e-1", setting)
 	}
-	// render gives the configuration with the cases up to changed (none
-	// for -1) after their change: each step changes one setting.
-	render := func(changed int) string {
+	// render gives the configuration with every case before its change, or
+	// after it.
+	render := func(changed bool) string {
 		tiers := make([]tier, len(cases))
 		for i, c := range cases {
 			s := c.before
-			if i <= changed {
+			if changed {
 				s = c.after
 			}
 			tiers[i] = tierOf(i, s)
@@ -216,45 +217,78 @@ func testSettings(t *testing.T, tg *acctest.Target, cases []settingCase) {
 		return config(tg, prefix, "", tiers...)
 	}
 	names := make([]string, len(cases))
-	for i := range cases {
+	var created, changed []statecheck.StateCheck
+	recreated := int64(0)
+	creates := tg.Calls()
+	provisioned := make([]int, len(cases))
+	for i, c := range cases {
 		names[i] = name(i)
+		created = append(created, poolCheck{tg: tg, name: name(i), check: reports(c.name, c.reportsBefore)})
+		changed = append(changed,
+			poolCheck{tg: tg, name: name(i), check: reports(c.name, c.reportsAfter)},
+			statecheck.ExpectKnownValue(address, tierPath(i, c.stateAttribute), c.stateAfter),
+			poolRecreated(tg, name(i), &provisioned[i], !c.inPlace, c.name))
+		if !c.inPlace {
+			recreated++
+		}
 	}
-	var checks []statecheck.StateCheck
-	for i, c := range cases {
-		checks = append(checks, poolCheck{tg: tg, name: name(i), check: reports(c.name, c.reportsBefore)})
-	}
-	steps := []resource.TestStep{{
-		Config:            render(-1),
-		ConfigStateChecks: checks,
-		ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-	}, {
-		ResourceName:            address,
-		ImportState:             true,
-		ImportStateVerify:       true,
-		ImportStateId:           tg.Cluster + "/nodePools/" + joinNames(names),
-		ImportStateVerifyIgnore: []string{"timeouts", "pools"}, // created_at is empty for imported pools
-	}}
-	for i, c := range cases {
-		creates := tg.Calls()
-		steps = append(steps, resource.TestStep{
-			PreConfig: creates.Snapshot,
-			Config:    render(i),
+	changed = append(changed, creates.Exactly(map[string]int64{emulator.MethodNodePoolsCreate: recreated}))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroyed(tg, names...),
+		Steps: []resource.TestStep{{
+			Config:            render(false),
+			ConfigStateChecks: created,
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}, {
+			ResourceName:            address,
+			ImportState:             true,
+			ImportStateVerify:       true,
+			ImportStateId:           tg.Cluster + "/nodePools/" + joinNames(names),
+			ImportStateVerifyIgnore: []string{"timeouts", "pools"}, // created_at is empty for imported pools
+		}, {
+			PreConfig: func() {
+				creates.Snapshot()
+				for i := range cases {
+					provisioned[i] = poolProvisionings(tg, name(i))
+				}
+			},
+			Config: render(true),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				poolCheck{tg: tg, name: name(i), check: reports(c.name, c.reportsAfter)},
-				statecheck.ExpectKnownValue(address, tierPath(i, c.stateAttribute), c.stateAfter),
-				poolsCreated(creates, !c.inPlace, c.name),
-			},
-		})
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(tg, names...),
-		Steps:                    steps,
+			ConfigStateChecks: changed,
+		}},
 	})
+}
+
+// poolProvisionings counts the times the emulator started creating tg's
+// pool name.
+func poolProvisionings(tg *acctest.Target, name string) int {
+	n := 0
+	for _, e := range tg.Emulator.PoolEvents() {
+		if e.Pool == tg.Cluster+"/nodePools/"+name && e.Status == emulator.PoolProvisioning {
+			n++
+		}
+	}
+	return n
+}
+
+// poolRecreated checks that the pool name was created once since *before
+// (the count of poolProvisionings then) when recreated, else not at all:
+// the change of the setting what updated it in place.
+func poolRecreated(tg *acctest.Target, name string, before *int, recreated bool, what string) acctest.CheckFunc {
+	return func() error {
+		want := *before
+		if recreated {
+			want++
+		}
+		if got := poolProvisionings(tg, name); got != want {
+			return fmt.Errorf("changing %s: node pool %s was created %d time(s) since the change began, want %d", what, name, got-*before, want-*before)
+		}
+		return nil
+	}
 }
 
 func reports(what string, ok func(*container.NodePool) bool) func(*container.NodePool) error {
