@@ -6,8 +6,6 @@ package autoclass_test
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 )
 
@@ -48,11 +46,6 @@ func TestAccComputeClass_unknownAtPlan(t *testing.T) {
 	minimal := map[string]any{"name": "minimal", "priority": []any{map[string]any{"accelerator_type": "v6e-4"}}}
 	cases, missing := acctest.UnknownCases(attrs, everyArgument(tg.Cluster), minimal, nil)
 	acctest.RequireValues(t, missing)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: tg.Config(acctest.UnknownConfig(acctest.DataSource, "accel_compute_class", cases)),
-		}},
-	})
+	acctest.ApplyUnknownCases(t, tg, acctest.DataSource, "accel_compute_class", cases)
 	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.DataSource, "accel_compute_class", cases)
 }

@@ -6,8 +6,6 @@ package hardwarepath_test
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 )
 
@@ -42,11 +40,6 @@ func TestAccHardwarePath_unknownAtPlan(t *testing.T) {
 		"gpu": []any{map[string]any{"machine_type": "g2-standard-4"}}}
 	cases, missing := acctest.UnknownCases(attrs, everyArgument(), minimal, nil)
 	acctest.RequireValues(t, missing)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: tg.Config(acctest.UnknownConfig(acctest.DataSource, "accel_hardware_path", cases)),
-		}},
-	})
+	acctest.ApplyUnknownCases(t, tg, acctest.DataSource, "accel_hardware_path", cases)
 	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.DataSource, "accel_hardware_path", cases)
 }

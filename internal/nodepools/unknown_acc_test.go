@@ -56,15 +56,7 @@ func TestAccFallbackNodePools_unknownAtPlan(t *testing.T) {
 	attrs := acctest.SettableAttributes(t, acctest.Resource, "accel_fallback_nodepools")
 	cases, missing := acctest.UnknownCases(attrs, everyAttribute(tg), fewAttributes(tg), uniqueNames)
 	acctest.RequireValues(t, missing)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: tg.Config(acctest.UnknownConfig(acctest.Resource, "accel_fallback_nodepools", cases)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
-	})
+	acctest.ApplyUnknownCases(t, tg, acctest.Resource, "accel_fallback_nodepools", cases)
 	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.Resource, "accel_fallback_nodepools", cases)
 }
 

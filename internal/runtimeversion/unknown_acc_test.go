@@ -6,8 +6,6 @@ package runtimeversion_test
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 )
 
@@ -30,11 +28,6 @@ func TestAccRuntimeVersion_unknownAtPlan(t *testing.T) {
 	}
 	cases, missing := acctest.UnknownCases(attrs, every, map[string]any{"accelerator_type": "v5litepod-4", "framework": "tensorflow"}, nil)
 	acctest.RequireValues(t, missing)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: tg.Config(acctest.UnknownConfig(acctest.DataSource, "accel_runtime_version", cases)),
-		}},
-	})
+	acctest.ApplyUnknownCases(t, tg, acctest.DataSource, "accel_runtime_version", cases)
 	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.DataSource, "accel_runtime_version", cases)
 }

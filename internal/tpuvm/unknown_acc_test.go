@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
@@ -53,15 +52,7 @@ func TestAccTPUVM_unknownAtPlan(t *testing.T) {
 	}
 	cases = append(cases, more...)
 	acctest.RequireValues(t, missing)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: tg.Config(acctest.UnknownConfig(acctest.Resource, "accel_tpu_vm", cases)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
-	})
+	acctest.ApplyUnknownCases(t, tg, acctest.Resource, "accel_tpu_vm", cases)
 	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.Resource, "accel_tpu_vm", cases)
 }
 
