@@ -268,7 +268,7 @@ func testSettings(t *testing.T, tg *acctest.Target, cases []settingCase) {
 func poolProvisionings(tg *acctest.Target, name string) int {
 	n := 0
 	for _, e := range tg.Emulator.PoolEvents() {
-		if e.Pool == tg.Cluster+"/nodePools/"+name && e.Status == emulator.PoolProvisioning {
+		if e.Pool == poolID(tg, name) && e.Status == emulator.PoolProvisioning {
 			n++
 		}
 	}
