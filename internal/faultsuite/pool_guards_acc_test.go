@@ -126,7 +126,7 @@ func foreignPoolAfterPlan(h *harness) {
 	if c, d := h.calls(emulator.MethodNodePoolsCreate)-creates, h.calls(emulator.MethodNodePoolsDelete)-deletes; c != 1 || d != 0 {
 		h.t.Fatalf("the apply made %d create and %d delete calls, want 1 (the refused create of tier 1) and 0", c, d)
 	}
-	st, err := h.ws.State(h.ctx())
+	st, err := h.ws.State()
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func operationsList500WhileBusy(h *harness) {
 // is exactly one and it is not tainted.
 func (h *harness) untainted(when string) faultsuite.StateResource {
 	h.t.Helper()
-	st, err := h.ws.State(h.ctx())
+	st, err := h.ws.State()
 	if err != nil {
 		h.t.Fatal(err)
 	}

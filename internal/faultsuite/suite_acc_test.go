@@ -116,7 +116,7 @@ func (h *harness) reconcile() faultsuite.Report {
 }
 
 func (h *harness) check() (faultsuite.Report, error) {
-	st, err := h.ws.State(h.ctx())
+	st, err := h.ws.State()
 	if err != nil {
 		return faultsuite.Report{}, err
 	}
@@ -400,7 +400,7 @@ func (h *harness) secondState(body string, wantErr *regexp.Regexp) {
 	if err == nil || !wantErr.MatchString(out.Stdout+out.Stderr) {
 		h.t.Fatalf("apply in a second state: %v, want an error matching %q\nstdout:\n%s\nstderr:\n%s", err, wantErr, out.Stdout, out.Stderr)
 	}
-	st, err := other.State(h.ctx())
+	st, err := other.State()
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func (h *harness) outsideLabelBetweenPlanAndApply(body func(extra string) string
 	h.cli("plan", "-input=false", "-no-color", "-out=tfplan")
 	outside()
 	h.applyWith(nil, "tfplan")
-	st, err := h.ws.State(h.ctx())
+	st, err := h.ws.State()
 	if err != nil {
 		h.t.Fatal(err)
 	}

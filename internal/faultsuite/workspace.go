@@ -168,7 +168,8 @@ func (p *Process) Wait() (Output, error) {
 	return out, nil
 }
 
-// State is the part of `terraform show -json` the suite reads.
+// State is the part of `terraform show -json`'s shape the suite reads
+// (Workspace.State builds it from the state file).
 type State struct {
 	Values *struct {
 		RootModule StateModule `json:"root_module"`
@@ -214,15 +215,86 @@ func (s *State) Resources() []StateResource {
 	return out
 }
 
-// State reads the workspace's state with `terraform show -json`.
-func (w *Workspace) State(ctx context.Context) (*State, error) {
-	out, err := w.Run(ctx, "show", "-json", "-no-color")
+// State reads the workspace's state file (the local backend's
+// terraform.tfstate). No file, or an empty one, is an empty state, as for
+// the CLI: Terraform creates the file when it takes the state lock, so a
+// process killed before its first write leaves it empty. Reading the file instead of
+// running `terraform show -json` spares a CLI run and a provider start per
+// reconciliation; that the CLI can still read and refresh the state is what
+// the plan at the end of every scenario checks.
+func (w *Workspace) State() (*State, error) {
+	raw, err := os.ReadFile(filepath.Join(w.Dir, "terraform.tfstate"))
+	if errors.Is(err, os.ErrNotExist) || err == nil && len(raw) == 0 {
+		return &State{}, nil
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading the state: %w", err)
 	}
-	var s State
-	if err := json.Unmarshal([]byte(out.Stdout), &s); err != nil {
-		return nil, fmt.Errorf("decoding terraform show -json: %w", err)
+	return DecodeStateFile(raw)
+}
+
+// stateFile is the part of the state file format (version 4, written by
+// Terraform 0.12 and later and by OpenTofu) the suite reads.
+type stateFile struct {
+	Version   int `json:"version"`
+	Resources []struct {
+		Module    string `json:"module"`
+		Mode      string `json:"mode"`
+		Type      string `json:"type"`
+		Name      string `json:"name"`
+		Instances []struct {
+			IndexKey   json.RawMessage `json:"index_key"`
+			Status     string          `json:"status"`
+			Attributes map[string]any  `json:"attributes"`
+		} `json:"instances"`
+	} `json:"resources"`
+}
+
+// DecodeStateFile reads a state file into the shape of `terraform show
+// -json`'s values: each instance under its module, with its address and
+// whether it is tainted.
+func DecodeStateFile(raw []byte) (*State, error) {
+	var f stateFile
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, fmt.Errorf("decoding the state file: %w", err)
 	}
-	return &s, nil
+	if f.Version != 4 {
+		return nil, fmt.Errorf("state file version %d, want 4", f.Version)
+	}
+	root := &StateModule{}
+	modules := map[string]*StateModule{"": root}
+	for _, r := range f.Resources {
+		m := modules[r.Module]
+		if m == nil {
+			m = &StateModule{}
+			modules[r.Module] = m
+		}
+		mode := "managed"
+		prefix := ""
+		if r.Mode == "data" {
+			mode, prefix = "data", "data."
+		}
+		for _, inst := range r.Instances {
+			addr := prefix + r.Type + "." + r.Name
+			if len(inst.IndexKey) > 0 {
+				addr += "[" + string(inst.IndexKey) + "]"
+			}
+			if r.Module != "" {
+				addr = r.Module + "." + addr
+			}
+			m.Resources = append(m.Resources, StateResource{
+				Address: addr, Mode: mode, Type: r.Type, Values: inst.Attributes, Tainted: inst.Status == "tainted",
+			})
+		}
+	}
+	for name, m := range modules {
+		if name != "" {
+			root.ChildModules = append(root.ChildModules, *m)
+		}
+	}
+	s := &State{}
+	s.Values = &struct {
+		RootModule StateModule `json:"root_module"`
+	}{RootModule: *root}
+	return s, nil
 }
