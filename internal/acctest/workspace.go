@@ -62,6 +62,14 @@ func NewModuleWorkspace(t *testing.T, env []string, tf string, files map[string]
 	return w
 }
 
+// WithEnv is the same directory, in which the CLI runs with env instead: a
+// module initialised once can then be planned in another environment.
+func (w *Workspace) WithEnv(env []string) *Workspace {
+	c := *w
+	c.env = env
+	return &c
+}
+
 // Run runs terraform with args and returns what it wrote to standard output
 // and to standard error (where the CLI writes errors), and its exit error,
 // which carries standard error too. It works in cleanups.

@@ -352,7 +352,7 @@ func TestAccExamplesValidate(t *testing.T) {
 				errs = append(errs, where+d.Summary+": "+d.Detail)
 			}
 			if !m.wantErrors && m.wantError == "" && len(errs) == 0 && !m.allowMissing {
-				planAgainstEmulator(t, env, tf, m, args)
+				planAgainstEmulator(t, ws, env, args)
 			}
 			switch {
 			case m.wantError != "":
@@ -368,12 +368,12 @@ func TestAccExamplesValidate(t *testing.T) {
 	}
 }
 
-// planAgainstEmulator plans m against a fresh emulator (its endpoints and
-// project in the environment, as after the demo's exports), with no
-// refresh: a documented example must plan cleanly where the emulator
-// follows Google's zone tables. A module that needs input variables
-// without defaults is not planned (it says so).
-func planAgainstEmulator(t *testing.T, env []string, tf string, m module, args []string) {
+// planAgainstEmulator plans the module of ws, initialised and validated,
+// against a fresh emulator (its endpoints and project added to env, as after
+// the demo's exports), with no refresh: a documented example must plan
+// cleanly where the emulator follows Google's zone tables. A module that
+// needs input variables without defaults is not planned (it says so).
+func planAgainstEmulator(t *testing.T, ws *acctest.Workspace, env, args []string) {
 	t.Helper()
 	tg := acctest.New(t)
 	if tg.Emulator == nil {
@@ -384,11 +384,7 @@ func planAgainstEmulator(t *testing.T, env []string, tf string, m module, args [
 		"ACCEL_CONTAINER_ENDPOINT="+tg.Emulator.ContainerEndpoint(),
 		"ACCEL_COMPUTE_ENDPOINT="+tg.Emulator.ComputeEndpoint(),
 		"GOOGLE_PROJECT="+tg.Project)
-	ws := acctest.NewModuleWorkspace(t, planEnv, tf, m.files)
-	if _, _, err := ws.Run(append(args, "init", "-backend=false", "-input=false", "-no-color")...); err != nil {
-		t.Fatalf("init: %v", err)
-	}
-	stdout, stderr, err := ws.Run(append(args, "plan", "-input=false", "-refresh=false", "-no-color")...)
+	stdout, stderr, err := ws.WithEnv(planEnv).Run(append(args, "plan", "-input=false", "-refresh=false", "-no-color")...)
 	switch {
 	case err != nil && strings.Contains(stderr, "No value for required variable"):
 		t.Logf("not planned against the emulator: needs input variables")
