@@ -146,17 +146,17 @@ accelerator_type = "v6e-4"
  gpu_type = "nvidia-l4"
 }`, `TPU and GPU in One Priority`},
 	}
+	steps := map[string]acctest.PlanErrorCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      acctest.OfflineProviderConfig + "data \"accel_compute_class\" \"test\" {\n  name = \"c\"\n" + tc.body + "\n}\n",
-					ExpectError: regexp.MustCompile(tc.want),
-				}},
-			})
-		})
+		steps[name] = acctest.PlanErrorCase{
+			Config: acctest.OfflineProviderConfig + "data \"accel_compute_class\" \"test\" {\n  name = \"c\"\n" + tc.body + "\n}\n",
+			Want:   regexp.MustCompile(tc.want),
+		}
 	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    acctest.PlanErrorSteps(t, steps),
+	})
 }
 
 // TestAccComputeClass_wrongAtValidate: a wrong priority fails the plan even

@@ -82,14 +82,14 @@ gpu_count = 8
 			`(?s)Node-Pool Auto-Creation Needs Node Auto-Provisioning.*1.33.3-gke.1136000`},
 		"no such cluster": {"us-central1/clusters/nowhere", "", `Cluster Not Found`},
 	}
+	steps := map[string]acctest.PlanErrorCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: classOn(t, tg, tc.cluster, tc.extra), ExpectError: regexp.MustCompile(tc.want)}},
-			})
-		})
+		steps[name] = acctest.PlanErrorCase{Config: classOn(t, tg, tc.cluster, tc.extra), Want: regexp.MustCompile(tc.want)}
 	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    acctest.PlanErrorSteps(t, steps),
+	})
 }
 
 // TestAccComputeClass_capacity reads the quota and reservation evidence of

@@ -11,7 +11,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -215,18 +214,17 @@ func TestAccHardwarePath_invalidCandidates(t *testing.T) {
   zones = ["us-central1-a"]
   gpu { machine_type = "g2-standard-8" }`, `value must be one of`},
 	}
+	steps := map[string]acctest.PlanErrorCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      acctest.OfflineProviderConfig + "data \"accel_hardware_path\" \"test\" {" + tc.body + "\n}\n",
-					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(tc.want),
-				}},
-			})
-		})
+		steps[name] = acctest.PlanErrorCase{
+			Config: acctest.OfflineProviderConfig + "data \"accel_hardware_path\" \"test\" {" + tc.body + "\n}\n",
+			Want:   regexp.MustCompile(tc.want),
+		}
 	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    acctest.PlanErrorSteps(t, steps),
+	})
 }
 
 // TestAccHardwarePath_example applies the documented example against the
@@ -258,7 +256,6 @@ func TestAccHardwarePath_example(t *testing.T) {
 					knownvalue.StringExact("tpu-v6e-slice")),
 				statecheck.ExpectKnownValue("data.accel_compute_class.serving", tfjsonpath.New("cluster_checked"), knownvalue.Bool(true)),
 			}},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		},
 	})
 }

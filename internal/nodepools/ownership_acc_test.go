@@ -271,7 +271,6 @@ func TestAccFallbackNodePools_interruptedApplyFound(t *testing.T) {
 					}},
 				},
 			},
-			{Config: withAdded, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		},
 	})
 }

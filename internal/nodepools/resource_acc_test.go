@@ -98,12 +98,6 @@ func TestAccFallbackNodePools_tpuAndGPU(t *testing.T) {
 					},
 				},
 				{
-					Config: cfg,
-					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectEmptyPlan(),
-					}},
-				},
-				{
 					ResourceName:            address,
 					ImportState:             true,
 					ImportStateVerify:       true,

@@ -73,7 +73,6 @@ func TestAccFallbackNodePools_threeTiers(t *testing.T) {
 						}},
 					},
 				},
-				{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 			},
 		})
 	})
@@ -119,7 +118,6 @@ func TestAccFallbackNodePools_multiHost(t *testing.T) {
 						}},
 					},
 				},
-				{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 				{
 					ResourceName:            address,
 					ImportState:             true,
@@ -188,7 +186,6 @@ func TestAccFallbackNodePools_updateInPlace(t *testing.T) {
 						}},
 					},
 				},
-				{Config: after, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 			},
 		})
 	})
@@ -384,7 +381,6 @@ func TestAccFallbackNodePools_stockoutContinue(t *testing.T) {
 						expectPools{tg: tg, prefix: prefix, names: names},
 					},
 				},
-				{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 			},
 		})
 	})
@@ -431,7 +427,6 @@ func TestAccFallbackNodePools_stockoutInLaterApplyRetried(t *testing.T) {
 					expectPools{tg: tg, prefix: prefix, names: names},
 				},
 			},
-			{Config: both, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		},
 	})
 }
@@ -624,7 +619,6 @@ func TestAccFallbackNodePools_gkeAdditions(t *testing.T) {
 							}},
 						},
 					},
-					{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 					{
 						PreConfig:        addOutOfBand,
 						Config:           cfg,

@@ -225,18 +225,17 @@ func TestAccRuntimeVersion_misconfigurations(t *testing.T) {
 			want: words(`value must be one of: ["strict" "warn"]`),
 		},
 	}
+	cases := map[string]acctest.PlanErrorCase{}
 	for name, tc := range tests {
-		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					PlanOnly:    true,
-					Config:      acctest.OfflineProviderConfig + "data \"accel_runtime_version\" \"x\" {\n  " + tc.hcl + "\n}\n",
-					ExpectError: tc.want,
-				}},
-			})
-		})
+		cases[name] = acctest.PlanErrorCase{
+			Config: acctest.OfflineProviderConfig + "data \"accel_runtime_version\" \"x\" {\n  " + tc.hcl + "\n}\n",
+			Want:   tc.want,
+		}
 	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    acctest.PlanErrorSteps(t, cases),
+	})
 }
 
 // TestAccRuntimeVersion_validationWarn checks the escape hatch through the

@@ -33,7 +33,6 @@ func onLine(summary, line, rest string) *regexp.Regexp {
 // object syntax of earlier builds is an error that says to write a block.
 func TestAccTPUVM_misspeltBlockArguments(t *testing.T) {
 	tg := acctest.New(t)
-	// The subtests are parallel: they end before the cleanups of this test.
 	t.Cleanup(func() { tg.AssertNoCalls(t, emulator.MethodTPUNodesCreate) })
 	cases := map[string]struct {
 		block string
@@ -46,40 +45,33 @@ func TestAccTPUVM_misspeltBlockArguments(t *testing.T) {
 		"data_disks":               {block: "data_disks {\n    source_disk = \"d\"\n    mdoe        = \"READ_ONLY\"\n  }", key: "mdoe"},
 		"timeouts":                 {block: "timeouts {\n    craete = \"3h\"\n  }", key: "craete"},
 	}
+	steps := map[string]acctest.PlanErrorCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: tg.Config(fmt.Sprintf(`
+		steps[name] = acctest.PlanErrorCase{
+			Config: tg.Config(fmt.Sprintf(`
 resource "accel_tpu_vm" "test" {
   name             = "tf-acc-misspelt"
   accelerator_type = "v5litepod-4"
   %s
 }
 `, tc.block)),
-					PlanOnly: true,
-					ExpectError: regexp.MustCompile(`(?s)Unsupported argument.*\d+:\s+` + regexp.QuoteMeta(tc.key) +
-						`\s+=.*An argument named "` + regexp.QuoteMeta(tc.key) + `" is not expected here`),
-				}},
-			})
-		})
+			Want: regexp.MustCompile(`(?s)Unsupported argument.*\d+:\s+` + regexp.QuoteMeta(tc.key) +
+				`\s+=.*An argument named "` + regexp.QuoteMeta(tc.key) + `" is not expected here`),
+		}
 	}
-	t.Run("object syntax", func(t *testing.T) {
-		resource.ParallelTest(t, resource.TestCase{
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			Steps: []resource.TestStep{{
-				Config: tg.Config(`
+	steps["object syntax"] = acctest.PlanErrorCase{
+		Config: tg.Config(`
 resource "accel_tpu_vm" "test" {
   name              = "tf-acc-misspelt"
   accelerator_type  = "v5litepod-4"
   scheduling_config = { spott = true }
 }
 `),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Unsupported argument.*define a block of type "scheduling_config"`),
-			}},
-		})
+		Want: regexp.MustCompile(`(?s)Unsupported argument.*define a block of type "scheduling_config"`),
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    acctest.PlanErrorSteps(t, steps),
 	})
 }
 
@@ -128,23 +120,22 @@ func TestAccTPUVM_findingsOnTheirLine(t *testing.T) {
 			want: onLine(`Invalid CIDR Block`, `cidr_block\s+= "10.0.0.9/29"`, `"10.0.0.9/29" has host bits set; use the network address 10.0.0.8/29`),
 		},
 	}
+	steps := map[string]acctest.PlanErrorCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: tg.Config(fmt.Sprintf(`
+		steps[name] = acctest.PlanErrorCase{
+			Config: tg.Config(fmt.Sprintf(`
 resource "accel_tpu_vm" "test" {
   name = "tf-acc-findings"
   %s
 }
 `, tc.body)),
-					PlanOnly:    true,
-					ExpectError: tc.want,
-				}},
-			})
-		})
+			Want: tc.want,
+		}
 	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    acctest.PlanErrorSteps(t, steps),
+	})
 }
 
 // createElsewhere creates a TPU VM through the emulator's API, as gcloud

@@ -186,6 +186,7 @@ func TestAccTPUVM_queuedFlexStart(t *testing.T) {
 // capacity block, each on its attribute.
 func TestAccTPUVM_capacityValidation(t *testing.T) {
 	tg := acctest.New(t)
+	steps := map[string]acctest.PlanErrorCase{}
 	for _, tc := range []struct {
 		name, capacity, extra, want string
 	}{
@@ -200,17 +201,12 @@ func TestAccTPUVM_capacityValidation(t *testing.T) {
     spot = true
   }`, `(?s)Scheduling Config With a Queued Capacity Mode`},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      queuedConfig(tg, "bad", tc.capacity, tc.extra),
-					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(tc.want),
-				}},
-			})
-		})
+		steps[tc.name] = acctest.PlanErrorCase{Config: queuedConfig(tg, "bad", tc.capacity, tc.extra), Want: regexp.MustCompile(tc.want)}
 	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    acctest.PlanErrorSteps(t, steps),
+	})
 }
 
 // TestAccTPUVM_queuedEditWhileWaiting: labels, metadata and description

@@ -678,7 +678,6 @@ resource "accel_tpu_vm" "test" {
 
 func TestAccTPUVM_validationErrors(t *testing.T) {
 	tg := acctest.New(t)
-	// The subtests are parallel: they end before the cleanups of this test.
 	t.Cleanup(func() { tg.AssertNoCalls(t, emulator.MethodTPUNodesCreate) })
 	cases := map[string]struct {
 		name string
@@ -801,30 +800,32 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
 			want: `(?s)labels.*accel-managed`,
 		},
 	}
+	steps := map[string]acctest.PlanErrorCase{}
 	for desc, tc := range cases {
-		t.Run(desc, func(t *testing.T) {
-			if tc.emulatorZones {
-				tg.RequireEmulatorFor(t, "in two cases relies on the emulator's zones: its provider zone us-central1-a, and us-central1-c offering no tpu7x-8")
-			}
-			name := tc.name
-			if name == "" {
-				name = "tf-acc-invalid"
-			}
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: tg.Config(fmt.Sprintf(`
+		name := tc.name
+		if name == "" {
+			name = "tf-acc-invalid"
+		}
+		c := acctest.PlanErrorCase{
+			Config: tg.Config(fmt.Sprintf(`
 resource "accel_tpu_vm" "test" {
   name = %q
   %s
 }
 `, name, tc.body)),
-					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(tc.want),
-				}},
-			})
-		})
+			Want: regexp.MustCompile(tc.want),
+		}
+		if tc.emulatorZones {
+			// Two cases rely on the emulator's zones: its provider zone
+			// us-central1-a, and us-central1-c offering no tpu7x-8.
+			c.Skip = func() bool { return tg.Emulator == nil }
+		}
+		steps[desc] = c
 	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    acctest.PlanErrorSteps(t, steps),
+	})
 }
 
 // TestAccTPUVM_warnMode: validation = "warn" turns the live error for a

@@ -1,0 +1,57 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package acctest
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// PlanErrorCase is a configuration whose plan must fail with an error
+// matching Want.
+type PlanErrorCase struct {
+	Config string
+	Want   *regexp.Regexp
+	// Skip, when set and true, leaves the case out, as a skipped subtest
+	// would be (a case that needs the emulator, on a sandbox project).
+	Skip func() bool
+}
+
+// PlanErrorSteps returns one plan-only step per case, in the order of the
+// cases' names, each expecting its case's error. One test case runs them
+// all: each case costs one plan instead of a CLI set-up of its own (three
+// version checks, init, plan and the state read after it). The log names
+// each case before its step, so that a failing step points to its case.
+func PlanErrorSteps(t *testing.T, cases map[string]PlanErrorCase) []resource.TestStep {
+	t.Helper()
+	if len(cases) == 0 {
+		t.Fatal("PlanErrorSteps: no cases")
+	}
+	names := make([]string, 0, len(cases))
+	for name := range cases {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	steps := make([]resource.TestStep, 0, len(names))
+	for i, name := range names {
+		c := cases[name]
+		if c.Want == nil {
+			t.Fatalf("PlanErrorSteps: case %q has no expected error", name)
+		}
+		step := resource.TestStep{
+			PreConfig:   func() { t.Logf("step %d/%d: %s", i+1, len(names), name) },
+			Config:      c.Config,
+			PlanOnly:    true,
+			ExpectError: c.Want,
+		}
+		if c.Skip != nil {
+			step.SkipFunc = func() (bool, error) { return c.Skip(), nil }
+		}
+		steps = append(steps, step)
+	}
+	return steps
+}
