@@ -16,9 +16,6 @@ import (
 type PlanErrorCase struct {
 	Config string
 	Want   *regexp.Regexp
-	// Skip, when set and true, leaves the case out, as a skipped subtest
-	// would be (a case that needs the emulator, on a sandbox project).
-	Skip func() bool
 }
 
 // PlanErrorSteps returns one plan-only step per case, in the order of the
@@ -42,16 +39,12 @@ func PlanErrorSteps(t *testing.T, cases map[string]PlanErrorCase) []resource.Tes
 		if c.Want == nil {
 			t.Fatalf("PlanErrorSteps: case %q has no expected error", name)
 		}
-		step := resource.TestStep{
+		steps = append(steps, resource.TestStep{
 			PreConfig:   func() { t.Logf("step %d/%d: %s", i+1, len(names), name) },
 			Config:      c.Config,
 			PlanOnly:    true,
 			ExpectError: c.Want,
-		}
-		if c.Skip != nil {
-			step.SkipFunc = func() (bool, error) { return c.Skip(), nil }
-		}
-		steps = append(steps, step)
+		})
 	}
 	return steps
 }

@@ -800,7 +800,7 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
 			want: `(?s)labels.*accel-managed`,
 		},
 	}
-	steps := map[string]acctest.PlanErrorCase{}
+	anywhere, onEmulator := map[string]acctest.PlanErrorCase{}, map[string]acctest.PlanErrorCase{}
 	for desc, tc := range cases {
 		name := tc.name
 		if name == "" {
@@ -816,15 +816,23 @@ resource "accel_tpu_vm" "test" {
 			Want: regexp.MustCompile(tc.want),
 		}
 		if tc.emulatorZones {
-			// Two cases rely on the emulator's zones: its provider zone
-			// us-central1-a, and us-central1-c offering no tpu7x-8.
-			c.Skip = func() bool { return tg.Emulator == nil }
+			onEmulator[desc] = c
+		} else {
+			anywhere[desc] = c
 		}
-		steps[desc] = c
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    acctest.PlanErrorSteps(t, steps),
+	t.Run("anywhere", func(t *testing.T) {
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps:                    acctest.PlanErrorSteps(t, anywhere),
+		})
+	})
+	t.Run("emulator zones", func(t *testing.T) {
+		tg.RequireEmulatorFor(t, "in two cases relies on the emulator's zones: its provider zone us-central1-a, and us-central1-c offering no tpu7x-8")
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps:                    acctest.PlanErrorSteps(t, onEmulator),
+		})
 	})
 }
 
