@@ -18,15 +18,23 @@ type PlanErrorCase struct {
 	Want   *regexp.Regexp
 }
 
-// PlanErrorSteps returns one plan-only step per case, in the order of the
+// PlanErrorTest is a test case of the provider under test with one
+// plan-only step per case (see planErrorSteps); the caller runs it with
+// resource.Test or resource.ParallelTest.
+func PlanErrorTest(t *testing.T, cases map[string]PlanErrorCase) resource.TestCase {
+	t.Helper()
+	return resource.TestCase{ProtoV6ProviderFactories: ProtoV6ProviderFactories, Steps: planErrorSteps(t, cases)}
+}
+
+// planErrorSteps returns one plan-only step per case, in the order of the
 // cases' names, each expecting its case's error. One test case runs them
 // all: each case costs one plan instead of a CLI set-up of its own (three
 // version checks, init, plan and the state read after it). The log names
 // each case before its step, so that a failing step points to its case.
-func PlanErrorSteps(t *testing.T, cases map[string]PlanErrorCase) []resource.TestStep {
+func planErrorSteps(t *testing.T, cases map[string]PlanErrorCase) []resource.TestStep {
 	t.Helper()
 	if len(cases) == 0 {
-		t.Fatal("PlanErrorSteps: no cases")
+		t.Fatal("planErrorSteps: no cases")
 	}
 	names := make([]string, 0, len(cases))
 	for name := range cases {
@@ -37,7 +45,7 @@ func PlanErrorSteps(t *testing.T, cases map[string]PlanErrorCase) []resource.Tes
 	for i, name := range names {
 		c := cases[name]
 		if c.Want == nil {
-			t.Fatalf("PlanErrorSteps: case %q has no expected error", name)
+			t.Fatalf("planErrorSteps: case %q has no expected error", name)
 		}
 		steps = append(steps, resource.TestStep{
 			PreConfig:   func() { t.Logf("step %d/%d: %s", i+1, len(names), name) },

@@ -153,10 +153,7 @@ accelerator_type = "v6e-4"
 			Want:   regexp.MustCompile(tc.want),
 		}
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    acctest.PlanErrorSteps(t, steps),
-	})
+	resource.Test(t, acctest.PlanErrorTest(t, steps))
 }
 
 // TestAccComputeClass_wrongAtValidate: a wrong priority fails the plan even

@@ -86,10 +86,7 @@ gpu_count = 8
 	for name, tc := range cases {
 		steps[name] = acctest.PlanErrorCase{Config: classOn(t, tg, tc.cluster, tc.extra), Want: regexp.MustCompile(tc.want)}
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    acctest.PlanErrorSteps(t, steps),
-	})
+	resource.Test(t, acctest.PlanErrorTest(t, steps))
 }
 
 // TestAccComputeClass_capacity reads the quota and reservation evidence of

@@ -221,10 +221,7 @@ func TestAccHardwarePath_invalidCandidates(t *testing.T) {
 			Want:   regexp.MustCompile(tc.want),
 		}
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    acctest.PlanErrorSteps(t, steps),
-	})
+	resource.Test(t, acctest.PlanErrorTest(t, steps))
 }
 
 // TestAccHardwarePath_example applies the documented example against the

@@ -232,10 +232,7 @@ func TestAccRuntimeVersion_misconfigurations(t *testing.T) {
 			Want:   tc.want,
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    acctest.PlanErrorSteps(t, cases),
-	})
+	resource.ParallelTest(t, acctest.PlanErrorTest(t, cases))
 }
 
 // TestAccRuntimeVersion_validationWarn checks the escape hatch through the

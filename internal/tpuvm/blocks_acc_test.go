@@ -69,10 +69,7 @@ resource "accel_tpu_vm" "test" {
 `),
 		Want: regexp.MustCompile(`(?s)Unsupported argument.*define a block of type "scheduling_config"`),
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    acctest.PlanErrorSteps(t, steps),
-	})
+	resource.ParallelTest(t, acctest.PlanErrorTest(t, steps))
 }
 
 // TestAccTPUVM_findingsOnTheirLine: each catalog finding and validator
@@ -132,10 +129,7 @@ resource "accel_tpu_vm" "test" {
 			Want: tc.want,
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    acctest.PlanErrorSteps(t, steps),
-	})
+	resource.ParallelTest(t, acctest.PlanErrorTest(t, steps))
 }
 
 // createElsewhere creates a TPU VM through the emulator's API, as gcloud

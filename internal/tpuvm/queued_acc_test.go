@@ -203,10 +203,7 @@ func TestAccTPUVM_capacityValidation(t *testing.T) {
 	} {
 		steps[tc.name] = acctest.PlanErrorCase{Config: queuedConfig(tg, "bad", tc.capacity, tc.extra), Want: regexp.MustCompile(tc.want)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    acctest.PlanErrorSteps(t, steps),
-	})
+	resource.ParallelTest(t, acctest.PlanErrorTest(t, steps))
 }
 
 // TestAccTPUVM_queuedEditWhileWaiting: labels, metadata and description

@@ -822,17 +822,11 @@ resource "accel_tpu_vm" "test" {
 		}
 	}
 	t.Run("anywhere", func(t *testing.T) {
-		resource.ParallelTest(t, resource.TestCase{
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			Steps:                    acctest.PlanErrorSteps(t, anywhere),
-		})
+		resource.ParallelTest(t, acctest.PlanErrorTest(t, anywhere))
 	})
 	t.Run("emulator zones", func(t *testing.T) {
 		tg.RequireEmulatorFor(t, "in two cases relies on the emulator's zones: its provider zone us-central1-a, and us-central1-c offering no tpu7x-8")
-		resource.ParallelTest(t, resource.TestCase{
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			Steps:                    acctest.PlanErrorSteps(t, onEmulator),
-		})
+		resource.ParallelTest(t, acctest.PlanErrorTest(t, onEmulator))
 	})
 }
 
