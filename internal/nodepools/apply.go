@@ -51,6 +51,10 @@ type step struct {
 	// refused is set, before anything runs, when the pool the step would
 	// change or delete is not this resource's (see guard).
 	refused error
+	// replacement is, for the delete of a removed tier, the planned tier
+	// that replaces it (its replaces attribute): the delete waits for that
+	// tier's pool to run (gate.go).
+	replacement string
 }
 
 // planSteps compares planned specs with the specs in state, by tier name.
@@ -100,7 +104,11 @@ func tierAction(recorded bool, status string, was, want tierSpec) action {
 func (o *poolOps) run(ctx context.Context, st *step) error {
 	switch st.action {
 	case actionDelete:
-		if err := o.api.Delete(ctx, st.was.Name); err != nil {
+		d := deletion{cause: causeRemoved, pool: st.was.Name}
+		if st.replacement != "" {
+			d = deletion{cause: causeReplaced, pool: st.was.Name, replacement: st.replacement}
+		}
+		if err := o.deletePool(ctx, d); err != nil {
 			return err
 		}
 		return o.deleteOwnPolicy(ctx, st.was)
@@ -108,7 +116,7 @@ func (o *poolOps) run(ctx context.Context, st *step) error {
 		return o.createPlaced(ctx, st)
 	case actionReplace:
 		tflog.Info(ctx, "re-creating node pool for a change GKE cannot make in place", map[string]any{"cluster": o.api.Cluster(), "node_pool": st.want.Name})
-		if err := o.api.Delete(ctx, st.was.Name); err != nil {
+		if err := o.deletePool(ctx, deletion{cause: causeRecreated, pool: st.was.Name}); err != nil {
 			st.oldRemains = true
 			return err
 		}
@@ -164,6 +172,7 @@ func (r *fallbackNodePoolsResource) applyTiers(ctx context.Context, ops *poolOps
 		created: map[string]bool{}, kept: map[string]bool{},
 	}
 	planTiers := tiersOf(ctx, plan.Tiers, diags)
+	ops.evidence = evidenceOf(poolEntries(ctx, plan.Pools, diags), !plan.Pools.IsUnknown() && !plan.Pools.IsNull())
 	steps := run.steps(ctx, planTiers, stateTiers)
 	ops.guard(ctx, steps)
 	run.failed = ops.execute(ctx, steps, replacedBy(planTiers, run.state))
@@ -351,7 +360,10 @@ func (a *applyRun) recordRemoved(ctx context.Context, name string) {
 				name, pool, notOwnedReason(err, np)))
 		return
 	case a.interrupted:
-		a.diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Deletion Interrupted",
+		// An error, not a warning: the state then differs from the plan
+		// (the removed tier stays), which Terraform accepts only from an
+		// apply that failed.
+		a.diags.AddAttributeError(path.Root("tiers"), "Node Pool Deletion Interrupted",
 			fmt.Sprintf("Terraform was interrupted before node pool %s of the removed tier %q was deleted. It stays in state; the next apply deletes it.",
 				pool, name))
 	default:
@@ -423,13 +435,15 @@ func notOwnedReason(err error, np *container.NodePool) string {
 // execute runs the steps on the cluster, at most the limiter's number at
 // once and in the order given, and returns the error of each failed step by
 // pool name (removals keyed "-" + name). The deletion of a removed tier
-// that a planned tier replaces (after: old name → new name) runs only once
-// the new tier's step succeeded, so that one of the two pools serves at
-// every moment; otherwise it fails with keptForReplacementError.
+// that a planned tier replaces (after: old name → new name) runs after the
+// other steps, and only when the new tier's pool runs (the gate, gate.go),
+// so that one of the two pools serves at every moment; otherwise it fails
+// with keptForReplacementError.
 func (o *poolOps) execute(ctx context.Context, steps []*step, after map[string]string) map[string]error {
 	var first, deferred []*step
 	for _, st := range steps {
 		if st.action == actionDelete && after[st.was.Name] != "" {
+			st.replacement = after[st.was.Name]
 			deferred = append(deferred, st)
 		} else {
 			first = append(first, st)
@@ -438,9 +452,10 @@ func (o *poolOps) execute(ctx context.Context, steps []*step, after map[string]s
 	failed := o.runSteps(ctx, first)
 	var ready []*step
 	for _, st := range deferred {
-		repl := after[st.was.Name]
-		if err := cmp.Or(failed[repl], ctx.Err()); err != nil {
-			failed["-"+st.was.Name] = &keptForReplacementError{replacement: repl, cause: err}
+		// The replacement's step failed: kept at once. Otherwise the gate
+		// reads the replacement's pool before the delete (mayDelete).
+		if err := cmp.Or(failed[st.replacement], ctx.Err()); err != nil {
+			failed["-"+st.was.Name] = &keptForReplacementError{replacement: st.replacement, cause: err}
 			continue
 		}
 		ready = append(ready, st)

@@ -143,6 +143,7 @@ func TestExecuteFailures(t *testing.T) {
 	for _, s := range gpuSpecs(t, "first", "second") {
 		specs[s.Name] = s
 	}
+	ops.evidence = evidenceOf(nil, true) // the plan drops both pools
 	failed = ops.execute(t.Context(), planSteps(nil, state, specs, []string{"first", "second"}), nil)
 	if len(failed) != 1 {
 		t.Fatalf("failures = %v, want one failed delete", failed)
@@ -425,6 +426,7 @@ func TestOwnershipGuards(t *testing.T) {
 			t.Fatal(err)
 		}
 		ops.owner = poolOwner{id: mine, imported: []string{"imported"}}
+		ops.evidence = destroyEvidence()
 		return ops
 	}
 	before := srv.Counters()

@@ -77,6 +77,9 @@ type poolOps struct {
 	// owner decides which existing pools are this resource's to adopt,
 	// change or delete.
 	owner poolOwner
+	// evidence is what the plan being applied said of each pool, which the
+	// delete gate requires (gate.go).
+	evidence planEvidence
 }
 
 // newPoolOps prepares operations on cluster through clients.
@@ -272,7 +275,7 @@ func (o *poolOps) deleteOwned(ctx context.Context, names []string, specs map[str
 		}
 		jobs = append(jobs, gcp.PoolJob{Pool: name, Run: func(ctx context.Context) error {
 			if np != nil {
-				if err := o.api.Delete(ctx, name); err != nil {
+				if err := o.deletePool(ctx, deletion{cause: causeDestroyed, pool: name}); err != nil {
 					return err
 				}
 			}

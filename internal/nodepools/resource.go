@@ -261,6 +261,7 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 		return
 	}
 	ops.owner = ownerOf(ctx, state.OwnerID.ValueString(), req.Private, &resp.Diagnostics)
+	ops.evidence = destroyEvidence()
 	if resp.Diagnostics.HasError() {
 		return
 	}
