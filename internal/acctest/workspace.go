@@ -62,6 +62,16 @@ func NewModuleWorkspace(t *testing.T, env []string, tf string, files map[string]
 	return w
 }
 
+// Write replaces main.tf with config, after the terraform block requiring
+// the provider (as NewWorkspace writes it): the next command of a workspace
+// that holds a state.
+func (w *Workspace) Write(config string) {
+	w.t.Helper()
+	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(requiredProviders+"\n"+config), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
 // WithEnv is the same directory, in which the CLI runs with env instead: a
 // module initialised once can then be planned in another environment.
 func (w *Workspace) WithEnv(env []string) *Workspace {

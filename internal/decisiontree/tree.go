@@ -65,13 +65,17 @@ func (c Candidate) Label() string {
 
 // Evidence is what is known about a candidate's capacity.
 type Evidence struct {
+	// Offered: the candidate is a valid configuration offered in Zones,
+	// whatever its quota. Only offered candidates become tiers.
+	Offered bool
 	// Available: the candidate can be provisioned in Zones, as far as the
-	// evidence goes.
+	// evidence goes (it is offered, and the quota has room). Available
+	// implies Offered.
 	Available bool
 	// Checked: the evidence comes from the live APIs (quota, reservations,
 	// zone offer). Unchecked evidence comes from the catalog alone.
 	Checked bool
-	// Zones are the zones where the candidate is available.
+	// Zones are the zones where the candidate is offered.
 	Zones []string
 	// Detail says why, in one or two sentences.
 	Detail string
@@ -112,8 +116,13 @@ type Result struct {
 	// CapacityChecked: every capacity answer came from live evidence.
 	CapacityChecked bool
 	Steps           []Step
-	// Tiers are the candidates to provision, in priority order: the
-	// decision's first, then the others the model runs on as fallbacks.
+	// Tiers are the candidates to provision, in priority order: every
+	// offered candidate the model runs on as it is, in the order of the
+	// tree's groups (the start family first), whatever its quota. They
+	// depend on the configuration and on where Google offers the
+	// candidates, never on the capacity answers, so that pools created from
+	// them are not deleted when their own nodes fill the quota; each
+	// Choice's Evidence.Available says whether it has headroom now.
 	Tiers []Choice
 }
 
@@ -125,19 +134,49 @@ type walker struct {
 	asked    map[string][]Choice
 	checked  bool
 	anyAsked bool
+	// answered caches the evidence of each candidate, by label.
+	answered map[string]Evidence
 }
 
 // Walk walks the tree that starts at in.Start. evidence answers the
 // capacity of one candidate; it is called at most once per candidate.
 func Walk(in Input, evidence func(Candidate) Evidence) Result {
-	w := &walker{in: in, evidence: evidence, asked: map[string][]Choice{}, checked: true}
+	w := &walker{in: in, evidence: evidence, asked: map[string][]Choice{}, checked: true, answered: map[string]Evidence{}}
 	if in.Start == GPU {
 		w.gpuFirst()
 	} else {
 		w.tpuFirst()
 	}
 	w.res.CapacityChecked = w.checked && w.anyAsked
+	w.res.Tiers = w.tiers()
 	return w.res
+}
+
+// evidenceOf answers c's capacity, once per candidate.
+func (w *walker) evidenceOf(c Candidate) Evidence {
+	key := string(c.Family) + "/" + c.Label()
+	if ev, ok := w.answered[key]; ok {
+		return ev
+	}
+	ev := w.evidence(c)
+	w.answered[key] = ev
+	return ev
+}
+
+// tiers are the offered candidates of the groups the model runs on as it
+// is, in the tree's order (see Result.Tiers). A model that must be
+// converted gets no tiers of the other family: they serve it only once it
+// is converted (then runs_on_other is true).
+func (w *walker) tiers() []Choice {
+	var out []Choice
+	for _, g := range w.groups() {
+		for _, c := range w.candidates(g) {
+			if ev := w.evidenceOf(c); ev.Offered || ev.Available {
+				out = append(out, Choice{Candidate: c, Evidence: ev})
+			}
+		}
+	}
+	return out
 }
 
 // tpuFirst is tree 1: TPU capacity? yes -> TPU. No -> does the model run
@@ -145,7 +184,7 @@ func Walk(in Input, evidence func(Candidate) Evidence) Result {
 // converting it feasible? yes -> plan GPU capacity; no -> stuck.
 func (w *walker) tpuFirst() {
 	if tpus := w.capacity("tpu", "Do you have access to the required TPUs?", w.in.TPU); len(tpus) > 0 {
-		w.decide(OutcomeTPU, false, "tpu")
+		w.decide(OutcomeTPU, false)
 		return
 	}
 	w.otherFamily("GPUs", "gpu", w.in.GPU, OutcomeGPU)
@@ -157,7 +196,7 @@ func (w *walker) tpuFirst() {
 // capacity; no -> stuck.
 func (w *walker) gpuFirst() {
 	if gpus := w.capacity("gpu", "Do you have access to the required GPUs?", w.in.GPU); len(gpus) > 0 {
-		w.decide(OutcomeGPU, false, "gpu")
+		w.decide(OutcomeGPU, false)
 		return
 	}
 	if len(w.in.SmallerGPU) == 0 {
@@ -165,7 +204,7 @@ func (w *walker) gpuFirst() {
 	} else {
 		w.step("Can you use smaller GPUs?", "yes", "candidates: "+labels(w.in.SmallerGPU))
 		if small := w.capacity("smaller", "Do you have access to the smaller GPUs?", w.in.SmallerGPU); len(small) > 0 {
-			w.decide(OutcomeSmallerGPU, false, "smaller")
+			w.decide(OutcomeSmallerGPU, false)
 			return
 		}
 	}
@@ -179,7 +218,7 @@ func (w *walker) otherFamily(plural, key string, cands []Candidate, out Outcome)
 	if w.in.RunsOnOther {
 		w.step(question, "yes", "runs_on_other = true")
 		if got := w.capacity(key, "Do you have access to the required "+plural+"?", cands); len(got) > 0 {
-			w.decide(out, false, key)
+			w.decide(out, false)
 			return
 		}
 		w.stuck("no candidate of either family has capacity")
@@ -193,7 +232,7 @@ func (w *walker) otherFamily(plural, key string, cands []Candidate, out Outcome)
 	}
 	w.step("Is converting the model to "+plural+" feasible?", "yes", "conversion_feasible = true: plan capacity for the converted model")
 	if got := w.capacity(key, "Do you have access to the required "+plural+"?", cands); len(got) > 0 {
-		w.decide(out, true, key)
+		w.decide(out, true)
 		return
 	}
 	w.stuck("the converted model would have no capacity either")
@@ -227,7 +266,7 @@ func (w *walker) capacity(key, question string, cands []Candidate) []Choice {
 	var lines []string
 	for _, c := range cands {
 		w.anyAsked = true
-		ev := w.evidence(c)
+		ev := w.evidenceOf(c)
 		if !ev.Checked {
 			w.checked = false
 		}
@@ -276,44 +315,13 @@ func (w *walker) candidates(key string) []Candidate {
 	return map[string][]Candidate{"tpu": w.in.TPU, "gpu": w.in.GPU, "smaller": w.in.SmallerGPU}[key]
 }
 
-// quiet answers a capacity question without a step.
-func (w *walker) quiet(key string, cands []Candidate) []Choice {
-	if got, ok := w.asked[key]; ok {
-		return got
-	}
-	var got []Choice
-	for _, c := range cands {
-		ev := w.evidence(c)
-		if !ev.Checked {
-			w.checked = false
-		}
-		if ev.Available {
-			got = append(got, Choice{Candidate: c, Evidence: ev})
-		}
-	}
-	w.asked[key] = got
-	return got
-}
-
 func (w *walker) step(q, a, e string) {
 	w.res.Steps = append(w.res.Steps, Step{Question: q, Answer: a, Evidence: e})
 }
 
-// decide ends the walk at out, with the group key's candidates that have
-// capacity as the first tiers; unless the model must be converted, the
-// other groups the model runs on follow as fallback tiers (their capacity
-// asked without steps).
-func (w *walker) decide(out Outcome, convert bool, key string) {
+// decide ends the walk at out.
+func (w *walker) decide(out Outcome, convert bool) {
 	w.res.Decision, w.res.ConvertModel = out, convert
-	w.res.Tiers = append([]Choice{}, w.asked[key]...)
-	if convert {
-		return
-	}
-	for _, g := range w.groups() {
-		if g != key {
-			w.res.Tiers = append(w.res.Tiers, w.quiet(g, w.candidates(g))...)
-		}
-	}
 }
 
 func (w *walker) stuck(why string) {

@@ -322,7 +322,7 @@ func TestAccFaults(t *testing.T) {
 	t.Cleanup(func() {
 		t.Logf("faultsuite: summary scenarios=%d passed=%d orphans_found_after_interrupts=%d", sum.run, sum.passed, sum.orphans)
 	})
-	for _, sc := range slices.Concat(tpuScenarios(), queuedScenarios(), computeScenarios(), poolScenarios(), poolGuardScenarios(), poolStuckScenarios(), ironwoodScenarios(), tpuConsistencyScenarios(), tpuTransientScenarios()) {
+	for _, sc := range slices.Concat(tpuScenarios(), queuedScenarios(), computeScenarios(), poolScenarios(), poolGuardScenarios(), poolServingScenarios(), poolStuckScenarios(), ironwoodScenarios(), tpuConsistencyScenarios(), tpuTransientScenarios()) {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			d := sc.durations

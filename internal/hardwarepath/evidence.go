@@ -76,7 +76,7 @@ func catalogEvidence(cat *catalog.Catalog, c decisiontree.Candidate, zones []str
 		// The catalog has no GPU zone lists: it cannot say where a GPU is.
 		detail = fmt.Sprintf("capacity not checked, nor zones (the catalog lists no zones for GPUs); zones kept: %s", strings.Join(avail, ", "))
 	}
-	return decisiontree.Evidence{Available: true, Zones: avail, Detail: detail}
+	return decisiontree.Evidence{Offered: true, Available: true, Zones: avail, Detail: detail}
 }
 
 func firstError(fs catalog.Findings) string {
@@ -130,7 +130,9 @@ func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Che
 	if len(offered) == 0 {
 		return decisiontree.Evidence{Checked: true, Detail: "Compute Engine offers it in none of the zones: " + firstError(fs)}
 	}
-	var zones, notes []string
+	// The zones stay those that offer the candidate whatever its quota: a
+	// tier's node_locations must not change when its own nodes fill it.
+	var withRoom, notes []string
 	checked := zoneChecked
 	for _, region := range regionsOf(offered) {
 		rz := zonesIn(offered, region)
@@ -140,17 +142,18 @@ func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Che
 		checked = checked && cp.QuotaChecked
 		notes = append(notes, cp.Summary)
 		if !cp.QuotaShort {
-			zones = append(zones, rz...)
+			withRoom = append(withRoom, rz...)
 		}
 	}
-	if len(zones) == 0 {
-		return decisiontree.Evidence{Checked: true, Detail: "no quota left: " + strings.Join(notes, "; ")}
+	if len(withRoom) == 0 {
+		return decisiontree.Evidence{Offered: true, Checked: true, Zones: offered,
+			Detail: "offered in " + strings.Join(offered, ", ") + " (checked live), but no quota left: " + strings.Join(notes, "; ")}
 	}
-	detail := "offered in " + strings.Join(zones, ", ") + " (checked live); " + strings.Join(notes, "; ")
+	detail := "offered in " + strings.Join(offered, ", ") + " (checked live); " + strings.Join(notes, "; ")
 	if !checked {
 		detail = "capacity not fully checked: " + detail
 	}
-	return decisiontree.Evidence{Available: true, Checked: checked, Zones: zones, Detail: detail}
+	return decisiontree.Evidence{Offered: true, Available: true, Checked: checked, Zones: offered, Detail: detail}
 }
 
 func regionsOf(zones []string) []string {

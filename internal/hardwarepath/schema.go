@@ -61,6 +61,7 @@ var (
 		"gpu_type":         types.StringType,
 		"gpu_count":        types.Int64Type,
 		"node_locations":   types.ListType{ElemType: types.StringType},
+		"available":        types.BoolType,
 		"evidence":         types.StringType,
 	}
 )
@@ -124,7 +125,9 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 					"Default: `false`.",
 			},
 			"decision": schema.StringAttribute{Computed: true, MarkdownDescription: "Where the walk ends: " +
-				schemadoc.Codes(decisiontree.Outcomes) + "."},
+				schemadoc.Codes(decisiontree.Outcomes) + ". Tentative when `capacity_checked` is `false` (offline, the " +
+				"decision is the first candidate Google offers in your zones, not a promise of capacity). The decision is " +
+				"for choosing hardware; build pools from `tiers`, which do not follow it."},
 			"convert_model": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the decision needs the model " +
 				"converted to the other family first."},
 			"capacity_checked": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every capacity answer " +
@@ -140,10 +143,13 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 			},
 			"tiers": schema.ListNestedAttribute{
 				Computed: true,
-				MarkdownDescription: "The tiers to create, in priority order: the decision's candidates that are available, " +
-					"then (unless the model must be converted) the available candidates of the other groups the model runs " +
-					"on, as fallbacks. Empty when the decision is `stuck`. Feed it to `accel_fallback_nodepools` with a " +
-					"`dynamic \"tiers\"` block.",
+				MarkdownDescription: "The tiers to create, in priority order: every candidate Google offers in `zones` that the " +
+					"model runs on as it is, in the order of the tree (the start family first, then the other family when " +
+					"`runs_on_other`, then `smaller_gpu`), whether or not its quota has room now (`available` says). The tiers " +
+					"depend on the configuration and on where Google offers each candidate, never on quota, so a plan does not " +
+					"drop a tier whose own nodes fill its quota: choosing among the tiers at run time is the ComputeClass's job. " +
+					"A model that must be converted (`convert_model`) gets no tiers of the other family until it is converted " +
+					"(then set `runs_on_other`). Feed it to `accel_fallback_nodepools` with a `dynamic \"tiers\"` block.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"name": schema.StringAttribute{Computed: true, MarkdownDescription: "A pool name for the tier, such as " +
 						"`tpu-v6e-4` or `gpu-g2-standard-8` (with `-x2` and the like when candidates of one machine and GPU type differ " +
@@ -155,8 +161,11 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 					"gpu_type":         schema.StringAttribute{Computed: true, MarkdownDescription: "GPU tiers with N1 machine types: the GPU type; else null."},
 					"gpu_count":        schema.Int64Attribute{Computed: true, MarkdownDescription: "GPU tiers with N1 machine types: GPUs a node; else null."},
 					"node_locations": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The " +
-						"zones of `zones` where the tier is available (one zone for a multi-host TPU slice)."},
-					"evidence": schema.StringAttribute{Computed: true, MarkdownDescription: "Why the tier is available."},
+						"zones of `zones` that offer the tier (one zone for a multi-host TPU slice)."},
+					"available": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the tier can be provisioned " +
+						"now as far as the evidence goes: its quota has room (or could not be checked). `false` for a tier whose " +
+						"quota is full, which stays in `tiers`."},
+					"evidence": schema.StringAttribute{Computed: true, MarkdownDescription: "What is known of the tier's offer and quota."},
 				}},
 			},
 		},

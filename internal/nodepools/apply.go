@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -186,7 +187,31 @@ func (r *fallbackNodePoolsResource) applyTiers(ctx context.Context, ops *poolOps
 	for _, name := range run.stateOrder {
 		run.recordRemoved(ctx, name)
 	}
+	run.checkAsPlanned(planTiers)
 	return run.out, run.anyPool, run.created, run.kept
+}
+
+// checkAsPlanned makes sure that an apply whose tiers differ from the plan's
+// fails: Terraform accepts a state other than the plan only from an apply
+// that reports an error, and reports any other as a bug in the provider.
+// Every path that keeps or drops a tier reports why; this is the net under
+// them.
+func (a *applyRun) checkAsPlanned(planTiers []tierModel) {
+	if a.diags.HasError() {
+		return
+	}
+	var planned, recorded []string
+	for _, t := range planTiers {
+		planned = append(planned, t.Name.ValueString())
+	}
+	for _, t := range a.out {
+		recorded = append(recorded, t.Name.ValueString())
+	}
+	if !slices.Equal(planned, recorded) {
+		a.diags.AddAttributeError(path.Root("tiers"), "Node Pools Differ From the Plan",
+			fmt.Sprintf("The apply records the tiers %q, but the plan had %q; the state records what exists. Run terraform plan "+
+				"to see what remains to do.", recorded, planned))
+	}
 }
 
 // applyRun is one apply of the resource: what it planned, what failed, the

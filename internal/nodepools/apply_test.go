@@ -120,6 +120,7 @@ func TestExecuteFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ops.owner = poolOwner{id: "0123456789abcdef0123"}
 	srv.SetCapacity("us-central1-a", "nvidia-l4", 1)
 	failed := ops.execute(t.Context(), planSteps(gpuSpecs(t, "first", "second"), nil, nil, nil), nil)
 	if len(failed) != 1 || gcp.Classify(failed["second"]) != gcp.ClassCapacity {

@@ -90,15 +90,13 @@ func reportTierError(diags *diag.Diagnostics, base path.Path, pool, onStockout s
 	}
 }
 
-// recreateDetail explains why the pool of tier name, recorded as old with
-// spec was, is created again as spec, and how to avoid the gap.
-func recreateDetail(name string, old tierModel, was, spec tierSpec) string {
-	why := "changes what GKE cannot change in place: " + strings.Join(shapeChanges(was, spec), "; ")
+// recreateReason says why the pool of a tier, recorded as old with spec
+// was, is created again as spec.
+func recreateReason(old tierModel, was, spec tierSpec) string {
 	if old.Status.ValueString() == statusError {
-		why = fmt.Sprintf("has a node pool in ERROR (%s)", old.StatusMessage.ValueString())
+		return fmt.Sprintf("re-created: its node pool is in ERROR (%s)", old.StatusMessage.ValueString())
 	}
-	return fmt.Sprintf("Tier %q %s, so its node pool will be deleted and created again. The other tiers are not touched. "+
-		"To change it with no gap in serving, rename the tier and set replaces = %q (see the resource's docs).", name, why, name)
+	return "re-created: the tier changes what GKE cannot change in place: " + strings.Join(shapeChanges(was, spec), "; ")
 }
 
 // adoptedDetail explains why pool, left by an earlier apply of the resource

@@ -41,7 +41,7 @@ func TestDeleteGate(t *testing.T) {
 		"removed, dropped by the plan": {evidence: dropped, d: deletion{cause: causeRemoved, pool: "old"}, deleted: true},
 		"removed, still planned": {evidence: kept, d: deletion{cause: causeRemoved, pool: "old"},
 			refusal: isRefused},
-		"removed, plan unknown": {evidence: planEvidence{}, d: deletion{cause: causeRemoved, pool: "old"}, refusal: isRefused},
+		"removed, plan unknown":  {evidence: planEvidence{}, d: deletion{cause: causeRemoved, pool: "old"}, refusal: isRefused},
 		"re-created, planned so": {evidence: recreated, d: deletion{cause: causeRecreated, pool: "old"}, deleted: true},
 		"re-created, plan keeps it": {evidence: kept, d: deletion{cause: causeRecreated, pool: "old"},
 			refusal: isRefused},

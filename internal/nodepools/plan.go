@@ -83,6 +83,9 @@ type planning struct {
 	// their recorded values, known, when the resource is updated.
 	untouched map[int]bool
 	tally     provisionTally
+	// deletions are the pools the plan deletes or re-creates, reported in
+	// one warning (deletionsWarning).
+	deletions []plannedDeletion
 }
 
 // newPlanning reads the plan, the configuration and the state, reads the
@@ -118,7 +121,7 @@ func (r *fallbackNodePoolsResource) newPlanning(ctx context.Context, req resourc
 		p.priorPools = poolEntries(ctx, p.state.Pools, diags)
 	}
 	p.mode = r.modes.For(p.plan.Validation)
-	p.live = r.planCluster(ctx, p.plan)
+	p.live = r.planCluster(ctx, p.plan, diags)
 	if p.live != nil && hasTPUTier(p.cat, p.cfgElems) {
 		p.version = p.live.CurrentMasterVersion
 	}
@@ -215,7 +218,7 @@ func (r *fallbackNodePoolsResource) planTier(ctx context.Context, p *planning, i
 	switch act {
 	case actionReplace:
 		markGKEValuesUnknown(&pt)
-		diags.AddAttributeWarning(path.Root("tiers").AtListIndex(i), "Node Pool Will Be Re-created", recreateDetail(in.Name, old, was, spec))
+		p.deletions = append(p.deletions, plannedDeletion{pool: in.Name, nodes: nodesOf(old), why: recreateReason(old, was, spec)})
 	case actionNone:
 		pt.Status, pt.StatusMessage = old.Status, old.StatusMessage
 		pt.EffectiveLabels, pt.EffectiveTaints = old.EffectiveLabels, old.EffectiveTaints
@@ -266,6 +269,7 @@ func (r *fallbackNodePoolsResource) finish(ctx context.Context, p *planning, dia
 		}
 	}
 	p.tally.report(diags, len(p.cfgElems), p.plan.WhenUnsatisfiable)
+	p.planRemovals(ctx, diags)
 	p.plan.Tiers = tierList(ctx, p.tiers, diags)
 	p.plan.Pools = types.MapUnknown(poolEntryType)
 	if p.poolsKnown {
@@ -323,8 +327,9 @@ func tierValues(t tierModel) map[string]attr.Value {
 
 // planCluster reads the cluster once per plan, with its node pools and GKE
 // version, when GKE can be reached (an endpoint or credentials are set); it
-// returns nil otherwise, and offline plans make no call.
-func (r *fallbackNodePoolsResource) planCluster(ctx context.Context, plan resourceModel) *container.Cluster {
+// returns nil otherwise, and offline plans make no call. A cluster GKE says
+// does not exist is an error on cluster: every pool's create would fail.
+func (r *fallbackNodePoolsResource) planCluster(ctx context.Context, plan resourceModel, diags *diag.Diagnostics) *container.Cluster {
 	if r.data == nil || plan.Cluster.IsUnknown() || plan.Cluster.IsNull() {
 		return nil
 	}
@@ -339,6 +344,13 @@ func (r *fallbackNodePoolsResource) planCluster(ctx context.Context, plan resour
 		c, err = api.GetCluster(ctx)
 		if err == nil {
 			return c
+		}
+		if gcp.Classify(err) == gcp.ClassNotFound {
+			diags.AddAttributeError(path.Root("cluster"), "GKE Cluster Not Found",
+				fmt.Sprintf("GKE has no cluster %s (%s). Check the project, location and name. If the cluster is created in the "+
+					"same configuration, set cluster to its id (google_container_cluster.NAME.id), so that the plan waits for it.",
+					plan.Cluster.ValueString(), err))
+			return nil
 		}
 	}
 	tflog.Debug(ctx, "GKE not reachable at plan time; existing pools and the TPU generations' minimum GKE versions are not checked",

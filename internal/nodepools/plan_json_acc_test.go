@@ -133,8 +133,7 @@ func TestAccFallbackNodePools_stockoutTaint(t *testing.T) {
 	// is re-created, the healthy one is kept.
 	out, _, err = w.Run("plan", "-detailed-exitcode", "-input=false", "-no-color")
 	if exitCode(err) != 2 || strings.Contains(out, "must be replaced") || !strings.Contains(out, "1 to change, 0 to destroy") ||
-		!strings.Contains(out, prefix+`-v6e", so its node pool will be deleted and created again`) &&
-			!strings.Contains(strings.Join(strings.Fields(out), " "), `Tier "`+prefix+`-v6e" has a node pool in ERROR`) {
+		!strings.Contains(strings.Join(strings.Fields(out), " "), "/nodePools/"+prefix+"-v6e (in ERROR): re-created: its node pool is in ERROR") {
 		t.Fatalf("plan after untaint: want an in-place update that re-creates the pool in ERROR, got %v\n%s", err, out)
 	}
 	// The diff itself names the pool that is re-created.

@@ -49,6 +49,9 @@ func (a *stalledAPI) block(ctx context.Context) error {
 
 func (a *stalledAPI) Create(ctx context.Context, _ *container.NodePool) error { return a.block(ctx) }
 func (a *stalledAPI) Delete(ctx context.Context, _ string) error              { return a.block(ctx) }
+
+// Get answers the delete gate with the one pool.
+func (a *stalledAPI) Get(context.Context, string) (*container.NodePool, error) { return a.pool, nil }
 func (a *stalledAPI) SetSize(ctx context.Context, _ string, _ *container.SetNodePoolSizeRequest) error {
 	return a.block(ctx)
 }
@@ -124,6 +127,7 @@ func TestApplyReadBackIsBounded(t *testing.T) {
 			plan := resourceModel{
 				Cluster: types.StringValue(api.Cluster()), ComputeClass: types.StringValue("cc"),
 				Tiers: tierList(ctx, []tierModel{tm}, checked(t)), OnStockout: types.StringValue(onStockoutFail),
+				Pools: poolMap(map[string]poolEntry{"l4": {Tier: types.Int64Value(1), CreatedAt: types.StringUnknown()}}, checked(t)),
 			}
 			// The resource's timeout: it ends while the operation runs.
 			ctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)

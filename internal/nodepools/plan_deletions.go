@@ -1,0 +1,149 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
+)
+
+// What a plan deletes, said once per resource: every pool the apply deletes
+// or re-creates, by pool name, with its nodes and why. One warning, whose
+// summary names the pools: Terraform folds warnings of one summary into
+// "(and one more similar warning elsewhere)", which would hide all but the
+// first. The apply deletes nothing the plan did not name (gate.go).
+
+// plannedDeletion is one pool a plan deletes or re-creates.
+type plannedDeletion struct {
+	pool  string // the tier's name, which is the pool's
+	nodes string // nodesOf the tier in state
+	why   string
+}
+
+// nodesOf says how many nodes the recorded tier t has, as far as the state
+// knows: a fixed size across its zones, or its autoscaling bounds.
+func nodesOf(t tierModel) string {
+	zones := max(1, len(tfmodel.KnownStrings(t.NodeLocations)))
+	switch {
+	case t.Status.ValueString() == statusMissing:
+		return "no nodes: the pool is missing"
+	case t.Status.ValueString() == statusError:
+		return "in ERROR"
+	case !t.NodeCount.IsNull() && !t.NodeCount.IsUnknown():
+		n := t.NodeCount.ValueInt64() * int64(zones)
+		if n == 1 {
+			return "1 node"
+		}
+		return fmt.Sprintf("%d nodes", n)
+	case !t.MinNodeCount.IsNull() && !t.MaxNodeCount.IsNull():
+		return fmt.Sprintf("autoscaled, %d to %d nodes in each of %d zone(s)", t.MinNodeCount.ValueInt64(), t.MaxNodeCount.ValueInt64(), zones)
+	}
+	return "an unknown number of nodes"
+}
+
+// planRemovals adds the pools of the tiers in state that no configured
+// tier names (removed or renamed) to the plan's deletions, checks that each
+// replaces names a tier of the state, and reports the deletions.
+func (p *planning) planRemovals(ctx context.Context, diags *diag.Diagnostics) {
+	if p.state == nil || !p.sameCluster() {
+		p.deletionsWarning(diags)
+		return
+	}
+	configured := map[string]bool{}
+	replacedBy := map[string]string{}
+	newTiers := map[string]int{}
+	for i, e := range p.cfgElems {
+		obj, ok := e.(types.Object)
+		if !ok || obj.IsUnknown() {
+			p.deletionsWarning(diags)
+			return // a tier of unknown name: the removals are known once it is
+		}
+		name, _ := obj.Attributes()["name"].(types.String)
+		repl, _ := obj.Attributes()["replaces"].(types.String)
+		if name.IsUnknown() || repl.IsUnknown() {
+			p.deletionsWarning(diags)
+			return
+		}
+		configured[name.ValueString()] = true
+		if _, recorded := p.prior[name.ValueString()]; !recorded {
+			newTiers[name.ValueString()] = i
+		}
+		if !repl.IsNull() && repl.ValueString() != "" {
+			replacedBy[repl.ValueString()] = name.ValueString()
+		}
+	}
+	var removed []string
+	for _, t := range tiersOf(ctx, p.state.Tiers, diags) {
+		name := t.Name.ValueString()
+		if configured[name] {
+			continue
+		}
+		removed = append(removed, name)
+		why := "deleted: its tier was removed or renamed"
+		if by := replacedBy[name]; by != "" {
+			why = fmt.Sprintf("deleted once the pool of tier %q, which replaces it, is RUNNING; kept otherwise", by)
+		}
+		p.deletions = append(p.deletions, plannedDeletion{pool: name, nodes: nodesOf(t), why: why})
+	}
+	p.checkReplaces(replacedBy, newTiers, removed, diags)
+	p.deletionsWarning(diags)
+}
+
+// checkReplaces refuses a replaces that names no tier of the state while
+// the plan removes tiers: a misspelt name would turn a change without a gap
+// into a rename that deletes the old pool first. A replaces left in the
+// configuration after its swap is done removes nothing and is fine.
+func (p *planning) checkReplaces(replacedBy map[string]string, newTiers map[string]int, removed []string, diags *diag.Diagnostics) {
+	if len(removed) == 0 {
+		return
+	}
+	for old, by := range replacedBy {
+		i, isNew := newTiers[by]
+		if _, recorded := p.prior[old]; recorded || !isNew {
+			continue
+		}
+		diags.AddAttributeError(path.Root("tiers").AtListIndex(i).AtName("replaces"), "Replaced Tier Not Found",
+			fmt.Sprintf("replaces = %q names no tier of this resource's state, and this plan removes %s. Without a match the old "+
+				"pool would be deleted before the new one runs. Set replaces to the name of the tier this one replaces: one of %s.",
+				old, quoteList(removed), quoteList(removed)))
+	}
+}
+
+// deletionsWarning reports the plan's deletions in one warning.
+func (p *planning) deletionsWarning(diags *diag.Diagnostics) {
+	if len(p.deletions) == 0 {
+		return
+	}
+	names := make([]string, len(p.deletions))
+	lines := make([]string, len(p.deletions))
+	for i, d := range p.deletions {
+		names[i] = d.pool
+		lines[i] = fmt.Sprintf("  - %s%s%s (%s): %s", p.plan.Cluster.ValueString(), poolsSegment, d.pool, d.nodes, d.why)
+	}
+	summary := "Node Pool Will Be Deleted: " + names[0]
+	if len(names) > 1 {
+		summary = "Node Pools Will Be Deleted: " + strings.Join(names, ", ")
+	}
+	diags.AddAttributeWarning(path.Root("tiers"), summary,
+		fmt.Sprintf("This plan deletes these node pools of the resource, or deletes and creates them again:\n%s\n\n"+
+			"Every other pool is kept. To change a serving pool with no gap, rename its tier and set replaces to the old name: "+
+			"the old pool is deleted only once the new one is RUNNING.", strings.Join(lines, "\n")))
+}
+
+// quoteList quotes names and joins them with commas.
+func quoteList(names []string) string {
+	q := slices.Clone(names)
+	for i, n := range q {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
