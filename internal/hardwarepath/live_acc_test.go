@@ -59,7 +59,11 @@ func TestAccHardwarePath_liveOutcomes(t *testing.T) {
 			checks: []statecheck.StateCheck{
 				value("decision", knownvalue.StringExact("stuck")),
 				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`no quota left: quota NVIDIA_L4_GPUS in us-central1: limit 8, usage 8, 0 free`))),
-				value("tiers", knownvalue.ListSizeExact(0)),
+				// Offered, so still a tier: its pool's own nodes may be
+				// what fills the quota.
+				value("tiers", knownvalue.ListSizeExact(1)),
+				tier(0, "available", knownvalue.Bool(false)),
+				tier(0, "node_locations", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("us-central1-b")})),
 			},
 		},
 		"TPU first, v5e quota used up, runs on GPU: GPU": {
@@ -74,7 +78,13 @@ func TestAccHardwarePath_liveOutcomes(t *testing.T) {
 			checks: []statecheck.StateCheck{
 				value("decision", knownvalue.StringExact("gpu")),
 				step(0, "evidence", knownvalue.StringRegexp(regexp.MustCompile(`TPU_LITE_PODSLICE_V5 in us-central1: limit 4, usage 4, 0 free, 4 chips a node`))),
+				// The TPU tier stays first, marked without headroom; the
+				// GPU follows.
+				tier(0, "accelerator_type", knownvalue.StringExact("v5litepod-4")),
+				tier(0, "available", knownvalue.Bool(false)),
 				tier(0, "node_locations", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("us-central1-a")})),
+				tier(1, "machine_type", knownvalue.StringExact("g2-standard-8")),
+				tier(1, "available", knownvalue.Bool(true)),
 			},
 		},
 		"a quota regions.get does not report is not checked": {
