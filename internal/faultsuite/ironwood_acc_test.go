@@ -104,5 +104,72 @@ func ironwoodScenarios() []scenario {
 			h.expectClean("after the refused create", 0)
 			h.apply(nil)
 		}},
+		{name: "node_pools/ironwood_topology_change", kind: faultsuite.TypeNodePools, want: 1, run: ironwoodTopologyChange},
+		{name: "node_pools/ironwood_pool_deleted_outside", kind: faultsuite.TypeNodePools, want: 1, run: ironwoodPoolDeletedOutside},
+	}
+}
+
+// ironwoodTopologyChange: the workload policy the provider created follows
+// its tier. A new accelerator type re-creates the pool in place with a
+// policy for the new topology; a rename with replaces creates the new pool
+// and its policy before the old pool and policy are deleted. Neither needs
+// validation = "warn", and nothing is re-created by the plan after.
+func ironwoodTopologyChange(h *harness) {
+	h.afterDestroyChecks = append(h.afterDestroyChecks, h.noPolicyLeft)
+	body := h.ironwoodBody()
+	topology := func(name string) string {
+		for _, p := range h.tg.Emulator.ResourcePolicies() {
+			if p.Name == name && p.WorkloadPolicy != nil {
+				return p.WorkloadPolicy.AcceleratorTopology
+			}
+		}
+		return ""
+	}
+	h.write(body)
+	h.apply(nil)
+	small := topology(h.prefix + "-0")
+	h.write(strings.Replace(body, `"tpu7x-16"`, `"tpu7x-32"`, 1))
+	h.apply(nil)
+	if got, large := h.policiesOf(), topology(h.prefix+"-0"); len(got) != 1 || small == "" || large == "" || large == small {
+		h.t.Fatalf("after the in-place change: workload policies %v (topology %q, was %q), want one for the new topology", got, large, small)
+	}
+	out, err := h.ws.Run(h.ctx(), "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if err != nil {
+		h.t.Fatalf("the plan after the topology change is not empty: %v\n%s", err, out.Stdout)
+	}
+	// A rename with replaces, back to tpu7x-16: no moment without a pool.
+	renamed := strings.Replace(body, fmt.Sprintf("name             = %q", h.prefix+"-0"),
+		fmt.Sprintf("name             = %q\n    replaces         = %q", h.prefix+"-1", h.prefix+"-0"), 1)
+	h.write(renamed)
+	h.apply(nil)
+	if got := h.policiesOf(); len(got) != 1 || topology(h.prefix+"-1") != small {
+		h.t.Fatalf("after the replacement: workload policies %v, want only the new pool's, for %s", got, small)
+	}
+}
+
+// ironwoodPoolDeletedOutside: the only pool of a TPU7x resource is deleted
+// outside Terraform. The refresh keeps the resource, whose workload policy
+// still exists (else nothing would delete it): a destroy then deletes the
+// policy, and an apply creates the pool again with it.
+func ironwoodPoolDeletedOutside(h *harness) {
+	h.afterDestroyChecks = append(h.afterDestroyChecks, h.noPolicyLeft)
+	h.write(h.ironwoodBody())
+	cluster := "projects/" + acctest.EmulatorProject + "/locations/us-central1/clusters/ironwood"
+	deleteOutside := func() {
+		if err := h.tg.Emulator.DeleteNodePool(cluster + "/nodePools/" + h.prefix + "-0"); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	h.apply(nil)
+	deleteOutside()
+	h.cli("destroy", "-auto-approve", "-input=false", "-no-color")
+	if err := h.noPolicyLeft(); err != nil {
+		h.t.Fatalf("destroy after the pool was deleted outside Terraform: %v", err)
+	}
+	h.apply(nil)
+	deleteOutside()
+	h.apply(nil)
+	if got := h.policiesOf(); len(got) != 1 {
+		h.t.Fatalf("after the pool was created again: workload policies %v, want one", got)
 	}
 }

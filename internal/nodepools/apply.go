@@ -236,6 +236,8 @@ type applyRun struct {
 	pools   map[string]*container.NodePool
 	readErr error
 	last    int // the index of the last planned tier
+	// want are the planned specs, by tier name.
+	want map[string]tierSpec
 
 	out           []tierModel
 	anyPool       bool
@@ -246,6 +248,12 @@ type applyRun struct {
 // steps between them.
 func (a *applyRun) steps(ctx context.Context, planTiers, stateTiers []tierModel) []*step {
 	want := make([]tierSpec, len(planTiers))
+	a.want = map[string]tierSpec{}
+	defer func() {
+		for _, s := range want {
+			a.want[s.Name] = s
+		}
+	}()
 	for i, t := range planTiers {
 		s, fs := derive(a.cat, inputOf(ctx, t, a.diags), a.class, "")
 		if fs.HasErrors() {
@@ -319,6 +327,12 @@ func (a *applyRun) recordPlanned(ctx context.Context, i int, t tierModel) {
 	prior := t
 	if old, ok := a.state[name]; ok && err != nil && gcp.Classify(err) != gcp.ClassCapacity {
 		prior = old // a failed change: keep the old settings, so the next plan retries it
+	}
+	if s := a.want[name]; prior.Topology.IsUnknown() && s.TPU && s.Topology != "" {
+		// Planned unknown (a tier applied with validation = "warn"): the
+		// topology sent, which GKE does not report for a pool placed by a
+		// workload policy.
+		prior.Topology = types.StringValue(s.Topology)
 	}
 	np := a.pools[name]
 	switch {

@@ -65,6 +65,12 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		return
 	}
 	tiers, found := r.readTiers(ctx, &state, tiers, pools, owner, importing, &resp.Diagnostics)
+	if found == 0 && !importing && ops.ownPoliciesRemain(ctx, r.catalog, tiers, &resp.Diagnostics) {
+		// Every pool is gone, but a workload policy this resource created
+		// is still there: the resource stays, its tiers MISSING, so that the
+		// next apply creates the pools again with it, or a destroy deletes it.
+		found = len(tiers)
+	}
 	if found == 0 {
 		tflog.Warn(ctx, "none of the node pools exists any more; removing accel_fallback_nodepools from state",
 			map[string]any{"cluster": state.Cluster.ValueString(), "id": state.ID.ValueString()})

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	compute "google.golang.org/api/compute/v1"
 	container "google.golang.org/api/container/v1"
@@ -152,8 +153,19 @@ func (o *poolOps) ensurePolicy(ctx context.Context, want tierSpec) (created bool
 		return false, &notOwnedError{reason: fmt.Sprintf("is the name of a workload policy this resource did not create (%s); "+
 			"set workload_policy to use it, or rename the tier", gcp.ResourcePolicyID(project, region, want.WorkloadPolicy))}
 	case existing.WorkloadPolicy == nil || existing.WorkloadPolicy.AcceleratorTopology != want.Topology:
-		return false, fmt.Errorf("the workload policy %s, left by an earlier apply of this resource, places another topology than %s: "+
-			"delete it, then apply again", gcp.ResourcePolicyID(project, region, want.WorkloadPolicy), want.Topology)
+		// Left by an apply that stopped before its pool was created, for
+		// another topology: the provider's own, and no pool of the name
+		// exists to use it (the create runs next), so it is replaced.
+		if np, gerr := o.api.Get(ctx, want.Name); gerr != nil || np != nil {
+			return false, fmt.Errorf("the workload policy %s, which this resource created for node pool %s, places another topology "+
+				"than %s, and the pool could not be checked unused: %w", gcp.ResourcePolicyID(project, region, want.WorkloadPolicy),
+				o.api.PoolName(want.Name), want.Topology, cmp.Or(gerr, errors.New("the pool exists")))
+		}
+		if derr := api.Delete(ctx, project, region, want.WorkloadPolicy); derr != nil {
+			return false, fmt.Errorf("replacing the workload policy %s of another topology: %w", gcp.ResourcePolicyID(project, region, want.WorkloadPolicy), derr)
+		}
+		err = api.Insert(ctx, project, region, p)
+		return err == nil, err
 	}
 	tflog.Info(ctx, "found the workload policy an earlier apply created for this pool; using it",
 		map[string]any{"policy": gcp.ResourcePolicyID(project, region, want.WorkloadPolicy)})
@@ -187,6 +199,35 @@ func (o *poolOps) deleteOwnPolicy(ctx context.Context, s tierSpec) error {
 		return nil
 	}
 	return api.Delete(ctx, project, region, s.WorkloadPolicy)
+}
+
+// ownPoliciesRemain reports whether a workload policy this resource created
+// for one of tiers (recorded in state) still exists. When it cannot be
+// read, it reports true: the resource is kept rather than leave a policy
+// nothing would delete.
+func (o *poolOps) ownPoliciesRemain(ctx context.Context, cat *catalog.Catalog, tiers []tierModel, diags *diag.Diagnostics) bool {
+	for _, t := range tiers {
+		s := specOfState(ctx, cat, t, diags)
+		if s.WorkloadPolicy == "" || !s.OwnPolicy {
+			continue
+		}
+		api, err := o.resourcePolicies(ctx)
+		if err != nil {
+			return true
+		}
+		project, region, err := o.policyScope()
+		if err != nil {
+			return true
+		}
+		p, err := api.Get(ctx, project, region, s.WorkloadPolicy)
+		switch {
+		case gcp.Classify(err) == gcp.ClassNotFound:
+			continue
+		case err != nil || placesPool(p, o.api.PoolName(s.Name)):
+			return true
+		}
+	}
+	return false
 }
 
 // topologiesOfPolicies sets, on a copy of each pool placed by a workload
@@ -288,6 +329,11 @@ func (r *fallbackNodePoolsResource) policyFindings(ctx context.Context, cluster 
 		return finding("Workload Policy Name Taken", fmt.Sprintf("A workload policy %s exists that this provider did not create for node pool %s; "+
 			"the apply would refuse it rather than use it. Rename the tier, or set workload_policy = %q to place the pool by it.",
 			id, poolID, name), catalog.BasisLive)
+	case spec.OwnPolicy:
+		// The policy the provider created for this pool follows its tier:
+		// a new topology re-creates the pool, and the apply deletes the old
+		// policy with it and creates one for the new topology.
+		return nil
 	}
 	w := got.WorkloadPolicy
 	switch {
