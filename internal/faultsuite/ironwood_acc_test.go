@@ -5,6 +5,7 @@ package faultsuite_test
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -106,6 +107,52 @@ func ironwoodScenarios() []scenario {
 		}},
 		{name: "node_pools/ironwood_topology_change", kind: faultsuite.TypeNodePools, want: 1, run: ironwoodTopologyChange},
 		{name: "node_pools/ironwood_pool_deleted_outside", kind: faultsuite.TypeNodePools, want: 1, run: ironwoodPoolDeletedOutside},
+		{name: "node_pools/ironwood_policy_in_use", kind: faultsuite.TypeNodePools, want: 1, run: ironwoodPolicyInUse},
+	}
+}
+
+// ironwoodPolicyInUse: a tier whose workload policy another resource's
+// pool also uses (naming it in workload_policy) is removed. Its pool is
+// deleted, its policy cannot be: the apply says that, and not that the pool
+// could not be deleted, and keeps the tier in the state, so the policy
+// still has an owner; once the other pool is gone, the next apply deletes
+// it.
+func ironwoodPolicyInUse(h *harness) {
+	h.afterDestroyChecks = append(h.afterDestroyChecks, h.noPolicyLeft)
+	cluster := "projects/" + acctest.EmulatorProject + "/locations/us-central1/clusters/ironwood"
+	gpu := fmt.Sprintf("  tiers {\n    name           = %q\n    machine_type   = \"g2-standard-4\"\n    node_locations = [\"us-central1-a\"]\n  }\n", h.prefix+"-l4")
+	owner := strings.TrimSuffix(h.ironwoodBody(), "}\n") + gpu + "}\n"
+	ownerAfter := strings.Replace(owner, owner[strings.Index(owner, "  tiers {"):strings.Index(owner, gpu)], "", 1)
+	user := fmt.Sprintf(`
+resource "accel_fallback_nodepools" "user" {
+  cluster       = %q
+  compute_class = %q
+  tiers {
+    name             = %q
+    accelerator_type = "tpu7x-16"
+    node_locations   = ["us-central1-c"]
+    workload_policy  = %q
+  }
+}
+`, cluster, h.prefix+"-user", h.prefix+"-u", h.prefix+"-0")
+	h.write(owner)
+	h.apply(nil)
+	h.write(owner + user)
+	h.apply(nil)
+	h.write(ownerAfter + user)
+	out := h.applyWith(regexp.MustCompile(`Error Deleting Workload Policy`))
+	text := strings.Join(strings.Fields(out.Stdout+out.Stderr), " ")
+	if strings.Contains(text, "Could not delete node pool") || !strings.Contains(text, "another node pool still uses it") {
+		h.t.Fatalf("the apply says the wrong thing failed:\n%s", text)
+	}
+	if h.poolStatus(h.prefix+"-0") != "" || len(h.policiesOf()) != 1 {
+		h.t.Fatalf("after the refused policy delete: pool %q, policies %v; want the pool gone and the policy kept", h.poolStatus(h.prefix+"-0"), h.policiesOf())
+	}
+	h.cli("destroy", "-auto-approve", "-input=false", "-no-color", "-target=accel_fallback_nodepools.user")
+	h.write(ownerAfter)
+	h.apply(nil)
+	if left := h.policiesOf(); len(left) != 0 {
+		h.t.Fatalf("once nothing used it, the workload policy was not deleted: %v", left)
 	}
 }
 

@@ -462,3 +462,23 @@ func Compact(err error) error {
 	}
 	return err
 }
+
+// reasonInUse is Compute Engine's reason for a resource another one still
+// uses, such as a resource policy that places a node pool's VMs (HTTP 400,
+// "resourceInUseByAnotherResource").
+const reasonInUse = "resourceInUseByAnotherResource"
+
+// InUse reports whether err is Compute Engine's refusal to delete a
+// resource another resource still uses.
+func InUse(err error) bool {
+	var gerr *googleapi.Error
+	if !errors.As(err, &gerr) {
+		return false
+	}
+	for _, e := range gerr.Errors {
+		if e.Reason == reasonInUse {
+			return true
+		}
+	}
+	return false
+}

@@ -230,3 +230,13 @@ func TestOperationErrorMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestInUse: Compute Engine's refusal to delete a resource that another
+// uses is told by its reason, not its message.
+func TestInUse(t *testing.T) {
+	inUse := &googleapi.Error{Code: 400, Message: "anything", Errors: []googleapi.ErrorItem{{Reason: "resourceInUseByAnotherResource"}}}
+	other := &googleapi.Error{Code: 400, Message: "resourceInUseByAnotherResource", Errors: []googleapi.ErrorItem{{Reason: "invalid"}}}
+	if !InUse(fmt.Errorf("wrapped: %w", inUse)) || InUse(other) || InUse(errors.New("resourceInUseByAnotherResource")) {
+		t.Fatal("InUse must match the reason resourceInUseByAnotherResource and nothing else")
+	}
+}

@@ -383,7 +383,15 @@ func (a *applyRun) recordRemoved(ctx context.Context, name string) {
 	np := a.pools[name]
 	pool := a.ops.api.PoolName(name)
 	var kept *keptForReplacementError
+	var policy *policyDeleteError
 	switch {
+	case errors.As(err, &policy) && np == nil:
+		// The pool is gone; its workload policy is not. The tier stays in
+		// the state, MISSING, so that something still owns the policy: the
+		// next apply deletes it again.
+		a.diags.AddAttributeError(path.Root("tiers"), "Error Deleting Workload Policy", fmt.Sprintf("Tier %q was removed: %s.", name, policy))
+		a.record(missingTier(a.state[name]), false)
+		return
 	case errors.As(err, &kept) && np != nil:
 		a.diags.AddAttributeError(path.Root("tiers"), "Node Pool Kept Until Its Replacement Runs",
 			fmt.Sprintf("Tier %q was removed, but its node pool %s was kept: tier %q replaces it, and its pool is not running "+

@@ -28,6 +28,7 @@ package nodepools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -284,7 +285,11 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 			resp.Diagnostics.AddAttributeWarning(path.Root("tiers").AtListIndex(i), "Node Pool Not Deleted",
 				fmt.Sprintf("Node pool %s was not deleted: it %s. It is left as it is.", ops.api.PoolName(name), why))
 		}
-		if err := res.errs[i]; err != nil {
+		var policy *policyDeleteError
+		if err := res.errs[i]; errors.As(err, &policy) {
+			resp.Diagnostics.AddAttributeError(path.Root("tiers").AtListIndex(i), "Error Deleting Workload Policy",
+				fmt.Sprintf("%s. Run terraform destroy again once nothing uses it.", policy))
+		} else if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("tiers").AtListIndex(i), "Error Deleting Node Pool",
 				fmt.Sprintf("Could not delete node pool %s: %s\n\nRun terraform destroy again; pools that are already gone are skipped.",
 					ops.api.PoolName(name), err))

@@ -179,6 +179,31 @@ func (o *poolOps) deleteOwnPolicy(ctx context.Context, s tierSpec) error {
 	if s.WorkloadPolicy == "" || !s.OwnPolicy {
 		return nil
 	}
+	if err := o.deleteOwnPolicyOnce(ctx, s); err != nil {
+		return &policyDeleteError{pool: o.api.PoolName(s.Name), policy: s.WorkloadPolicy, err: err}
+	}
+	return nil
+}
+
+// policyDeleteError is a failed delete of the workload policy of a pool
+// that is gone (or was never created): the pool's delete did not fail.
+type policyDeleteError struct {
+	pool, policy string
+	err          error
+}
+
+func (e *policyDeleteError) Error() string {
+	why := e.err.Error()
+	if gcp.InUse(e.err) {
+		why = "another node pool still uses it (" + why + ")"
+	}
+	return fmt.Sprintf("node pool %s is deleted, but the workload policy %s this resource created for it could not be: %s. "+
+		"It stays in the state, and the next apply or destroy deletes it once nothing uses it", e.pool, e.policy, why)
+}
+
+func (e *policyDeleteError) Unwrap() error { return e.err }
+
+func (o *poolOps) deleteOwnPolicyOnce(ctx context.Context, s tierSpec) error {
 	api, err := o.resourcePolicies(ctx)
 	if err != nil {
 		return err
