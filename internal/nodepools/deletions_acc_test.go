@@ -84,6 +84,42 @@ func TestAccFallbackNodePools_planNamesDeletions(t *testing.T) {
 		t.Errorf("plan with a misspelt replaces: %v, want Replaced Tier Not Found naming %s; %+v", err, p+"-b", diags)
 	}
 
+	// A new compute_class in the plan that replaces a tier.
+	diags, err = plan(strings.Replace(resourceOn(tg.Cluster, tierHCL("a", "g2-standard-4", "", 2),
+		tierHCL("b2", "g2-standard-16", fmt.Sprintf("    replaces       = %q\n", p+"-b"), 1), tierHCL("c", "g2-standard-4", "", 1)),
+		fmt.Sprintf("compute_class = %q", p), fmt.Sprintf("compute_class = %q", p+"-new"), 1))
+	if err == nil || !hasDiagnostic(diags, "error", "ComputeClass Renamed While a Tier Is Replaced", fmt.Sprintf("tier %q replaces tier %q", p+"-b2", p+"-b")) {
+		t.Errorf("plan renaming the class with replaces: %v, want ComputeClass Renamed While a Tier Is Replaced; %+v", err, diags)
+	}
+
+	// A second resource of the configuration with the same ComputeClass.
+	second := strings.Replace(strings.TrimPrefix(resourceOn(tg.Cluster, tierHCL("d", "g2-standard-4", "", 1)), tg.ProviderConfig()),
+		`"accel_fallback_nodepools" "test"`, `"accel_fallback_nodepools" "second"`, 1)
+	diags, err = plan(resourceOn(tg.Cluster, tierHCL("a", "g2-standard-4", "", 2), tierHCL("b", "g2-standard-8", "", 1),
+		tierHCL("c", "g2-standard-4", "", 1)) + second)
+	if err == nil || !hasDiagnostic(diags, "error", "ComputeClass Declared Twice", fmt.Sprintf("declares ComputeClass %q", p)) {
+		t.Errorf("plan of two resources with one class: %v, want ComputeClass Declared Twice; %+v", err, diags)
+	}
+
+	// The same class from a second state: created (the class's pools of
+	// another resource are only a warning then: they may be what a killed
+	// apply of this configuration left), then refused by its next plan.
+	w2 := acctest.NewWorkspace(t, env, tf, resourceOn(tg.Cluster, tierHCL("e", "g2-standard-4", "", 1)))
+	if stdout, _, err := w2.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("apply of the second state: %v\n%s", err, stdout)
+	}
+	t.Cleanup(func() {
+		w2.Write(resourceOn(tg.Cluster, tierHCL("e", "g2-standard-4", "", 1)))
+		if stdout, _, err := w2.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+			t.Errorf("destroy of the second state: %v\n%s\n%v", err, stdout, err)
+		}
+	})
+	w2.Write(resourceOn(tg.Cluster, tierHCL("e", "g2-standard-4", "", 2))) // a change: the conflict is an error
+	stdout, _, err := w2.Run("plan", "-json", "-input=false", "-no-color")
+	if diags := acctest.ParseDiagnostics(t, stdout); err == nil || !hasDiagnostic(diags, "error", "ComputeClass Shared With Another Resource", p+"-a") {
+		t.Errorf("plan of the second state: %v, want ComputeClass Shared With Another Resource naming %s; %+v", err, p+"-a", diags)
+	}
+
 	// A cluster GKE does not have.
 	diags, err = plan(resourceOn(tg.Cluster+"x", tierHCL("a", "g2-standard-4", "", 2)))
 	if err == nil || !hasDiagnostic(diags, "error", "GKE Cluster Not Found", tg.Cluster+"x") {

@@ -225,6 +225,35 @@ func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan re
 	}
 }
 
+// checkClassShared refuses, for a resource already created, a ComputeClass
+// whose pools in the cluster live include some that another
+// accel_fallback_nodepools created (another owner id): each resource
+// renders the class's manifest from its own tiers, and the two manifests
+// would overwrite each other.
+//
+// It is an error in a plan that changes the resource; in a plan that
+// changes nothing (such as the one terraform destroy makes first, which an
+// error would stop) a warning.
+func checkClassShared(diags *diag.Diagnostics, live *container.Cluster, plan resourceModel, owner string, changes bool) {
+	var others []string
+	for _, np := range live.NodePools {
+		if ownedOfClass(np, plan.ComputeClass) && resourceLabels(np)[ownership.LabelKey] != owner {
+			others = append(others, fmt.Sprintf("%s (%s = %q)", np.Name, ownership.LabelKey, resourceLabels(np)[ownership.LabelKey]))
+		}
+	}
+	if len(others) > 0 {
+		add := diags.AddAttributeWarning
+		if changes {
+			add = diags.AddAttributeError
+		}
+		add(path.Root("compute_class"), "ComputeClass Shared With Another Resource",
+			fmt.Sprintf("The cluster %s has node pools for ComputeClass %q that another accel_fallback_nodepools created: %s. "+
+				"Each resource renders the whole ComputeClass from its own tiers, so the two manifests would overwrite each other. "+
+				"Give each resource its own compute_class, or move the tiers into one resource.",
+				plan.Cluster.ValueString(), plan.ComputeClass.ValueString(), strings.Join(others, ", ")))
+	}
+}
+
 // checkLeftBehind warns, for a resource not yet created, about the pools of
 // the cluster live that carry its ComputeClass label and an ownership label
 // but no tier's name (named): what an interrupted apply may have left.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -257,7 +258,8 @@ func (r *fallbackNodePoolsResource) tierFindings(ctx context.Context, p *plannin
 // tiers an update reads again, the pools, the ComputeClass and the
 // scheduling outputs.
 func (r *fallbackNodePoolsResource) finish(ctx context.Context, p *planning, diags *diag.Diagnostics) {
-	if p.state != nil && updates(p.plan, *p.state, tierList(ctx, p.tiers, diags)) {
+	changes := p.state == nil || updates(p.plan, *p.state, tierList(ctx, p.tiers, diags))
+	if p.state != nil && changes {
 		// The resource is updated: the pools the apply changes are read
 		// again. The others keep the values the plan shows (the apply
 		// records them as planned; a pool deleted since the refresh is
@@ -270,6 +272,10 @@ func (r *fallbackNodePoolsResource) finish(ctx context.Context, p *planning, dia
 	}
 	p.tally.report(diags, len(p.cfgElems), p.plan.WhenUnsatisfiable)
 	p.planRemovals(ctx, diags)
+	if p.live != nil && p.state != nil && p.sameCluster() {
+		checkClassShared(diags, p.live, p.plan, p.state.OwnerID.ValueString(), changes)
+	}
+	r.claimClass(p, changes, diags)
 	p.plan.Tiers = tierList(ctx, p.tiers, diags)
 	p.plan.Pools = types.MapUnknown(poolEntryType)
 	if p.poolsKnown {
@@ -280,6 +286,33 @@ func (r *fallbackNodePoolsResource) finish(ctx context.Context, p *planning, dia
 		if p.plan.WhenUnsatisfiable.IsUnknown() || p.plan.ActiveMigration.IsUnknown() {
 			p.plan.ComputeClassManifest = types.StringUnknown()
 		}
+	}
+}
+
+// claimClass refuses a second resource of this configuration that declares
+// the ComputeClass of another on the same cluster (found within the one
+// provider process that plans them all): their manifests would overwrite
+// each other. A resource is known by its tier names. Like
+// checkClassShared, a warning in a plan that changes nothing.
+func (r *fallbackNodePoolsResource) claimClass(p *planning, changes bool, diags *diag.Diagnostics) {
+	if r.data == nil || !p.poolsKnown || p.plan.Cluster.IsUnknown() || p.plan.ComputeClass.IsUnknown() {
+		return
+	}
+	names := slices.Sorted(maps.Keys(p.planned))
+	claimant := strings.Join(names, ",")
+	key := p.plan.Cluster.ValueString() + "|" + p.plan.ComputeClass.ValueString()
+	if held := r.data.Claim("compute_class|"+key, providerdata.Claim{Claimant: claimant, Changes: changes}); held.Claimant != claimant {
+		// Reported by whichever plans second, an error when either plan
+		// changes its resource.
+		add := diags.AddAttributeWarning
+		if changes || held.Changes {
+			add = diags.AddAttributeError
+		}
+		add(path.Root("compute_class"), "ComputeClass Declared Twice",
+			fmt.Sprintf("Another accel_fallback_nodepools of this configuration (tiers %s) declares ComputeClass %q on cluster %s. "+
+				"Each resource renders the whole ComputeClass from its own tiers, so the two manifests would overwrite each other. "+
+				"Give each resource its own compute_class, or move the tiers into one resource.",
+				held.Claimant, p.plan.ComputeClass.ValueString(), p.plan.Cluster.ValueString()))
 	}
 }
 

@@ -95,7 +95,29 @@ func (p *planning) planRemovals(ctx context.Context, diags *diag.Diagnostics) {
 		p.deletions = append(p.deletions, plannedDeletion{pool: name, nodes: nodesOf(t), why: why})
 	}
 	p.checkReplaces(replacedBy, newTiers, removed, diags)
+	p.checkClassRename(replacedBy, diags)
 	p.deletionsWarning(diags)
+}
+
+// checkClassRename refuses a new compute_class in the plan that replaces a
+// tier: the old pool, kept until its replacement runs (for as long as a
+// stockout lasts), would keep the old class's label and taint, which the
+// pods the outputs describe (the new class's node selector) do not fit.
+func (p *planning) checkClassRename(replacedBy map[string]string, diags *diag.Diagnostics) {
+	if p.plan.ComputeClass.IsUnknown() || p.state.ComputeClass.Equal(p.plan.ComputeClass) {
+		return
+	}
+	for old, by := range replacedBy {
+		if _, recorded := p.prior[old]; !recorded {
+			continue
+		}
+		diags.AddAttributeError(path.Root("compute_class"), "ComputeClass Renamed While a Tier Is Replaced",
+			fmt.Sprintf("compute_class changes from %q to %q in the plan in which tier %q replaces tier %q. The old pool is kept "+
+				"until the new one runs, with the old class's label and taint, which pods of the new class (the node_selector "+
+				"and tolerations outputs) do not fit: while it is kept, nothing they can use would serve. Rename the class in an "+
+				"apply of its own, before or after the replacement.", p.state.ComputeClass.ValueString(), p.plan.ComputeClass.ValueString(), by, old))
+		return
+	}
 }
 
 // checkReplaces refuses a replaces that names no tier of the state while

@@ -30,6 +30,33 @@ type Data struct {
 
 	liveOnce sync.Once
 	live     *livecheck.Checker
+
+	claimsMu sync.Mutex
+	claims   map[string]Claim
+}
+
+// Claim is who holds a key (see Data.Claim), and whether its plan changes
+// anything.
+type Claim struct {
+	Claimant string
+	Changes  bool
+}
+
+// Claim records c as the holder of key for this provider process (a plan
+// or an apply of one configuration), and returns the holder: c, or what
+// claimed key first. Resources use it for what no two of them may declare,
+// such as one ComputeClass on one cluster.
+func (d *Data) Claim(key string, c Claim) Claim {
+	d.claimsMu.Lock()
+	defer d.claimsMu.Unlock()
+	if d.claims == nil {
+		d.claims = map[string]Claim{}
+	}
+	if held, ok := d.claims[key]; ok {
+		return held
+	}
+	d.claims[key] = c
+	return c
 }
 
 // Live is the live availability checker of this provider process, built
