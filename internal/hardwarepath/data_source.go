@@ -288,7 +288,7 @@ func tierList(cat *catalog.Catalog, tiers []decisiontree.Choice, diags *diag.Dia
 		diags.Append(d...)
 		v := map[string]attr.Value{
 			"family": types.StringValue(string(c.Family)), "node_locations": locs, "evidence": types.StringValue(t.Evidence.Detail),
-			"available": types.BoolValue(t.Evidence.Available),
+			"available":        types.BoolValue(t.Evidence.Available),
 			"accelerator_type": types.StringNull(), "machine_type": types.StringNull(), "gpu_type": types.StringNull(), "gpu_count": types.Int64Null(),
 		}
 		v["name"] = types.StringValue(names[i])
