@@ -7,12 +7,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -79,11 +81,18 @@ type EndpointError struct {
 	Problem string
 	// Err is the network error when there was no answer.
 	Err error
+	// NoAnswer is set when the request was sent and no answer came before
+	// the call's deadline; Err is then the deadline, with its cause.
+	NoAnswer bool
 }
 
 // Error returns what came back, from where, and which setting to check.
 func (e *EndpointError) Error() string {
 	check := fmt.Sprintf("check the provider's %s (or %s) and any proxy between Terraform and the API", e.Setting, e.Env)
+	if e.NoAnswer {
+		return fmt.Sprintf("the %s at %s gave no answer to %s %s before the call's time limit ended (%v); %s",
+			e.API, e.Endpoint, e.Method, e.Path, e.Err, check)
+	}
 	if e.Err != nil {
 		return fmt.Sprintf("the %s at %s could not be reached (%s %s): %v; %s",
 			e.API, e.Endpoint, e.Method, e.Path, e.Err, check)
@@ -117,8 +126,22 @@ type answerCheck struct {
 func (a *answerCheck) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := a.base.RoundTrip(req)
 	if err != nil {
-		if req.Context().Err() != nil {
-			return nil, err // cancelled or past the deadline: the cause is ours, not the endpoint's
+		ctx := req.Context()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// The time limit is ours, but it ended while the endpoint kept
+			// silent: say which endpoint, which call, and what limit (the
+			// deadline's cause, such as the retry bound of a refresh).
+			e := a.endpointError(req)
+			e.Err, e.NoAnswer = deadlineWithCause(ctx), true
+			// The API client answers ctx.Err() in place of a transport
+			// error once ctx is done: Retry takes this one from ctx.
+			if h, ok := ctx.Value(silentKey{}).(*silentHolder); ok {
+				h.set(e)
+			}
+			return nil, e
+		}
+		if ctx.Err() != nil {
+			return nil, err // cancelled: the cause is ours, not the endpoint's
 		}
 		e := a.endpointError(req)
 		e.Err = err
@@ -264,4 +287,45 @@ func Summary(err error, fallback string) string {
 		return "Unexpected Answer from the " + ee.API + " Endpoint"
 	}
 	return ee.API + " Endpoint Not Reachable"
+}
+
+// deadlineWithCause is context.DeadlineExceeded, with the cause ctx's
+// deadline was given when it has one.
+func deadlineWithCause(ctx context.Context) error {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) && cause != context.DeadlineExceeded {
+		if errors.Is(cause, context.DeadlineExceeded) {
+			return cause
+		}
+		return fmt.Errorf("%w: %w", context.DeadlineExceeded, cause)
+	}
+	return context.DeadlineExceeded
+}
+
+// silentKey is the context key of a *silentHolder.
+type silentKey struct{}
+
+// silentHolder keeps the *EndpointError of a call the endpoint never
+// answered, for Retry to return in place of the bare deadline the API
+// client reports.
+type silentHolder struct {
+	mu  sync.Mutex
+	err *EndpointError
+}
+
+func (h *silentHolder) set(e *EndpointError) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.err = e
+}
+
+func (h *silentHolder) get() *EndpointError {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.err
+}
+
+// withSilentHolder returns ctx with a new holder.
+func withSilentHolder(ctx context.Context) (context.Context, *silentHolder) {
+	h := &silentHolder{}
+	return context.WithValue(ctx, silentKey{}, h), h
 }

@@ -4,6 +4,7 @@
 package gcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/api/googleapi"
 )
@@ -186,5 +188,43 @@ func TestCompact(t *testing.T) {
 				t.Errorf("Compact is not idempotent")
 			}
 		})
+	}
+}
+
+// TestEndpointSilentNamesEndpointAndLimit: an endpoint that accepts the
+// connection and never answers ends at the call's deadline with an error
+// that names the endpoint, the call, the setting that chooses the endpoint
+// and the limit that ended it, and is still a deadline (ClassDeadline).
+func TestEndpointSilentNamesEndpointAndLimit(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // hold the request: no answer until the client gives up
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+	c := NewClients(Config{TPUEndpoint: srv.URL + "/"})
+	svc, err := c.TPU(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeoutCause(t.Context(), 50*time.Millisecond,
+		fmt.Errorf("gave up retrying after 50ms: %w", context.DeadlineExceeded))
+	defer cancel()
+	err = Retry(ctx, Backoff{Initial: time.Millisecond, Max: time.Millisecond, Multiplier: 1}, nil, func(ctx context.Context) error {
+		_, err := svc.Projects.Locations.Nodes.Get("projects/p/locations/us-east5-a/nodes/n").Context(ctx).Do()
+		return err
+	})
+	if Classify(err) != ClassDeadline {
+		t.Errorf("Classify = %v, want deadline", Classify(err))
+	}
+	msg := Compact(err).Error()
+	for _, want := range []string{"gave no answer", srv.URL + "/", "GET /v2/projects/p/locations/us-east5-a/nodes/n",
+		"tpu_endpoint", "ACCEL_TPU_ENDPOINT", "gave up retrying after 50ms"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q does not contain %q", msg, want)
+		}
 	}
 }

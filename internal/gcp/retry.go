@@ -121,10 +121,14 @@ func retry(ctx context.Context, b Backoff, onRetry func(error, Class, int, time.
 	}
 	notAPI := 0
 	var last error // the answer of the call before, for an error cut short by ctx
+	ctx, silent := withSilentHolder(ctx)
 	for attempt := 1; ; attempt++ {
 		err := fn(ctx)
 		if err == nil {
 			return nil
+		}
+		if e := silent.get(); e != nil && ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+			err = e // the call was sent and never answered: say where
 		}
 		err = Compact(err)
 		if last != nil && ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {

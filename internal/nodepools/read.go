@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -53,12 +54,21 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	tiers := tiersOf(ctx, state.Tiers, &resp.Diagnostics)
 	if importing {
 		setImportedDefaults(&state, tiers, pools)
-		if err := ops.topologiesOfPolicies(ctx, pools); err != nil {
+		// Only the pools the import names: another pool's workload policy
+		// is none of this resource's business, and may not be readable.
+		named := map[string]*container.NodePool{}
+		for _, t := range tiers {
+			if np := pools[t.Name.ValueString()]; np != nil {
+				named[np.Name] = np
+			}
+		}
+		if err := ops.topologiesOfPolicies(ctx, named); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("tiers"), "Error Reading Workload Policies",
 				fmt.Sprintf("Could not read the workload policy of a multi-host TPU7x pool of %s, whose slice topology it holds: %s",
 					state.Cluster.ValueString(), err))
 			return
 		}
+		maps.Copy(pools, named)
 	}
 	owner, ok := r.readOwner(ctx, &state, tiers, pools, req.Private, resp)
 	if !ok {

@@ -269,3 +269,41 @@ func TestAccFallbackNodePools_ironwoodForeignPoolNoPolicy(t *testing.T) {
 		}},
 	})
 }
+
+// TestAccFallbackNodePools_importReadsOnlyItsPolicies: importing a GPU pool
+// reads no workload policy, even when the cluster holds a TPU7x pool whose
+// policy cannot be read: an import reads only what it names.
+func TestAccFallbackNodePools_importReadsOnlyItsPolicies(t *testing.T) {
+	tg := ironwoodTarget(t)
+	tg.RequireEmulatorFor(t, "needs a cluster of GKE 1.34 with TPU7x nodes, and refuses the workload policy reads")
+	env := acctest.DevInstall(t)
+	tf := acctest.TerraformPath(t)
+	prefix := acctest.RandomName("imp")
+	slice, gpu := prefix+"-tpu7x-16", prefix+"-l4"
+	owner := acctest.NewWorkspace(t, env, tf, config(tg, prefix, "", tpuTier(slice, ironwoodZone, "tpu7x-16"),
+		gpuTier(gpu, "us-central1-a", "g2-standard-4", line("node_count", "1"))))
+	if stdout, _, err := owner.Run("apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		t.Fatalf("apply: %v\n%s", err, stdout)
+	}
+	t.Cleanup(func() {
+		if stdout, _, err := owner.Run("destroy", "-auto-approve", "-input=false", "-no-color"); err != nil {
+			t.Errorf("destroy: %v\n%s", err, stdout)
+		}
+	})
+	if err := tg.Emulator.FailNext(emulator.MethodComputeResourcePoliciesGet, 1<<20, 403); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tg.Emulator.FailNext(emulator.MethodComputeResourcePoliciesGet, 0, 403) })
+	importer := acctest.NewWorkspace(t, env, tf, config(tg, prefix, "", gpuTier(gpu, "us-central1-a", "g2-standard-4", line("node_count", "1"))))
+	gets := tg.Emulator.Counters()[emulator.MethodComputeResourcePoliciesGet]
+	if stdout, stderr, err := importer.Run("import", "-input=false", "-no-color", address, tg.Cluster+"/nodePools/"+gpu); err != nil {
+		t.Fatalf("import of the GPU pool: %v\n%s\n%s", err, stdout, stderr)
+	}
+	if n := tg.Emulator.Counters()[emulator.MethodComputeResourcePoliciesGet] - gets; n != 0 {
+		t.Errorf("the import read %d workload policies, want none", n)
+	}
+	// Hand the pool back: one state manages it.
+	if stdout, _, err := importer.Run("state", "rm", address); err != nil {
+		t.Fatalf("state rm: %v\n%s", err, stdout)
+	}
+}
