@@ -79,8 +79,8 @@ func reportTierError(diags *diag.Diagnostics, base path.Path, pool, onStockout s
 		diags.AddAttributeError(base.AtName("name"), "Node Pool Already Exists",
 			fmt.Sprintf("Node pool %s already exists and %s. It is not adopted, not recorded in the state, and never changed or "+
 				"deleted by this resource.\n\nRename the tier, or, if this resource should manage the pool (for example one left "+
-				"by an apply of this configuration that was killed before it could record it), import it with the identifier %q.",
-				pool, exists.reason, pool))
+				"by an apply of this configuration that was killed before it could record it), import it with the identifier %q. "+
+				handOver, pool, exists.reason, pool))
 	case gcp.Classify(err) == gcp.ClassDeadline:
 		diags.AddAttributeError(base, "Timeout Waiting for Node Pool",
 			fmt.Sprintf("Node pool %s did not finish in time: %s\n\nRaise timeouts, then apply again; the pool is recorded as GKE reports it.", pool, err))
@@ -107,3 +107,9 @@ func adoptedDetail(pool, owner, class string) string {
 		"zones match the tier), so it was adopted instead of created again.",
 		pool, ownership.LabelKey, owner, catalog.LabelComputeClass, class)
 }
+
+// handOver is the advice that goes with every "import it" of a pool another
+// resource instance may manage: one state manages a pool at a time.
+const handOver = "If another Terraform state manages the pool (it carries that state's owner id), hand it over: remove it " +
+	"from that state first (terraform state rm, or a removed block), then import it here; two states that both manage one " +
+	"pool would each change and delete it."

@@ -185,8 +185,8 @@ func checkPlannedPools(diags *diag.Diagnostics, live *container.Cluster, plan re
 		id := plan.Cluster.ValueString() + poolsSegment + name
 		detail := fmt.Sprintf("Tier %q would create node pool %s, but a pool of that name exists and %s. This resource never "+
 			"adopts, changes or deletes it.\n\nRename the tier, or, if this resource should manage the pool (for example one left by "+
-			"an apply of this configuration that was killed before it could record it), import it with the identifier %q.",
-			name, id, ownership.Describe(resourceLabels(np)), id)
+			"an apply of this configuration that was killed before it could record it), import it with the identifier %q. "+
+			handOver, name, id, ownership.Describe(resourceLabels(np)), id)
 		at := path.Root("tiers").AtListIndex(i).AtName("name")
 		switch {
 		case state == nil && mayBePredecessors(np, plan.ComputeClass):

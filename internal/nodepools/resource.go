@@ -179,7 +179,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 			fmt.Sprintf("The cluster %s already has node pools named like tiers of this resource:\n%s\n\nNothing was created: this "+
 				"resource never adopts, changes or deletes a pool it did not create. If these pools were left by an apply of this "+
 				"configuration that was killed before it could record them, import them (terraform import with the id %q, or an "+
-				"import block), then apply again to create the other tiers; otherwise rename the tiers.",
+				"import block), then apply again to create the other tiers; otherwise rename the tiers. "+handOver,
 				plan.Cluster.ValueString(), strings.Join(lines, "\n"), resourceID(plan.Cluster.ValueString(), taken)))
 		return
 	}
