@@ -6,6 +6,7 @@ package faultsuite_test
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -22,6 +23,51 @@ func poolServingScenarios() []scenario {
 		{name: "node_pools/sigint_mid_replaces", kind: faultsuite.TypeNodePools, want: 1, run: sigintMidReplaces},
 		{name: "node_pools/sigint_mid_delete", kind: faultsuite.TypeNodePools, want: 1, run: sigintMidDelete},
 		{name: "node_pools/quota_filled_decision_tree", kind: faultsuite.TypeNodePools, want: 2, run: quotaFilledDecisionTree},
+		{name: "node_pools/stockout_held", kind: faultsuite.TypeNodePools, want: 2, run: stockoutHeld},
+	}
+}
+
+// stockoutHeld: a tier GKE left in ERROR for lack of capacity (on_stockout
+// = "continue"). With the provider's stockout_retry = "hold", as a nightly
+// drift check would run, the plan is empty and says which pool is held; a
+// real change still shows, and its apply leaves the held pool alone. With
+// the default, the plan re-creates the pool, and once capacity is back the
+// apply repairs it.
+func stockoutHeld(h *harness) {
+	h.tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", 0)
+	h.poolsConfig(2, "")
+	h.apply(nil) // continue: the stockout is a warning
+	tpuPool := h.prefix + "-0"
+	if h.poolStatus(tpuPool) != "ERROR" {
+		h.t.Fatalf("the stocked-out pool is %q, want ERROR", h.poolStatus(tpuPool))
+	}
+	hold := *h.ws
+	hold.Env = append(slices.Clone(h.ws.Env), "ACCEL_STOCKOUT_RETRY=hold")
+	out, err := hold.Run(h.ctx(), "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if text := strings.Join(strings.Fields(out.Stdout+out.Stderr), " "); err != nil || !strings.Contains(text, "Node Pool Out of Capacity Held: "+tpuPool) {
+		h.t.Fatalf("plan holding the stockout: %v, want an empty plan that names the held pool\n%s", err, text)
+	}
+	// A real change (the L4 tier's zone list grows) still shows, and its
+	// apply does not touch the held pool.
+	changed := strings.Replace(h.poolsBody(2, ""), `node_locations   = ["us-central1-a"]`, `node_locations   = ["us-central1-a"]
+    node_count       = 2`, 1)
+	h.write(changed)
+	deletes := h.calls(emulator.MethodNodePoolsDelete)
+	if _, err := hold.Run(h.ctx(), "apply", "-auto-approve", "-input=false", "-no-color"); err != nil {
+		h.t.Fatalf("apply of a change while holding the stockout: %v", err)
+	}
+	if n := h.calls(emulator.MethodNodePoolsDelete) - deletes; n != 0 || h.poolStatus(tpuPool) != "ERROR" {
+		h.t.Fatalf("the apply holding the stockout made %d delete calls, pool %q; want none and ERROR", n, h.poolStatus(tpuPool))
+	}
+	// The default retries: the plan re-creates the pool.
+	out, err = h.ws.Run(h.ctx(), "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if err == nil || !strings.Contains(strings.Join(strings.Fields(out.Stdout+out.Stderr), " "), "Node Pool Will Be Deleted: "+tpuPool) {
+		h.t.Fatalf("plan with the default stockout_retry: %v, want the pool in ERROR re-created\n%s", err, out.Stdout)
+	}
+	h.tg.Emulator.SetCapacity("us-central1-b", "ct6e-standard-4t", -1)
+	h.apply(nil)
+	if h.poolStatus(tpuPool) != "RUNNING" {
+		h.t.Fatalf("after capacity came back, the pool is %q, want RUNNING", h.poolStatus(tpuPool))
 	}
 }
 

@@ -270,7 +270,17 @@ func (a *applyRun) steps(ctx context.Context, planTiers, stateTiers []tierModel)
 		stateSpecs[name] = specOfState(ctx, a.cat, t, a.diags)
 		a.stateOrder = append(a.stateOrder, name)
 	}
-	return planSteps(want, a.state, stateSpecs, a.stateOrder)
+	steps := planSteps(want, a.state, stateSpecs, a.stateOrder)
+	for _, st := range steps {
+		// A pool in ERROR the plan kept as it is (stockout_retry = "hold"):
+		// its pools entry keeps its creation time. The apply does what the
+		// plan said.
+		if recreated, planned := a.ops.evidence.planned[st.want.Name]; st.action == actionReplace && planned && !recreated &&
+			a.state[st.want.Name].Status.ValueString() == statusError && sameShape(st.was, st.want) {
+			st.action = actionNone
+		}
+	}
+	return steps
 }
 
 // outcomes notes, per tier, what its step was and whether it adopted a pool.

@@ -87,6 +87,9 @@ type planning struct {
 	// deletions are the pools the plan deletes or re-creates, reported in
 	// one warning (deletionsWarning).
 	deletions []plannedDeletion
+	// held are the tiers whose pools, in ERROR after a stockout, the plan
+	// keeps as they are (stockout_retry = "hold").
+	held []string
 }
 
 // newPlanning reads the plan, the configuration and the state, reads the
@@ -214,6 +217,10 @@ func (r *fallbackNodePoolsResource) planTier(ctx context.Context, p *planning, i
 		was = specOfState(ctx, p.cat, old, diags)
 	}
 	act := tierAction(recorded, old.Status.ValueString(), was, spec)
+	if act == actionReplace && r.holdsStockout(p, old, was, spec) {
+		act = actionNone
+		p.held = append(p.held, in.Name)
+	}
 	keeps := act == actionNone || act == actionUpdate
 	planSettings(&pt, ct, old, keeps)
 	switch act {
@@ -272,6 +279,7 @@ func (r *fallbackNodePoolsResource) finish(ctx context.Context, p *planning, dia
 	}
 	p.tally.report(diags, len(p.cfgElems), p.plan.WhenUnsatisfiable)
 	p.planRemovals(ctx, diags)
+	p.heldWarning(diags)
 	if p.live != nil && p.state != nil && p.sameCluster() {
 		checkClassShared(diags, p.live, p.plan, p.state.OwnerID.ValueString(), changes)
 	}
@@ -287,6 +295,35 @@ func (r *fallbackNodePoolsResource) finish(ctx context.Context, p *planning, dia
 			p.plan.ComputeClassManifest = types.StringUnknown()
 		}
 	}
+}
+
+// holdsStockout reports whether the plan keeps the pool of a tier recorded
+// as old (spec was), planned as spec, as it is although it is in ERROR: with
+// the provider's stockout_retry = "hold", when the only reason to re-create
+// it is that GKE, read now, reports a stockout on it.
+func (r *fallbackNodePoolsResource) holdsStockout(p *planning, old tierModel, was, spec tierSpec) bool {
+	if r.data == nil || !r.data.HoldStockouts || p.live == nil || old.Status.ValueString() != statusError || !sameShape(was, spec) {
+		return false
+	}
+	for _, np := range p.live.NodePools {
+		if np != nil && np.Name == spec.Name {
+			return np.Status == statusError && gcp.Classify(poolStatusError(np)) == gcp.ClassCapacity
+		}
+	}
+	return false
+}
+
+// heldWarning reports the pools the plan keeps in ERROR, in one warning
+// whose summary names them.
+func (p *planning) heldWarning(diags *diag.Diagnostics) {
+	if len(p.held) == 0 {
+		return
+	}
+	diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Out of Capacity Held: "+strings.Join(p.held, ", "),
+		fmt.Sprintf("GKE left these node pools in ERROR for lack of capacity: %s. The provider's stockout_retry = \"hold\" keeps "+
+			"them as they are, so this plan does not re-create them; the ComputeClass serves from the other tiers meanwhile. "+
+			"To try again, plan and apply with stockout_retry = \"plan\" (the default; ACCEL_STOCKOUT_RETRY).",
+			strings.Join(p.held, ", ")))
 }
 
 // claimClass refuses a second resource of this configuration that declares

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,6 +75,7 @@ type accelProviderModel struct {
 	ComputeEndpoint           types.String `tfsdk:"compute_endpoint"`
 	Validation                types.String `tfsdk:"validation"`
 	PollInterval              types.String `tfsdk:"poll_interval"`
+	StockoutRetry             types.String `tfsdk:"stockout_retry"`
 	DefaultLabels             types.Map    `tfsdk:"default_labels"`
 }
 
@@ -110,6 +112,12 @@ var settings = []setting{
 		summary: "How catalog findings are reported: `strict` makes known-incompatible configurations errors; `warn` reports them as warnings, an escape hatch for hardware or software newer than the provider's catalog."},
 	{attr: "poll_interval", env: []string{"ACCEL_POLL_INTERVAL"}, def: defaultPollInterval.String(),
 		summary: "Longest wait between two polls of a long-running operation, as a Go duration. Polling starts quickly and grows to this cap."},
+	{attr: "stockout_retry", env: []string{"ACCEL_STOCKOUT_RETRY"}, def: providerdata.StockoutRetryPlan,
+		summary: "What a plan does with an `accel_fallback_nodepools` pool that GKE left in `ERROR` for lack of capacity: `" +
+			providerdata.StockoutRetryPlan + "` re-creates it (the plan is not empty while the stockout lasts, and the apply " +
+			"tries again); `" + providerdata.StockoutRetryHold + "` keeps it as it is and warns, so that a drift check's plan " +
+			"(`terraform plan -detailed-exitcode`) stays empty for a known stockout while every other change still shows. " +
+			"Only a stockout GKE reports on the pool is held, read live when the plan refreshes."},
 }
 
 func settingByAttr(attr string) setting {
@@ -196,6 +204,7 @@ func (p *accelProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"compute_endpoint":            attr("compute_endpoint", endpointValidator{}),
 			"validation":                  attr("validation", stringvalidator.OneOf(catalog.ModeNames...)),
 			"poll_interval":               attr("poll_interval", durationValidator{}),
+			"stockout_retry":              attr("stockout_retry", stringvalidator.OneOf(providerdata.StockoutRetries...)),
 			"default_labels":              defaultLabelsAttribute(),
 		},
 	}
@@ -251,7 +260,7 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 		"project": m.Project, "zone": m.Zone, "credentials": m.Credentials,
 		"access_token": m.AccessToken, "impersonate_service_account": m.ImpersonateServiceAccount,
 		"tpu_endpoint": m.TPUEndpoint, "container_endpoint": m.ContainerEndpoint, "compute_endpoint": m.ComputeEndpoint,
-		"validation": m.Validation, "poll_interval": m.PollInterval,
+		"validation": m.Validation, "poll_interval": m.PollInterval, "stockout_retry": m.StockoutRetry,
 	}
 	got := map[string]string{}
 	from := map[string]picked{}
@@ -280,6 +289,11 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 			badSetting(settingByAttr("poll_interval"), from["poll_interval"], "is not a positive Go duration",
 				`a duration such as "10s" or "500ms"`))
 	}
+	if !slices.Contains(providerdata.StockoutRetries, got["stockout_retry"]) {
+		diags.AddAttributeError(path.Root("stockout_retry"), "Invalid Stockout Retry",
+			badSetting(settingByAttr("stockout_retry"), from["stockout_retry"], "is not a stockout retry mode",
+				"one of "+strings.Join(providerdata.StockoutRetries, ", ")))
+	}
 	for _, attr := range []string{"tpu_endpoint", "container_endpoint", "compute_endpoint"} {
 		if v := got[attr]; v != "" && checkEndpoint(v) != "" {
 			diags.AddAttributeError(path.Root(attr), "Invalid Endpoint",
@@ -304,7 +318,8 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 		Polling:                   gcp.Polling{Max: poll}, // polling starts quickly and grows to the cap (see gcp.NewClients)
 		Logger:                    slog.New(tflogHandler{}),
 	}
-	return &configured{data: &providerdata.Data{Clients: gcp.NewClients(cfg), Unknown: unknown}, mode: mode}, diags
+	data := &providerdata.Data{Clients: gcp.NewClients(cfg), Unknown: unknown, HoldStockouts: got["stockout_retry"] == providerdata.StockoutRetryHold}
+	return &configured{data: data, mode: mode}, diags
 }
 
 // configured is what configure resolves: the data every resource receives,

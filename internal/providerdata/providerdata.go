@@ -27,6 +27,9 @@ type Data struct {
 	// DefaultLabels are the provider's default_labels (nil when unset), which
 	// every resource adds to the labels it manages (WithDefaultLabels).
 	DefaultLabels map[string]string
+	// HoldStockouts is set by stockout_retry = "hold": plans keep node
+	// pools GKE left in ERROR for lack of capacity as they are.
+	HoldStockouts bool
 
 	liveOnce sync.Once
 	live     *livecheck.Checker
@@ -58,6 +61,15 @@ func (d *Data) Claim(key string, c Claim) Claim {
 	d.claims[key] = c
 	return c
 }
+
+// The values of the provider's stockout_retry.
+const (
+	StockoutRetryPlan = "plan"
+	StockoutRetryHold = "hold"
+)
+
+// StockoutRetries lists the values of stockout_retry.
+var StockoutRetries = []string{StockoutRetryPlan, StockoutRetryHold}
 
 // Live is the live availability checker of this provider process, built
 // on first use: every resource and data source of a plan shares its cached
