@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"sort"
@@ -133,6 +134,18 @@ type snapshotPool struct {
 // Snapshot writes the current settings, capacity limits, TPU nodes and GKE
 // clusters to a JSON file. Operations are not saved.
 func (s *Server) Snapshot(path string) error {
+	b, err := s.snapshotJSON()
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	return nil
+}
+
+// snapshotJSON is the snapshot Snapshot writes.
+func (s *Server) snapshotJSON() ([]byte, error) {
 	s.mu.Lock()
 	s.settle(s.clock.Now())
 	snap := snapshot{Scenario: s.scenarioLocked()}
@@ -152,12 +165,9 @@ func (s *Server) Snapshot(path string) error {
 	b, err := json.MarshalIndent(snap, "", "  ")
 	s.mu.Unlock()
 	if err != nil {
-		return fmt.Errorf("snapshot: %w", err)
+		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		return fmt.Errorf("snapshot: %w", err)
-	}
-	return nil
+	return b, nil
 }
 
 // LoadSnapshot replaces the emulator's state with a file written by
@@ -171,6 +181,11 @@ func (s *Server) LoadSnapshot(path string) error {
 	if err != nil {
 		return fmt.Errorf("load snapshot: %w", err)
 	}
+	return s.loadSnapshotJSON(b, path)
+}
+
+// loadSnapshotJSON is LoadSnapshot of the file path's contents b.
+func (s *Server) loadSnapshotJSON(b []byte, path string) error {
 	var snap snapshot
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -291,8 +306,8 @@ var adminHelp = []string{
 	"POST /admin/instance-status      {\"name\":\"projects/p/zones/us-central1-c/instances/n\",\"status\":\"TERMINATED\"}",
 	"POST /admin/image                {\"project\":\"p\",\"name\":\"my-image\",\"family\":\"my-family\"}",
 	"POST /admin/delete-node-pool     {\"name\":\"projects/p/locations/us-central1/clusters/serving/nodePools/np\"}",
-	"POST /admin/snapshot             {\"path\":\"state.json\"}",
-	"POST /admin/load-snapshot        {\"path\":\"state.json\"}",
+	"POST /admin/snapshot             {\"name\":\"state.json\"} (a file of the -snapshot-dir directory)",
+	"POST /admin/load-snapshot        {\"name\":\"state.json\"} (a file of the -snapshot-dir directory)",
 }
 
 type adminRequest struct {
@@ -314,7 +329,6 @@ type adminRequest struct {
 	Cluster     string `json:"cluster"`
 	Duration    string `json:"duration"`
 	Name        string `json:"name"`
-	Path        string `json:"path"`
 	Status      string `json:"status"`
 }
 
@@ -326,7 +340,62 @@ type adminSettings struct {
 
 var okResult = map[string]bool{"ok": true}
 
+// adminSnapshot writes or reads the snapshot file name in the snapshot
+// directory (Options.SnapshotDir), and nowhere else: os.Root refuses a
+// name that leaves it, by "..", an absolute path or a symbolic link.
+func (s *Server) adminSnapshot(verb, name string) error {
+	if s.snapDir == "" {
+		return errors.New(verb + " is off: start the emulator with a snapshot directory (accel-emulator -snapshot-dir DIR)")
+	}
+	if name == "" {
+		return errors.New(verb + " needs name, a file name in the snapshot directory")
+	}
+	root, err := os.OpenRoot(s.snapDir)
+	if err != nil {
+		return fmt.Errorf("%s: the snapshot directory: %w", verb, err)
+	}
+	defer func() { _ = root.Close() }()
+	if verb == "snapshot" {
+		b, err := s.snapshotJSON()
+		if err != nil {
+			return err
+		}
+		if err := root.WriteFile(name, b, 0o600); err != nil {
+			return fmt.Errorf("snapshot %q: not a file name in the snapshot directory, or not writable", name)
+		}
+		return nil
+	}
+	b, err := root.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf("load-snapshot %q: not a readable file of the snapshot directory", name)
+	}
+	return s.loadSnapshotJSON(b, name)
+}
+
+// adminCallerError refuses an admin request that a web page could have
+// sent: one whose Host is not the emulator's own address (DNS rebinding)
+// or that carries an Origin other than the emulator's (a page of another
+// site). curl and the Go clients send neither.
+func (s *Server) adminCallerError(r *http.Request) error {
+	_, port, _ := net.SplitHostPort(s.ln.Addr().String())
+	own := false
+	for _, h := range []string{s.ln.Addr().String(), "127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port} {
+		own = own || strings.EqualFold(r.Host, h)
+	}
+	if !own {
+		return fmt.Errorf("refused: Host %q is not this emulator's address (%s)", r.Host, s.ln.Addr())
+	}
+	if o := r.Header.Get("Origin"); o != "" && !strings.EqualFold(o, "http://"+r.Host) {
+		return fmt.Errorf("refused: a request from the web page of %q", o)
+	}
+	return nil
+}
+
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	if err := s.adminCallerError(r); err != nil {
+		writeJSON(w, http.StatusForbidden, map[string]string{"error": err.Error()})
+		return
+	}
 	verb := strings.TrimPrefix(r.URL.Path, "/admin/")
 	res, err := s.admin(r, verb)
 	if errors.Is(err, errNoAdminVerb) {
@@ -483,10 +552,8 @@ func (s *Server) admin(r *http.Request, verb string) (any, error) {
 		err = s.SetInstanceStatus(a.Name, a.Status)
 	case "delete-node-pool":
 		err = s.DeleteNodePool(a.Name)
-	case "snapshot":
-		err = s.Snapshot(a.Path)
-	case "load-snapshot":
-		err = s.LoadSnapshot(a.Path)
+	case "snapshot", "load-snapshot":
+		err = s.adminSnapshot(verb, a.Name)
 	default:
 		return nil, errNoAdminVerb
 	}

@@ -32,6 +32,11 @@ type Options struct {
 	Clock Clock
 	// Logger, if set, gets one line per request.
 	Logger *log.Logger
+	// SnapshotDir is the one directory the admin API's snapshot and
+	// load-snapshot verbs may write and read, by file name; empty turns
+	// those verbs off. (Snapshot and LoadSnapshot, for the command's own
+	// -snapshot file, take any path: the operator chose it.)
+	SnapshotDir string
 }
 
 // Server is a running emulator. All methods are safe for concurrent use.
@@ -44,6 +49,7 @@ type Server struct {
 	url    string
 	rand   *rand.Rand
 
+	snapDir string    // Options.SnapshotDir
 	initial *Scenario // as started, for Reset
 	sc      *Scenario // current settings
 	zones   map[string]*Zone
@@ -99,6 +105,7 @@ func Start(opts Options) (*Server, error) {
 		ln:      ln,
 		url:     "http://" + ln.Addr().String(),
 		initial: sc.clone(),
+		snapDir: opts.SnapshotDir,
 	}
 	s.resetLocked()
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}

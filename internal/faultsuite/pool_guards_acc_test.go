@@ -6,6 +6,7 @@ package faultsuite_test
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -29,6 +30,7 @@ func poolGuardScenarios() []scenario {
 		{name: "node_pools/foreign_pool_after_plan", kind: faultsuite.TypeNodePools, want: 1, run: foreignPoolAfterPlan},
 		{name: "node_pools/sigint_while_list_429", kind: faultsuite.TypeNodePools, want: 2, run: sigintWhileListRateLimited},
 		{name: "node_pools/operations_list_500_while_busy", kind: faultsuite.TypeNodePools, want: 2, run: operationsList500WhileBusy},
+		{name: "node_pools/forged_owner_label", kind: faultsuite.TypeNodePools, want: 1, run: forgedOwnerLabel},
 		{name: "node_pools/terraform_killed_alone", kind: faultsuite.TypeNodePools, want: 1, run: func(h *harness) {
 			// Terraform alone is killed while the provider waits for a create
 			// that never finishes: the provider must not outlive it.
@@ -291,12 +293,18 @@ func withGPUTier(body, name string) string {
 // destroy at the end.
 func (h *harness) foreignPool(name string) {
 	h.t.Helper()
+	h.foreignPoolWith(name, &container.NodeConfig{MachineType: "e2-standard-4"})
+}
+
+// foreignPoolWith is foreignPool with the node configuration cfg.
+func (h *harness) foreignPoolWith(name string, cfg *container.NodeConfig) {
+	h.t.Helper()
 	svc, err := container.NewService(h.ctx(), option.WithEndpoint(h.tg.Emulator.ContainerEndpoint()), option.WithoutAuthentication())
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	if _, err := svc.Projects.Locations.Clusters.NodePools.Create(h.tg.Cluster, &container.CreateNodePoolRequest{NodePool: &container.NodePool{
-		Name: name, InitialNodeCount: 1, Config: &container.NodeConfig{MachineType: "e2-standard-4"},
+		Name: name, InitialNodeCount: 1, Locations: []string{"us-central1-a"}, Config: cfg,
 	}}).Do(); err != nil {
 		h.t.Fatal(err)
 	}
@@ -350,4 +358,41 @@ func poolJSON(h *harness, p emulator.NodePoolInfo) string {
 		h.t.Fatal(err)
 	}
 	return string(b)
+}
+
+// forgedOwnerLabel: the resource's pool is deleted outside Terraform, and
+// someone who may create pools plants one of the same name with the
+// resource's owner id (readable from any of its pools), another service
+// account, the cloud-platform scope and GCE_METADATA. The refresh does not
+// take it for the resource's pool, the plan is not empty, the apply refuses
+// to adopt it, and the planted pool is never changed or deleted.
+func forgedOwnerLabel(h *harness) {
+	h.poolsConfig(2, "")
+	h.apply(nil)
+	owner, _ := h.untainted("after the first apply").Values["owner_id"].(string)
+	gpu := h.prefix + "-1"
+	if owner == "" {
+		h.t.Fatal("no owner_id in the state")
+	}
+	if err := h.tg.Emulator.DeleteNodePool(h.tg.Cluster + "/nodePools/" + gpu); err != nil {
+		h.t.Fatal(err)
+	}
+	h.foreignPoolWith(gpu, &container.NodeConfig{
+		MachineType: "g2-standard-4", Accelerators: []*container.AcceleratorConfig{{AcceleratorType: "nvidia-l4", AcceleratorCount: 1}},
+		ResourceLabels:         map[string]string{"accel-managed": owner},
+		Labels:                 map[string]string{"cloud.google.com/compute-class": h.prefix + "-class"},
+		ServiceAccount:         "attacker@evil-project.iam.gserviceaccount.com",
+		OauthScopes:            []string{"https://www.googleapis.com/auth/cloud-platform"},
+		WorkloadMetadataConfig: &container.WorkloadMetadataConfig{Mode: "GCE_METADATA"},
+	})
+	out, err := h.ws.Run(h.ctx(), "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	text := strings.Join(strings.Fields(out.Stdout+out.Stderr), " ")
+	if err == nil || !strings.Contains(text, "Node Pool Replaced Outside Terraform") {
+		h.t.Fatalf("plan after the planted pool: %v, want a change and the pool named as not this resource's\n%s", err, text)
+	}
+	h.callsNothing([]string{emulator.MethodNodePoolsDelete, emulator.MethodNodePoolsUpdate, emulator.MethodNodePoolsSetSize},
+		"apply beside the planted pool", func() { h.apply(regexp.MustCompile(`(?s)Node Pool Already Exists.*attacker@`)) })
+	h.expectForeignUntouched("after the refused apply")
+	h.write(strings.Replace(h.poolsBody(2, ""), fmt.Sprintf("%q", gpu), fmt.Sprintf("%q", gpu+"r"), 1))
+	h.apply(nil)
 }

@@ -4,6 +4,7 @@
 package gcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -185,6 +188,38 @@ func isPlainHTTP(endpoint string) bool {
 	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(endpoint)), "http://")
 }
 
+// CleartextToRemote reports whether endpoint is a plain http:// URL whose host
+// is not a loopback address: a credential sent there crosses the network
+// in clear text. localhost and the loopback IP literals (127.0.0.0/8, ::1)
+// are loopback; a name that merely resolves to one is not.
+func CleartextToRemote(endpoint string) bool {
+	if !isPlainHTTP(endpoint) {
+		return false
+	}
+	u, err := url.Parse(strings.TrimSpace(endpoint))
+	if err != nil {
+		return true
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return false
+	}
+	ip, err := netip.ParseAddr(host)
+	return err != nil || !ip.IsLoopback()
+}
+
+// CleartextCredentialError refuses to send a configured credential to a
+// plain http:// endpoint that is not on loopback.
+type CleartextCredentialError struct {
+	Endpoint, Setting, Env string
+}
+
+func (e *CleartextCredentialError) Error() string {
+	return fmt.Sprintf("%s = %q is a plain http:// endpoint on another host, and a credential is configured (credentials, "+
+		"access_token or their environment variables): it would cross the network in clear text. Use https://, or a "+
+		"loopback address (127.0.0.1, ::1, localhost) for a local emulator, or unset the credential", e.Setting, e.Endpoint)
+}
+
 // explicitCredentials reports whether the user configured a credential.
 func (c *Clients) explicitCredentials() bool {
 	return c.cfg.AccessToken != "" || c.cfg.Credentials != ""
@@ -207,6 +242,9 @@ func (c *Clients) serviceOptions(ctx context.Context, ref endpointRef, defaultUR
 		ref.url = defaultURL
 	}
 	var opts []option.ClientOption
+	if c.explicitCredentials() && CleartextToRemote(endpoint) {
+		return nil, &CleartextCredentialError{Endpoint: endpoint, Setting: ref.setting, Env: ref.env}
+	}
 	if isPlainHTTP(endpoint) && !c.explicitCredentials() {
 		opts = append(opts, option.WithoutAuthentication())
 	} else {
@@ -219,7 +257,7 @@ func (c *Clients) serviceOptions(ctx context.Context, ref endpointRef, defaultUR
 	if c.cfg.UserAgent != "" {
 		opts = append(opts, option.WithUserAgent(c.cfg.UserAgent))
 	}
-	rt, err := htransport.NewTransport(context.WithoutCancel(ctx), &answerCheck{base: c.baseTransport(), ref: ref}, opts...)
+	rt, err := htransport.NewTransport(context.WithoutCancel(ctx), &answerCheck{base: c.baseTransport(), ref: ref, limit: cmp.Or(c.cfg.MaxAnswerBytes, MaxAnswerBytes)}, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("creating the HTTP transport: %w", err)
 	}
@@ -228,6 +266,7 @@ func (c *Clients) serviceOptions(ctx context.Context, ref endpointRef, defaultUR
 		*hc = *c.cfg.HTTPClient
 	}
 	hc.Transport = rt
+	hc.CheckRedirect = sameHostRedirects
 	opts = []option.ClientOption{option.WithHTTPClient(hc)}
 	if endpoint != "" {
 		opts = append(opts, option.WithEndpoint(endpoint))
@@ -246,18 +285,21 @@ func (c *Clients) tokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	// Token refreshes happen long after this call's ctx has ended: keep its
 	// values, drop its cancellation.
 	ctx = context.WithoutCancel(ctx)
+	// The token exchanges (a service account key, impersonation) follow no
+	// redirect to another host either.
+	tokenClient := &http.Client{Transport: c.baseTransport()}
 	if c.cfg.HTTPClient != nil {
-		ctx = context.WithValue(ctx, oauth2.HTTPClient, c.cfg.HTTPClient)
+		*tokenClient = *c.cfg.HTTPClient
 	}
+	tokenClient.CheckRedirect = sameHostRedirects
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, tokenClient)
 	ts, err := c.baseTokenSource(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if sa := c.cfg.ImpersonateServiceAccount; sa != "" {
-		opt := option.WithTokenSource(ts)
-		if c.cfg.HTTPClient != nil {
-			opt = option.WithHTTPClient(&http.Client{Transport: &oauth2.Transport{Base: c.baseTransport(), Source: ts}})
-		}
+		opt := option.WithHTTPClient(&http.Client{Transport: &oauth2.Transport{Base: c.baseTransport(), Source: ts},
+			CheckRedirect: sameHostRedirects})
 		ts, err = impersonate.CredentialsTokenSource(ctx, impersonate.CredentialsConfig{
 			TargetPrincipal: sa,
 			Scopes:          []string{cloudPlatformScope},
@@ -367,3 +409,19 @@ func (e *CredentialsError) Error() string {
 
 // Unwrap returns the cause.
 func (e *CredentialsError) Unwrap() error { return e.Err }
+
+// sameHostRedirects is the CheckRedirect of every client that carries a
+// credential: a redirect is followed only to the same scheme and host, so
+// that the Authorization header never goes to a host it was not meant for
+// (Go drops it itself only for some host changes).
+func sameHostRedirects(req *http.Request, via []*http.Request) error {
+	first := via[0].URL
+	if req.URL.Scheme != first.Scheme || !strings.EqualFold(req.URL.Host, first.Host) {
+		return fmt.Errorf("refusing to follow a redirect from %s://%s to %s://%s: the request carries a credential",
+			first.Scheme, first.Host, req.URL.Scheme, req.URL.Host)
+	}
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	return nil
+}

@@ -63,6 +63,10 @@ type Config struct {
 	// quota. The provider always uses the default.
 	OperationsPerCluster int
 
+	// MaxAnswerBytes bounds the body of an API's answer the clients read;
+	// 0 means [MaxAnswerBytes]. The provider always uses the default.
+	MaxAnswerBytes int64
+
 	// HTTPClient is optional (tests). When set, its Transport is used as the base
 	// transport, under authentication and the user agent.
 	HTTPClient *http.Client

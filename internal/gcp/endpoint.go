@@ -121,6 +121,51 @@ func (e *EndpointError) notAPI() bool { return e.Err == nil }
 type answerCheck struct {
 	base http.RoundTripper
 	ref  endpointRef
+	// limit bounds the body of a successful answer (MaxAnswerBytes).
+	limit int64
+}
+
+// MaxAnswerBytes bounds the body of an API answer the provider reads. The
+// largest answers it asks for are lists (a zone's TPU VMs, a cluster's node
+// pools, a region's quotas), a few megabytes at most: an endpoint that
+// sends more is not answering like the API, and reading it whole would
+// only use up memory.
+const MaxAnswerBytes = 64 << 20
+
+// AnswerTooLargeError is an answer whose body exceeds the bound.
+type AnswerTooLargeError struct {
+	Endpoint, Method, Path, Setting, Env string
+	Limit                                int64
+}
+
+func (e *AnswerTooLargeError) Error() string {
+	return fmt.Sprintf("the answer of the endpoint %s to %s %s is larger than %d bytes, more than the API ever sends: stopped "+
+		"reading it; check the provider's %s (or %s) and any proxy between Terraform and the API",
+		e.Endpoint, e.Method, e.Path, e.Limit, e.Setting, e.Env)
+}
+
+// boundedBody reads a body up to limit bytes, then fails with
+// *AnswerTooLargeError if more follows.
+type boundedBody struct {
+	io.ReadCloser
+	left int64
+	err  *AnswerTooLargeError
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		var one [1]byte
+		if n, err := b.ReadCloser.Read(one[:]); n == 0 {
+			return 0, err
+		}
+		return 0, b.err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
 }
 
 func (a *answerCheck) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -161,6 +206,10 @@ func (a *answerCheck) check(req *http.Request, resp *http.Response) (*http.Respo
 		return nil, a.reject(req, resp, "not JSON", ct)
 	}
 	if resp.StatusCode < 400 && isJSON {
+		if a.limit > 0 {
+			resp.Body = &boundedBody{ReadCloser: resp.Body, left: a.limit, err: &AnswerTooLargeError{
+				Endpoint: a.ref.url, Method: req.Method, Path: req.URL.Path, Setting: a.ref.setting, Env: a.ref.env, Limit: a.limit}}
+		}
 		return a.checkJSONStart(req, resp, ct)
 	}
 	// An error status, or no content type: read the body to judge it. Both

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"google.golang.org/api/googleapi"
 )
@@ -157,7 +158,22 @@ func (e *OperationError) Error() string {
 	if len(e.Reasons) > 0 {
 		fmt.Fprintf(&b, " [reasons: %s]", strings.Join(e.Reasons, ", "))
 	}
-	return b.String()
+	return Printable(b.String())
+}
+
+// Printable returns s, text that came from an API answer, with every
+// control character (ESC, BEL, CR, LF and the like) replaced by a space, so
+// that it cannot forge lines or colours in Terraform's output and CI logs.
+func Printable(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // errorDetail is one entry of google.rpc.Status.details; only ErrorInfo
@@ -437,7 +453,7 @@ func (e *APIError) Error() string {
 	if msg != "" {
 		b.WriteString(": " + msg)
 	}
-	return b.String()
+	return Printable(b.String())
 }
 
 // Unwrap returns the *googleapi.Error.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -238,5 +239,26 @@ func TestInUse(t *testing.T) {
 	other := &googleapi.Error{Code: 400, Message: "resourceInUseByAnotherResource", Errors: []googleapi.ErrorItem{{Reason: "invalid"}}}
 	if !InUse(fmt.Errorf("wrapped: %w", inUse)) || InUse(other) || InUse(errors.New("resourceInUseByAnotherResource")) {
 		t.Fatal("InUse must match the reason resourceInUseByAnotherResource and nothing else")
+	}
+}
+
+// TestAnswerTextIsPrintable: the text of an API's error answer (its message,
+// an operation's message) reaches Terraform's output without a control
+// character: ESC, BEL, CR and LF could colour or forge lines of a CI log.
+func TestAnswerTextIsPrintable(t *testing.T) {
+	t.Parallel()
+	body := `{"error":{"code":400,"message":"bad\u001b[31m red\u0007\r\nError: forged line","status":"INVALID_ARGUMENT"}}`
+	errs := []error{
+		Compact(apiCallError(t, "tpu", 400, body)),
+		&OperationError{Operation: "op", Code: 3, Message: "stockout\u001b[2J\nError: forged"},
+	}
+	for _, err := range errs {
+		msg := err.Error()
+		if strings.ContainsFunc(msg, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			t.Errorf("error text %q holds control characters", msg)
+		}
+		if !strings.Contains(msg, "forged") {
+			t.Errorf("error text %q lost the message", msg)
+		}
 	}
 }

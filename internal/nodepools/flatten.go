@@ -14,6 +14,7 @@ import (
 	container "google.golang.org/api/container/v1"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
@@ -114,7 +115,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	t.PoolName = types.StringValue(np.Name)
 	t.MachineType = types.StringValue(cfg.MachineType)
 	t.Status = types.StringValue(np.Status)
-	t.StatusMessage = types.StringValue(np.StatusMessage)
+	t.StatusMessage = types.StringValue(gcp.Printable(np.StatusMessage))
 
 	isTPU := flattenAccelerators(cat, &t, prior, np, importing)
 

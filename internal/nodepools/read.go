@@ -74,7 +74,9 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	if !ok {
 		return
 	}
-	tiers, found := r.readTiers(ctx, &state, tiers, pools, owner, importing, &resp.Diagnostics)
+	recorded := identities(ctx, req.Private, &resp.Diagnostics)
+	pools = untrusted(state.Cluster.ValueString(), tiers, pools, recorded, &resp.Diagnostics)
+	tiers, found := r.readTiers(ctx, &state, tiers, pools, owner, importing, recorded, &resp.Diagnostics)
 	if found == 0 && !importing && ops.ownPoliciesRemain(ctx, r.catalog, tiers, &resp.Diagnostics) {
 		// Every pool is gone, but a workload policy this resource created
 		// is still there: the resource stays, its tiers MISSING, so that the
@@ -92,6 +94,7 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 		return
 	}
 	r.setCapacity(ctx, state.Cluster.ValueString(), tiers, nil, &resp.Diagnostics)
+	recordIdentities(ctx, resp.Private, recorded, tiers, false, &resp.Diagnostics)
 	state.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	state.Pools = recordedPools(tiers, nil, poolEntries(ctx, state.Pools, &resp.Diagnostics), nil, &resp.Diagnostics)
 	r.setOutputs(ctx, &state, tiers, &resp.Diagnostics)
@@ -150,15 +153,15 @@ func importedClass(tiers []tierModel, pools map[string]*container.NodePool) stri
 // the state; and records the pools this resource created that no tier
 // names. It returns the tiers and how many of them have a pool.
 func (r *fallbackNodePoolsResource) readTiers(ctx context.Context, state *resourceModel, tiers []tierModel, pools map[string]*container.NodePool,
-	owner poolOwner, importing bool, diags *diag.Diagnostics) ([]tierModel, int) {
+	owner poolOwner, importing bool, recorded map[string]nodeIdentity, diags *diag.Diagnostics) ([]tierModel, int) {
 	class := state.ComputeClass.ValueString()
 	cat := r.catalog
 	found := 0
 	kept := tiers[:0]
-	recorded := map[string]bool{}
+	named := map[string]bool{}
 	for _, t := range tiers {
 		name := t.Name.ValueString()
-		recorded[name] = true
+		named[name] = true
 		np := pools[name]
 		switch {
 		case np == nil:
@@ -184,7 +187,15 @@ func (r *fallbackNodePoolsResource) readTiers(ctx context.Context, state *resour
 	// They are recorded, so the next plan shows what happens to them.
 	for _, name := range sortedNames(pools) {
 		np := pools[name]
-		if recorded[name] || importing || owner.id == "" || !ownership.Owns(owner.id, resourceLabels(np)) {
+		if named[name] || importing || owner.id == "" || !ownership.Owns(owner.id, resourceLabels(np)) {
+			continue
+		}
+		if !plausiblyOurs(np, recorded) {
+			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool With This Resource's Owner Id Not Adopted",
+				fmt.Sprintf("Node pool %s carries this resource's owner id, but runs as service account %q with OAuth scopes %v, "+
+					"which no pool of this resource has: the label alone does not make a pool this resource's (anyone who may "+
+					"create pools can write it). It is left as it is and never changed or deleted by this resource.",
+					state.Cluster.ValueString()+poolsSegment+name, identityOfPool(np).ServiceAccount, identityOfPool(np).OAuthScopes))
 			continue
 		}
 		t := nullTier()
@@ -215,4 +226,39 @@ func importMissing(cluster string, tiers []tierModel, diags *diag.Diagnostics) {
 			resourceID(cluster, existing))
 	}
 	diags.AddError("Node Pool Not Found", detail)
+}
+
+// untrusted returns pools without those of tiers whose service account or
+// scopes are not what this resource recorded when it created or adopted
+// them (trust.go): GKE cannot change them in place, so the pool was created
+// again by someone else, whatever its labels say. Such a tier's pool is then
+// missing to readTiers, never this resource's to change or delete; changes
+// GKE can make in place are reported.
+func untrusted(cluster string, tiers []tierModel, pools map[string]*container.NodePool, recorded map[string]nodeIdentity,
+	diags *diag.Diagnostics) map[string]*container.NodePool {
+	for _, t := range tiers {
+		name := t.Name.ValueString()
+		np, was := pools[name], recorded[name]
+		if np == nil || was.ServiceAccount == "" {
+			continue
+		}
+		now := identityOfPool(np)
+		if diff := was.recreated(now); len(diff) > 0 {
+			diags.AddAttributeWarning(path.Root("tiers"), "Node Pool Replaced Outside Terraform",
+				fmt.Sprintf("Node pool %s of tier %q now has %s: GKE cannot change these on a pool, so it is not the pool this "+
+					"resource created, whatever its labels say. It is treated as missing and never changed or deleted by this "+
+					"resource; the next apply refuses to create the tier over it. Delete or rename it, then apply.",
+					cluster+poolsSegment+name, name, strings.Join(diff, " and ")))
+			pools = maps.Clone(pools)
+			delete(pools, name)
+			continue
+		}
+		if diff := was.changed(now); len(diff) > 0 {
+			diags.AddAttributeWarning(path.Root("tiers"), "Node Settings Changed Outside Terraform",
+				fmt.Sprintf("Node pool %s of tier %q now has %s, which this resource did not set. Set the tier's "+
+					"workload_metadata_mode or image_type to have the next apply set them back.",
+					cluster+poolsSegment+name, name, strings.Join(diff, " and ")))
+		}
+	}
+	return pools
 }

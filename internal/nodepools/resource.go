@@ -193,6 +193,7 @@ func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.Cre
 		return
 	}
 	r.setCapacity(ctx, plan.Cluster.ValueString(), tiers, nil, &resp.Diagnostics)
+	recordIdentities(ctx, resp.Private, nil, tiers, true, &resp.Diagnostics)
 	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	plan.Pools = recordedPools(tiers, nil, nil, created, &resp.Diagnostics)
 	r.setOutputs(ctx, &plan, tiers, &resp.Diagnostics)
@@ -237,6 +238,7 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 		return
 	}
 	r.setCapacity(ctx, plan.Cluster.ValueString(), tiers, kept, &resp.Diagnostics)
+	recordIdentities(ctx, resp.Private, identities(ctx, req.Private, &resp.Diagnostics), tiers, true, &resp.Diagnostics)
 	plan.Tiers = tierList(ctx, tiers, &resp.Diagnostics)
 	plan.Pools = recordedPools(tiers, poolEntries(ctx, plan.Pools, &resp.Diagnostics),
 		poolEntries(ctx, state.Pools, &resp.Diagnostics), created, &resp.Diagnostics)

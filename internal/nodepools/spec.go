@@ -275,6 +275,9 @@ func adoptionMismatch(cat *catalog.Catalog, np *container.NodePool, want tierSpe
 			return "has another reservation affinity"
 		}
 	}
+	if m := identityMismatch(np, want); m != "" {
+		return m
+	}
 	return provisioningMismatch(provisioningOfPool(np), want.Provisioning)
 }
 

@@ -294,11 +294,20 @@ func configure(m accelProviderModel, getenv func(string) string, userAgent strin
 			badSetting(settingByAttr("stockout_retry"), from["stockout_retry"], "is not a stockout retry mode",
 				"one of "+strings.Join(providerdata.StockoutRetries, ", ")))
 	}
+	credential := got["access_token"] != "" || got["credentials"] != ""
 	for _, attr := range []string{"tpu_endpoint", "container_endpoint", "compute_endpoint"} {
-		if v := got[attr]; v != "" && checkEndpoint(v) != "" {
+		switch v := got[attr]; {
+		case v != "" && checkEndpoint(v) != "":
 			diags.AddAttributeError(path.Root(attr), "Invalid Endpoint",
 				badSetting(settingByAttr(attr), from[attr], "is not an absolute http:// or https:// URL",
 					`a base URL such as "https://tpu.googleapis.com/" or "http://127.0.0.1:8089/"`))
+		case credential && gcp.CleartextToRemote(v):
+			// A credential goes over plain HTTP only to loopback.
+			diags.AddAttributeError(path.Root(attr), "Credential Over Plain HTTP",
+				badSetting(settingByAttr(attr), from[attr], "is a plain http:// endpoint on another host, and a credential "+
+					"(credentials or access_token, or their environment variables) is configured, which would cross the "+
+					"network in clear text", `an https:// URL, or a loopback address (127.0.0.1, ::1, localhost) for a local `+
+					`emulator; or unset the credential`))
 		}
 	}
 	if diags.HasError() {

@@ -210,7 +210,10 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 				ElementType: types.StringType,
 				Optional:    true,
 				MarkdownDescription: "Metadata for the TPU workers, for example `startup-script`. Non-authoritative: keys " +
-					"added outside Terraform (such as `ssh-keys` added by `gcloud`) are kept. Updated in place.",
+					"added outside Terraform (such as `ssh-keys` added by `gcloud`) are kept. Updated in place. Not marked " +
+					"sensitive, as in the google provider's TPU and Compute Engine resources: metadata is readable by anyone " +
+					"who can read the VM, so keep secrets out of it (read them at boot from Secret Manager), and pass any value " +
+					"that must stay out of plan output through a `sensitive` variable, whose redaction Terraform keeps.",
 			},
 			"tags": schema.ListAttribute{
 				ElementType:         types.StringType,

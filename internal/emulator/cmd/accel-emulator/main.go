@@ -8,7 +8,7 @@
 //
 // Usage:
 //
-//	accel-emulator [-addr 127.0.0.1:8089] [-scenario file.json] [-serialize-pool-creates] [-snapshot file] [-quiet]
+//	accel-emulator [-addr 127.0.0.1:8089] [-scenario file.json] [-serialize-pool-creates] [-snapshot file] [-snapshot-dir dir] [-quiet]
 package main
 
 import (
@@ -42,6 +42,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	scenarioPath := fl.String("scenario", "", "scenario JSON file (default: the built-in scenario)")
 	serialize := fl.Bool("serialize-pool-creates", false, "refuse a node-pool create while another node-pool operation runs on the cluster")
 	snapshotPath := fl.String("snapshot", "", "state file: loaded at start when it exists, written at exit")
+	snapshotDir := fl.String("snapshot-dir", "", "the one directory the admin API's snapshot and load-snapshot may write and read (off when empty)")
 	quiet := fl.Bool("quiet", false, "do not log requests")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -69,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	if !*quiet {
 		logger = log.New(stderr, "accel-emulator: ", log.LstdFlags|log.Lmicroseconds)
 	}
-	srv, err := emulator.Start(emulator.Options{Addr: *addr, Scenario: sc, Logger: logger})
+	srv, err := emulator.Start(emulator.Options{Addr: *addr, Scenario: sc, Logger: logger, SnapshotDir: *snapshotDir})
 	if err != nil {
 		return err
 	}
