@@ -169,7 +169,9 @@ func relocate(files map[string]string) map[string]string {
 // wrappers make a resource's documentation fragment (a tiers block) a
 // resource: the page's resource type with its required arguments.
 var wrappers = map[string]string{
-	"docs/resources/fallback_nodepools.md": "resource \"accel_fallback_nodepools\" \"snippet\" {\n  cluster       = \"projects/p/locations/us-central1/clusters/c\"\n  compute_class = \"snippet\"\n%s}\n",
+	// The emulator's cluster: with GKE reachable, a cluster that does not
+	// exist is a plan error.
+	"docs/resources/fallback_nodepools.md": "resource \"accel_fallback_nodepools\" \"snippet\" {\n  cluster       = \"projects/" + acctest.EmulatorProject + "/locations/us-central1/clusters/serving\"\n  compute_class = \"snippet\"\n%s}\n",
 	"docs/resources/tpu_vm.md":             "resource \"accel_tpu_vm\" \"snippet\" {\n  name             = \"snippet\"\n  accelerator_type = \"v6e-8\"\n%s}\n",
 }
 

@@ -417,8 +417,9 @@ func (r *fallbackNodePoolsResource) planCluster(ctx context.Context, plan resour
 		}
 		if gcp.Classify(err) == gcp.ClassNotFound {
 			diags.AddAttributeError(path.Root("cluster"), "GKE Cluster Not Found",
-				fmt.Sprintf("GKE has no cluster %s (%s). Check the project, location and name. If the cluster is created in the "+
-					"same configuration, set cluster to its id (google_container_cluster.NAME.id), so that the plan waits for it.",
+				fmt.Sprintf("GKE has no cluster %s (%s). Check the project, location and name of the id, whose form is "+
+					"projects/PROJECT/locations/LOCATION/clusters/NAME. If the cluster is created in the same configuration, set "+
+					"cluster to its id (google_container_cluster.NAME.id), so that the plan waits for it.",
 					plan.Cluster.ValueString(), err))
 			return nil
 		}

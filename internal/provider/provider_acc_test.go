@@ -64,7 +64,7 @@ func TestAccProvider_devOverridesSchema(t *testing.T) {
 	}
 	slices.Sort(attrs)
 	want := []string{"access_token", "compute_endpoint", "container_endpoint", "credentials", "default_labels", "impersonate_service_account",
-		"poll_interval", "project", "tpu_endpoint", "validation", "zone"}
+		"poll_interval", "project", "stockout_retry", "tpu_endpoint", "validation", "zone"}
 	if !slices.Equal(attrs, want) {
 		t.Errorf("provider attributes = %v, want %v", attrs, want)
 	}
