@@ -64,6 +64,8 @@ func TestRedirectToAnotherHostRefused(t *testing.T) {
 	var other seen
 	elsewhere := other.server(t)
 	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Labelled JSON, so that only the redirect itself can stop it.
+		w.Header().Set("Content-Type", "application/json")
 		http.Redirect(w, r, elsewhere.URL+r.URL.Path, http.StatusFound)
 	}))
 	t.Cleanup(redirector.Close)
