@@ -30,7 +30,7 @@ func poolGuardScenarios() []scenario {
 		{name: "node_pools/foreign_pool_after_plan", kind: faultsuite.TypeNodePools, want: 1, run: foreignPoolAfterPlan},
 		{name: "node_pools/sigint_while_list_429", kind: faultsuite.TypeNodePools, want: 2, run: sigintWhileListRateLimited},
 		{name: "node_pools/operations_list_500_while_busy", kind: faultsuite.TypeNodePools, want: 2, run: operationsList500WhileBusy},
-		{name: "node_pools/forged_owner_label", kind: faultsuite.TypeNodePools, want: 1, run: forgedOwnerLabel},
+		{name: "node_pools/forged_owner_label", kind: faultsuite.TypeNodePools, want: 2, run: forgedOwnerLabel},
 		{name: "node_pools/terraform_killed_alone", kind: faultsuite.TypeNodePools, want: 1, run: func(h *harness) {
 			// Terraform alone is killed while the provider waits for a create
 			// that never finishes: the provider must not outlive it.
