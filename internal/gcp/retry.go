@@ -121,14 +121,17 @@ func retry(ctx context.Context, b Backoff, onRetry func(error, Class, int, time.
 	}
 	notAPI := 0
 	var last error // the answer of the call before, for an error cut short by ctx
-	ctx, silent := withSilentHolder(ctx)
 	for attempt := 1; ; attempt++ {
-		err := fn(ctx)
+		actx, silent := withSilentHolder(ctx)
+		err := fn(actx)
 		if err == nil {
 			return nil
 		}
-		if e := silent.get(); e != nil && ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
-			err = e // the call was sent and never answered: say where
+		if e := silent.get(); e != nil && last == nil && ctx.Err() != nil && errors.Is(err, context.DeadlineExceeded) {
+			// The endpoint never answered any call: say which endpoint,
+			// which call and what limit ended it. (After an answer, the
+			// answer before says more; see below.)
+			err = e
 		}
 		err = Compact(err)
 		if last != nil && ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {

@@ -204,26 +204,41 @@ func (e *policyDeleteError) Error() string {
 func (e *policyDeleteError) Unwrap() error { return e.err }
 
 func (o *poolOps) deleteOwnPolicyOnce(ctx context.Context, s tierSpec) error {
-	api, err := o.resourcePolicies(ctx)
-	if err != nil {
+	p, err := o.ownPolicy(ctx, s)
+	if p == nil || err != nil {
 		return err
 	}
 	project, region, err := o.policyScope()
 	if err != nil {
 		return err
 	}
+	return o.policies.Delete(ctx, project, region, s.WorkloadPolicy)
+}
+
+// ownPolicy reads the workload policy of spec s when it is the one this
+// resource created for the pool (placesPool); nil when it does not exist
+// or is not the resource's own (which is logged and left alone).
+func (o *poolOps) ownPolicy(ctx context.Context, s tierSpec) (*compute.ResourcePolicy, error) {
+	api, err := o.resourcePolicies(ctx)
+	if err != nil {
+		return nil, err
+	}
+	project, region, err := o.policyScope()
+	if err != nil {
+		return nil, err
+	}
 	p, err := api.Get(ctx, project, region, s.WorkloadPolicy)
 	switch {
 	case gcp.Classify(err) == gcp.ClassNotFound:
-		return nil
+		return nil, nil
 	case err != nil:
-		return err
+		return nil, err
 	case !placesPool(p, o.api.PoolName(s.Name)):
-		tflog.Warn(ctx, "workload policy not deleted: the provider did not create it for this pool",
+		tflog.Warn(ctx, "workload policy left alone: the provider did not create it for this pool",
 			map[string]any{"policy": gcp.ResourcePolicyID(project, region, s.WorkloadPolicy)})
-		return nil
+		return nil, nil
 	}
-	return api.Delete(ctx, project, region, s.WorkloadPolicy)
+	return p, nil
 }
 
 // ownPoliciesRemain reports whether a workload policy this resource created
@@ -232,24 +247,10 @@ func (o *poolOps) deleteOwnPolicyOnce(ctx context.Context, s tierSpec) error {
 // nothing would delete.
 func (o *poolOps) ownPoliciesRemain(ctx context.Context, cat *catalog.Catalog, tiers []tierModel, diags *diag.Diagnostics) bool {
 	for _, t := range tiers {
-		s := specOfState(ctx, cat, t, diags)
-		if s.WorkloadPolicy == "" || !s.OwnPolicy {
-			continue
-		}
-		api, err := o.resourcePolicies(ctx)
-		if err != nil {
-			return true
-		}
-		project, region, err := o.policyScope()
-		if err != nil {
-			return true
-		}
-		p, err := api.Get(ctx, project, region, s.WorkloadPolicy)
-		switch {
-		case gcp.Classify(err) == gcp.ClassNotFound:
-			continue
-		case err != nil || placesPool(p, o.api.PoolName(s.Name)):
-			return true
+		if s := specOfState(ctx, cat, t, diags); s.WorkloadPolicy != "" && s.OwnPolicy {
+			if p, err := o.ownPolicy(ctx, s); p != nil || err != nil {
+				return true
+			}
 		}
 	}
 	return false
