@@ -341,11 +341,10 @@ func Summary(err error, fallback string) string {
 // deadlineWithCause is context.DeadlineExceeded, with the cause ctx's
 // deadline was given when it has one.
 func deadlineWithCause(ctx context.Context) error {
-	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) && cause != context.DeadlineExceeded {
-		if errors.Is(cause, context.DeadlineExceeded) {
-			return cause
-		}
-		return fmt.Errorf("%w: %w", context.DeadlineExceeded, cause)
+	// A cause that says more than the bare deadline (such as Retry's
+	// "gave up retrying after 2m0s") already wraps it.
+	if cause := context.Cause(ctx); errors.Is(cause, context.DeadlineExceeded) {
+		return cause
 	}
 	return context.DeadlineExceeded
 }

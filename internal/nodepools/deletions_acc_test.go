@@ -80,7 +80,7 @@ func TestAccFallbackNodePools_planNamesDeletions(t *testing.T) {
 	// b renamed to b2 with a misspelt replaces.
 	diags, err = plan(resourceOn(tg.Cluster, tierHCL("a", "g2-standard-4", "", 2),
 		tierHCL("b2", "g2-standard-16", fmt.Sprintf("    replaces       = %q\n", p+"-bb"), 1), tierHCL("c", "g2-standard-4", "", 1)))
-	if err == nil || !hasDiagnostic(diags, "error", "Replaced Tier Not Found", fmt.Sprintf("one of %q", p+"-b")) {
+	if err == nil || !hasError(diags, "Replaced Tier Not Found", fmt.Sprintf("one of %q", p+"-b")) {
 		t.Errorf("plan with a misspelt replaces: %v, want Replaced Tier Not Found naming %s; %+v", err, p+"-b", diags)
 	}
 
@@ -88,7 +88,7 @@ func TestAccFallbackNodePools_planNamesDeletions(t *testing.T) {
 	diags, err = plan(strings.Replace(resourceOn(tg.Cluster, tierHCL("a", "g2-standard-4", "", 2),
 		tierHCL("b2", "g2-standard-16", fmt.Sprintf("    replaces       = %q\n", p+"-b"), 1), tierHCL("c", "g2-standard-4", "", 1)),
 		fmt.Sprintf("compute_class = %q", p), fmt.Sprintf("compute_class = %q", p+"-new"), 1))
-	if err == nil || !hasDiagnostic(diags, "error", "ComputeClass Renamed While a Tier Is Replaced", fmt.Sprintf("tier %q replaces tier %q", p+"-b2", p+"-b")) {
+	if err == nil || !hasError(diags, "ComputeClass Renamed While a Tier Is Replaced", fmt.Sprintf("tier %q replaces tier %q", p+"-b2", p+"-b")) {
 		t.Errorf("plan renaming the class with replaces: %v, want ComputeClass Renamed While a Tier Is Replaced; %+v", err, diags)
 	}
 
@@ -97,7 +97,7 @@ func TestAccFallbackNodePools_planNamesDeletions(t *testing.T) {
 		`"accel_fallback_nodepools" "test"`, `"accel_fallback_nodepools" "second"`, 1)
 	diags, err = plan(resourceOn(tg.Cluster, tierHCL("a", "g2-standard-4", "", 2), tierHCL("b", "g2-standard-8", "", 1),
 		tierHCL("c", "g2-standard-4", "", 1)) + second)
-	if err == nil || !hasDiagnostic(diags, "error", "ComputeClass Declared Twice", fmt.Sprintf("declares ComputeClass %q", p)) {
+	if err == nil || !hasError(diags, "ComputeClass Declared Twice", fmt.Sprintf("declares ComputeClass %q", p)) {
 		t.Errorf("plan of two resources with one class: %v, want ComputeClass Declared Twice; %+v", err, diags)
 	}
 
@@ -116,23 +116,23 @@ func TestAccFallbackNodePools_planNamesDeletions(t *testing.T) {
 	})
 	w2.Write(resourceOn(tg.Cluster, tierHCL("e", "g2-standard-4", "", 2))) // a change: the conflict is an error
 	stdout, _, err := w2.Run("plan", "-json", "-input=false", "-no-color")
-	if diags := acctest.ParseDiagnostics(t, stdout); err == nil || !hasDiagnostic(diags, "error", "ComputeClass Shared With Another Resource", p+"-a") {
+	if diags := acctest.ParseDiagnostics(t, stdout); err == nil || !hasError(diags, "ComputeClass Shared With Another Resource", p+"-a") {
 		t.Errorf("plan of the second state: %v, want ComputeClass Shared With Another Resource naming %s; %+v", err, p+"-a", diags)
 	}
 
 	// A cluster GKE does not have.
 	diags, err = plan(resourceOn(tg.Cluster+"x", tierHCL("a", "g2-standard-4", "", 2)))
-	if err == nil || !hasDiagnostic(diags, "error", "GKE Cluster Not Found", tg.Cluster+"x") {
+	if err == nil || !hasError(diags, "GKE Cluster Not Found", tg.Cluster+"x") {
 		t.Errorf("plan on a cluster that does not exist: %v, want GKE Cluster Not Found; %+v", err, diags)
 	}
 	w.Write(resourceOn(tg.Cluster, tierHCL("a", "g2-standard-4", "", 2), tierHCL("b", "g2-standard-8", "", 1), tierHCL("c", "g2-standard-4", "", 1)))
 }
 
-// hasDiagnostic reports whether diags hold one of severity and summary
-// whose detail contains detail (whitespace folded).
-func hasDiagnostic(diags []acctest.Diagnostic, severity, summary, detail string) bool {
+// hasError reports whether diags hold an error of summary whose detail
+// contains detail (whitespace folded).
+func hasError(diags []acctest.Diagnostic, summary, detail string) bool {
 	for _, d := range diags {
-		if d.Severity == severity && d.Summary == summary && strings.Contains(strings.Join(strings.Fields(d.Detail), " "), detail) {
+		if d.Severity == "error" && d.Summary == summary && strings.Contains(strings.Join(strings.Fields(d.Detail), " "), detail) {
 			return true
 		}
 	}

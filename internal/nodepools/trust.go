@@ -155,7 +155,7 @@ func identityMismatch(np *container.NodePool, want tierSpec) string {
 	if wantSA == "" {
 		wantSA = "default"
 	}
-	if got.ServiceAccount != wantSA && !(want.Settings.ServiceAccount == "" && got.ServiceAccount == "") {
+	if got.ServiceAccount != wantSA && (want.Settings.ServiceAccount != "" || got.ServiceAccount != "") {
 		return fmt.Sprintf("runs as service account %q, not %q", got.ServiceAccount, wantSA)
 	}
 	switch {
