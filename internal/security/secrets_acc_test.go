@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -156,8 +157,9 @@ func (w *workspace) run(args ...string) string {
 	return stdout.String()
 }
 
-// resources are the configuration's resources and data sources: each one
-// calls an API through the provider's credential.
+// resources are the configuration's resources, data sources and function
+// calls: each resource and data source calls an API through the provider's
+// credential; the functions answer from the catalog.
 func resources(tg *acctest.Target, prefix string) string {
 	return fmt.Sprintf(`
 resource "accel_tpu_vm" "test" {
@@ -179,21 +181,50 @@ data "accel_runtime_version" "test" {
   accelerator_type = "v5litepod-4"
   zone             = %[5]q
 }
-`, prefix+"-vm", tg.Cluster, prefix+"-class", prefix+"-np", tg.Zone)
+
+data "accel_hardware_path" "test" {
+  start = "gpu"
+  zones = ["us-central1-b"]
+  gpu { machine_type = "g2-standard-8" }
+}
+
+data "accel_compute_class" "test" {
+  name    = %[6]q
+  cluster = %[2]q
+  priority { accelerator_type = "v6e-4" }
+}
+
+output "functions" {
+  value = [
+    provider::accel::accelerator("v6e-16").topology,
+    provider::accel::gpu("a3-highgpu-8g").gpu_type,
+    provider::accel::runtime_version("v6e-4", "jax"),
+    provider::accel::tpu_api_type("v5litepod-16"),
+    provider::accel::tpu_placement("v6e-16").topology,
+  ]
+}
+`, prefix+"-vm", tg.Cluster, prefix+"-class", prefix+"-np", tg.Zone, prefix+"-cc")
 }
 
 // credential is one way of configuring the provider's credential.
 type credential struct {
 	// arg is the provider argument, reading the secret from a file so that
-	// the configuration itself holds no secret.
+	// the configuration itself holds no secret; env, the environment
+	// variables that set the credential instead.
 	arg string
+	env []string
+	// unsent is set for a credential the provider must not send to the
+	// plain http:// loopback endpoints the test uses: Application Default
+	// Credentials go only over https:// (an explicit credential also goes
+	// to a loopback emulator).
+	unsent bool
 	// header is the Authorization header every API call must carry.
 	header string
 	// secrets must not appear anywhere.
 	secrets []string
-	// issued, when set, checks the credential's exchange after the run and
-	// returns the secrets it issued (such as signed JWT assertions).
-	issued func(t *testing.T) []string
+	// assertions, when set, returns the signed JWT assertions the token
+	// endpoint received: secrets too.
+	assertions func() []string
 }
 
 func accessToken(t *testing.T, dir string) credential {
@@ -218,21 +249,35 @@ func serviceAccount(t *testing.T, dir string) credential {
 	return credential{
 		arg:     `credentials = file("${path.module}/key.json")`,
 		header:  "Bearer " + token,
-		secrets: append(secrets, token),
-		issued: func(t *testing.T) []string {
-			t.Helper()
-			got := assertions()
-			if len(got) == 0 {
-				t.Fatal("the provider never asked the token endpoint for a token: the key was not used")
-			}
-			for _, a := range got {
-				if a == "" {
-					t.Fatal("a token request carried no JWT assertion")
-				}
-			}
-			return got
-		},
+		secrets:    append(secrets, token),
+		assertions: assertions,
 	}
+}
+
+// envAccessToken sets the access token with GOOGLE_OAUTH_ACCESS_TOKEN.
+func envAccessToken(t *testing.T, dir string) credential {
+	c := accessToken(t, dir)
+	c.env, c.arg = []string{"GOOGLE_OAUTH_ACCESS_TOKEN=" + c.secrets[0]}, ""
+	return c
+}
+
+// envCredentials sets the service account key's JSON with GOOGLE_CREDENTIALS.
+func envCredentials(t *testing.T, dir string) credential {
+	c := serviceAccount(t, dir)
+	keyJSON, err := os.ReadFile(filepath.Join(dir, "key.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.env, c.arg = []string{"GOOGLE_CREDENTIALS=" + string(keyJSON)}, ""
+	return c
+}
+
+// applicationDefault points GOOGLE_APPLICATION_CREDENTIALS at the key file:
+// Application Default Credentials, which never go over plain http://.
+func applicationDefault(t *testing.T, dir string) credential {
+	c := serviceAccount(t, dir)
+	c.env, c.arg, c.unsent = []string{"GOOGLE_APPLICATION_CREDENTIALS=" + filepath.Join(dir, "key.json")}, "", true
+	return c
 }
 
 func TestAccSecrets_notLeaked(t *testing.T) {
@@ -248,6 +293,9 @@ func TestAccSecrets_notLeaked(t *testing.T) {
 	}{
 		{name: "access_token", setup: accessToken},
 		{name: "credentials_json", setup: serviceAccount},
+		{name: "GOOGLE_OAUTH_ACCESS_TOKEN", setup: envAccessToken},
+		{name: "GOOGLE_CREDENTIALS", setup: envCredentials},
+		{name: "GOOGLE_APPLICATION_CREDENTIALS", setup: applicationDefault},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -273,7 +321,13 @@ func TestAccSecrets_notLeaked(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(cfg), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			w := &workspace{t: t, dir: dir, tf: tf, env: env, logPath: filepath.Join(dir, "trace.log")}
+			// Every other host is a recording proxy: a request that leaves
+			// the loopback endpoints is seen there, and goes no further.
+			elsewhere := &recordingProxy{}
+			other := httptest.NewServer(elsewhere)
+			t.Cleanup(other.Close)
+			w := &workspace{t: t, dir: dir, tf: tf, env: append(slices.Concat(env, cred.env), proxyEnv(other.URL)...),
+				logPath: filepath.Join(dir, "trace.log")}
 
 			w.run("plan", "-input=false", "-no-color", "-out=tfplan")
 			planJSON := w.run("show", "-json", "-no-color", "tfplan")
@@ -286,16 +340,37 @@ func TestAccSecrets_notLeaked(t *testing.T) {
 			w.run("plan", "-input=false", "-no-color", "-refresh-only")
 			w.run("destroy", "-auto-approve", "-input=false", "-no-color")
 
-			if n := rec.count(cred.header); n == 0 {
-				t.Fatalf("no API call carried the configured credential (%d calls without one): the test would prove nothing",
-					rec.count(""))
+			if got := elsewhere.seen(); len(got) > 0 {
+				t.Errorf("requests went to other hosts: %q", got)
 			}
-			if n := rec.count(""); n > 0 {
-				t.Errorf("%d API calls carried no credential", n)
+			secrets := slices.Clone(cred.secrets)
+			var issued []string
+			if cred.assertions != nil {
+				issued = cred.assertions()
+				secrets = append(secrets, issued...)
 			}
-			secrets := cred.secrets
-			if cred.issued != nil {
-				secrets = append(secrets, cred.issued(t)...)
+			switch {
+			case cred.unsent:
+				if n := rec.count(cred.header); n > 0 {
+					t.Errorf("%d API calls over plain http:// carried Application Default Credentials", n)
+				}
+				if len(issued) > 0 {
+					t.Errorf("the key of Application Default Credentials was used (%d token requests) for plain http:// endpoints", len(issued))
+				}
+				if rec.count("") == 0 {
+					t.Fatal("no API call was made: the test would prove nothing")
+				}
+			default:
+				if n := rec.count(cred.header); n == 0 {
+					t.Fatalf("no API call carried the configured credential (%d calls without one): the test would prove nothing",
+						rec.count(""))
+				}
+				if n := rec.count(""); n > 0 {
+					t.Errorf("%d API calls carried no credential", n)
+				}
+				if cred.assertions != nil && (len(issued) == 0 || slices.Contains(issued, "")) {
+					t.Errorf("token requests %q: want at least one, each with a JWT assertion", issued)
+				}
 			}
 
 			traceLog, err := os.ReadFile(w.logPath)
