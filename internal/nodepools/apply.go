@@ -173,7 +173,11 @@ func (r *fallbackNodePoolsResource) applyTiers(ctx context.Context, ops *poolOps
 		created: map[string]bool{}, kept: map[string]bool{},
 	}
 	planTiers := tiersOf(ctx, plan.Tiers, diags)
-	ops.evidence = evidenceOf(poolEntries(ctx, plan.Pools, diags), !plan.Pools.IsUnknown() && !plan.Pools.IsNull())
+	ev := evidenceOf(poolEntries(ctx, plan.Pools, diags), !plan.Pools.IsUnknown() && !plan.Pools.IsNull())
+	// The caller set protected from the state (an update); the plan's
+	// value counts too.
+	ev.protected = ops.evidence.protected || plan.DeletionProtection.ValueBool()
+	ops.evidence = ev
 	steps := run.steps(ctx, planTiers, stateTiers)
 	ops.guard(ctx, steps)
 	run.failed = ops.execute(ctx, steps, replacedBy(planTiers, run.state))

@@ -29,6 +29,9 @@ import (
 //     waited for), whichever apply created or adopted the replacement;
 //   - causeDestroyed: the resource is destroyed.
 //
+// While deletion_protection is true (in the state or in the plan), only
+// causeReplaced may delete a pool.
+//
 // In every case the pool must be this resource's (poolOwner): a pool of the
 // name that someone else created is never deleted.
 
@@ -72,6 +75,8 @@ type planEvidence struct {
 	known     bool
 	planned   map[string]bool // name -> re-created
 	destroyed bool
+	// protected is deletion_protection, true in the state or the plan.
+	protected bool
 }
 
 // evidenceOf reads the planned `pools`.
@@ -100,6 +105,9 @@ func (e *deleteRefusedError) Error() string {
 // needs now. It returns nil when it may.
 func (o *poolOps) mayDelete(ctx context.Context, d deletion) error {
 	ev := o.evidence
+	if ev.protected && d.cause != causeReplaced {
+		return &deleteRefusedError{pool: d.pool, reason: "deletion_protection is true; set it to false and apply first"}
+	}
 	switch d.cause {
 	case causeDestroyed:
 		if !ev.destroyed {

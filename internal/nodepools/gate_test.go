@@ -28,6 +28,10 @@ func TestDeleteGate(t *testing.T) {
 	dropped := evidenceOf(map[string]poolEntry{"new": {CreatedAt: types.StringUnknown()}}, true)
 	kept := evidenceOf(map[string]poolEntry{"old": {CreatedAt: types.StringValue("2026-01-01T00:00:00Z")}}, true)
 	recreated := evidenceOf(map[string]poolEntry{"old": {CreatedAt: types.StringUnknown()}}, true)
+	protect := func(ev planEvidence) planEvidence {
+		ev.protected = true
+		return ev
+	}
 	tests := map[string]struct {
 		evidence planEvidence
 		d        deletion
@@ -50,7 +54,15 @@ func TestDeleteGate(t *testing.T) {
 		"destroyed": {evidence: destroyEvidence(), d: deletion{cause: causeDestroyed, pool: "old"}, deleted: true},
 		"destroyed outside destroy": {evidence: dropped, d: deletion{cause: causeDestroyed, pool: "old"},
 			refusal: isRefused},
-		"no cause": {evidence: destroyEvidence(), d: deletion{pool: "old"}, refusal: isRefused},
+		"no cause":              {evidence: destroyEvidence(), d: deletion{pool: "old"}, refusal: isRefused},
+		"protected, removed":    {evidence: protect(dropped), d: deletion{cause: causeRemoved, pool: "old"}, refusal: isRefused},
+		"protected, re-created": {evidence: protect(recreated), d: deletion{cause: causeRecreated, pool: "old"}, refusal: isRefused},
+		"protected, destroyed":  {evidence: protect(destroyEvidence()), d: deletion{cause: causeDestroyed, pool: "old"}, refusal: isRefused},
+		"protected, replaced, replacement running": {evidence: protect(dropped),
+			d: deletion{cause: causeReplaced, pool: "old", replacement: "new"},
+			setup: func(t *testing.T, srv *emulator.Server, ops *poolOps, clients *gcp.Clients) {
+				create(t, ops, "new")
+			}, deleted: true},
 		"replaced, replacement running": {evidence: dropped, d: deletion{cause: causeReplaced, pool: "old", replacement: "new"},
 			setup: func(t *testing.T, srv *emulator.Server, ops *poolOps, clients *gcp.Clients) {
 				create(t, ops, "new")

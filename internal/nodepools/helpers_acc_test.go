@@ -364,8 +364,10 @@ func everyAttribute(tg *acctest.Target) map[string]any {
 		"on_stockout":        "continue",
 		"when_unsatisfiable": "ScaleUpAnyway",
 		"active_migration":   true,
-		"validation":         "strict",
-		"timeouts":           map[string]any{"create": "30m", "update": "30m", "delete": "30m"},
+		// false, so that the test's own destroy deletes the pools.
+		"deletion_protection": false,
+		"validation":          "strict",
+		"timeouts":            map[string]any{"create": "30m", "update": "30m", "delete": "30m"},
 		"tiers": []any{
 			map[string]any{
 				"name":             "tpu",

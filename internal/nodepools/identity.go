@@ -126,6 +126,7 @@ func setImportedDefaults(m *resourceModel, tiers []tierModel, pools map[string]*
 	m.OnStockout = types.StringValue(onStockoutContinue)
 	m.WhenUnsatisfiable = types.StringValue(computeclass.DoNotScaleUp)
 	m.ActiveMigration = types.BoolValue(false)
+	m.DeletionProtection = types.BoolValue(false)
 }
 
 // displayPools is how a list result names its pools.

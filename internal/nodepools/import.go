@@ -96,6 +96,7 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 		OnStockout:           types.StringNull(),
 		WhenUnsatisfiable:    types.StringNull(),
 		ActiveMigration:      types.BoolNull(),
+		DeletionProtection:   types.BoolNull(),
 		Validation:           types.StringNull(),
 		OwnerID:              types.StringNull(),
 		Pools:                types.MapNull(poolEntryType),

@@ -20,6 +20,7 @@ type resourceModel struct {
 	OnStockout           types.String   `tfsdk:"on_stockout"`
 	WhenUnsatisfiable    types.String   `tfsdk:"when_unsatisfiable"`
 	ActiveMigration      types.Bool     `tfsdk:"active_migration"`
+	DeletionProtection   types.Bool     `tfsdk:"deletion_protection"`
 	Validation           types.String   `tfsdk:"validation"`
 	Timeouts             timeouts.Value `tfsdk:"timeouts"`
 	OwnerID              types.String   `tfsdk:"owner_id"`

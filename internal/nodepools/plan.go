@@ -35,6 +35,11 @@ import (
 // then the resource-level values (finish).
 func (r *fallbackNodePoolsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		if !req.State.Raw.IsNull() {
+			var state resourceModel
+			resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
+			destroyProtected(ctx, state, &resp.Diagnostics)
+		}
 		return
 	}
 	p, ok := r.newPlanning(ctx, req, &resp.Diagnostics)
@@ -279,6 +284,7 @@ func (r *fallbackNodePoolsResource) finish(ctx context.Context, p *planning, dia
 	}
 	p.tally.report(diags, len(p.cfgElems), p.plan.WhenUnsatisfiable)
 	p.planRemovals(ctx, diags)
+	p.checkProtection(diags)
 	p.heldWarning(diags)
 	if p.live != nil && p.state != nil && p.sameCluster() {
 		checkClassShared(diags, p.live, p.plan, p.state.OwnerID.ValueString(), changes)
@@ -358,6 +364,7 @@ func updates(plan, state resourceModel, tiers types.List) bool {
 	pairs := [][2]attr.Value{
 		{plan.Cluster, state.Cluster}, {plan.ComputeClass, state.ComputeClass}, {plan.OnStockout, state.OnStockout},
 		{plan.WhenUnsatisfiable, state.WhenUnsatisfiable}, {plan.ActiveMigration, state.ActiveMigration},
+		{plan.DeletionProtection, state.DeletionProtection},
 		{plan.Validation, state.Validation}, {plan.Timeouts, state.Timeouts}, {tiers, state.Tiers},
 	}
 	for _, p := range pairs {

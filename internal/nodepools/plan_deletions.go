@@ -27,6 +27,9 @@ type plannedDeletion struct {
 	pool  string // the tier's name, which is the pool's
 	nodes string // nodesOf the tier in state
 	why   string
+	// replaced is set for a pool deleted only once the pool of the tier
+	// that replaces it runs.
+	replaced bool
 }
 
 // nodesOf says how many nodes the recorded tier t has, as far as the state
@@ -88,11 +91,11 @@ func (p *planning) planRemovals(ctx context.Context, diags *diag.Diagnostics) {
 			continue
 		}
 		removed = append(removed, name)
-		why := "deleted: its tier was removed or renamed"
+		d := plannedDeletion{pool: name, nodes: nodesOf(t), why: "deleted: its tier was removed or renamed"}
 		if by := replacedBy[name]; by != "" {
-			why = fmt.Sprintf("deleted once the pool of tier %q, which replaces it, is RUNNING; kept otherwise", by)
+			d.why, d.replaced = fmt.Sprintf("deleted once the pool of tier %q, which replaces it, is RUNNING; kept otherwise", by), true
 		}
-		p.deletions = append(p.deletions, plannedDeletion{pool: name, nodes: nodesOf(t), why: why})
+		p.deletions = append(p.deletions, d)
 	}
 	p.checkReplaces(replacedBy, newTiers, removed, diags)
 	p.checkClassRename(replacedBy, diags)
@@ -138,6 +141,55 @@ func (p *planning) checkReplaces(replacedBy map[string]string, newTiers map[stri
 				"pool would be deleted before the new one runs. Set replaces to the name of the tier this one replaces: one of %s.",
 				old, quoteList(removed), quoteList(removed)))
 	}
+}
+
+// protected reports whether deletion_protection holds for a plan of m
+// from state: true in the state, or in the plan.
+func protected(plan resourceModel, state *resourceModel) bool {
+	return plan.DeletionProtection.ValueBool() || (state != nil && state.DeletionProtection.ValueBool())
+}
+
+// checkProtection refuses, under deletion_protection, a plan that deletes
+// a pool without a running replacement: a removed tier, a re-created pool,
+// another cluster.
+func (p *planning) checkProtection(diags *diag.Diagnostics) {
+	if p.state == nil || !protected(p.plan, p.state) {
+		return
+	}
+	if !p.sameCluster() {
+		diags.AddAttributeError(path.Root("deletion_protection"), "Deletion Protection Is On",
+			fmt.Sprintf("Changing cluster from %s to %s deletes every node pool of this resource, and deletion_protection is "+
+				"true. Set deletion_protection = false and apply first.", p.state.Cluster.ValueString(), p.plan.Cluster.ValueString()))
+		return
+	}
+	var lines []string
+	for _, d := range p.deletions {
+		if !d.replaced {
+			lines = append(lines, fmt.Sprintf("  - %s%s%s (%s): %s", p.plan.Cluster.ValueString(), poolsSegment, d.pool, d.nodes, d.why))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	diags.AddAttributeError(path.Root("deletion_protection"), "Deletion Protection Is On",
+		fmt.Sprintf("This plan deletes node pools with no running replacement, and deletion_protection is true:\n%s\n\n"+
+			"To change a pool with no gap, rename its tier and set replaces to the old name. To delete the pools, set "+
+			"deletion_protection = false and apply first.", strings.Join(lines, "\n")))
+}
+
+// destroyProtected refuses terraform destroy of a state whose
+// deletion_protection is true.
+func destroyProtected(ctx context.Context, state resourceModel, diags *diag.Diagnostics) {
+	if !state.DeletionProtection.ValueBool() {
+		return
+	}
+	var names []string
+	for _, t := range tiersOf(ctx, state.Tiers, diags) {
+		names = append(names, t.Name.ValueString())
+	}
+	diags.AddAttributeError(path.Root("deletion_protection"), "Deletion Protection Is On",
+		fmt.Sprintf("Destroying this resource deletes node pools %s of %s, and deletion_protection is true. Set "+
+			"deletion_protection = false and apply, then destroy.", quoteList(names), state.Cluster.ValueString()))
 }
 
 // deletionsWarning reports the plan's deletions in one warning.

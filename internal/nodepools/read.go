@@ -31,6 +31,10 @@ func (r *fallbackNodePoolsResource) Read(ctx context.Context, req resource.ReadR
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if state.DeletionProtection.IsNull() {
+		// Imported, or recorded by a version without the argument.
+		state.DeletionProtection = types.BoolValue(false)
+	}
 	ops := r.ops(ctx, state.Cluster.ValueString(), &resp.Diagnostics)
 	if ops == nil {
 		return

@@ -222,6 +222,7 @@ func (r *fallbackNodePoolsResource) Update(ctx context.Context, req resource.Upd
 	}
 	ops.owner = ownerOf(ctx, state.OwnerID.ValueString(), req.Private, &resp.Diagnostics)
 	plan.OwnerID = state.OwnerID
+	ops.evidence.protected = state.DeletionProtection.ValueBool()
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -265,6 +266,8 @@ func (r *fallbackNodePoolsResource) Delete(ctx context.Context, req resource.Del
 	}
 	ops.owner = ownerOf(ctx, state.OwnerID.ValueString(), req.Private, &resp.Diagnostics)
 	ops.evidence = destroyEvidence()
+	ops.evidence.protected = state.DeletionProtection.ValueBool()
+	destroyProtected(ctx, state, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -206,6 +206,16 @@ func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchema
 				MarkdownDescription: "Sets `spec.activeMigration.optimizeRulePriority: true` in the ComputeClass, so that GKE moves " +
 					"workloads back to a higher tier when it has capacity again (PodDisruptionBudgets are honoured). Default: `false`.",
 			},
+			"deletion_protection": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+				MarkdownDescription: "While `true`, no pool is deleted without a running replacement: `terraform destroy`, a " +
+					"plan that removes or renames a tier, one that re-creates a pool, and a change of `cluster` are refused at plan, " +
+					"and again by the apply. A tier that names the old one in `replaces` still goes through: the old pool is deleted " +
+					"only once its replacement is `RUNNING`. To delete pools, set it to `false` and apply first. Changing it changes " +
+					"only the state. Default: `false` (an import sets `false`).",
+			},
 			"validation": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Overrides the provider's `validation` for this resource: `strict` keeps catalog errors as errors, " +
