@@ -252,13 +252,21 @@ func (s *Server) resolveImage(project, sourceImage string) (Image, string, bool)
 // boot disk (disks[].boot), created from an image that exists
 // (initializeParams.sourceImage; an unknown image is Compute Engine's 404
 // "The resource '…' was not found"), and existing disks (disks[].source)
-// in the instance's zone. Assumption: the wording of the boot-disk and zone
-// messages.
+// in the instance's zone, and a customer-managed key
+// (disks[].diskEncryptionKey.kmsKeyName) that is a Cloud KMS key name.
+// Assumption: the wording of the boot-disk and zone messages.
 func (s *Server) checkInstanceDisks(q *computeRequest, zone string, in *compute.Instance) *apiError {
 	boots := 0
 	for i, d := range in.Disks {
 		if d == nil {
 			return computeInvalid(fmt.Sprintf("resource.disks[%d]", i), "", "The disk must not be empty.")
+		}
+		if k := d.DiskEncryptionKey; k != nil && k.KmsKeyName != "" && !kmsKeyNameRE.MatchString(k.KmsKeyName) {
+			// disks[].diskEncryptionKey.kmsKeyName names a Cloud KMS key
+			// (kmsKeyNameRE). Assumption: the wording after Compute
+			// Engine's "Invalid value for field" prefix.
+			return computeInvalid(fmt.Sprintf("resource.disks[%d].diskEncryptionKey.kmsKeyName", i), k.KmsKeyName,
+				"Must be a Cloud KMS key name, "+kmsKeyForm+".")
 		}
 		if d.Boot {
 			boots++
@@ -573,6 +581,9 @@ func (s *Server) newInstance(q *computeRequest, zone, machine string, in compute
 			disk.DiskSizeGb = disk.InitializeParams.DiskSizeGb
 		}
 		disk.InitializeParams = nil // input only
+		if k := d.DiskEncryptionKey; k != nil {
+			disk.DiskEncryptionKey = &compute.CustomerEncryptionKey{KmsKeyName: reportedKMSKey(k.KmsKeyName)}
+		}
 		out.Disks = append(out.Disks, &disk)
 	}
 	return &out

@@ -316,6 +316,8 @@ func TestComputeInstanceInsertErrors(t *testing.T) {
 		in.NetworkInterfaces = []*compute.NetworkInterface{{Network: network, Subnetwork: subnetwork}}
 		return in
 	}
+	badKey := tpuInstance("x", ironwoodZone, "tpu7x-standard-4t", tpu7xImage)
+	badKey.Disks[0].DiskEncryptionKey = &compute.CustomerEncryptionKey{KmsKeyName: "keyRings/r/cryptoKeys/k"}
 	for _, tc := range []struct {
 		name         string
 		zone         string
@@ -323,6 +325,8 @@ func TestComputeInstanceInsertErrors(t *testing.T) {
 		code         int
 		reason, want string
 	}{
+		{"malformed boot disk key", ironwoodZone, badKey, 400, "invalid",
+			"Invalid value for field 'resource.disks[0].diskEncryptionKey.kmsKeyName': 'keyRings/r/cryptoKeys/k'. Must be a Cloud KMS key name, projects/{project}/locations/{location}/keyRings/{key_ring}/cryptoKeys/{key}."},
 		{"bare subnetwork name", ironwoodZone, withNIC("x", "", "serving-subnet"),
 			400, "invalid", "Invalid value for field 'resource.networkInterfaces[0].subnetwork': 'serving-subnet'. The URL is malformed."},
 		{"bare network name", ironwoodZone, withNIC("x", "serving-vpc", ""),
@@ -357,6 +361,25 @@ func TestComputeInstanceInsertErrors(t *testing.T) {
 		if _, err := gce.Instances.Insert(project, ironwoodZone, withNIC(fmt.Sprintf("url%d", i), nic[0], nic[1])).Do(); err != nil {
 			t.Errorf("insert with network %s and subnetwork %s: %v", nic[0], nic[1], err)
 		}
+	}
+	// A boot disk key is reported as its first version, and several
+	// network interfaces each on their own network.
+	const key = "projects/" + project + "/locations/us-central1/keyRings/r/cryptoKeys/k"
+	multi := withNIC("multi", "global/networks/a", "regions/us-central1/subnetworks/a")
+	multi.NetworkInterfaces = append(multi.NetworkInterfaces, &compute.NetworkInterface{Network: "global/networks/b", Subnetwork: "regions/us-central1/subnetworks/b"})
+	multi.Disks[0].DiskEncryptionKey = &compute.CustomerEncryptionKey{KmsKeyName: key}
+	if _, err := gce.Instances.Insert(project, ironwoodZone, multi).Do(); err != nil {
+		t.Fatalf("insert with a boot disk key and two interfaces: %v", err)
+	}
+	got, err := gce.Instances.Get(project, ironwoodZone, "multi").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := got.Disks[0].DiskEncryptionKey; k == nil || k.KmsKeyName != key+"/cryptoKeyVersions/1" {
+		t.Errorf("boot disk key = %+v, want %s/cryptoKeyVersions/1", k, key)
+	}
+	if len(got.NetworkInterfaces) != 2 || got.NetworkInterfaces[1].Name != "nic1" || !strings.HasSuffix(got.NetworkInterfaces[1].Network, "/global/networks/b") {
+		t.Errorf("network interfaces = %+v, want nic0 on a and nic1 on b", got.NetworkInterfaces)
 	}
 	// An image added to the scenario's table is found by name.
 	e.srv.SetImage(Image{Project: project, Name: "custom"})

@@ -484,6 +484,9 @@ func (s *Server) tpuNodesCreate(q *tpuRequest) (any, *apiError) {
 // checkNodeOffer checks that zone offers the accelerator and runtime
 // version a node asks for, as nodes.create and queuedResources.create do.
 func (s *Server) checkNodeOffer(in *tpu.Node, zone string) (string, *tpu.AcceleratorConfig, *apiError) {
+	if aerr := s.checkTPUNodeSettings(in); aerr != nil {
+		return "", nil, aerr
+	}
 	accel, cfg, aerr := s.resolveAccelerator(in)
 	if aerr != nil {
 		return "", nil, aerr
@@ -504,6 +507,30 @@ func (s *Server) checkNodeOffer(in *tpu.Node, zone string) (string, *tpu.Acceler
 			with(badRequest("runtime_version", "not offered in "+zone))
 	}
 	return accel, cfg, nil
+}
+
+// checkTPUNodeSettings applies the v2 REST reference's rules on the node's
+// settings (https://cloud.google.com/tpu/docs/reference/rest/v2/projects.locations.nodes):
+// networkConfig and networkConfigs "are mutually exclusive ... If both are
+// specified, an error will be returned"; the boot disk's
+// customerEncryptionKey.kmsKeyName is a Cloud KMS key name (kmsKeyNameRE).
+// Assumption: the wording of both messages, in the API's "Cloud TPU
+// received an invalid argument" form.
+func (s *Server) checkTPUNodeSettings(in *tpu.Node) *apiError {
+	if in.NetworkConfig != nil && len(in.NetworkConfigs) > 0 {
+		return newError(statusInvalidArgument,
+			"Cloud TPU received an invalid argument. network_config and network_configs are mutually exclusive: specify only one of them. %s", s.eid()).
+			with(badRequest("network_configs", "conflicts with network_config"))
+	}
+	if b := in.BootDiskConfig; b != nil && b.CustomerEncryptionKey != nil {
+		if k := b.CustomerEncryptionKey.KmsKeyName; k != "" && !kmsKeyNameRE.MatchString(k) {
+			return newError(statusInvalidArgument,
+				"Cloud TPU received an invalid argument. The field \"boot_disk_config.customer_encryption_key.kms_key_name\" cannot be %q: it must be a Cloud KMS key name, %s. %s",
+				k, kmsKeyForm, s.eid()).
+				with(badRequest("boot_disk_config.customer_encryption_key.kms_key_name", "must be "+kmsKeyForm))
+		}
+	}
+	return nil
 }
 
 // newNode registers a CREATING node named name from the request in, with
@@ -528,6 +555,11 @@ func (s *Server) newNode(q *tpuRequest, in tpu.Node, name, accel string, cfg *tp
 		node.ApiVersion = "V2_ALPHA1"
 	}
 	s.tpuDefaults(&node, q.project, q.location)
+	if b := node.BootDiskConfig; b != nil && b.CustomerEncryptionKey != nil {
+		node.BootDiskConfig = &tpu.BootDiskConfig{CustomerEncryptionKey: &tpu.CustomerEncryptionKey{
+			KmsKeyName: reportedKMSKey(b.CustomerEncryptionKey.KmsKeyName),
+		}}
+	}
 	tn := &tpuNode{node: &node, project: q.project, zone: q.location, workers: shape.workers}
 	s.nodes[name] = tn
 	return tn
@@ -546,15 +578,27 @@ func (s *Server) tpuStockout(zone string) *rpcStatus {
 // tpuDefaults fills what the API fills when the request leaves it out.
 // Assumption: the default network, subnetwork, service account and CIDR
 // follow what the API reports for nodes created with defaults.
+// A node created with networkConfigs reports them, each with the defaults
+// filled in, and no networkConfig.
 func (s *Server) tpuDefaults(n *tpu.Node, project, zone string) {
-	if n.NetworkConfig == nil {
-		n.NetworkConfig = &tpu.NetworkConfig{}
+	configs := n.NetworkConfigs
+	if len(configs) == 0 {
+		if n.NetworkConfig == nil {
+			n.NetworkConfig = &tpu.NetworkConfig{}
+		}
+		configs = []*tpu.NetworkConfig{n.NetworkConfig}
 	}
-	if n.NetworkConfig.Network == "" {
-		n.NetworkConfig.Network = "projects/" + project + "/global/networks/default"
-	}
-	if n.NetworkConfig.Subnetwork == "" {
-		n.NetworkConfig.Subnetwork = "projects/" + project + "/regions/" + regionOf(zone) + "/subnetworks/default"
+	for i, nc := range configs {
+		if nc == nil {
+			nc = &tpu.NetworkConfig{}
+			configs[i] = nc
+		}
+		if nc.Network == "" {
+			nc.Network = "projects/" + project + "/global/networks/default"
+		}
+		if nc.Subnetwork == "" {
+			nc.Subnetwork = "projects/" + project + "/regions/" + regionOf(zone) + "/subnetworks/default"
+		}
 	}
 	if n.ServiceAccount == nil {
 		n.ServiceAccount = &tpu.ServiceAccount{}
@@ -583,7 +627,7 @@ func (s *Server) assignEndpoints(tn *tpuNode) {
 			})
 		}
 	}
-	external := tn.node.NetworkConfig != nil && tn.node.NetworkConfig.EnableExternalIps
+	external := firstNetworkConfig(tn.node).EnableExternalIps
 	for _, ep := range tn.node.NetworkEndpoints {
 		switch {
 		case external && ep.AccessConfig == nil:
@@ -593,6 +637,19 @@ func (s *Server) assignEndpoints(tn *tpuNode) {
 			ep.AccessConfig = nil
 		}
 	}
+}
+
+// firstNetworkConfig is the settings of a node's first network interface:
+// its networkConfig, else the first of its networkConfigs (an empty one
+// when it has neither).
+func firstNetworkConfig(n *tpu.Node) *tpu.NetworkConfig {
+	switch {
+	case n.NetworkConfig != nil:
+		return n.NetworkConfig
+	case len(n.NetworkConfigs) > 0 && n.NetworkConfigs[0] != nil:
+		return n.NetworkConfigs[0]
+	}
+	return &tpu.NetworkConfig{}
 }
 
 // releaseNode returns the capacity a node holds.
@@ -728,6 +785,13 @@ func (s *Server) tpuNodesPatch(q *tpuRequest, name string) (any, *apiError) {
 	}
 	if tn.node.State != stateReady && tn.node.State != stateStopped {
 		return nil, s.tpuBadState("update", tn.node.State)
+	}
+	if contains(paths, "network_config.enable_external_ips") && tn.node.NetworkConfig == nil {
+		// Assumption: a node of several interfaces (networkConfigs) has no
+		// network_config to update; the reference says nothing of it.
+		return nil, newError(statusInvalidArgument,
+			"Cloud TPU received an invalid argument. The node has network_configs, not network_config: network_config.enable_external_ips cannot be updated. %s", s.eid()).
+			with(badRequest("update_mask", "network_config.enable_external_ips of a node with network_configs"))
 	}
 	op := s.newTPUOperation(q, MethodTPUNodesPatch, "update", name, s.sc.Durations.TPUUpdate)
 	failure := s.takeOpFailure(MethodTPUNodesPatch)

@@ -185,6 +185,13 @@ func TestTPUCreateValidation(t *testing.T) {
 			wantErr{400, statusInvalidArgument, "", "{type: V6E, topology: 3x3} is not a valid TPU configuration"}, "accelerator_config"},
 		{"zone without TPUs", "us-west9-z", "n1", &tpu.Node{AcceleratorType: "v6e-4", RuntimeVersion: "v2-alpha-tpuv6e"},
 			wantErr{400, statusInvalidArgument, "", "was not found in zone us-west9-z"}, "accelerator_type"},
+		{"network_config and network_configs", "us-central1-b", "n1", &tpu.Node{AcceleratorType: "v6e-4", RuntimeVersion: "v2-alpha-tpuv6e",
+			NetworkConfig: &tpu.NetworkConfig{Network: "a"}, NetworkConfigs: []*tpu.NetworkConfig{{Network: "b"}}},
+			wantErr{400, statusInvalidArgument, "", "network_config and network_configs are mutually exclusive"}, "network_configs"},
+		{"malformed boot disk key", "us-central1-b", "n1", &tpu.Node{AcceleratorType: "v6e-4", RuntimeVersion: "v2-alpha-tpuv6e",
+			BootDiskConfig: &tpu.BootDiskConfig{CustomerEncryptionKey: &tpu.CustomerEncryptionKey{KmsKeyName: "projects/p/keyRings/r/cryptoKeys/k"}}},
+			wantErr{400, statusInvalidArgument, "", `"boot_disk_config.customer_encryption_key.kms_key_name" cannot be "projects/p/keyRings/r/cryptoKeys/k": it must be a Cloud KMS key name`},
+			"boot_disk_config.customer_encryption_key.kms_key_name"},
 		{"duplicate", "us-central1-b", "taken", &tpu.Node{AcceleratorType: "v6e-4", RuntimeVersion: "v2-alpha-tpuv6e"},
 			wantErr{409, statusAlreadyExists, "", "Resource 'projects/accel-sandbox/locations/us-central1-b/nodes/taken' already exists"}, ""},
 	}
@@ -211,6 +218,47 @@ func TestTPUCreateValidation(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTPUBootKeyAndNetworkConfigs: a node created with a boot disk key and
+// several network configs reports the key as its first version and each
+// network config with the defaults filled in, and no networkConfig; the
+// first interface's external IPs give the endpoints theirs; such a node has
+// no network_config.enable_external_ips to patch.
+func TestTPUBootKeyAndNetworkConfigs(t *testing.T) {
+	t.Parallel()
+	e := start(t, instant())
+	parent := zoneParent("us-central1-b")
+	const key = "projects/kms/locations/us-central1/keyRings/r/cryptoKeys/boot"
+	_, err := e.tpu.Projects.Locations.Nodes.Create(parent, &tpu.Node{
+		AcceleratorType: "v6e-4", RuntimeVersion: "v2-alpha-tpuv6e",
+		BootDiskConfig: &tpu.BootDiskConfig{CustomerEncryptionKey: &tpu.CustomerEncryptionKey{KmsKeyName: key}},
+		NetworkConfigs: []*tpu.NetworkConfig{{Network: "a", Subnetwork: "a", EnableExternalIps: true}, {CanIpForward: true}},
+	}).NodeId("multi").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := e.tpu.Projects.Locations.Nodes.Get(parent + "/nodes/multi").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &tpu.Node{
+		BootDiskConfig: &tpu.BootDiskConfig{CustomerEncryptionKey: &tpu.CustomerEncryptionKey{KmsKeyName: key + "/cryptoKeyVersions/1"}},
+		NetworkConfigs: []*tpu.NetworkConfig{
+			{Network: "a", Subnetwork: "a", EnableExternalIps: true},
+			{Network: "projects/" + project + "/global/networks/default", Subnetwork: "projects/" + project + "/regions/us-central1/subnetworks/default", CanIpForward: true},
+		},
+	}
+	got := &tpu.Node{BootDiskConfig: n.BootDiskConfig, NetworkConfig: n.NetworkConfig, NetworkConfigs: n.NetworkConfigs}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("node (-want +got):\n%s", diff)
+	}
+	if len(n.NetworkEndpoints) != 1 || n.NetworkEndpoints[0].AccessConfig == nil {
+		t.Errorf("endpoints = %+v, want one with an external IP", n.NetworkEndpoints)
+	}
+	_, err = e.tpu.Projects.Locations.Nodes.Patch(parent+"/nodes/multi", &tpu.Node{NetworkConfig: &tpu.NetworkConfig{}}).
+		UpdateMask("networkConfig.enableExternalIps").Do()
+	checkErr(t, err, wantErr{400, statusInvalidArgument, "", "The node has network_configs, not network_config"})
 }
 
 func TestTPUCreateWithAcceleratorConfigAndExternalIPs(t *testing.T) {

@@ -316,18 +316,23 @@ func instanceFromNode(shapes InstanceShapes, zone, name string, n *tpu.Node) (*c
 	if len(n.Tags) > 0 {
 		inst.Tags = &compute.Tags{Items: slices.Clone(n.Tags)}
 	}
-	nic := &compute.NetworkInterface{}
-	if nc := n.NetworkConfig; nc != nil {
-		nic.Network, nic.Subnetwork = networkURL(nc.Network), subnetworkURL(shapes, zone, nc.Subnetwork)
-		inst.CanIpForward = nc.CanIpForward
-		if nc.EnableExternalIps {
-			nic.AccessConfigs = []*compute.AccessConfig{{Type: "ONE_TO_ONE_NAT", Name: "External NAT"}}
-		}
+	if k := n.BootDiskConfig; k != nil && k.CustomerEncryptionKey != nil && k.CustomerEncryptionKey.KmsKeyName != "" {
+		// A customer-managed key for the boot disk: disks[].diskEncryptionKey.kmsKeyName
+		// (https://cloud.google.com/compute/docs/disks/customer-managed-encryption).
+		inst.Disks[0].DiskEncryptionKey = &compute.CustomerEncryptionKey{KmsKeyName: k.CustomerEncryptionKey.KmsKeyName}
 	}
-	if nic.Network == "" && nic.Subnetwork == "" {
-		nic.Network = defaultNetwork
+	configs := n.NetworkConfigs
+	if len(configs) == 0 {
+		configs = []*tpu.NetworkConfig{n.NetworkConfig}
 	}
-	inst.NetworkInterfaces = []*compute.NetworkInterface{nic}
+	for _, nc := range configs {
+		nic := networkInterface(shapes, zone, nc)
+		// Compute Engine forwards IP packets for the whole instance
+		// (canIpForward), not per interface: the plan refuses interfaces
+		// that disagree.
+		inst.CanIpForward = inst.CanIpForward || (nc != nil && nc.CanIpForward)
+		inst.NetworkInterfaces = append(inst.NetworkInterfaces, nic)
+	}
 	if sa := n.ServiceAccount; sa != nil {
 		inst.ServiceAccounts = []*compute.ServiceAccount{{Email: sa.Email, Scopes: slices.Clone(sa.Scope)}}
 	}
@@ -351,6 +356,25 @@ func instanceFromNode(shapes InstanceShapes, zone, name string, n *tpu.Node) (*c
 		inst.Disks = append(inst.Disks, &compute.AttachedDisk{Source: d.SourceDisk, Mode: d.Mode, Type: "PERSISTENT"})
 	}
 	return inst, nil
+}
+
+// networkInterface is the instance's network interface for one network
+// config (nil: the default network): Compute Engine takes one
+// networkInterfaces[] entry per interface, each with its network,
+// subnetwork and, for external IPs, a ONE_TO_ONE_NAT access config
+// (https://cloud.google.com/compute/docs/reference/rest/v1/instances/insert).
+func networkInterface(shapes InstanceShapes, zone string, nc *tpu.NetworkConfig) *compute.NetworkInterface {
+	nic := &compute.NetworkInterface{}
+	if nc != nil {
+		nic.Network, nic.Subnetwork = networkURL(nc.Network), subnetworkURL(shapes, zone, nc.Subnetwork)
+		if nc.EnableExternalIps {
+			nic.AccessConfigs = []*compute.AccessConfig{{Type: "ONE_TO_ONE_NAT", Name: "External NAT"}}
+		}
+	}
+	if nic.Network == "" && nic.Subnetwork == "" {
+		nic.Network = defaultNetwork
+	}
+	return nic
 }
 
 func metadataItems(m map[string]string) []*compute.MetadataItems {
@@ -402,26 +426,33 @@ func NodeFromInstance(shapes InstanceShapes, project string, in *compute.Instanc
 	if in.Tags != nil {
 		n.Tags = slices.Clone(in.Tags.Items)
 	}
-	n.NetworkConfig = &tpu.NetworkConfig{CanIpForward: in.CanIpForward}
-	for i, nic := range in.NetworkInterfaces {
+	// One interface is a node's networkConfig; several are its
+	// networkConfigs, one per interface, in order.
+	var configs []*tpu.NetworkConfig
+	for _, nic := range in.NetworkInterfaces {
 		if nic == nil {
 			continue
 		}
+		nc := &tpu.NetworkConfig{Network: relativeName(nic.Network), Subnetwork: relativeName(nic.Subnetwork), CanIpForward: in.CanIpForward}
 		ep := &tpu.NetworkEndpoint{IpAddress: nic.NetworkIP}
 		for _, ac := range nic.AccessConfigs {
 			if ac != nil && ac.Type == "ONE_TO_ONE_NAT" {
-				if i == 0 {
-					n.NetworkConfig.EnableExternalIps = true
-				}
+				nc.EnableExternalIps = true
 				if ac.NatIP != "" {
 					ep.AccessConfig = &tpu.AccessConfig{ExternalIp: ac.NatIP}
 				}
 			}
 		}
-		if i == 0 {
-			n.NetworkConfig.Network, n.NetworkConfig.Subnetwork = relativeName(nic.Network), relativeName(nic.Subnetwork)
-		}
+		configs = append(configs, nc)
 		n.NetworkEndpoints = append(n.NetworkEndpoints, ep)
+	}
+	switch len(configs) {
+	case 0:
+		n.NetworkConfig = &tpu.NetworkConfig{CanIpForward: in.CanIpForward}
+	case 1:
+		n.NetworkConfig = configs[0]
+	default:
+		n.NetworkConfigs = configs
 	}
 	if len(in.ServiceAccounts) > 0 && in.ServiceAccounts[0] != nil {
 		n.ServiceAccount = &tpu.ServiceAccount{Email: in.ServiceAccounts[0].Email, Scope: slices.Clone(in.ServiceAccounts[0].Scopes)}
@@ -433,6 +464,9 @@ func NodeFromInstance(shapes InstanceShapes, project string, in *compute.Instanc
 		n.ShieldedInstanceConfig = &tpu.ShieldedInstanceConfig{EnableSecureBoot: true}
 	}
 	for _, d := range in.Disks {
+		if d != nil && d.Boot && d.DiskEncryptionKey != nil && d.DiskEncryptionKey.KmsKeyName != "" {
+			n.BootDiskConfig = &tpu.BootDiskConfig{CustomerEncryptionKey: &tpu.CustomerEncryptionKey{KmsKeyName: d.DiskEncryptionKey.KmsKeyName}}
+		}
 		if d == nil || d.Boot {
 			continue
 		}

@@ -73,6 +73,43 @@ func TestInstanceFromNode(t *testing.T) {
 	}
 }
 
+// TestInstanceFromNodeBootKeyAndInterfaces: a boot disk key is the boot
+// disk's diskEncryptionKey and several network configs are one network
+// interface each (IP forwarding for the whole instance), and both read back
+// as they were sent.
+func TestInstanceFromNodeBootKeyAndInterfaces(t *testing.T) {
+	t.Parallel()
+	const key = "projects/k/locations/us-central1/keyRings/r/cryptoKeys/boot"
+	node := &tpu.Node{
+		AcceleratorType: "tpu7x-8",
+		BootDiskConfig:  &tpu.BootDiskConfig{CustomerEncryptionKey: &tpu.CustomerEncryptionKey{KmsKeyName: key}},
+		NetworkConfigs: []*tpu.NetworkConfig{
+			{Network: "projects/p/global/networks/a", Subnetwork: "projects/p/regions/us-central1/subnetworks/a", CanIpForward: true, EnableExternalIps: true},
+			{Network: "projects/p/global/networks/b", Subnetwork: "projects/p/regions/us-central1/subnetworks/b", CanIpForward: true},
+		},
+	}
+	inst, err := instanceFromNode(fakeShapes{}, "us-central1-c", "vm", node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := inst.Disks[0].DiskEncryptionKey; k == nil || k.KmsKeyName != key {
+		t.Errorf("boot disk key = %+v, want %s", k, key)
+	}
+	if len(inst.NetworkInterfaces) != 2 || !inst.CanIpForward || len(inst.NetworkInterfaces[0].AccessConfigs) != 1 ||
+		len(inst.NetworkInterfaces[1].AccessConfigs) != 0 || inst.NetworkInterfaces[1].Network != "projects/p/global/networks/b" {
+		t.Errorf("network interfaces = %+v (canIpForward %v), want two, external IPs on the first", inst.NetworkInterfaces, inst.CanIpForward)
+	}
+	inst.Zone = "https://www.googleapis.com/compute/v1/projects/p/zones/us-central1-c"
+	inst.SelfLink = "https://www.googleapis.com/compute/v1/projects/p/zones/us-central1-c/instances/vm"
+	got := NodeFromInstance(fakeShapes{}, "p", inst)
+	if diff := cmp.Diff(node.NetworkConfigs, got.NetworkConfigs); diff != "" || got.NetworkConfig != nil {
+		t.Errorf("network configs read back (-want +got):\n%s\nnetwork config %+v", diff, got.NetworkConfig)
+	}
+	if diff := cmp.Diff(node.BootDiskConfig, got.BootDiskConfig); diff != "" {
+		t.Errorf("boot disk config read back (-want +got):\n%s", diff)
+	}
+}
+
 func TestInstanceFromNodeRefusesWhatComputeEngineDoesNotCreate(t *testing.T) {
 	t.Parallel()
 	for _, acc := range []string{"v5litepod-4", "v6e-16", "no-such-type"} {

@@ -99,3 +99,52 @@ func ParseInstanceID(s string) (project, zone, name string, err error) {
 func InstanceID(project, zone, name string) string {
 	return "projects/" + project + "/zones/" + zone + "/instances/" + name
 }
+
+// CryptoKeyNameFormat is the resource name of a Cloud KMS key, the form the
+// Cloud TPU API (Node.bootDiskConfig.customerEncryptionKey.kmsKeyName,
+// https://cloud.google.com/tpu/docs/reference/rest/v2/projects.locations.nodes#CustomerEncryptionKey)
+// and Compute Engine (disks[].diskEncryptionKey.kmsKeyName,
+// https://cloud.google.com/compute/docs/reference/rest/v1/instances/insert)
+// take; https://cloud.google.com/kms/docs/resource-hierarchy#keys.
+const CryptoKeyNameFormat = "projects/{project}/locations/{location}/keyRings/{key_ring}/cryptoKeys/{key}"
+
+// ParseCryptoKeyName splits a Cloud KMS key name
+// "projects/P/locations/L/keyRings/R/cryptoKeys/K".
+func ParseCryptoKeyName(s string) (project, location, keyRing, key string, err error) {
+	parts, err := parseID(s, "Cloud KMS key", CryptoKeyNameFormat, "projects", "locations", "keyRings", "cryptoKeys")
+	if err != nil {
+		return "", "", "", "", err
+	}
+	return parts[0], parts[1], parts[2], parts[3], nil
+}
+
+// CryptoKeyName formats a Cloud KMS key name, the inverse of
+// ParseCryptoKeyName.
+func CryptoKeyName(project, location, keyRing, key string) string {
+	return "projects/" + project + "/locations/" + location + "/keyRings/" + keyRing + "/cryptoKeys/" + key
+}
+
+// CryptoKeyOfVersion returns the key a key version name
+// ("…/cryptoKeys/K/cryptoKeyVersions/V") belongs to, and true; anything
+// else is returned as it is, with false. Both APIs that take a key name
+// say that a read "may" return the key version the disk is encrypted with
+// instead of the key (the references of CustomerEncryptionKey.kmsKeyName
+// cited at CryptoKeyNameFormat).
+func CryptoKeyOfVersion(s string) (string, bool) {
+	key, version, ok := strings.Cut(s, "/cryptoKeyVersions/")
+	if !ok || version == "" || strings.ContainsFunc(version, func(r rune) bool { return r == '/' || isSpaceOrControl(r) }) {
+		return s, false
+	}
+	if _, _, _, _, err := ParseCryptoKeyName(key); err != nil {
+		return s, false
+	}
+	return key, true
+}
+
+// SameCryptoKey reports whether two key names (or key version names) name
+// the same Cloud KMS key.
+func SameCryptoKey(a, b string) bool {
+	ka, _ := CryptoKeyOfVersion(a)
+	kb, _ := CryptoKeyOfVersion(b)
+	return ka == kb
+}

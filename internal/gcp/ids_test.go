@@ -155,3 +155,93 @@ func TestParseInstanceID(t *testing.T) {
 		})
 	}
 }
+
+func TestParseCryptoKeyName(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in      string
+		want    []string
+		wantErr bool
+	}{
+		{"projects/p/locations/us-central1/keyRings/r/cryptoKeys/k", []string{"p", "us-central1", "r", "k"}, false},
+		{"projects/p/locations/global/keyRings/ring-1/cryptoKeys/disk_key", []string{"p", "global", "ring-1", "disk_key"}, false},
+		{"", nil, true},
+		{"k", nil, true},
+		{"projects/p/locations/l/keyRings/r/cryptoKeys/", nil, true},
+		{"projects/p/locations/l/keyRings/r/cryptoKeys/k/cryptoKeyVersions/1", nil, true},
+		{"projects/p/locations/l/keyRings/r/keys/k", nil, true},
+		{"projects/p/locations/l/keyrings/r/cryptoKeys/k", nil, true},
+		{"//cloudkms.googleapis.com/projects/p/locations/l/keyRings/r/cryptoKeys/k", nil, true},
+		{"projects/p/locations/l/keyRings/r/cryptoKeys/k ", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			t.Parallel()
+			p, l, r, k, err := ParseCryptoKeyName(tt.in)
+			if tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), CryptoKeyNameFormat) {
+					t.Fatalf("want an error naming %q, got %v", CryptoKeyNameFormat, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, []string{p, l, r, k}); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if got := CryptoKeyName(p, l, r, k); got != tt.in {
+				t.Errorf("CryptoKeyName = %q, want %q", got, tt.in)
+			}
+		})
+	}
+}
+
+func TestCryptoKeyOfVersion(t *testing.T) {
+	t.Parallel()
+	const key = "projects/p/locations/l/keyRings/r/cryptoKeys/k"
+	tests := []struct {
+		in      string
+		want    string
+		version bool
+	}{
+		{key + "/cryptoKeyVersions/1", key, true},
+		{key, key, false},
+		{key + "/cryptoKeyVersions/", key + "/cryptoKeyVersions/", false},
+		{key + "/cryptoKeyVersions/1/x", key + "/cryptoKeyVersions/1/x", false},
+		{"k/cryptoKeyVersions/1", "k/cryptoKeyVersions/1", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		got, version := CryptoKeyOfVersion(tt.in)
+		if got != tt.want || version != tt.version {
+			t.Errorf("CryptoKeyOfVersion(%q) = %q, %v; want %q, %v", tt.in, got, version, tt.want, tt.version)
+		}
+	}
+	if !SameCryptoKey(key, key+"/cryptoKeyVersions/3") || SameCryptoKey(key, key+"2") {
+		t.Error("SameCryptoKey does not compare keys")
+	}
+}
+
+func FuzzParseCryptoKeyName(f *testing.F) {
+	for _, s := range []string{"projects/p/locations/l/keyRings/r/cryptoKeys/k", "projects/p/locations/l/keyRings/r/cryptoKeys/k/cryptoKeyVersions/1", "", "////////"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if key, ok := CryptoKeyOfVersion(s); ok {
+			if _, _, _, _, err := ParseCryptoKeyName(key); err != nil {
+				t.Fatalf("CryptoKeyOfVersion(%q) returned a key that does not parse: %v", s, err)
+			}
+		}
+		p, l, r, k, err := ParseCryptoKeyName(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), CryptoKeyNameFormat) {
+				t.Fatalf("error does not name the format: %v", err)
+			}
+			return
+		}
+		if got := CryptoKeyName(p, l, r, k); got != s {
+			t.Fatalf("round trip: %q became %q", s, got)
+		}
+	})
+}

@@ -66,7 +66,7 @@ func (r *vmResource) planAPI(cfg vmModel, plan *vmModel, state *vmModel, resp *r
 	if !plan.Description.Equal(state.Description) {
 		resp.RequiresReplace.Append(path.Root("description"))
 	}
-	if ips, old := wantExternalIPs(plan.NetworkConfig), externalIPs(state.EffectiveNetwork); ips != nil && old != nil && *ips != *old {
+	if ips, old := wantExternalIPs(*plan), externalIPs(state.EffectiveNetwork); ips != nil && old != nil && *ips != *old {
 		resp.RequiresReplace.Append(path.Root("network_config").AtName("enable_external_ips"))
 	}
 }
@@ -101,6 +101,7 @@ func computeEngineDiags(ctx context.Context, cat *catalog.Catalog, m vmModel, di
 				"(it does not wait for capacity: a stockout fails the zone and the next zone is tried).", mode))
 		}
 	}
+	interfaceForwardingDiags(ctx, m, diags)
 	if tfmodel.Known(m.SchedulingConfig) {
 		var sc schedulingConfigModel
 		var d diag.Diagnostics

@@ -32,6 +32,7 @@ func TestAccTPUVM_examples(t *testing.T) {
 		"resource_flex_start.tf":    {"accel_tpu_vm.finetune", "v2-alpha-tpuv6e"},
 		"resource_multislice.tf":    {"accel_tpu_vm.train", "v2-alpha-tpuv5"},
 		"resource_tpu7x.tf":         {"accel_tpu_vm.ironwood", tpu7xImage()},
+		"resource_production.tf":    {"accel_tpu_vm.prod", "v2-alpha-tpuv6e"},
 	}
 	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "resources", "accel_tpu_vm", "*.tf"))
 	if err != nil || len(files) != len(runtimes) {

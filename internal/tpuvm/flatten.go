@@ -42,6 +42,8 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 	if !m.Tags.IsNull() && !m.Tags.IsUnknown() {
 		diags.Append(m.Tags.ElementsAs(ctx, &n.Tags, false)...)
 	}
+	n.BootDiskConfig = expandBootDisk(m.BootDisk)
+	n.NetworkConfigs = expandInterfaces(ctx, m.NetworkConfigs, &diags)
 	if tfmodel.Known(m.NetworkConfig) {
 		var nc networkConfigModel
 		diags.Append(m.NetworkConfig.As(ctx, &nc, tfmodel.LenientObjectAsOptions)...)
@@ -143,10 +145,28 @@ func flattenNode(ctx context.Context, cat *catalog.Catalog, n *tpu.Node, prior v
 	// A nested block stays absent while the VM has what its absence means
 	// (see blockFromAPI); the API's own choices are always in the effective
 	// attributes.
-	m.EffectiveNetwork = flattenNetworkConfig(n.NetworkConfig, types.ObjectNull(networkConfigAttrTypes), &diags)
+	// effective_network_config is the first interface's; the interfaces are
+	// network_configs or network_config, as in prior (on import, as in the
+	// node).
+	ifaces := apiInterfaces(n)
+	var first *tpu.NetworkConfig
+	if len(ifaces) > 0 {
+		first = ifaces[0]
+	}
+	m.EffectiveNetwork = flattenNetworkConfig(first, types.ObjectNull(networkConfigAttrTypes), &diags)
 	m.EffectiveSA = flattenServiceAccount(ctx, n.ServiceAccount, types.ObjectNull(serviceAccountAttrTypes), true, &diags)
-	m.NetworkConfig = blockFromAPI(prior.NetworkConfig, all, flattenNetworkConfig(n.NetworkConfig, prior.NetworkConfig, &diags),
-		func(o types.Object) bool { return networkChanged(o) || boolAttr(o, "enable_external_ips") })
+	if interfacesInState(n, prior, all) {
+		m.NetworkConfigs = flattenInterfaces(ctx, ifaces, prior.NetworkConfigs, &diags)
+		m.NetworkConfig = types.ObjectNull(networkConfigAttrTypes)
+	} else {
+		m.NetworkConfigs = flattenInterfaces(ctx, nil, prior.NetworkConfigs, &diags)
+		m.NetworkConfig = blockFromAPI(prior.NetworkConfig, all, flattenNetworkConfig(first, prior.NetworkConfig, &diags),
+			func(o types.Object) bool { return networkChanged(o) || boolAttr(o, "enable_external_ips") })
+	}
+	m.BootDisk = flattenBootDisk(n, prior.BootDisk, &diags)
+	if !tfmodel.Known(m.DeletionProtection) {
+		m.DeletionProtection = types.BoolValue(false) // an import: see deletion_protection
+	}
 	m.ServiceAccount = blockFromAPI(prior.ServiceAccount, all,
 		flattenServiceAccount(ctx, n.ServiceAccount, prior.ServiceAccount, false, &diags), serviceAccountChanged)
 	sc := n.SchedulingConfig

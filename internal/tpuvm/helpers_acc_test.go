@@ -16,6 +16,8 @@ import (
 	tpu "google.golang.org/api/tpu/v2"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 )
 
 // smallType is a small single-host TPU offered in the target's default zone:
@@ -200,5 +202,29 @@ func everyAttribute(tg *acctest.Target, name string) map[string]any {
 		}},
 		"validation": "strict",
 		"timeouts":   map[string]any{"create": "30m", "update": "20m", "delete": "20m"},
+		// network_configs conflicts with network_config: see withNetworkConfigs.
+		"boot_disk":           map[string]any{"kms_key_name": bootKey(tg, "boot")},
+		"deletion_protection": false, // true would refuse the test's destroy
 	}
+}
+
+// networkConfigsAttribute is the block everyAttribute leaves out, as it
+// conflicts with network_config: withNetworkConfigs sets it instead.
+const networkConfigsAttribute = "network_configs"
+
+// withNetworkConfigs switches body from network_config to network_configs.
+func withNetworkConfigs(body map[string]any) map[string]any {
+	delete(body, "network_config")
+	body["network_configs"] = []any{map[string]any{
+		"network":             "default",
+		"subnetwork":          "default",
+		"enable_external_ips": true,
+		"can_ip_forward":      false,
+	}}
+	return body
+}
+
+// bootKey is a Cloud KMS key named name in the region of the target's zone.
+func bootKey(tg *acctest.Target, name string) string {
+	return gcp.CryptoKeyName(tg.Project, catalog.RegionOf(tg.Zone), "tpu", name)
 }

@@ -29,6 +29,9 @@ type vmModel struct {
 	Tags                   types.List     `tfsdk:"tags"`
 	CIDRBlock              types.String   `tfsdk:"cidr_block"`
 	NetworkConfig          types.Object   `tfsdk:"network_config"`
+	NetworkConfigs         types.List     `tfsdk:"network_configs"`
+	BootDisk               types.Object   `tfsdk:"boot_disk"`
+	DeletionProtection     types.Bool     `tfsdk:"deletion_protection"`
 	ServiceAccount         types.Object   `tfsdk:"service_account"`
 	SchedulingConfig       types.Object   `tfsdk:"scheduling_config"`
 	ShieldedInstanceConfig types.Object   `tfsdk:"shielded_instance_config"`
@@ -52,12 +55,18 @@ type vmModel struct {
 	CreateTime             types.String   `tfsdk:"create_time"`
 }
 
-// networkConfigModel is network_config (and effective_network_config).
+// networkConfigModel is network_config, an element of network_configs, and
+// effective_network_config.
 type networkConfigModel struct {
 	Network           types.String `tfsdk:"network"`
 	Subnetwork        types.String `tfsdk:"subnetwork"`
 	EnableExternalIPs types.Bool   `tfsdk:"enable_external_ips"`
 	CanIPForward      types.Bool   `tfsdk:"can_ip_forward"`
+}
+
+// bootDiskModel is boot_disk.
+type bootDiskModel struct {
+	KMSKeyName types.String `tfsdk:"kms_key_name"`
 }
 
 // serviceAccountModel is service_account (and effective_service_account).
@@ -98,6 +107,9 @@ var (
 		"subnetwork":          types.StringType,
 		"enable_external_ips": types.BoolType,
 		"can_ip_forward":      types.BoolType,
+	}
+	bootDiskAttrTypes = map[string]attr.Type{
+		"kms_key_name": types.StringType,
 	}
 	serviceAccountAttrTypes = map[string]attr.Type{
 		"email":  types.StringType,

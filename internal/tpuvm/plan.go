@@ -44,6 +44,7 @@ func (r *vmResource) ValidateConfig(ctx context.Context, req resource.ValidateCo
 	}
 	appendFindings(&resp.Diagnostics, fs, diskZoneFindings(ctx, r.catalog, cfg), r.modes.For(cfg.Validation), true)
 	computeEngineDiags(ctx, r.catalog, cfg, &resp.Diagnostics)
+	interfaceConflict(cfg, &resp.Diagnostics)
 }
 
 // appendFindings adds catalog findings to diags on the attribute path each
@@ -69,7 +70,8 @@ func appendFindings(diags *diag.Diagnostics, fs, disks catalog.Findings, mode va
 // could not see, and plans the replacement of a VM in a failed state.
 func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
-		return // destroy
+		refuseProtectedDestroy(ctx, req, resp)
+		return
 	}
 	var cfg, plan vmModel
 	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
@@ -92,6 +94,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		plan.CIDRBlock = types.StringUnknown()
 	}
 	computeEngineDiags(ctx, r.catalog, plan, &resp.Diagnostics)
+	bootDiskKeyWarnings(plan, &resp.Diagnostics)
 
 	// The runtime version: chosen from the catalog when omitted and not kept
 	// from the state by its plan modifier.
@@ -125,13 +128,20 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	case state != nil:
 		id, _ := json.Marshal(state.ID.ValueString()) // private state values are JSON
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReplacing, id)...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateProtected, protectedJSON(*state))...)
 	default:
 		raw, diags := req.Private.GetKey(ctx, privateReplacing)
 		resp.Diagnostics.Append(diags...)
+		protected, diags := req.Private.GetKey(ctx, privateProtected)
+		resp.Diagnostics.Append(diags...)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReplacing, nil)...)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateProtected, nil)...)
 		var replacing string
 		if len(raw) > 0 {
 			_ = json.Unmarshal(raw, &replacing) // written above: a JSON string
+		}
+		if replacing != "" && (string(protected) == "true" || plan.DeletionProtection.ValueBool()) {
+			addProtected(&resp.Diagnostics, replacing, "this plan replaces it (a change that needs a new VM, a tainted VM, or -replace)")
 		}
 		if !resp.Diagnostics.HasError() {
 			r.planNameFindings(ctx, plan, replacing, &resp.Diagnostics)
@@ -183,8 +193,11 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 
 	if state != nil {
 		// External IPs are switched in place; endpoints change only then.
-		ips, old := wantExternalIPs(plan.NetworkConfig), externalIPs(state.EffectiveNetwork)
+		// The interfaces of network_configs are never changed in place.
+		ips, old := wantExternalIPs(plan), externalIPs(state.EffectiveNetwork)
 		switch {
+		case usesInterfaces(plan):
+			plan.NetworkEndpoints, plan.EffectiveNetwork = state.NetworkEndpoints, state.EffectiveNetwork
 		case ips != nil && old != nil && *ips == *old:
 			plan.NetworkEndpoints = state.NetworkEndpoints
 		case ips != nil && tfmodel.Known(state.EffectiveNetwork):
@@ -220,7 +233,7 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 }
 
 // sameSettings reports whether plan and state agree on every attribute that
-// is not read-only.
+// is not read-only, deletion_protection aside (it changes only the state).
 func sameSettings(plan, state vmModel) bool {
 	pairs := [][2]attr.Value{
 		{plan.Name, state.Name}, {plan.Project, state.Project}, {plan.Zones, state.Zones}, {plan.Zone, state.Zone},
@@ -229,7 +242,8 @@ func sameSettings(plan, state vmModel) bool {
 		{plan.Description, state.Description}, {plan.Labels, state.Labels}, {plan.EffectiveLabels, state.EffectiveLabels},
 		{plan.TerraformLabels, state.TerraformLabels},
 		{plan.Metadata, state.Metadata}, {plan.Tags, state.Tags}, {plan.CIDRBlock, state.CIDRBlock},
-		{plan.NetworkConfig, state.NetworkConfig}, {plan.ServiceAccount, state.ServiceAccount},
+		{plan.NetworkConfig, state.NetworkConfig}, {plan.NetworkConfigs, state.NetworkConfigs}, {plan.BootDisk, state.BootDisk},
+		{plan.ServiceAccount, state.ServiceAccount},
 		{plan.SchedulingConfig, state.SchedulingConfig}, {plan.ShieldedInstanceConfig, state.ShieldedInstanceConfig},
 		{plan.DataDisks, state.DataDisks}, {plan.Capacity, state.Capacity}, {plan.Validation, state.Validation}, {plan.Timeouts, state.Timeouts},
 	}

@@ -322,6 +322,13 @@ func (r *vmResource) Update(ctx context.Context, req resource.UpdateRequest, res
 		return
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReplacing, nil)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateProtected, nil)...)
+	if stateOnlyUpdate(plan, state) {
+		// Only deletion_protection changes: nothing to ask the API.
+		state.DeletionProtection = plan.DeletionProtection
+		resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &state)...)
+		return
+	}
 	timeout, diags := plan.Timeouts.Update(ctx, defaultUpdateTimeout)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -411,7 +418,7 @@ func patchFor(ctx context.Context, current *tpu.Node, state, plan vmModel) (*tpu
 		patch.ForceSendFields = append(patch.ForceSendFields, "Metadata")
 		mask = append(mask, "metadata")
 	}
-	planIPs := wantExternalIPs(plan.NetworkConfig)
+	planIPs := wantExternalIPs(plan)
 	if planIPs != nil && (current.NetworkConfig == nil || *planIPs != current.NetworkConfig.EnableExternalIps) {
 		patch.NetworkConfig = &tpu.NetworkConfig{EnableExternalIps: *planIPs, ForceSendFields: []string{"EnableExternalIps"}}
 		mask = append(mask, "networkConfig.enableExternalIps")
@@ -445,13 +452,17 @@ func merged(ctx context.Context, current map[string]string, state, plan types.Ma
 }
 
 // wantExternalIPs returns the enable_external_ips a planned network_config
-// asks for: false when the block is absent, nil when unknown.
-func wantExternalIPs(o types.Object) *bool {
-	if o.IsNull() {
+// asks for: false when the block is absent, nil when unknown, and nil for
+// the interfaces of network_configs, which are never changed in place.
+func wantExternalIPs(m vmModel) *bool {
+	if usesInterfaces(m) {
+		return nil
+	}
+	if m.NetworkConfig.IsNull() {
 		off := false
 		return &off
 	}
-	return externalIPs(o)
+	return externalIPs(m.NetworkConfig)
 }
 
 // externalIPs returns enable_external_ips of a network settings object
@@ -472,6 +483,12 @@ func (r *vmResource) Delete(ctx context.Context, req resource.DeleteRequest, res
 	var state vmModel
 	resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if state.DeletionProtection.ValueBool() {
+		// A plan saved before the protection was set, or one that did not
+		// run ModifyPlan's check: nothing is deleted.
+		addProtected(&resp.Diagnostics, state.ID.ValueString(), "this apply")
 		return
 	}
 	timeout, diags := state.Timeouts.Delete(ctx, defaultDeleteTimeout)

@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
@@ -304,6 +305,17 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"queued_resource_state": queuedResourceStateAttribute(),
 			"slice_count":           sliceCountAttribute(cat),
 			"slice_nodes":           sliceNodesAttribute(),
+			"deletion_protection": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+				MarkdownDescription: "Whether Terraform may delete the VM. While `true`, `terraform destroy`, removing the resource from " +
+					"the configuration and any change that replaces the VM fail at plan time with an error that names the VM, and " +
+					"the delete itself refuses while the state says `true`: set `deletion_protection = false` and apply first. It guards " +
+					"Terraform only: the VM can still be deleted with `gcloud` or the console. Changing it only changes the state " +
+					"(no API call). Default: `false`, so that configurations written before it existed keep working. An import " +
+					"sets it to `false`.",
+			},
 			"create_time": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "When the VM was created (RFC 3339).",
@@ -312,8 +324,9 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 		},
 		Blocks: map[string]schema.Block{
 			"network_config": schema.SingleNestedBlock{
-				MarkdownDescription: "Network settings. Without the block: the network and subnetwork the API chooses (the project's " +
-					"`default`), no external IPs, no IP forwarding; the values the API chose are in `effective_network_config`.",
+				MarkdownDescription: "Network settings of the VM's one network interface. Without the block (and without " +
+					"`network_configs`): the network and subnetwork the API chooses (the project's `default`), no external IPs, no IP " +
+					"forwarding; the values the API chose are in `effective_network_config`. Conflicts with `network_configs`.",
 				Attributes: map[string]schema.Attribute{
 					"network": schema.StringAttribute{
 						Optional: true,
@@ -347,6 +360,57 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 					},
 				},
 				PlanModifiers: []planmodifier.Object{absentBlockPlanModifier{changed: networkChanged}},
+			},
+			"network_configs": schema.ListNestedBlock{
+				MarkdownDescription: "Several network interfaces, one block each, the first being the primary one (the Cloud TPU " +
+					"API's `networkConfigs`, `network_configs` in `google_tpu_v2_vm`). Conflicts with `network_config`, which " +
+					"describes one interface: the API refuses a VM with both. Through Compute Engine each block is one of the " +
+					"instance's network interfaces, and every block must set the same `can_ip_forward`, as Compute Engine " +
+					"forwards IP packets for the whole instance. `effective_network_config` shows the first interface. Changing " +
+					"the blocks replaces the VM.",
+				PlanModifiers: []planmodifier.List{networkConfigsPlanModifier{}},
+				NestedObject: schema.NestedBlockObject{
+					Attributes: map[string]schema.Attribute{
+						"network": schema.StringAttribute{
+							Optional: true,
+							MarkdownDescription: "VPC network name or self link. Default: chosen by the API (`default`). A name and a self " +
+								"link of the same network are the same value.",
+							Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+						},
+						"subnetwork": schema.StringAttribute{
+							Optional: true,
+							MarkdownDescription: "Subnetwork name or self link. Default: chosen by the API (`default`). A name and a self " +
+								"link of the same subnetwork are the same value.",
+							Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+						},
+						"enable_external_ips": schema.BoolAttribute{
+							Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+							MarkdownDescription: "Give every TPU worker an external IP on this interface. Default: `false`.",
+						},
+						"can_ip_forward": schema.BoolAttribute{
+							Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+							MarkdownDescription: "Allow the workers to forward packets on this interface. Default: `false`.",
+						},
+					},
+				},
+			},
+			"boot_disk": schema.SingleNestedBlock{
+				MarkdownDescription: "The boot disk's encryption. Without the block, or without `kms_key_name`, Google-managed " +
+					"encryption. Changing the key replaces the VM.",
+				Attributes: map[string]schema.Attribute{
+					"kms_key_name": schema.StringAttribute{
+						Optional: true,
+						MarkdownDescription: "Cloud KMS key that encrypts the boot disk (a customer-managed encryption key, CMEK), " +
+							"by its full name `" + gcp.CryptoKeyNameFormat + "` (the id of a `google_kms_crypto_key`). Sent as the " +
+							"Cloud TPU API's `bootDiskConfig.customerEncryptionKey.kmsKeyName`, or through Compute Engine as the boot " +
+							"disk's `diskEncryptionKey.kmsKeyName`, the names of the API fields (`google_tpu_v2_vm` has no boot disk " +
+							"settings). The key's location should be the region of the VM's zone or `global` (a warning otherwise), " +
+							"and the project's Compute Engine service agent needs `roles/cloudkms.cryptoKeyEncrypterDecrypter` on it. " +
+							"Changing it replaces the VM.",
+						Validators: []validator.String{validation.CryptoKeyName{}},
+					},
+				},
+				PlanModifiers: []planmodifier.Object{bootDiskPlanModifier{}},
 			},
 			"service_account": schema.SingleNestedBlock{
 				MarkdownDescription: "Service account of the TPU workers. Without the block: the Compute Engine default service " +

@@ -42,6 +42,8 @@ func TestSchemaModelParity(t *testing.T) {
 		types map[string]attr.Type
 	}{
 		"network_config":            {networkConfigModel{}, networkConfigAttrTypes},
+		"network_configs":           {networkConfigModel{}, networkConfigAttrTypes},
+		"boot_disk":                 {bootDiskModel{}, bootDiskAttrTypes},
 		"service_account":           {serviceAccountModel{}, serviceAccountAttrTypes},
 		"scheduling_config":         {schedulingConfigModel{}, schedulingConfigAttrTypes},
 		"shielded_instance_config":  {shieldedInstanceConfigModel{}, shieldedInstanceConfigAttrTypes},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -33,24 +34,37 @@ func TestAccTPUVM_unknownAtPlan(t *testing.T) {
 		body["name"] = fmt.Sprintf("tf-acc-unknown-%d", i)
 	})
 	// capacity.reservation, which only mode "reserved" takes, is covered
-	// with a body of that mode.
-	var reservation []acctest.Attribute
-	for _, a := range attrs {
-		if a.Path == reservedAttribute {
-			reservation = append(reservation, a)
+	// with a body of that mode, and network_configs, which conflicts with
+	// network_config, with a body that has it instead.
+	for _, other := range []struct {
+		prefix string
+		covers func(path string) bool
+		body   map[string]any
+	}{
+		{"r", func(p string) bool { return p == reservedAttribute }, withReservation(everyAttribute(tg, ""))},
+		{"n", func(p string) bool {
+			return p == networkConfigsAttribute || strings.HasPrefix(p, networkConfigsAttribute+".")
+		},
+			withNetworkConfigs(everyAttribute(tg, ""))},
+	} {
+		var covered []acctest.Attribute
+		for _, a := range attrs {
+			if other.covers(a.Path) {
+				covered = append(covered, a)
+			}
 		}
+		more, _ := acctest.UnknownCases(covered, other.body, nil, func(i int, body map[string]any) {
+			body["name"] = fmt.Sprintf("tf-acc-unknown-%s%d", other.prefix, i)
+		})
+		for i := range more {
+			more[i].Blocks = acctest.BlockPaths(attrs)
+			rekeyUnknowns(more[i].Body, other.prefix) // in place: a map
+		}
+		if len(more) > 0 {
+			missing = slices.DeleteFunc(missing, other.covers)
+		}
+		cases = append(cases, more...)
 	}
-	more, _ := acctest.UnknownCases(reservation, withReservation(everyAttribute(tg, "")), nil, func(i int, body map[string]any) {
-		body["name"] = fmt.Sprintf("tf-acc-unknown-r%d", i)
-	})
-	for i := range more {
-		more[i].Blocks = acctest.BlockPaths(attrs)
-		rekeyUnknowns(more[i].Body, "r") // in place: a map
-	}
-	if len(more) > 0 {
-		missing = slices.DeleteFunc(missing, func(p string) bool { return p == reservedAttribute })
-	}
-	cases = append(cases, more...)
 	acctest.RequireValues(t, missing)
 	acctest.ApplyUnknownCases(t, tg, acctest.Resource, "accel_tpu_vm", cases)
 	acctest.CheckNoUnknownOnlyWarnings(t, tg, acctest.Resource, "accel_tpu_vm", cases)
@@ -134,6 +148,9 @@ func TestAccTPUVM_emptyStrings(t *testing.T) {
 		body := everyAttribute(tg, "tf-acc-empty")
 		if a.Path == reservedAttribute {
 			body = withReservation(body)
+		}
+		if strings.HasPrefix(a.Path, networkConfigsAttribute+".") {
+			body = withNetworkConfigs(body)
 		}
 		if !acctest.SetAt(body, a.Path, "") {
 			t.Errorf("everyAttribute has no value for %s: add one", a.Path)
