@@ -40,6 +40,12 @@ const (
 // in catalog.json gke_provisioning.queued_provisioning.taint_value).
 const TaintQueued = "cloud.google.com/gke-queued"
 
+// SandboxKey is the node label and the NoSchedule taint (value gvisor) GKE
+// puts on a node pool with GKE Sandbox, which the gvisor RuntimeClass's
+// pods select and tolerate
+// (https://cloud.google.com/kubernetes-engine/docs/concepts/sandbox-pods).
+const SandboxKey = "sandbox.gke.io/runtime"
+
 // ReservationNone is the reservation affinity flex-start and queued pools use.
 const ReservationNone = "NO_RESERVATION"
 

@@ -378,3 +378,25 @@ func allDigits(s string) bool {
 	}
 	return true
 }
+
+// GKEVersionMatches reports whether version, a node version as GKE's
+// nodePools take it (a full version, or an alias such as "1.33" or
+// "1.33.5", https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/projects.locations.clusters.nodePools/update),
+// names reported, the full version GKE reports: equal on the precision
+// version gives. "latest" and "-" name any version.
+func GKEVersionMatches(version, reported string) bool {
+	if version == "latest" || version == "-" {
+		return true
+	}
+	v, ok := parseGKEVersion(version)
+	r, okR := parseGKEVersion(reported)
+	return ok && okR && compareGKE(v, r) == 0
+}
+
+// NewerGKEVersion reports whether a is newer than b on the precision both
+// give; false when either does not parse.
+func NewerGKEVersion(a, b string) bool {
+	va, ok := parseGKEVersion(a)
+	vb, okB := parseGKEVersion(b)
+	return ok && okB && compareGKE(va, vb) > 0
+}

@@ -493,6 +493,18 @@ func (s *Server) applyAdditions(cfg *container.NodeConfig) {
 	if hasGPUs(cfg) && !add.SkipGPUTaint {
 		ensureTaint(cfg, "nvidia.com/gpu")
 	}
+	// GKE Sandbox: GKE labels and taints the nodes so that only pods of
+	// the gvisor RuntimeClass run there
+	// (https://cloud.google.com/kubernetes-engine/docs/concepts/sandbox-pods).
+	if sc := cfg.SandboxConfig; sc != nil && sc.Type == "GVISOR" {
+		if cfg.Labels == nil {
+			cfg.Labels = map[string]string{}
+		}
+		cfg.Labels["sandbox.gke.io/runtime"] = "gvisor"
+		if !slices.ContainsFunc(cfg.Taints, func(t *container.NodeTaint) bool { return t != nil && t.Key == "sandbox.gke.io/runtime" }) {
+			cfg.Taints = append(cfg.Taints, &container.NodeTaint{Key: "sandbox.gke.io/runtime", Value: "gvisor", Effect: "NO_SCHEDULE"})
+		}
+	}
 	if !add.SkipProvisioningModelLabel {
 		const key = "goog-gke-node-pool-provisioning-model"
 		if cfg.ResourceLabels == nil {
@@ -676,6 +688,26 @@ func (s *Server) checkLocations(c *gkeCluster, locations []string, cfg *containe
 	return nil
 }
 
+// resolveVersion resolves a node version alias as nodePools.create and
+// update take them ("latest" and "-" are the control plane's version;
+// "1.X" and "1.X.Y" the newest version they name), from the versions the
+// emulator knows: the control plane's and the cluster's node version.
+// Assumption: GKE's wording for an alias that names no version.
+func (s *Server) resolveVersion(c *gkeCluster, v string) (string, *apiError) {
+	switch {
+	case v == "-" || v == "latest":
+		return c.c.CurrentMasterVersion, nil
+	case validVersion(v):
+		return v, nil
+	}
+	for _, known := range []string{c.c.CurrentMasterVersion, c.c.CurrentNodeVersion} {
+		if strings.HasPrefix(known, v+".") || strings.HasPrefix(known, v+"-") {
+			return known, nil
+		}
+	}
+	return "", s.gkeInvalid("No valid versions with the prefix %q found.", v)
+}
+
 // checkVersion checks a node version against the control plane and the
 // scenario's minimum versions per machine type.
 func (s *Server) checkVersion(c *gkeCluster, version, machineType string) *apiError {
@@ -811,6 +843,13 @@ func (s *Server) gkePoolsCreate(q *gkeRequest, cluster string) (any, *apiError) 
 	}
 	// Output-only fields are ignored, as the API does.
 	np.Status, np.StatusMessage, np.Conditions, np.Etag, np.SelfLink, np.InstanceGroupUrls = "", "", nil, "", "", nil
+	if np.Version != "" {
+		v, err := s.resolveVersion(c, np.Version)
+		if err != nil {
+			return nil, err
+		}
+		np.Version = v
+	}
 	s.poolDefaults(c, np)
 	hosts, err := s.validatePool(c, np)
 	if err != nil {
@@ -1137,19 +1176,20 @@ func (s *Server) gkePoolsUpdate(q *gkeRequest, c *gkeCluster, p *gkePool) (any, 
 	if err := s.checkLocations(c, locations, &cfg); err != nil {
 		return nil, err
 	}
-	if err := s.checkNodeSettings(&container.NodeConfig{DiskSizeGb: in.DiskSizeGb, WorkloadMetadataConfig: in.WorkloadMetadataConfig}, nil); err != nil {
+	if err := s.checkNodeSettings(&container.NodeConfig{DiskSizeGb: in.DiskSizeGb, WorkloadMetadataConfig: in.WorkloadMetadataConfig,
+		ResourceManagerTags: in.ResourceManagerTags, KubeletConfig: in.KubeletConfig, LinuxNodeConfig: in.LinuxNodeConfig}, nil); err != nil {
 		return nil, err
 	}
 	if err := s.checkUpgradeSettings(in.UpgradeSettings); err != nil {
 		return nil, err
 	}
 	version := p.np.Version
-	switch in.NodeVersion {
-	case "":
-	case "-", "latest":
-		version = c.c.CurrentMasterVersion
-	default:
-		version = in.NodeVersion
+	if in.NodeVersion != "" {
+		v, err := s.resolveVersion(c, in.NodeVersion)
+		if err != nil {
+			return nil, err
+		}
+		version = v
 	}
 	if err := s.checkVersion(c, version, cfg.MachineType); err != nil {
 		return nil, err
@@ -1202,6 +1242,23 @@ func (s *Server) applyUpdate(c *gkeCluster, p *gkePool, in *container.UpdateNode
 	}
 	if in.UpgradeSettings != nil {
 		np.UpgradeSettings = in.UpgradeSettings
+	}
+	if in.Gvnic != nil {
+		nc.Gvnic = in.Gvnic
+	}
+	if in.ConfidentialNodes != nil {
+		nc.ConfidentialNodes = in.ConfidentialNodes
+	}
+	if in.ResourceManagerTags != nil {
+		nc.ResourceManagerTags = in.ResourceManagerTags
+	}
+	if in.NodeNetworkConfig != nil {
+		if np.NetworkConfig == nil {
+			np.NetworkConfig = &container.NodeNetworkConfig{}
+		}
+		// Of a pool's network configuration, an update changes whether
+		// its nodes are private.
+		np.NetworkConfig.EnablePrivateNodes = in.NodeNetworkConfig.EnablePrivateNodes
 	}
 	// The running nodes move to the new capacity keys (machine or GPU type)
 	// and zones. Assumption: this is not capacity-checked; every new zone

@@ -4,7 +4,11 @@
 package emulator
 
 import (
+	"maps"
+	"regexp"
 	"slices"
+	"strings"
+	"time"
 
 	container "google.golang.org/api/container/v1"
 )
@@ -29,6 +33,24 @@ import (
 //     integrity monitoring on for nodes that set none
 //     (https://cloud.google.com/kubernetes-engine/docs/how-to/shielded-gke-nodes).
 //     nodePools.update has no field for it: changing it needs a new pool.
+//   - ResourceManagerTags.tags: "tagKeys/{tag_key_id}=tagValues/{tag_value_id}",
+//     "{org_id}/{tag_key_name}={tag_value_name}" or
+//     "{project_id}/{tag_key_name}={tag_value_name}"
+//     (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/ResourceManagerTags).
+//   - NodeConfig.bootDiskKmsKey: "of the form projects/[KEY_PROJECT_ID]/
+//     locations/[LOCATION]/keyRings/[RING_NAME]/cryptoKeys/[KEY_NAME]";
+//     SandboxConfig.type: GVISOR; SecondaryBootDisk.mode:
+//     CONTAINER_IMAGE_CACHE (or unspecified), diskImage required. None is a
+//     field of UpdateNodePoolRequest: changing them needs a new pool.
+//   - NodeKubeletConfig: cpuManagerPolicy none or static; cpuCfsQuotaPeriod
+//     a duration; imageGcLowThresholdPercent below
+//     imageGcHighThresholdPercent; containerLogMaxFiles 2 to 10. LinuxNodeConfig.cgroupMode:
+//     CGROUP_MODE_V1 or CGROUP_MODE_V2
+//     (https://cloud.google.com/kubernetes-engine/docs/how-to/node-system-config).
+//     Both are fields of UpdateNodePoolRequest.
+//   - NodeConfig.gvnic, confidentialNodes, resourceManagerTags and
+//     NodeNetworkConfig.enablePrivateNodes are fields of
+//     UpdateNodePoolRequest: updated in place.
 const (
 	minDiskSizeGB          = 10
 	minPodsPerNode         = 8
@@ -38,6 +60,8 @@ const (
 )
 
 var (
+	tagKeyForm            = regexp.MustCompile(`^(tagKeys/[0-9]+|[a-z0-9][a-z0-9-]*/[^/]+)$`)
+	tagValueForm          = regexp.MustCompile(`^(tagValues/[0-9]+|[^/]+)$`)
 	workloadMetadataModes = []string{"GCE_METADATA", "GKE_METADATA"}
 	gpuSharingStrategies  = []string{"TIME_SHARING", "MPS"}
 	locationPolicies      = []string{"", locationPolicyBalanced, "ANY"}
@@ -51,6 +75,34 @@ func (s *Server) checkNodeSettings(cfg *container.NodeConfig, maxPods *container
 	if maxPods != nil && (maxPods.MaxPodsPerNode < minPodsPerNode || maxPods.MaxPodsPerNode > maxPodsPerNode) {
 		return s.gkeInvalid("Invalid value for field \"node_pool.max_pods_constraint.max_pods_per_node\": %d. Must be between %d and %d.",
 			maxPods.MaxPodsPerNode, minPodsPerNode, maxPodsPerNode)
+	}
+	if k := cfg.BootDiskKmsKey; k != "" && !kmsKeyNameRE.MatchString(k) {
+		return s.gkeInvalid("Invalid value for field \"node_pool.config.boot_disk_kms_key\": %q. The key must be of the form "+
+			"%s.", k, kmsKeyForm)
+	}
+	if sc := cfg.SandboxConfig; sc != nil && sc.Type != "" && sc.Type != "UNSPECIFIED" && sc.Type != "GVISOR" {
+		return s.gkeInvalid("Invalid value for field \"node_pool.config.sandbox_config.type\": %q.", sc.Type)
+	}
+	for i, d := range cfg.SecondaryBootDisks {
+		if d == nil || d.DiskImage == "" {
+			return s.gkeInvalid("Invalid value for field \"node_pool.config.secondary_boot_disks[%d].disk_image\": must be set.", i)
+		}
+		if d.Mode != "" && d.Mode != "MODE_UNSPECIFIED" && d.Mode != "CONTAINER_IMAGE_CACHE" {
+			return s.gkeInvalid("Invalid value for field \"node_pool.config.secondary_boot_disks[%d].mode\": %q.", i, d.Mode)
+		}
+	}
+	if err := s.checkNodeSystem(cfg.KubeletConfig, cfg.LinuxNodeConfig); err != nil {
+		return err
+	}
+	if t := cfg.ResourceManagerTags; t != nil {
+		for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
+			if !tagKeyForm.MatchString(k) || !tagValueForm.MatchString(t.Tags[k]) ||
+				strings.HasPrefix(k, "tagKeys/") != strings.HasPrefix(t.Tags[k], "tagValues/") {
+				return s.gkeInvalid("Invalid value for field \"node_pool.config.resource_manager_tags\": %q=%q. Tags must be "+
+					"tagKeys/{tag_key_id}=tagValues/{tag_value_id}, {org_id}/{tag_key_name}={tag_value_name} or "+
+					"{project_id}/{tag_key_name}={tag_value_name}.", k, t.Tags[k])
+			}
+		}
 	}
 	if w := cfg.WorkloadMetadataConfig; w != nil && !slices.Contains(workloadMetadataModes, w.Mode) {
 		return s.gkeInvalid("Invalid value for field \"node_pool.config.workload_metadata_config.mode\": %q.", w.Mode)
@@ -105,4 +157,28 @@ func (s *Server) checkUpgradeSettings(u *container.UpgradeSettings) *apiError {
 // Shielded VM options.
 func defaultShieldedInstanceConfig() *container.ShieldedInstanceConfig {
 	return &container.ShieldedInstanceConfig{EnableIntegrityMonitoring: true}
+}
+
+// checkNodeSystem checks a node system configuration.
+func (s *Server) checkNodeSystem(k *container.NodeKubeletConfig, l *container.LinuxNodeConfig) *apiError {
+	if k != nil {
+		if !slices.Contains([]string{"", "none", "static"}, k.CpuManagerPolicy) {
+			return s.gkeInvalid("Invalid value for field \"node_pool.config.kubelet_config.cpu_manager_policy\": %q.", k.CpuManagerPolicy)
+		}
+		if p := k.CpuCfsQuotaPeriod; p != "" {
+			if _, err := time.ParseDuration(p); err != nil {
+				return s.gkeInvalid("Invalid value for field \"node_pool.config.kubelet_config.cpu_cfs_quota_period\": %q.", p)
+			}
+		}
+		if lo, hi := k.ImageGcLowThresholdPercent, k.ImageGcHighThresholdPercent; lo != 0 && hi != 0 && lo >= hi {
+			return s.gkeInvalid("imageGcLowThresholdPercent (%d) must be less than imageGcHighThresholdPercent (%d).", lo, hi)
+		}
+		if n := k.ContainerLogMaxFiles; n != 0 && (n < 2 || n > 10) {
+			return s.gkeInvalid("Invalid value for field \"node_pool.config.kubelet_config.container_log_max_files\": %d. Must be between 2 and 10.", n)
+		}
+	}
+	if l != nil && !slices.Contains([]string{"", "CGROUP_MODE_UNSPECIFIED", "CGROUP_MODE_V1", "CGROUP_MODE_V2"}, l.CgroupMode) {
+		return s.gkeInvalid("Invalid value for field \"node_pool.config.linux_node_config.cgroup_mode\": %q.", l.CgroupMode)
+	}
+	return nil
 }

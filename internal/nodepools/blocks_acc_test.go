@@ -102,7 +102,7 @@ func TestAccFallbackNodePools_blocksLifecycle(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(address, tierPath(0, "taints"),
-						knownvalue.ListExact([]knownvalue.Check{taintCheck("dedicated", "serving", "NO_SCHEDULE")})),
+						knownvalue.ListExact([]knownvalue.Check{noScheduleTaint("dedicated", "serving")})),
 					statecheck.ExpectKnownValue(address, tierPath(0, "reservation_affinity").AtMapKey("values"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("tpu-reservation")})),
 					statecheck.ExpectKnownValue(address, tierPath(1, "taints"), knownvalue.ListExact([]knownvalue.Check{})),

@@ -73,10 +73,10 @@ func TestAccFallbackNodePools_deletionProtection(t *testing.T) {
 				plancheck.ExpectKnownValue(address, tfjsonpath.New("deletion_protection"), knownvalue.Bool(false)),
 			}},
 		}, {
-			ResourceName:            address,
-			ImportState:             true,
-			ImportStateVerify:       true,
-			ImportStateId:           tg.Cluster + "/nodePools/" + name + "-a," + name + "-c",
+			ResourceName:      address,
+			ImportState:       true,
+			ImportStateVerify: true,
+			ImportStateId:     tg.Cluster + "/nodePools/" + name + "-a," + name + "-c",
 			// replaces is configuration only; GKE knows nothing of it.
 			ImportStateVerifyIgnore: []string{"timeouts", "pools", "tiers.1.replaces"},
 		}},

@@ -46,6 +46,7 @@ type tierInput struct {
 	Settings        poolSettings
 	Provisioning    provisioning
 	LocalSSD        localSSD
+	Boot            nodeBoot
 }
 
 // kind is what a tier's configuration asks for.
@@ -141,6 +142,9 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 	var ssdKnown bool
 	in.LocalSSD, ssdKnown = localSSDOf(t.tierLocalSSDModel)
 	in.known = in.known && ssdKnown
+	var bootKnown bool
+	in.Boot, bootKnown = bootOf(ctx, t.tierBootModel, diags)
+	in.known = in.known && bootKnown
 	managedResourceLabels(&in, t)
 	return in
 }
@@ -234,6 +238,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 		Hosts:        1,
 		Provisioning: in.Provisioning,
 		LocalSSD:     in.LocalSSD,
+		Boot:         in.Boot,
 	}
 	var fs catalog.Findings
 	src := cat.Source("gke_tpu")
@@ -256,6 +261,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 	fs = append(fs, settingsFindings(cat, in, s)...)
 	fs = append(fs, provisioningFindings(cat, in, gkeVersion)...)
 	fs = append(fs, localSSDFindings(cat, in, s, gkeVersion)...)
+	fs = append(fs, bootFindings(in)...)
 	if !s.TPU {
 		addGPUSharingLabels(cat, &s)
 	}

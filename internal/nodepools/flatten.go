@@ -131,6 +131,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	flattenSettings(ctx, &t, prior, np, importing, diags)
 	flattenProvisioning(&t, prior, np)
 	flattenLocalSSD(&t, prior, np)
+	flattenBoot(&t, np)
 	flattenResourceLabels(&t, prior, cfg.ResourceLabels, importing)
 
 	t.EffectiveLabels = tfmodel.StringMapOrEmpty(maps.Clone(cfg.Labels))
@@ -315,7 +316,7 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 	var userLabels map[string]string
 	var userTaints []taint
 	if importing {
-		userLabels, userTaints = importedMetadata(cfg.Labels, api)
+		userLabels, userTaints = importedMetadata(cfg.Labels, api, cfg.SandboxConfig != nil && cfg.SandboxConfig.Type == "GVISOR")
 	} else {
 		userLabels, userTaints = configuredMetadata(inputOf(ctx, prior, diags), cfg.Labels, find)
 	}
@@ -348,10 +349,10 @@ func flattenMetadata(ctx context.Context, t *tierModel, prior tierModel, cfg *co
 
 // importedMetadata is what an import takes as a tier's own labels and
 // taints: every label and taint of the pool but those the resource sets and
-// GKE's own.
-func importedMetadata(labels map[string]string, api []taint) (userLabels map[string]string, userTaints []taint) {
+// GKE's own (on a pool with GKE Sandbox, sandboxed, the sandbox's).
+func importedMetadata(labels map[string]string, api []taint, sandboxed bool) (userLabels map[string]string, userTaints []taint) {
 	for k, v := range labels {
-		if k == catalog.LabelComputeClass {
+		if k == catalog.LabelComputeClass || (sandboxed && k == catalog.SandboxKey) {
 			continue
 		}
 		if userLabels == nil {
@@ -360,8 +361,10 @@ func importedMetadata(labels map[string]string, api []taint) (userLabels map[str
 		userLabels[k] = v
 	}
 	for _, x := range api {
-		// GKE's own taints (the queued taint on queued-provisioning pools) are not the tier's.
-		if !slices.Contains([]string{catalog.TaintTPU, catalog.TaintGPU, catalog.TaintComputeClass, catalog.TaintQueued}, x.Key) {
+		// GKE's own taints (the queued taint on queued-provisioning pools,
+		// GKE Sandbox's) are not the tier's.
+		own := slices.Contains([]string{catalog.TaintTPU, catalog.TaintGPU, catalog.TaintComputeClass, catalog.TaintQueued}, x.Key)
+		if !own && (!sandboxed || x.Key != catalog.SandboxKey) {
 			userTaints = append(userTaints, x)
 		}
 	}

@@ -200,9 +200,10 @@ func tierPath(i int, attr string) tfjsonpath.Path {
 	return tfjsonpath.New("tiers").AtSliceIndex(i).AtMapKey(attr)
 }
 
-func taintCheck(key, value, effect string) knownvalue.Check {
+// noScheduleTaint checks a NO_SCHEDULE taint of a tier.
+func noScheduleTaint(key, value string) knownvalue.Check {
 	return knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"key": knownvalue.StringExact(key), "value": knownvalue.StringExact(value), "effect": knownvalue.StringExact(effect),
+		"key": knownvalue.StringExact(key), "value": knownvalue.StringExact(value), "effect": knownvalue.StringExact("NO_SCHEDULE"),
 	})
 }
 
@@ -434,6 +435,18 @@ func everyAttribute(tg *acctest.Target) map[string]any {
 				"total_max_node_count": 2,
 				// The Local SSD modes exclude each other.
 				"ephemeral_storage_local_ssd_count": 1,
+				"version":                           "1.34", // the ironwood cluster's control plane runs 1.34.1
+				"gvnic":                             true,
+				"confidential_nodes":                false,
+				"enable_private_nodes":              true,
+				"resource_manager_tags":             map[string]any{"tagKeys/281": "tagValues/7"},
+				"boot_disk_kms_key":                 "projects/kms/locations/us-central1/keyRings/nodes/cryptoKeys/boot",
+				"sandbox_type":                      "gvisor",
+				"secondary_boot_disks":              []any{map[string]any{"disk_image": "global/images/cache", "mode": "CONTAINER_IMAGE_CACHE"}},
+				"kubelet_config": map[string]any{"cpu_manager_policy": "static", "cpu_cfs_quota": true, "cpu_cfs_quota_period": "100ms",
+					"pod_pids_limit": 4096, "image_gc_low_threshold_percent": 70, "image_gc_high_threshold_percent": 80,
+					"container_log_max_files": 5},
+				"linux_node_config": map[string]any{"sysctls": map[string]any{"net.core.somaxconn": "4096"}, "cgroup_mode": "CGROUP_MODE_V2"},
 			},
 		},
 	}

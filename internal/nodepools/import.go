@@ -130,5 +130,6 @@ func nullTier() tierModel {
 		tierCapacityModel:     tierCapacityModel{Capacity: types.ObjectNull(capacityAttrTypes)},
 		tierLocalSSDModel:     nullLocalSSD(),
 		tierLabelsModel:       nullResourceLabels(),
+		tierBootModel:         nullBoot(),
 	}
 }

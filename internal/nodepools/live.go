@@ -33,6 +33,15 @@ func (r *fallbackNodePoolsResource) clusterFindings(ctx context.Context, cat *ca
 		return nil // the cluster attribute's own validator reports it
 	}
 	fs := cat.NodeLocationsInCluster(location, in.Locations)
+	if v := in.Settings.Version; live != nil && catalog.NewerGKEVersion(v, live.CurrentMasterVersion) {
+		f := tierFinding("version", v, "Node Version Newer Than the Control Plane",
+			fmt.Sprintf("version = %q is newer than the control plane of %s, which runs %s, and GKE never runs nodes on a newer "+
+				"version than their control plane. Upgrade the control plane first, or set version to %s or older.",
+				v, cluster, live.CurrentMasterVersion, live.CurrentMasterVersion),
+			"https://cloud.google.com/kubernetes-engine/versioning")
+		f.Basis = catalog.BasisLive
+		fs = append(fs, f)
+	}
 	if fs.HasErrors() || r.data == nil || !r.data.Live().ComputeConfigured(project) {
 		return fs
 	}

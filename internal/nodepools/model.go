@@ -56,6 +56,7 @@ type tierModel struct {
 	tierCapacityModel
 	tierLocalSSDModel
 	tierLabelsModel
+	tierBootModel
 
 	PlacementPolicy   types.String `tfsdk:"placement_policy"`
 	PoolName          types.String `tfsdk:"pool_name"`
@@ -142,7 +143,7 @@ var (
 	}
 	// tierAttrTypes is a tier's object type: the core attributes and one
 	// group per embedded model, each declared beside its model.
-	tierAttrTypes  = mergeAttrTypes(tierCoreAttrTypes, settingsAttrTypes, provisioningAttrTypes, localSSDAttrTypes, labelsAttrTypes, capacityTierAttrTypes)
+	tierAttrTypes  = mergeAttrTypes(tierCoreAttrTypes, settingsAttrTypes, provisioningAttrTypes, localSSDAttrTypes, labelsAttrTypes, capacityTierAttrTypes, bootAttrTypes)
 	tierObjectType = types.ObjectType{AttrTypes: tierAttrTypes}
 )
 

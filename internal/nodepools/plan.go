@@ -399,6 +399,7 @@ func tierValues(t tierModel) map[string]attr.Value {
 	maps.Copy(out, settingsValues(t.tierSettingsModel))
 	maps.Copy(out, provisioningValues(t.tierProvisioningModel))
 	maps.Copy(out, localSSDValues(t.tierLocalSSDModel))
+	maps.Copy(out, bootValues(t.tierBootModel))
 	return out
 }
 
@@ -466,6 +467,7 @@ func unknownTier() tierModel {
 		tierProvisioningModel: unknownProvisioning(),
 		tierLocalSSDModel:     unknownLocalSSD(),
 		tierLabelsModel:       unknownResourceLabels(),
+		tierBootModel:         unknownBoot(),
 	}
 	markAllUnknown(&t)
 	return t

@@ -54,8 +54,8 @@ func TestAccFallbackNodePools_tpuAndGPU(t *testing.T) {
 							"cloud.google.com/gke-tpu-topology":    knownvalue.StringExact("2x2"),
 						})),
 						statecheck.ExpectKnownValue(address, tierPath(0, "node_taints"), knownvalue.ListExact([]knownvalue.Check{
-							taintCheck("google.com/tpu", "present", "NO_SCHEDULE"),
-							taintCheck("cloud.google.com/compute-class", class, "NO_SCHEDULE"),
+							noScheduleTaint("google.com/tpu", "present"),
+							noScheduleTaint("cloud.google.com/compute-class", class),
 						})),
 						statecheck.ExpectKnownValue(address, tierPath(1, "accelerator_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
 							"cloud.google.com/gke-accelerator": knownvalue.StringExact("nvidia-l4"),

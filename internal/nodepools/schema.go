@@ -503,6 +503,8 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 	maps.Copy(obj.Attributes, capacityAttributes())
 	maps.Copy(obj.Attributes, localSSDAttributes(cat))
 	maps.Copy(obj.Attributes, labelsAttributes())
+	maps.Copy(obj.Attributes, bootAttributes())
+	maps.Copy(obj.Blocks, bootBlocks())
 	return obj
 }
 

@@ -32,9 +32,11 @@ import (
 // The node settings of a tier beyond its accelerator and size: boot disk,
 // image, identity, pod density, autoscaling location policy, Compute Engine
 // resource labels, network tags, workload metadata, GPU sharing, surge
-// upgrade settings and Shielded VM options. Each is sent on create; GKE's
+// upgrade settings, Shielded VM options, gVNIC, Confidential Nodes, private
+// nodes and Resource Manager tags. Each is sent on create; GKE's
 // nodePools.update changes the boot disk, image, image streaming, workload
-// metadata, network tags, resource labels and upgrade settings in place,
+// metadata, network tags, resource labels, upgrade settings, gVNIC,
+// Confidential Nodes, private nodes and Resource Manager tags in place,
 // setAutoscaling the location policy; the service account, scopes, pod
 // density, GPU sharing and Shielded VM options re-create the pool (the
 // google provider makes them ForceNew too).
@@ -71,6 +73,13 @@ type tierSettingsModel struct {
 	IntegrityMonitoring  types.Bool   `tfsdk:"integrity_monitoring"`
 	TotalMinNodeCount    types.Int64  `tfsdk:"total_min_node_count"`
 	TotalMaxNodeCount    types.Int64  `tfsdk:"total_max_node_count"`
+	Gvnic                types.Bool   `tfsdk:"gvnic"`
+	ConfidentialNodes    types.Bool   `tfsdk:"confidential_nodes"`
+	EnablePrivateNodes   types.Bool   `tfsdk:"enable_private_nodes"`
+	ResourceManagerTags  types.Map    `tfsdk:"resource_manager_tags"`
+	Version              types.String `tfsdk:"version"`
+	KubeletConfig        types.Object `tfsdk:"kubelet_config"`
+	LinuxNodeConfig      types.Object `tfsdk:"linux_node_config"`
 }
 
 // gpuSharingModel is gpu_sharing_config.
@@ -104,6 +113,13 @@ var (
 		"integrity_monitoring":   types.BoolType,
 		"total_min_node_count":   types.Int64Type,
 		"total_max_node_count":   types.Int64Type,
+		"gvnic":                  types.BoolType,
+		"confidential_nodes":     types.BoolType,
+		"enable_private_nodes":   types.BoolType,
+		"resource_manager_tags":  types.MapType{ElemType: types.StringType},
+		"version":                types.StringType,
+		"kubelet_config":         types.ObjectType{AttrTypes: kubeletAttrTypes},
+		"linux_node_config":      types.ObjectType{AttrTypes: linuxAttrTypes},
 	}
 )
 
@@ -230,12 +246,65 @@ func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 				"`total_min_node_count`. Set with `total_min_node_count`. Updated in place.",
 			Validators: []validator.Int64{int64validator.AtLeast(1)},
 		},
+		"version": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "GKE version of the nodes, to pin it and roll it deliberately: a full version " +
+				"(`1.33.5-gke.1080000`) or an alias GKE resolves (`1.33`, `1.33.5`, or `latest` when the pool is created). " +
+				"An alias stays in the state while the nodes run a version it names, so a patch release GKE applies " +
+				"plans nothing. It cannot be newer than the control plane (checked at plan when GKE is reachable). With " +
+				"`auto_upgrade = true`, GKE upgrades the nodes past it, and the next plan changes them back: a plan warning. " +
+				"Without it, as GKE reports it. Updated in place.",
+			Validators: []validator.String{stringvalidator.RegexMatches(nodeVersionRE, nodeVersionRule)},
+		},
+		"gvnic": schema.BoolAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Google Virtual NIC (GKE's `gvnic`, the google provider's `gvnic.enabled`), the network " +
+				"interface that higher network bandwidth and GPUDirect need. Without it, as GKE reports it. Updated in place.",
+		},
+		"confidential_nodes": schema.BoolAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Confidential GKE Nodes (GKE's `confidentialNodes`, the google provider's " +
+				"`confidential_nodes.enabled`): the nodes are Confidential VMs, whose memory is encrypted in use. GKE decides which " +
+				"machine series support it. Without it, as GKE reports it. Updated in place.",
+		},
+		"enable_private_nodes": schema.BoolAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Private nodes (GKE's `networkConfig.enablePrivateNodes`): the nodes get internal IP " +
+				"addresses only. Without it, the cluster's setting, as GKE reports it. Updated in place.",
+		},
+		"resource_manager_tags": schema.MapAttribute{
+			Optional: true, Computed: true, ElementType: types.StringType,
+			MarkdownDescription: "Resource Manager tags of the nodes' VMs, for firewall policies and IAM conditions, as " +
+				"`tagKeys/KEY_ID = \"tagValues/VALUE_ID\"`, or with namespaced names (`ORGANIZATION_ID/KEY_NAME = " +
+				"\"VALUE_NAME\"`, `PROJECT_ID/KEY_NAME = \"VALUE_NAME\"`). Without it, as GKE reports them. Updated in place.",
+			Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.RegexMatches(tagKeyRE, tagKeyRule)),
+				mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(tagValueRE, tagValueRule))},
+		},
 	}
 }
 
+// nodeVersionRE is the form of a node version GKE takes: a full version or
+// an alias ("1.X", "1.X.Y", "1.X.Y-gke.N", "latest", "-"), per the
+// nodePools.update reference.
+var nodeVersionRE = regexp.MustCompile(`^(latest|-|[0-9]+\.[0-9]+(\.[0-9]+(-gke\.[0-9]+)?)?)$`)
+
+const nodeVersionRule = "must be a GKE version such as 1.33.5-gke.1080000, an alias such as 1.33 or 1.33.5, or latest"
+
+// The forms of a Resource Manager tag, as GKE's ResourceManagerTags takes
+// them (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/ResourceManagerTags):
+// "tagKeys/{tag_key_id}=tagValues/{tag_value_id}", or
+// "{org_id|project_id}/{tag_key_name}={tag_value_name}".
+var (
+	tagKeyRE     = regexp.MustCompile(`^(tagKeys/[0-9]+|[a-z0-9][a-z0-9-]*[a-z0-9]/[^/\s]+)$`)
+	tagKeyRule   = "must be tagKeys/KEY_ID, or an organization or project id, a slash and a tag key's short name"
+	tagValueRE   = regexp.MustCompile(`^(tagValues/[0-9]+|[^/\s]+)$`)
+	tagValueRule = "must be tagValues/VALUE_ID, or a tag value's short name"
+)
+
 // settingsBlocks are the settings' schema blocks.
 func settingsBlocks(cat *catalog.Catalog) map[string]schema.Block {
-	return map[string]schema.Block{
+	blocks := nodeSystemBlocks()
+	maps.Copy(blocks, map[string]schema.Block{
 		"gpu_sharing_config": schema.SingleNestedBlock{
 			MarkdownDescription: fmt.Sprintf("GPU tiers: let several containers share each GPU (or each partition). GKE labels the "+
 				"nodes `%s` and `%s` (see `accelerator_labels`). Without the block, each container gets whole GPUs. Changing it "+
@@ -255,7 +324,8 @@ func settingsBlocks(cat *catalog.Catalog) map[string]schema.Block {
 				},
 			},
 		},
-	}
+	})
+	return blocks
 }
 
 func nonEmptyStrings() []validator.List {
@@ -291,6 +361,13 @@ type poolSettings struct {
 	IntegrityMonitoring  *bool
 	TotalMin             *int64 // total_min_node_count
 	TotalMax             *int64 // total_max_node_count
+	Gvnic                *bool
+	ConfidentialNodes    *bool
+	PrivateNodes         *bool // enable_private_nodes
+	ResourceManagerTags  map[string]string
+	// Version is the node version as configured, or as GKE reports it.
+	Version string
+	System  nodeSystem // kubelet_config, linux_node_config
 }
 
 // settingsOf reads the settings of a tier; known is false when one of them
@@ -300,7 +377,8 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 	known := true
 	for _, v := range []attr.Value{m.DiskSizeGB, m.DiskType, m.ImageType, m.ImageStreaming, m.ServiceAccount, m.OAuthScopes,
 		m.MaxPodsPerNode, m.WorkloadMetadataMode, m.LocationPolicy, m.Tags, m.ResourceLabels, m.GPUPartitionSize, m.GPUSharingConfig,
-		m.MaxSurge, m.MaxUnavailable, m.SecureBoot, m.IntegrityMonitoring, m.TotalMinNodeCount, m.TotalMaxNodeCount} {
+		m.MaxSurge, m.MaxUnavailable, m.SecureBoot, m.IntegrityMonitoring, m.TotalMinNodeCount, m.TotalMaxNodeCount,
+		m.Gvnic, m.ConfidentialNodes, m.EnablePrivateNodes, m.ResourceManagerTags, m.Version, m.KubeletConfig, m.LinuxNodeConfig} {
 		if !tfmodel.WhollyKnown(v) {
 			known = false
 		}
@@ -327,6 +405,10 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 			}
 		}
 	}
+	s.Gvnic, s.ConfidentialNodes, s.PrivateNodes = tfmodel.BoolPtr(m.Gvnic), tfmodel.BoolPtr(m.ConfidentialNodes), tfmodel.BoolPtr(m.EnablePrivateNodes)
+	s.ResourceManagerTags = tfmodel.KnownStringMap(m.ResourceManagerTags)
+	s.Version = m.Version.ValueString()
+	s.System, _ = nodeSystemOf(ctx, m.KubeletConfig, m.LinuxNodeConfig, diags)
 	s.GPUPartitionSize = m.GPUPartitionSize.ValueString()
 	if !m.GPUSharingConfig.IsNull() && !m.GPUSharingConfig.IsUnknown() {
 		var g gpuSharingModel
@@ -358,7 +440,16 @@ func settingsFindings(cat *catalog.Catalog, in tierInput, s tierSpec) catalog.Fi
 	if g := in.Settings.GPUSharing; g != nil {
 		q.GPUSharingStrategy, q.MaxSharedClientsPerGPU = g.Strategy, g.MaxClients
 	}
-	return cat.PoolSettings(q)
+	fs := append(cat.PoolSettings(q), nodeSystemFindings(in.Settings.System)...)
+	if v := in.Settings.Version; v != "" && v != "latest" && v != "-" && in.AutoUpgrade {
+		f := tierFinding("version", v, "Node Version Pinned With Auto-Upgrade",
+			fmt.Sprintf("version = %q with auto_upgrade = true: GKE upgrades the nodes past it, and the next plan changes "+
+				"them back to it. Set auto_upgrade = false to pin the version (a cluster in a release channel keeps "+
+				"auto-upgrade on), or leave version out.", v), cat.Source("gke_node_pool"))
+		f.Severity = catalog.SeverityWarning
+		fs = append(fs, f)
+	}
+	return fs
 }
 
 // gpuSharingLabels adds the node labels GKE sets for the tier's GPU sharing
@@ -405,7 +496,12 @@ func nodeSettingsEqual(was, want poolSettings) bool {
 		setOrEqual(want.MaxSurge, was.MaxSurge) && setOrEqual(want.MaxUnavailable, was.MaxUnavailable) &&
 		(want.WorkloadMetadataMode == "" || want.WorkloadMetadataMode == was.WorkloadMetadataMode) &&
 		(want.Tags == nil || slices.Equal(want.Tags, was.Tags)) &&
-		maps.Equal(want.ResourceLabels, was.ResourceLabels)
+		maps.Equal(want.ResourceLabels, was.ResourceLabels) &&
+		setOrEqual(want.Gvnic, was.Gvnic) && setOrEqual(want.ConfidentialNodes, was.ConfidentialNodes) &&
+		setOrEqual(want.PrivateNodes, was.PrivateNodes) &&
+		(want.ResourceManagerTags == nil || maps.Equal(want.ResourceManagerTags, was.ResourceManagerTags)) &&
+		(want.Version == "" || catalog.GKEVersionMatches(want.Version, was.Version)) &&
+		kubeletMatches(want.System.Kubelet, was.System.Kubelet) && linuxMatches(want.System.Linux, was.System.Linux)
 }
 
 // autoscalingSettingsEqual reports whether the location policy and the
@@ -460,6 +556,23 @@ func (s poolSettings) writeTo(cat *catalog.Catalog, np *container.NodePool) {
 			ForceSendFields: []string{"EnableSecureBoot", "EnableIntegrityMonitoring"},
 		}
 	}
+	if s.Gvnic != nil {
+		cfg.Gvnic = &container.VirtualNIC{Enabled: *s.Gvnic, ForceSendFields: []string{"Enabled"}}
+	}
+	if s.ConfidentialNodes != nil {
+		cfg.ConfidentialNodes = &container.ConfidentialNodes{Enabled: *s.ConfidentialNodes, ForceSendFields: []string{"Enabled"}}
+	}
+	if s.PrivateNodes != nil {
+		if np.NetworkConfig == nil {
+			np.NetworkConfig = &container.NodeNetworkConfig{}
+		}
+		np.NetworkConfig.EnablePrivateNodes, np.NetworkConfig.ForceSendFields = *s.PrivateNodes, []string{"EnablePrivateNodes"}
+	}
+	np.Version = s.Version
+	s.System.writeTo(cfg)
+	if len(s.ResourceManagerTags) > 0 {
+		cfg.ResourceManagerTags = &container.ResourceManagerTags{Tags: maps.Clone(s.ResourceManagerTags)}
+	}
 	for _, a := range cfg.Accelerators {
 		a.GpuPartitionSize = s.GPUPartitionSize
 		if g := s.GPUSharing; g != nil {
@@ -510,6 +623,22 @@ func (s poolSettings) updateRequest(cat *catalog.Catalog, was poolSettings, owne
 	if s.Tags != nil {
 		req.Tags = &container.NetworkTags{Tags: slices.Clone(s.Tags), ForceSendFields: []string{"Tags"}}
 	}
+	s.System.updateTo(req, was.System)
+	if s.Version != "" && !catalog.GKEVersionMatches(s.Version, was.Version) {
+		req.NodeVersion = s.Version
+	}
+	if !setOrEqual(s.Gvnic, was.Gvnic) {
+		req.Gvnic = &container.VirtualNIC{Enabled: *s.Gvnic, ForceSendFields: []string{"Enabled"}}
+	}
+	if !setOrEqual(s.ConfidentialNodes, was.ConfidentialNodes) {
+		req.ConfidentialNodes = &container.ConfidentialNodes{Enabled: *s.ConfidentialNodes, ForceSendFields: []string{"Enabled"}}
+	}
+	if !setOrEqual(s.PrivateNodes, was.PrivateNodes) {
+		req.NodeNetworkConfig = &container.NodeNetworkConfig{EnablePrivateNodes: *s.PrivateNodes, ForceSendFields: []string{"EnablePrivateNodes"}}
+	}
+	if s.ResourceManagerTags != nil && !maps.Equal(s.ResourceManagerTags, was.ResourceManagerTags) {
+		req.ResourceManagerTags = &container.ResourceManagerTags{Tags: maps.Clone(s.ResourceManagerTags), ForceSendFields: []string{"Tags"}}
+	}
 	if !maps.Equal(s.ResourceLabels, was.ResourceLabels) {
 		labels := maps.Clone(s.ResourceLabels)
 		if labels == nil {
@@ -557,6 +686,16 @@ func poolSettingsOf(np *container.NodePool, userLabels map[string]string) poolSe
 		s.TotalMin, s.TotalMax = &as.TotalMinNodeCount, &as.TotalMaxNodeCount
 	}
 	s.ResourceLabels = tierResourceLabels(cfg.ResourceLabels, userLabels)
+	gvnic := cfg.Gvnic != nil && cfg.Gvnic.Enabled
+	confidential := cfg.ConfidentialNodes != nil && cfg.ConfidentialNodes.Enabled
+	private := np.NetworkConfig != nil && np.NetworkConfig.EnablePrivateNodes
+	s.Gvnic, s.ConfidentialNodes, s.PrivateNodes = &gvnic, &confidential, &private
+	s.Version = np.Version
+	s.System = nodeSystemOfPool(cfg)
+	s.ResourceManagerTags = map[string]string{}
+	if t := cfg.ResourceManagerTags; t != nil {
+		maps.Copy(s.ResourceManagerTags, t.Tags)
+	}
 	gpu := gpuOf(cfg)
 	s.GPUPartitionSize = gpu.GpuPartitionSize
 	if g := gpu.GpuSharingConfig; g != nil && g.GpuSharingStrategy != "" && g.GpuSharingStrategy != "GPU_SHARING_STRATEGY_UNSPECIFIED" {
@@ -599,6 +738,11 @@ func flattenSettings(ctx context.Context, t *tierModel, prior tierModel, np *con
 		s.ResourceLabels = nil
 	}
 	t.tierSettingsModel = settingsModelOf(s)
+	t.KubeletConfig, t.LinuxNodeConfig = nodeSystemModels(s.System, prior.KubeletConfig, prior.LinuxNodeConfig, importing)
+	// An alias (1.33) stays while the nodes run a version it names.
+	if v := prior.Version; tfmodel.Known(v) && !v.IsNull() && catalog.GKEVersionMatches(v.ValueString(), s.Version) {
+		t.Version = v
+	}
 }
 
 // settingsModelOf converts settings to attribute values; a zero value is null.
@@ -623,6 +767,13 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 		IntegrityMonitoring:  types.BoolPointerValue(s.IntegrityMonitoring),
 		TotalMinNodeCount:    types.Int64PointerValue(s.TotalMin),
 		TotalMaxNodeCount:    types.Int64PointerValue(s.TotalMax),
+		Gvnic:                types.BoolPointerValue(s.Gvnic),
+		ConfidentialNodes:    types.BoolPointerValue(s.ConfidentialNodes),
+		EnablePrivateNodes:   types.BoolPointerValue(s.PrivateNodes),
+		ResourceManagerTags:  tfmodel.StringMap(s.ResourceManagerTags),
+		Version:              tfmodel.StringOrNull(s.Version),
+		KubeletConfig:        types.ObjectNull(kubeletAttrTypes),
+		LinuxNodeConfig:      types.ObjectNull(linuxAttrTypes),
 	}
 	if len(s.OAuthScopes) > 0 {
 		elems := make([]attr.Value, len(s.OAuthScopes))
@@ -647,7 +798,7 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 func (m *tierSettingsModel) computedSettings() []any {
 	return []any{&m.DiskSizeGB, &m.DiskType, &m.ImageType, &m.ImageStreaming, &m.ServiceAccount, &m.OAuthScopes,
 		&m.MaxPodsPerNode, &m.WorkloadMetadataMode, &m.LocationPolicy, &m.Tags, &m.MaxSurge, &m.MaxUnavailable, &m.SecureBoot,
-		&m.IntegrityMonitoring}
+		&m.IntegrityMonitoring, &m.Gvnic, &m.ConfidentialNodes, &m.EnablePrivateNodes, &m.ResourceManagerTags, &m.Version}
 }
 
 // valueAt returns the value a computedSettings pointer points at.
@@ -662,6 +813,8 @@ func valueAt(p any) attr.Value {
 	case *types.Set:
 		return *p
 	case *types.List:
+		return *p
+	case *types.Map:
 		return *p
 	}
 	return nil
@@ -681,6 +834,8 @@ func setAt(p any, v attr.Value, unknown bool) {
 		*p = pick(v, types.SetUnknown(types.StringType), types.SetNull(types.StringType), unknown)
 	case *types.List:
 		*p = pick(v, types.ListUnknown(types.StringType), types.ListNull(types.StringType), unknown)
+	case *types.Map:
+		*p = pick(v, types.MapUnknown(types.StringType), types.MapNull(types.StringType), unknown)
 	}
 }
 
@@ -744,6 +899,9 @@ func unknownSettings() tierSettingsModel {
 		GPUPartitionSize: types.StringUnknown(), GPUSharingConfig: types.ObjectUnknown(gpuSharingAttrTypes),
 		MaxSurge: types.Int64Unknown(), MaxUnavailable: types.Int64Unknown(), SecureBoot: types.BoolUnknown(),
 		IntegrityMonitoring: types.BoolUnknown(), TotalMinNodeCount: types.Int64Unknown(), TotalMaxNodeCount: types.Int64Unknown(),
+		Gvnic: types.BoolUnknown(), ConfidentialNodes: types.BoolUnknown(), EnablePrivateNodes: types.BoolUnknown(),
+		ResourceManagerTags: types.MapUnknown(types.StringType), Version: types.StringUnknown(),
+		KubeletConfig: types.ObjectUnknown(kubeletAttrTypes), LinuxNodeConfig: types.ObjectUnknown(linuxAttrTypes),
 	}
 }
 
@@ -759,6 +917,8 @@ func settingsValues(m tierSettingsModel) map[string]attr.Value {
 		"resource_labels": m.ResourceLabels, "gpu_partition_size": m.GPUPartitionSize, "gpu_sharing_config": m.GPUSharingConfig,
 		"max_surge": m.MaxSurge, "max_unavailable": m.MaxUnavailable, "secure_boot": m.SecureBoot,
 		"integrity_monitoring": m.IntegrityMonitoring, "total_min_node_count": m.TotalMinNodeCount,
-		"total_max_node_count": m.TotalMaxNodeCount,
+		"total_max_node_count": m.TotalMaxNodeCount, "gvnic": m.Gvnic, "confidential_nodes": m.ConfidentialNodes,
+		"enable_private_nodes": m.EnablePrivateNodes, "resource_manager_tags": m.ResourceManagerTags, "version": m.Version,
+		"kubelet_config": m.KubeletConfig, "linux_node_config": m.LinuxNodeConfig,
 	}
 }

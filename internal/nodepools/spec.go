@@ -63,6 +63,7 @@ type tierSpec struct {
 	Settings       poolSettings
 	Provisioning   provisioning
 	LocalSSD       localSSD
+	Boot           nodeBoot
 
 	// NodeLabels and NodeTaints are what the provider sets on the pool.
 	NodeLabels map[string]string
@@ -113,6 +114,9 @@ func shapeChanges(a, b tierSpec) []string {
 	}
 	if !localSSDEqual(a.LocalSSD, b.LocalSSD) {
 		out = append(out, "Local SSDs")
+	}
+	if !bootEqual(a.Boot, b.Boot) {
+		out = append(out, "boot_disk_kms_key, sandbox_type or secondary_boot_disks")
 	}
 	return out
 }
@@ -224,6 +228,7 @@ func (s tierSpec) nodePool(cat *catalog.Catalog) *container.NodePool {
 	s.Settings.writeTo(cat, np)
 	s.Provisioning.writeTo(np)
 	s.LocalSSD.writeTo(np)
+	s.Boot.writeTo(np)
 	return np
 }
 
@@ -274,6 +279,9 @@ func adoptionMismatch(cat *catalog.Catalog, np *container.NodePool, want tierSpe
 		if g == nil || g.ConsumeReservationType != w.ConsumeReservationType || g.Key != w.Key || !slices.Equal(g.Values, w.Values) {
 			return "has another reservation affinity"
 		}
+	}
+	if !bootEqual(bootOfPool(np), want.Boot) {
+		return "has another boot disk key, sandbox or secondary boot disks"
 	}
 	if m := identityMismatch(np, want); m != "" {
 		return m
@@ -411,6 +419,7 @@ func specOfState(ctx context.Context, cat *catalog.Catalog, t tierModel, diags *
 		Settings:        in.Settings,
 		Provisioning:    in.Provisioning,
 		LocalSSD:        in.LocalSSD,
+		Boot:            in.Boot,
 	}
 	if s.TPU {
 		s.GPUType, s.GPUCount, s.GPUDriver = "", 0, ""

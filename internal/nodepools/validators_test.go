@@ -120,7 +120,8 @@ func TestRequiredInElement_namesExist(t *testing.T) {
 	walk("accel_fallback_nodepools", resp.Schema.Attributes, resp.Schema.Blocks, nil)
 	slices.Sort(found)
 	want := []string{"accel_fallback_nodepools.tiers", "accel_fallback_nodepools.tiers.gpu_sharing_config",
-		"accel_fallback_nodepools.tiers.reservation_affinity", "accel_fallback_nodepools.tiers.taints"}
+		"accel_fallback_nodepools.tiers.reservation_affinity", "accel_fallback_nodepools.tiers.secondary_boot_disks",
+		"accel_fallback_nodepools.tiers.taints"}
 	if !slices.Equal(found, want) {
 		t.Errorf("blocks with required attributes: %v, want %v", found, want)
 	}

@@ -247,8 +247,8 @@ func serviceAccount(t *testing.T, dir string) credential {
 		t.Fatal(err)
 	}
 	return credential{
-		arg:     `credentials = file("${path.module}/key.json")`,
-		header:  "Bearer " + token,
+		arg:        `credentials = file("${path.module}/key.json")`,
+		header:     "Bearer " + token,
 		secrets:    append(secrets, token),
 		assertions: assertions,
 	}
