@@ -445,6 +445,21 @@ func (s *Server) poolDefaults(c *gkeCluster, np *container.NodePool) {
 	if len(np.Locations) == 0 {
 		np.Locations = slices.Clone(c.c.Locations)
 	}
+	// NodeNetworkConfig.createPodRange is input only: GKE creates the range
+	// (named and sized by podRange and podIpv4CidrBlock, with defaults) and
+	// reports it. Assumption: the default name and a /N netmask's block.
+	if nc := np.NetworkConfig; nc != nil && nc.CreatePodRange {
+		nc.CreatePodRange = false
+		if nc.PodRange == "" {
+			nc.PodRange = "gke-" + np.Name + "-pods"
+		}
+		switch {
+		case nc.PodIpv4CidrBlock == "":
+			nc.PodIpv4CidrBlock = "10.96.0.0/18"
+		case strings.HasPrefix(nc.PodIpv4CidrBlock, "/"):
+			nc.PodIpv4CidrBlock = "10.96.0.0" + nc.PodIpv4CidrBlock
+		}
+	}
 	if np.Version == "" {
 		np.Version = c.c.CurrentNodeVersion
 	}
@@ -545,6 +560,9 @@ func (s *Server) validatePool(c *gkeCluster, np *container.NodePool) (int, *apiE
 		return 0, err
 	}
 	if err := s.checkNodeSettings(np.Config, np.MaxPodsConstraint); err != nil {
+		return 0, err
+	}
+	if err := s.checkNetworkConfig(np.NetworkConfig); err != nil {
 		return 0, err
 	}
 	if err := s.checkProvisioning(np); err != nil {
@@ -1177,7 +1195,8 @@ func (s *Server) gkePoolsUpdate(q *gkeRequest, c *gkeCluster, p *gkePool) (any, 
 		return nil, err
 	}
 	if err := s.checkNodeSettings(&container.NodeConfig{DiskSizeGb: in.DiskSizeGb, WorkloadMetadataConfig: in.WorkloadMetadataConfig,
-		ResourceManagerTags: in.ResourceManagerTags, KubeletConfig: in.KubeletConfig, LinuxNodeConfig: in.LinuxNodeConfig}, nil); err != nil {
+		ResourceManagerTags: in.ResourceManagerTags, KubeletConfig: in.KubeletConfig, LinuxNodeConfig: in.LinuxNodeConfig,
+		ContainerdConfig: in.ContainerdConfig}, nil); err != nil {
 		return nil, err
 	}
 	if err := s.checkUpgradeSettings(in.UpgradeSettings); err != nil {
@@ -1245,6 +1264,12 @@ func (s *Server) applyUpdate(c *gkeCluster, p *gkePool, in *container.UpdateNode
 	}
 	if in.Gvnic != nil {
 		nc.Gvnic = in.Gvnic
+	}
+	if in.FastSocket != nil {
+		nc.FastSocket = in.FastSocket
+	}
+	if in.ContainerdConfig != nil {
+		nc.ContainerdConfig = in.ContainerdConfig
 	}
 	if in.ConfidentialNodes != nil {
 		nc.ConfidentialNodes = in.ConfidentialNodes

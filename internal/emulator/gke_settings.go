@@ -91,6 +91,19 @@ func (s *Server) checkNodeSettings(cfg *container.NodeConfig, maxPods *container
 			return s.gkeInvalid("Invalid value for field \"node_pool.config.secondary_boot_disks[%d].mode\": %q.", i, d.Mode)
 		}
 	}
+	if g := cfg.GpuDirectConfig; g != nil && !slices.Contains([]string{"", "GPU_DIRECT_STRATEGY_UNSPECIFIED", "RDMA"}, g.GpuDirectStrategy) {
+		return s.gkeInvalid("Invalid value for field \"node_pool.config.gpu_direct_config.gpu_direct_strategy\": %q.", g.GpuDirectStrategy)
+	}
+	if c := cfg.ContainerdConfig; c != nil && c.PrivateRegistryAccessConfig != nil {
+		for i, d := range c.PrivateRegistryAccessConfig.CertificateAuthorityDomainConfig {
+			if d == nil || len(d.Fqdns) == 0 || d.GcpSecretManagerCertificateConfig == nil ||
+				!secretVersionForm.MatchString(d.GcpSecretManagerCertificateConfig.SecretUri) {
+				return s.gkeInvalid("Invalid value for field \"node_pool.config.containerd_config.private_registry_access_config."+
+					"certificate_authority_domain_config[%d]\": fqdns and a Secret Manager secret version "+
+					"(projects/{project}/secrets/{secret}/versions/{version}) must be set.", i)
+			}
+		}
+	}
 	if err := s.checkNodeSystem(cfg.KubeletConfig, cfg.LinuxNodeConfig); err != nil {
 		return err
 	}
@@ -144,6 +157,15 @@ func (s *Server) checkUpgradeSettings(u *container.UpgradeSettings) *apiError {
 	if u == nil {
 		return nil
 	}
+	if !slices.Contains([]string{"", "NODE_POOL_UPDATE_STRATEGY_UNSPECIFIED", "SURGE", "BLUE_GREEN", "SHORT_LIVED"}, u.Strategy) {
+		return s.gkeInvalid("Invalid value for field \"node_pool.upgrade_settings.strategy\": %q.", u.Strategy)
+	}
+	if err := s.checkBlueGreen(u.BlueGreenSettings); err != nil {
+		return err
+	}
+	if u.Strategy == "BLUE_GREEN" {
+		return nil // surge settings are not used
+	}
 	if u.MaxSurge < 0 || u.MaxUnavailable < 0 {
 		return s.gkeInvalid("Invalid value for field \"node_pool.upgrade_settings\": max_surge %d and max_unavailable %d must not be negative.", u.MaxSurge, u.MaxUnavailable)
 	}
@@ -182,3 +204,69 @@ func (s *Server) checkNodeSystem(k *container.NodeKubeletConfig, l *container.Li
 	}
 	return nil
 }
+
+// durationForm is a protobuf Duration in JSON.
+var durationForm = regexp.MustCompile(`^[0-9]+(\.[0-9]{1,9})?s$`)
+
+// checkBlueGreen checks BlueGreenSettings: batchPercentage and
+// batchNodeCount are a oneof, the percentage is in (0, 1], durations are
+// protobuf Durations
+// (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/projects.locations.clusters.nodePools#BlueGreenSettings).
+func (s *Server) checkBlueGreen(b *container.BlueGreenSettings) *apiError {
+	if b == nil {
+		return nil
+	}
+	if d := b.NodePoolSoakDuration; d != "" && !durationForm.MatchString(d) {
+		return s.gkeInvalid("Invalid value for field \"node_pool.upgrade_settings.blue_green_settings.node_pool_soak_duration\": %q.", d)
+	}
+	r := b.StandardRolloutPolicy
+	if r == nil {
+		return nil
+	}
+	if r.BatchPercentage != 0 && r.BatchNodeCount != 0 {
+		return s.gkeInvalid("Only one of batch_percentage and batch_node_count may be set in standard_rollout_policy.")
+	}
+	if r.BatchPercentage < 0 || r.BatchPercentage > 1 {
+		return s.gkeInvalid("Invalid value for field \"standard_rollout_policy.batch_percentage\": %v. Must be in (0.0, 1.0].", r.BatchPercentage)
+	}
+	if d := r.BatchSoakDuration; d != "" && !durationForm.MatchString(d) {
+		return s.gkeInvalid("Invalid value for field \"standard_rollout_policy.batch_soak_duration\": %q.", d)
+	}
+	return nil
+}
+
+// cidrForm is NodeNetworkConfig.podIpv4CidrBlock: a netmask or a CIDR block.
+var cidrForm = regexp.MustCompile(`^([0-9]{1,3}(\.[0-9]{1,3}){3})?/[0-9]{1,2}$`)
+
+// checkNetworkConfig checks a new pool's NodeNetworkConfig: the block's
+// form, and each additional network named; a pod network's
+// networkAttachment "cannot be specified along with subnetwork or
+// secondary_pod_range"
+// (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/NodeNetworkConfig).
+func (s *Server) checkNetworkConfig(nc *container.NodeNetworkConfig) *apiError {
+	if nc == nil {
+		return nil
+	}
+	if b := nc.PodIpv4CidrBlock; b != "" && !cidrForm.MatchString(b) {
+		return s.gkeInvalid("Invalid value for field \"node_pool.network_config.pod_ipv4_cidr_block\": %q.", b)
+	}
+	for i, n := range nc.AdditionalNodeNetworkConfigs {
+		if n == nil || n.Network == "" || n.Subnetwork == "" {
+			return s.gkeInvalid("Invalid value for field \"node_pool.network_config.additional_node_network_configs[%d]\": network and subnetwork must be set.", i)
+		}
+	}
+	for i, p := range nc.AdditionalPodNetworkConfigs {
+		if p == nil {
+			continue
+		}
+		if p.NetworkAttachment != "" && (p.Subnetwork != "" || p.SecondaryPodRange != "") {
+			return s.gkeInvalid("Invalid value for field \"node_pool.network_config.additional_pod_network_configs[%d]\": network_attachment cannot be specified along with subnetwork or secondary_pod_range.", i)
+		}
+	}
+	return nil
+}
+
+// secretVersionForm is a Secret Manager secret version, the form GKE takes a
+// private CA's certificate in
+// (https://cloud.google.com/kubernetes-engine/docs/how-to/access-private-registries-private-certificates).
+var secretVersionForm = regexp.MustCompile(`^projects/[^/]+/secrets/[^/]+/versions/[^/]+$`)

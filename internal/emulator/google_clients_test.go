@@ -217,3 +217,109 @@ func TestTPUPatchDataDisks(t *testing.T) {
 		t.Errorf("after v2alpha1 patch: disks %+v description %q", n.DataDisks, n.Description)
 	}
 }
+
+// TestGoogleProviderNodePoolProductionSettings: a node pool with the
+// node_config settings a platform team sets (node version, gVNIC, Fast
+// Socket, Confidential Nodes, private nodes, Resource Manager tags, boot
+// disk key, GKE Sandbox, secondary boot disks, kubelet and Linux
+// settings, private registries, a pod range, additional networks,
+// blue-green upgrades) is created and read back as sent, and the updates
+// google_container_node_pool sends one field at a time apply.
+func TestGoogleProviderNodePoolProductionSettings(t *testing.T) {
+	t.Parallel()
+	e := start(t, nil)
+	np := gpuPool("hardened")
+	np.Version = "1.32.9-gke.1000000"
+	cfg := np.Config
+	cfg.Gvnic = &container.VirtualNIC{Enabled: true}
+	cfg.FastSocket = &container.FastSocket{Enabled: true}
+	cfg.ConfidentialNodes = &container.ConfidentialNodes{Enabled: false, ForceSendFields: []string{"Enabled"}}
+	cfg.ResourceManagerTags = &container.ResourceManagerTags{Tags: map[string]string{"tagKeys/1": "tagValues/2"}}
+	cfg.BootDiskKmsKey = "projects/kms/locations/us-central1/keyRings/r/cryptoKeys/k"
+	cfg.SandboxConfig = &container.SandboxConfig{Type: "GVISOR"}
+	cfg.SecondaryBootDisks = []*container.SecondaryBootDisk{{DiskImage: "global/images/cache", Mode: "CONTAINER_IMAGE_CACHE"}}
+	cfg.KubeletConfig = &container.NodeKubeletConfig{CpuManagerPolicy: "static", PodPidsLimit: 4096}
+	cfg.LinuxNodeConfig = &container.LinuxNodeConfig{Sysctls: map[string]string{"net.core.somaxconn": "4096"}}
+	cfg.ContainerdConfig = &container.ContainerdConfig{PrivateRegistryAccessConfig: &container.PrivateRegistryAccessConfig{Enabled: true,
+		CertificateAuthorityDomainConfig: []*container.CertificateAuthorityDomainConfig{{Fqdns: []string{"r.internal"},
+			GcpSecretManagerCertificateConfig: &container.GCPSecretManagerCertificateConfig{SecretUri: "projects/p/secrets/ca/versions/1"}}}}}
+	np.NetworkConfig = &container.NodeNetworkConfig{CreatePodRange: true, PodRange: "hardened-pods", PodIpv4CidrBlock: "/20",
+		EnablePrivateNodes:           true,
+		AdditionalNodeNetworkConfigs: []*container.AdditionalNodeNetworkConfig{{Network: "gpu-net", Subnetwork: "gpu-sub"}}}
+	np.UpgradeSettings = &container.UpgradeSettings{Strategy: "BLUE_GREEN", BlueGreenSettings: &container.BlueGreenSettings{
+		NodePoolSoakDuration: "1800s", StandardRolloutPolicy: &container.StandardRolloutPolicy{BatchPercentage: 0.5}}}
+	if _, err := e.createPool(serving, np); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	e.tick()
+	got := e.pool(t, serving, "hardened")
+	gc := got.Config
+	switch {
+	case got.Version != "1.32.9-gke.1000000":
+		t.Errorf("version %q", got.Version)
+	case !gc.Gvnic.Enabled || !gc.FastSocket.Enabled || gc.ConfidentialNodes.Enabled:
+		t.Errorf("gvnic %+v fast socket %+v confidential %+v", gc.Gvnic, gc.FastSocket, gc.ConfidentialNodes)
+	case gc.BootDiskKmsKey != cfg.BootDiskKmsKey || gc.SandboxConfig.Type != "GVISOR" || len(gc.SecondaryBootDisks) != 1:
+		t.Errorf("boot key %q sandbox %+v secondary %+v", gc.BootDiskKmsKey, gc.SandboxConfig, gc.SecondaryBootDisks)
+	case gc.Labels["sandbox.gke.io/runtime"] != "gvisor":
+		t.Errorf("labels %v: GKE labels sandboxed nodes", gc.Labels)
+	case gc.KubeletConfig.CpuManagerPolicy != "static" || gc.LinuxNodeConfig.Sysctls["net.core.somaxconn"] != "4096":
+		t.Errorf("kubelet %+v linux %+v", gc.KubeletConfig, gc.LinuxNodeConfig)
+	case !gc.ContainerdConfig.PrivateRegistryAccessConfig.Enabled:
+		t.Errorf("containerd %+v", gc.ContainerdConfig)
+	case got.NetworkConfig.CreatePodRange || got.NetworkConfig.PodRange != "hardened-pods" ||
+		!strings.HasSuffix(got.NetworkConfig.PodIpv4CidrBlock, "/20") || !got.NetworkConfig.EnablePrivateNodes ||
+		len(got.NetworkConfig.AdditionalNodeNetworkConfigs) != 1:
+		t.Errorf("network config %+v: createPodRange is input only, the range is reported", got.NetworkConfig)
+	case got.UpgradeSettings.Strategy != "BLUE_GREEN" || got.UpgradeSettings.BlueGreenSettings.NodePoolSoakDuration != "1800s":
+		t.Errorf("upgrade settings %+v", got.UpgradeSettings)
+	}
+
+	// One field per update, as google_container_node_pool sends them.
+	name := serving + "/nodePools/hardened"
+	for what, req := range map[string]*container.UpdateNodePoolRequest{
+		"version":    {NodeVersion: "1.33"},
+		"kubelet":    {KubeletConfig: &container.NodeKubeletConfig{CpuManagerPolicy: "none"}},
+		"linux":      {LinuxNodeConfig: &container.LinuxNodeConfig{Sysctls: map[string]string{"net.core.somaxconn": "2048"}}},
+		"gvnic":      {Gvnic: &container.VirtualNIC{Enabled: false, ForceSendFields: []string{"Enabled"}}},
+		"fastSocket": {FastSocket: &container.FastSocket{Enabled: false, ForceSendFields: []string{"Enabled"}}},
+		"tags":       {ResourceManagerTags: &container.ResourceManagerTags{Tags: map[string]string{"tagKeys/1": "tagValues/3"}}},
+		"private":    {NodeNetworkConfig: &container.NodeNetworkConfig{EnablePrivateNodes: false, ForceSendFields: []string{"EnablePrivateNodes"}}},
+		"upgrade": {UpgradeSettings: &container.UpgradeSettings{Strategy: "BLUE_GREEN", BlueGreenSettings: &container.BlueGreenSettings{
+			NodePoolSoakDuration: "600s", StandardRolloutPolicy: &container.StandardRolloutPolicy{BatchNodeCount: 1}}}},
+		"containerd": {ContainerdConfig: &container.ContainerdConfig{PrivateRegistryAccessConfig: &container.PrivateRegistryAccessConfig{
+			Enabled: false, ForceSendFields: []string{"Enabled"}}}},
+	} {
+		if _, err := e.gke.Projects.Locations.Clusters.NodePools.Update(name, req).Do(); err != nil {
+			t.Fatalf("update %s: %v", what, err)
+		}
+		e.tick()
+	}
+	got = e.pool(t, serving, "hardened")
+	gc = got.Config
+	switch {
+	case got.Version != "1.33.5-gke.1000000":
+		t.Errorf("version after the alias 1.33: %q, want the control plane's", got.Version)
+	case gc.KubeletConfig.CpuManagerPolicy != "none" || gc.LinuxNodeConfig.Sysctls["net.core.somaxconn"] != "2048":
+		t.Errorf("kubelet %+v linux %+v", gc.KubeletConfig, gc.LinuxNodeConfig)
+	case gc.Gvnic.Enabled || gc.FastSocket.Enabled || gc.ResourceManagerTags.Tags["tagKeys/1"] != "tagValues/3":
+		t.Errorf("gvnic %+v fast socket %+v tags %+v", gc.Gvnic, gc.FastSocket, gc.ResourceManagerTags)
+	case got.NetworkConfig.EnablePrivateNodes || got.NetworkConfig.PodRange != "hardened-pods":
+		t.Errorf("network config %+v: private nodes off, the pod range kept", got.NetworkConfig)
+	case got.UpgradeSettings.BlueGreenSettings.StandardRolloutPolicy.BatchNodeCount != 1:
+		t.Errorf("upgrade settings %+v", got.UpgradeSettings)
+	case gc.ContainerdConfig.PrivateRegistryAccessConfig.Enabled:
+		t.Errorf("containerd %+v", gc.ContainerdConfig)
+	}
+
+	// What GKE refuses, with GKE's wording.
+	bad := gpuPool("refused")
+	bad.Config.BootDiskKmsKey = "k"
+	if _, err := e.createPool(serving, bad); err == nil || !strings.Contains(err.Error(), "boot_disk_kms_key") {
+		t.Errorf("create with a bare key name: %v, want INVALID_ARGUMENT naming boot_disk_kms_key", err)
+	}
+	if _, err := e.gke.Projects.Locations.Clusters.NodePools.Update(name, &container.UpdateNodePoolRequest{NodeVersion: "1.29"}).Do(); err == nil ||
+		!strings.Contains(err.Error(), `No valid versions with the prefix "1.29"`) {
+		t.Errorf("update to an alias no version has: %v", err)
+	}
+}

@@ -47,6 +47,7 @@ type tierInput struct {
 	Provisioning    provisioning
 	LocalSSD        localSSD
 	Boot            nodeBoot
+	Networks        nodeNetworks
 }
 
 // kind is what a tier's configuration asks for.
@@ -145,6 +146,9 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 	var bootKnown bool
 	in.Boot, bootKnown = bootOf(ctx, t.tierBootModel, diags)
 	in.known = in.known && bootKnown
+	var netKnown bool
+	in.Networks, netKnown = networksOf(ctx, t.tierNetworkModel, diags)
+	in.known = in.known && netKnown
 	managedResourceLabels(&in, t)
 	return in
 }
@@ -239,6 +243,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 		Provisioning: in.Provisioning,
 		LocalSSD:     in.LocalSSD,
 		Boot:         in.Boot,
+		Networks:     in.Networks,
 	}
 	var fs catalog.Findings
 	src := cat.Source("gke_tpu")
@@ -262,6 +267,7 @@ func derive(cat *catalog.Catalog, in tierInput, class, gkeVersion string) (tierS
 	fs = append(fs, provisioningFindings(cat, in, gkeVersion)...)
 	fs = append(fs, localSSDFindings(cat, in, s, gkeVersion)...)
 	fs = append(fs, bootFindings(in)...)
+	fs = append(fs, networkFindings(in, cmp.Or(s.MachineType, in.MachineType))...)
 	if !s.TPU {
 		addGPUSharingLabels(cat, &s)
 	}

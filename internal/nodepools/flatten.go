@@ -132,6 +132,7 @@ func flattenPool(ctx context.Context, cat *catalog.Catalog, prior tierModel, np 
 	flattenProvisioning(&t, prior, np)
 	flattenLocalSSD(&t, prior, np)
 	flattenBoot(&t, np)
+	flattenNetworks(&t, prior, np)
 	flattenResourceLabels(&t, prior, cfg.ResourceLabels, importing)
 
 	t.EffectiveLabels = tfmodel.StringMapOrEmpty(maps.Clone(cfg.Labels))

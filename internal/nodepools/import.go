@@ -131,5 +131,6 @@ func nullTier() tierModel {
 		tierLocalSSDModel:     nullLocalSSD(),
 		tierLabelsModel:       nullResourceLabels(),
 		tierBootModel:         nullBoot(),
+		tierNetworkModel:      nullNetworks(),
 	}
 }

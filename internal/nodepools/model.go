@@ -57,6 +57,7 @@ type tierModel struct {
 	tierLocalSSDModel
 	tierLabelsModel
 	tierBootModel
+	tierNetworkModel
 
 	PlacementPolicy   types.String `tfsdk:"placement_policy"`
 	PoolName          types.String `tfsdk:"pool_name"`
@@ -143,7 +144,7 @@ var (
 	}
 	// tierAttrTypes is a tier's object type: the core attributes and one
 	// group per embedded model, each declared beside its model.
-	tierAttrTypes  = mergeAttrTypes(tierCoreAttrTypes, settingsAttrTypes, provisioningAttrTypes, localSSDAttrTypes, labelsAttrTypes, capacityTierAttrTypes, bootAttrTypes)
+	tierAttrTypes  = mergeAttrTypes(tierCoreAttrTypes, settingsAttrTypes, provisioningAttrTypes, localSSDAttrTypes, labelsAttrTypes, capacityTierAttrTypes, bootAttrTypes, networkAttrTypes)
 	tierObjectType = types.ObjectType{AttrTypes: tierAttrTypes}
 )
 

@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"regexp"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -360,4 +362,221 @@ func allNull(o types.Object) bool {
 		}
 	}
 	return true
+}
+
+// containerd_config: containerd's access to private registries whose
+// certificates a private CA signed (GKE's containerdConfig
+// .privateRegistryAccessConfig), with the google provider's shape. A field
+// of nodePools.update: changed in place; the apply sends the whole block.
+// https://cloud.google.com/kubernetes-engine/docs/how-to/access-private-registries-private-certificates
+
+const containerdSource = "https://cloud.google.com/kubernetes-engine/docs/how-to/access-private-registries-private-certificates"
+
+// secretVersionRE is a Secret Manager secret version, as GKE takes the CA
+// certificate: projects/PROJECT/secrets/SECRET/versions/VERSION.
+var secretVersionRE = regexp.MustCompile(`^projects/[^/]+/secrets/[^/]+/versions/[^/]+$`)
+
+var (
+	secretConfigAttrTypes = map[string]attr.Type{"secret_uri": types.StringType}
+	caDomainAttrTypes     = map[string]attr.Type{
+		"fqdns":                                 types.ListType{ElemType: types.StringType},
+		"gcp_secret_manager_certificate_config": types.ObjectType{AttrTypes: secretConfigAttrTypes},
+	}
+	caDomainType            = types.ObjectType{AttrTypes: caDomainAttrTypes}
+	registryAccessAttrTypes = map[string]attr.Type{
+		"enabled":                             types.BoolType,
+		"certificate_authority_domain_config": types.ListType{ElemType: caDomainType},
+	}
+	containerdAttrTypes = map[string]attr.Type{
+		"private_registry_access_config": types.ObjectType{AttrTypes: registryAccessAttrTypes},
+	}
+)
+
+// containerdBlock is containerd_config.
+func containerdBlock() schema.Block {
+	return schema.SingleNestedBlock{
+		MarkdownDescription: "containerd settings (GKE's `containerdConfig`): access to private registries whose " +
+			"certificates a private certificate authority signed. The apply sends the whole block. Without it, GKE's " +
+			"defaults, never compared. Updated in place.",
+		Blocks: map[string]schema.Block{
+			"private_registry_access_config": schema.SingleNestedBlock{
+				MarkdownDescription: "Private registry access.",
+				Attributes: map[string]schema.Attribute{
+					"enabled": schema.BoolAttribute{Optional: true, MarkdownDescription: "Required. Whether containerd trusts the CAs below."},
+				},
+				Blocks: map[string]schema.Block{
+					"certificate_authority_domain_config": schema.ListNestedBlock{
+						MarkdownDescription: "A CA certificate and the registries it signs for.",
+						NestedObject: schema.NestedBlockObject{
+							Attributes: map[string]schema.Attribute{
+								"fqdns": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+									MarkdownDescription: "Required. The registries' domain names or IP addresses, with a port if any.",
+									Validators:          nonEmptyStrings()},
+							},
+							Blocks: map[string]schema.Block{
+								"gcp_secret_manager_certificate_config": schema.SingleNestedBlock{
+									MarkdownDescription: "Required. Where the CA certificate is.",
+									Attributes: map[string]schema.Attribute{
+										"secret_uri": schema.StringAttribute{Optional: true,
+											MarkdownDescription: "Required. The Secret Manager secret version that holds the certificate, " +
+												"`projects/PROJECT/secrets/SECRET/versions/VERSION`.",
+											Validators: []validator.String{stringvalidator.RegexMatches(secretVersionRE,
+												"must be a Secret Manager secret version: projects/PROJECT/secrets/SECRET/versions/VERSION")}},
+									},
+									Validators: requiredInElement("secret_uri"),
+								},
+							},
+							Validators: requiredInElement("fqdns"),
+						},
+					},
+				},
+				Validators: requiredInElement("enabled"),
+			},
+		},
+	}
+}
+
+// containerd is containerd_config as Go values; nil is left to GKE.
+type containerd struct {
+	// Access is whether private_registry_access_config is set.
+	Access  bool
+	Enabled bool
+	CAs     []caDomain
+}
+
+type caDomain struct {
+	FQDNs     []string
+	SecretURI string
+}
+
+type containerdModel struct {
+	PrivateRegistryAccess types.Object `tfsdk:"private_registry_access_config"`
+}
+
+type registryAccessModel struct {
+	Enabled types.Bool `tfsdk:"enabled"`
+	CAs     types.List `tfsdk:"certificate_authority_domain_config"`
+}
+
+type caDomainModel struct {
+	FQDNs  types.List   `tfsdk:"fqdns"`
+	Secret types.Object `tfsdk:"gcp_secret_manager_certificate_config"`
+}
+
+// containerdOf reads the block; nil when null or unknown.
+func containerdOf(ctx context.Context, o types.Object, diags *diag.Diagnostics) *containerd {
+	if !tfmodel.Known(o) || o.IsNull() {
+		return nil
+	}
+	var m containerdModel
+	diags.Append(o.As(ctx, &m, tfmodel.ObjectAsOptions)...)
+	out := &containerd{}
+	if !tfmodel.Known(m.PrivateRegistryAccess) || m.PrivateRegistryAccess.IsNull() {
+		return out
+	}
+	var r registryAccessModel
+	diags.Append(m.PrivateRegistryAccess.As(ctx, &r, tfmodel.ObjectAsOptions)...)
+	out.Access, out.Enabled = true, r.Enabled.ValueBool()
+	var cas []caDomainModel
+	if tfmodel.Known(r.CAs) {
+		diags.Append(r.CAs.ElementsAs(ctx, &cas, false)...)
+	}
+	for _, c := range cas {
+		d := caDomain{FQDNs: tfmodel.KnownStrings(c.FQDNs)}
+		if tfmodel.Known(c.Secret) && !c.Secret.IsNull() {
+			if v, ok := c.Secret.Attributes()["secret_uri"].(types.String); ok {
+				d.SecretURI = v.ValueString()
+			}
+		}
+		out.CAs = append(out.CAs, d)
+	}
+	return out
+}
+
+func (c *containerd) api() *container.ContainerdConfig {
+	if !c.Access {
+		return &container.ContainerdConfig{}
+	}
+	p := &container.PrivateRegistryAccessConfig{Enabled: c.Enabled, ForceSendFields: []string{"Enabled"}}
+	for _, d := range c.CAs {
+		p.CertificateAuthorityDomainConfig = append(p.CertificateAuthorityDomainConfig, &container.CertificateAuthorityDomainConfig{
+			Fqdns: slices.Clone(d.FQDNs), GcpSecretManagerCertificateConfig: &container.GCPSecretManagerCertificateConfig{SecretUri: d.SecretURI},
+		})
+	}
+	return &container.ContainerdConfig{PrivateRegistryAccessConfig: p}
+}
+
+// containerdOfPool reads what GKE reports; nil without private registry
+// access.
+func containerdOfPool(cfg *container.NodeConfig) *containerd {
+	if cfg.ContainerdConfig == nil || cfg.ContainerdConfig.PrivateRegistryAccessConfig == nil {
+		return nil
+	}
+	p := cfg.ContainerdConfig.PrivateRegistryAccessConfig
+	out := &containerd{Access: true, Enabled: p.Enabled}
+	for _, d := range p.CertificateAuthorityDomainConfig {
+		if d == nil {
+			continue
+		}
+		c := caDomain{FQDNs: slices.Clone(d.Fqdns)}
+		if s := d.GcpSecretManagerCertificateConfig; s != nil {
+			c.SecretURI = s.SecretUri
+		}
+		out.CAs = append(out.CAs, c)
+	}
+	return out
+}
+
+// containerdMatches reports whether got is what want sets.
+func containerdMatches(want, got *containerd) bool {
+	if want == nil {
+		return true
+	}
+	if got == nil {
+		got = &containerd{}
+	}
+	if !want.Access {
+		return true
+	}
+	return want.Enabled == got.Enabled && slices.EqualFunc(want.CAs, got.CAs, func(a, b caDomain) bool {
+		return a.SecretURI == b.SecretURI && slices.Equal(a.FQDNs, b.FQDNs)
+	})
+}
+
+// containerdValue converts what GKE reports to the block's value: null
+// when prior is (an import records private registry access GKE reports).
+func containerdValue(got *containerd, prior types.Object, importing bool) types.Object {
+	if !importing && tfmodel.Known(prior) && !prior.IsNull() {
+		if a, ok := prior.Attributes()["private_registry_access_config"]; ok && a.IsNull() {
+			return prior // the block sets nothing to compare
+		}
+	}
+	if got == nil || (!importing && (!tfmodel.Known(prior) || prior.IsNull())) {
+		return types.ObjectNull(containerdAttrTypes)
+	}
+	cas := make([]attr.Value, len(got.CAs))
+	for i, d := range got.CAs {
+		cas[i] = types.ObjectValueMust(caDomainAttrTypes, map[string]attr.Value{
+			"fqdns": tfmodel.StringListOrEmpty(d.FQDNs),
+			"gcp_secret_manager_certificate_config": types.ObjectValueMust(secretConfigAttrTypes,
+				map[string]attr.Value{"secret_uri": types.StringValue(d.SecretURI)}),
+		})
+	}
+	access := types.ObjectValueMust(registryAccessAttrTypes, map[string]attr.Value{
+		"enabled": types.BoolValue(got.Enabled), "certificate_authority_domain_config": types.ListValueMust(caDomainType, cas),
+	})
+	return types.ObjectValueMust(containerdAttrTypes, map[string]attr.Value{"private_registry_access_config": access})
+}
+
+// containerdFindings: GKE's guide pairs private registry access with CAs;
+// enabled with none is a warning.
+func containerdFindings(c *containerd) catalog.Findings {
+	if c == nil || !c.Enabled || len(c.CAs) > 0 {
+		return nil
+	}
+	f := tierFinding("containerd_config", "", "Private Registry Access Without a Certificate",
+		"containerd_config.private_registry_access_config is enabled with no certificate_authority_domain_config: containerd "+
+			"trusts no private CA. Add the CA's Secret Manager secret version and the registries it signs for.", containerdSource)
+	f.Severity = catalog.SeverityWarning
+	return catalog.Findings{f}
 }

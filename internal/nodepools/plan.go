@@ -400,6 +400,7 @@ func tierValues(t tierModel) map[string]attr.Value {
 	maps.Copy(out, provisioningValues(t.tierProvisioningModel))
 	maps.Copy(out, localSSDValues(t.tierLocalSSDModel))
 	maps.Copy(out, bootValues(t.tierBootModel))
+	maps.Copy(out, networkValues(t.tierNetworkModel))
 	return out
 }
 
@@ -468,6 +469,7 @@ func unknownTier() tierModel {
 		tierLocalSSDModel:     unknownLocalSSD(),
 		tierLabelsModel:       unknownResourceLabels(),
 		tierBootModel:         unknownBoot(),
+		tierNetworkModel:      unknownNetworks(),
 	}
 	markAllUnknown(&t)
 	return t

@@ -44,7 +44,18 @@ func TestAccFallbackNodePools_productionSettings(t *testing.T) {
 			block("secondary_boot_disks", "disk_image", `"global/images/vllm-cache"`, "mode", `"CONTAINER_IMAGE_CACHE"`),
 			block("kubelet_config", "cpu_manager_policy", policy, "pod_pids_limit", "4096", "image_gc_low_threshold_percent", "70",
 				"image_gc_high_threshold_percent", "80"),
-			block("linux_node_config", "sysctls", `{ "net.core.somaxconn" = "`+map[bool]string{true: "4096", false: "2048"}[on]+`" }`)))
+			block("linux_node_config", "sysctls", `{ "net.core.somaxconn" = "`+map[bool]string{true: "4096", false: "2048"}[on]+`" }`),
+			line("upgrade_strategy", `"BLUE_GREEN"`),
+			"    blue_green_settings {\n      node_pool_soak_duration = \"1800s\"\n      standard_rollout_policy {\n"+
+				"        batch_percentage = "+map[bool]string{true: "0.5", false: "0.25"}[on]+"\n        batch_soak_duration = \"60s\"\n      }\n    }\n",
+			line("create_pod_range", "true"), line("pod_range", `"vllm-pods"`), line("pod_ipv4_cidr_block", `"/20"`),
+			line("fast_socket", b[on]),
+			block("additional_node_network_configs", "network", `"gpu-net-1"`, "subnetwork", `"gpu-sub-1"`),
+			block("additional_pod_network_configs", "subnetwork", `"pod-sub-1"`, "secondary_pod_range", `"pods-1"`, "max_pods_per_node", "32"),
+			"    containerd_config {\n      private_registry_access_config {\n        enabled = true\n"+
+				"        certificate_authority_domain_config {\n          fqdns = [\"registry.internal:5000\"]\n"+
+				"          gcp_secret_manager_certificate_config {\n            secret_uri = \"projects/p/secrets/ca/versions/"+
+				map[bool]string{true: "1", false: "2"}[on]+"\"\n          }\n        }\n      }\n    }\n"))
 	}
 	pool := func(what string, ok func(np *container.NodePool) bool) poolCheck {
 		return poolCheck{tg: tg, name: name, check: reports(what, ok)}
@@ -79,6 +90,26 @@ func TestAccFallbackNodePools_productionSettings(t *testing.T) {
 				pool("sysctls", func(np *container.NodePool) bool {
 					return np.Config.LinuxNodeConfig != nil && np.Config.LinuxNodeConfig.Sysctls["net.core.somaxconn"] == "4096"
 				}),
+				pool("blue-green", func(np *container.NodePool) bool {
+					u := np.UpgradeSettings
+					return u.Strategy == "BLUE_GREEN" && u.BlueGreenSettings != nil && u.BlueGreenSettings.NodePoolSoakDuration == "1800s" &&
+						u.BlueGreenSettings.StandardRolloutPolicy.BatchPercentage == 0.5
+				}),
+				pool("pod range", func(np *container.NodePool) bool {
+					nc := np.NetworkConfig
+					return nc.PodRange == "vllm-pods" && strings.HasSuffix(nc.PodIpv4CidrBlock, "/20") && !nc.CreatePodRange
+				}),
+				pool("additional networks", func(np *container.NodePool) bool {
+					nc := np.NetworkConfig
+					return len(nc.AdditionalNodeNetworkConfigs) == 1 && nc.AdditionalNodeNetworkConfigs[0].Subnetwork == "gpu-sub-1" &&
+						len(nc.AdditionalPodNetworkConfigs) == 1 && nc.AdditionalPodNetworkConfigs[0].MaxPodsPerNode.MaxPodsPerNode == 32
+				}),
+				pool("fast socket", func(np *container.NodePool) bool { return np.Config.FastSocket != nil && np.Config.FastSocket.Enabled }),
+				pool("containerd", func(np *container.NodePool) bool {
+					p := np.Config.ContainerdConfig.PrivateRegistryAccessConfig
+					return p.Enabled && p.CertificateAuthorityDomainConfig[0].GcpSecretManagerCertificateConfig.SecretUri == "projects/p/secrets/ca/versions/1"
+				}),
+				statecheck.ExpectKnownValue(address, tierPath(0, "pod_ipv4_cidr_block"), knownvalue.StringExact("/20")),
 				statecheck.ExpectKnownValue(address, tierPath(0, "confidential_nodes"), knownvalue.Bool(false)),
 				statecheck.ExpectKnownValue(address, tierPath(0, "sandbox_type"), knownvalue.StringExact("gvisor")),
 				// GKE's own taint for sandboxed nodes is not the tier's.
@@ -87,11 +118,13 @@ func TestAccFallbackNodePools_productionSettings(t *testing.T) {
 			},
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		}, {
-			ResourceName:            address,
-			ImportState:             true,
-			ImportStateVerify:       true,
-			ImportStateId:           poolID(tg, name),
-			ImportStateVerifyIgnore: []string{"timeouts", "pools"},
+			ResourceName:      address,
+			ImportState:       true,
+			ImportStateVerify: true,
+			ImportStateId:     poolID(tg, name),
+			// GKE never reports create_pod_range (input only), and reports
+			// the block a netmask named.
+			ImportStateVerifyIgnore: []string{"timeouts", "pools", "tiers.0.create_pod_range", "tiers.0.pod_ipv4_cidr_block"},
 		}, {
 			// In place, to the version the alias 1.33 names.
 			PreConfig: creates.Snapshot,
@@ -112,6 +145,14 @@ func TestAccFallbackNodePools_productionSettings(t *testing.T) {
 					return np.Config.ResourceManagerTags.Tags["tagKeys/281"] == "tagValues/8"
 				}),
 				pool("kubelet", func(np *container.NodePool) bool { return np.Config.KubeletConfig.CpuManagerPolicy == "none" }),
+				pool("blue-green batch", func(np *container.NodePool) bool {
+					return np.UpgradeSettings.BlueGreenSettings.StandardRolloutPolicy.BatchPercentage == 0.25
+				}),
+				pool("fast socket off", func(np *container.NodePool) bool { return !np.Config.FastSocket.Enabled }),
+				pool("containerd", func(np *container.NodePool) bool {
+					p := np.Config.ContainerdConfig.PrivateRegistryAccessConfig
+					return p.CertificateAuthorityDomainConfig[0].GcpSecretManagerCertificateConfig.SecretUri == "projects/p/secrets/ca/versions/2"
+				}),
 				pool("sysctls", func(np *container.NodePool) bool {
 					return np.Config.LinuxNodeConfig.Sysctls["net.core.somaxconn"] == "2048"
 				}),
@@ -149,6 +190,44 @@ func TestAccFallbackNodePools_productionSettingsRejected(t *testing.T) {
 		{"sandbox type", gpu(`sandbox_type = "kata"`), phrases("sandbox_type", `"kata"`, "gvisor")},
 		{"tag key", gpu(`resource_manager_tags = { "env" = "prod" }`), phrases("resource_manager_tags", "tagKeys/KEY_ID")},
 		{"tag value", gpu(`resource_manager_tags = { "tagKeys/1" = "tagValues/x/y" }`), phrases("resource_manager_tags", "tagValues/VALUE_ID")},
+		{"pod block form", gpu(`pod_ipv4_cidr_block = "10.0.0.0"`), phrases("pod_ipv4_cidr_block", "/18")},
+		{"gpudirect", gpu(`gpudirect_strategy = "TCPX"`), phrases("gpudirect_strategy", `"TCPX"`, "RDMA")},
+		{"upgrade strategy", gpu(`upgrade_strategy = "ROLLING"`), phrases("upgrade_strategy", `"ROLLING"`, "BLUE_GREEN")},
+		{"batch twice", `  tiers {
+    name = "g"
+    machine_type = "g2-standard-4"
+    node_locations = ["us-central1-a"]
+    blue_green_settings {
+      standard_rollout_policy {
+        batch_percentage = 0.5
+        batch_node_count = 2
+      }
+    }
+  }`, phrases("Batch Size Given Twice", "one of them")},
+		{"soak duration", `  tiers {
+    name = "g"
+    machine_type = "g2-standard-4"
+    node_locations = ["us-central1-a"]
+    blue_green_settings {
+      node_pool_soak_duration = "1h"
+    }
+  }`, phrases("node_pool_soak_duration", "3600s")},
+		{"secret form", `  tiers {
+    name = "g"
+    machine_type = "g2-standard-4"
+    node_locations = ["us-central1-a"]
+    containerd_config {
+      private_registry_access_config {
+        enabled = true
+        certificate_authority_domain_config {
+          fqdns = ["r.internal"]
+          gcp_secret_manager_certificate_config {
+            secret_uri = "ca-cert"
+          }
+        }
+      }
+    }
+  }`, phrases("secret_uri", "projects/PROJECT/secrets/SECRET/versions/VERSION")},
 	}
 	kubelet := func(args string) string {
 		return "  tiers {\n    name = \"g\"\n    machine_type = \"g2-standard-4\"\n    node_locations = [\"us-central1-a\"]\n" +
@@ -202,7 +281,9 @@ func TestAccFallbackNodePools_productionSettingsWarned(t *testing.T) {
 	tf := acctest.TerraformPath(t)
 	cfg := config(tg, "warned", "", gpuTier("warned", gpuZone, "g2-standard-4",
 		line("version", `"1.33"`), line("image_type", `"UBUNTU_CONTAINERD"`), line("sandbox_type", `"gvisor"`),
-		line("image_streaming", "false"),
+		line("image_streaming", "false"), line("gpudirect_strategy", `"RDMA"`), line("pod_ipv4_cidr_block", `"/20"`),
+		line("upgrade_strategy", `"SURGE"`), "    blue_green_settings {\n      node_pool_soak_duration = \"60s\"\n    }\n",
+		"    containerd_config {\n      private_registry_access_config {\n        enabled = true\n      }\n    }\n",
 		block("secondary_boot_disks", "disk_image", `"global/images/cache"`, "mode", `"CONTAINER_IMAGE_CACHE"`)))
 	diags, stdout, err := acctest.PlanDiagnostics(t, env, tf, cfg)
 	if err != nil {
@@ -214,7 +295,9 @@ func TestAccFallbackNodePools_productionSettingsWarned(t *testing.T) {
 			got = append(got, d.Summary)
 		}
 	}
-	for _, want := range []string{"Node Version Pinned With Auto-Upgrade", "Image Cache Without Image Streaming", "GKE Sandbox on Another Image"} {
+	for _, want := range []string{"Node Version Pinned With Auto-Upgrade", "Image Cache Without Image Streaming", "GKE Sandbox on Another Image",
+		"GPUDirect-RDMA on Another Machine Type", "Pod Range Block Without create_pod_range", "Blue-Green Settings With Surge Upgrades",
+		"Private Registry Access Without a Certificate"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("warnings %q lack %q", got, want)
 		}

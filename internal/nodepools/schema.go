@@ -505,6 +505,8 @@ func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
 	maps.Copy(obj.Attributes, labelsAttributes())
 	maps.Copy(obj.Attributes, bootAttributes())
 	maps.Copy(obj.Blocks, bootBlocks())
+	maps.Copy(obj.Attributes, networkAttributes())
+	maps.Copy(obj.Blocks, networkBlocks())
 	return obj
 }
 

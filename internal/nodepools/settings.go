@@ -4,6 +4,7 @@
 package nodepools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -80,6 +81,13 @@ type tierSettingsModel struct {
 	Version              types.String `tfsdk:"version"`
 	KubeletConfig        types.Object `tfsdk:"kubelet_config"`
 	LinuxNodeConfig      types.Object `tfsdk:"linux_node_config"`
+	UpgradeStrategy      types.String `tfsdk:"upgrade_strategy"`
+	BlueGreenSettings    types.Object `tfsdk:"blue_green_settings"`
+	PodRange             types.String `tfsdk:"pod_range"`
+	PodIPv4CIDRBlock     types.String `tfsdk:"pod_ipv4_cidr_block"`
+	GPUDirectStrategy    types.String `tfsdk:"gpudirect_strategy"`
+	FastSocket           types.Bool   `tfsdk:"fast_socket"`
+	ContainerdConfig     types.Object `tfsdk:"containerd_config"`
 }
 
 // gpuSharingModel is gpu_sharing_config.
@@ -120,6 +128,13 @@ var (
 		"version":                types.StringType,
 		"kubelet_config":         types.ObjectType{AttrTypes: kubeletAttrTypes},
 		"linux_node_config":      types.ObjectType{AttrTypes: linuxAttrTypes},
+		"upgrade_strategy":       types.StringType,
+		"blue_green_settings":    types.ObjectType{AttrTypes: blueGreenAttrTypes},
+		"pod_range":              types.StringType,
+		"pod_ipv4_cidr_block":    types.StringType,
+		"gpudirect_strategy":     types.StringType,
+		"fast_socket":            types.BoolType,
+		"containerd_config":      types.ObjectType{AttrTypes: containerdAttrTypes},
 	}
 )
 
@@ -256,6 +271,32 @@ func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 				"Without it, as GKE reports it. Updated in place.",
 			Validators: []validator.String{stringvalidator.RegexMatches(nodeVersionRE, nodeVersionRule)},
 		},
+		"upgrade_strategy": upgradeStrategyAttribute(),
+		"pod_range": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "The subnet's secondary range for the pool's pod IP addresses (GKE's `networkConfig.podRange`, the " +
+				"google provider's `network_config.pod_range`): an existing range, or the name of the one `create_pod_range` " +
+				"creates. Without it, the cluster's, as GKE reports it. Changing it re-creates the pool.",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"pod_ipv4_cidr_block": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "With `create_pod_range`: the range to create, as a netmask (`/18`) or a CIDR block " +
+				"(`10.96.0.0/14`). Without it, as GKE reports it. Changing it re-creates the pool.",
+			Validators: []validator.String{stringvalidator.RegexMatches(cidrBlockRE, "must be a netmask such as /18 or a CIDR block such as 10.96.0.0/14")},
+		},
+		"gpudirect_strategy": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "GPU tiers: `RDMA` turns on GPUDirect-RDMA, which GKE documents for A3 Ultra and A4 machine " +
+				"types (GKE's `gpuDirectConfig.gpuDirectStrategy`); it needs the additional node networks of the machine's " +
+				"RDMA NICs. One of " + schemadoc.Codes(gpuDirectStrategies) + ". Without it, as GKE reports it. Changing it re-creates the pool.",
+			Validators: []validator.String{stringvalidator.OneOf(gpuDirectStrategies...)},
+		},
+		"fast_socket": schema.BoolAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "NCCL Fast Socket (GKE's `fastSocket`), which speeds multi-node GPU traffic over TCP; it " +
+				"needs gVNIC. Without it, as GKE reports it. Updated in place.",
+		},
 		"gvnic": schema.BoolAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "Google Virtual NIC (GKE's `gvnic`, the google provider's `gvnic.enabled`), the network " +
@@ -290,6 +331,21 @@ var nodeVersionRE = regexp.MustCompile(`^(latest|-|[0-9]+\.[0-9]+(\.[0-9]+(-gke\
 
 const nodeVersionRule = "must be a GKE version such as 1.33.5-gke.1080000, an alias such as 1.33 or 1.33.5, or latest"
 
+// cidrBlockRE is NodeNetworkConfig.podIpv4CidrBlock: a netmask ("/14") or
+// a CIDR block ("10.96.0.0/14").
+var cidrBlockRE = regexp.MustCompile(`^([0-9]{1,3}(\.[0-9]{1,3}){3})?/[0-9]{1,2}$`)
+
+// cidrMatches reports whether a pod range GKE reports (got) is what want
+// asks for: "" leaves it to GKE, a netmask ("/18") names any block of that
+// size.
+func cidrMatches(want, got string) bool {
+	return want == "" || want == got || (strings.HasPrefix(want, "/") && strings.HasSuffix(got, want))
+}
+
+// gpuDirectStrategies are GPUDirectConfig.gpuDirectStrategy's values: RDMA,
+// "GPUDirect-RDMA on A3 Ultra, and A4 machine types".
+var gpuDirectStrategies = []string{"RDMA"}
+
 // The forms of a Resource Manager tag, as GKE's ResourceManagerTags takes
 // them (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/ResourceManagerTags):
 // "tagKeys/{tag_key_id}=tagValues/{tag_value_id}", or
@@ -304,6 +360,8 @@ var (
 // settingsBlocks are the settings' schema blocks.
 func settingsBlocks(cat *catalog.Catalog) map[string]schema.Block {
 	blocks := nodeSystemBlocks()
+	blocks["blue_green_settings"] = blueGreenBlock()
+	blocks["containerd_config"] = containerdBlock()
 	maps.Copy(blocks, map[string]schema.Block{
 		"gpu_sharing_config": schema.SingleNestedBlock{
 			MarkdownDescription: fmt.Sprintf("GPU tiers: let several containers share each GPU (or each partition). GKE labels the "+
@@ -368,6 +426,13 @@ type poolSettings struct {
 	// Version is the node version as configured, or as GKE reports it.
 	Version string
 	System  nodeSystem // kubelet_config, linux_node_config
+	// Strategy is upgrade_strategy; BlueGreen blue_green_settings.
+	Strategy  string
+	BlueGreen *blueGreen
+	// PodRange, PodCIDR and GPUDirect are fixed at creation; FastSocket is not.
+	PodRange, PodCIDR, GPUDirect string
+	FastSocket                   *bool
+	Containerd                   *containerd
 }
 
 // settingsOf reads the settings of a tier; known is false when one of them
@@ -378,7 +443,8 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 	for _, v := range []attr.Value{m.DiskSizeGB, m.DiskType, m.ImageType, m.ImageStreaming, m.ServiceAccount, m.OAuthScopes,
 		m.MaxPodsPerNode, m.WorkloadMetadataMode, m.LocationPolicy, m.Tags, m.ResourceLabels, m.GPUPartitionSize, m.GPUSharingConfig,
 		m.MaxSurge, m.MaxUnavailable, m.SecureBoot, m.IntegrityMonitoring, m.TotalMinNodeCount, m.TotalMaxNodeCount,
-		m.Gvnic, m.ConfidentialNodes, m.EnablePrivateNodes, m.ResourceManagerTags, m.Version, m.KubeletConfig, m.LinuxNodeConfig} {
+		m.Gvnic, m.ConfidentialNodes, m.EnablePrivateNodes, m.ResourceManagerTags, m.Version, m.KubeletConfig, m.LinuxNodeConfig,
+		m.UpgradeStrategy, m.BlueGreenSettings, m.PodRange, m.PodIPv4CIDRBlock, m.GPUDirectStrategy, m.FastSocket, m.ContainerdConfig} {
 		if !tfmodel.WhollyKnown(v) {
 			known = false
 		}
@@ -409,6 +475,10 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 	s.ResourceManagerTags = tfmodel.KnownStringMap(m.ResourceManagerTags)
 	s.Version = m.Version.ValueString()
 	s.System, _ = nodeSystemOf(ctx, m.KubeletConfig, m.LinuxNodeConfig, diags)
+	s.Strategy, s.BlueGreen = m.UpgradeStrategy.ValueString(), blueGreenOf(ctx, m.BlueGreenSettings, diags)
+	s.PodRange, s.PodCIDR, s.GPUDirect = m.PodRange.ValueString(), m.PodIPv4CIDRBlock.ValueString(), m.GPUDirectStrategy.ValueString()
+	s.FastSocket = tfmodel.BoolPtr(m.FastSocket)
+	s.Containerd = containerdOf(ctx, m.ContainerdConfig, diags)
 	s.GPUPartitionSize = m.GPUPartitionSize.ValueString()
 	if !m.GPUSharingConfig.IsNull() && !m.GPUSharingConfig.IsUnknown() {
 		var g gpuSharingModel
@@ -437,10 +507,15 @@ func settingsFindings(cat *catalog.Catalog, in tierInput, s tierSpec) catalog.Fi
 		MaxSurge:          in.Settings.MaxSurge,
 		MaxUnavailable:    in.Settings.MaxUnavailable,
 	}
+	if in.Settings.Strategy == strategyBlueGreen {
+		q.MaxSurge, q.MaxUnavailable = nil, nil // surge settings are not used: upgradeFindings
+	}
 	if g := in.Settings.GPUSharing; g != nil {
 		q.GPUSharingStrategy, q.MaxSharedClientsPerGPU = g.Strategy, g.MaxClients
 	}
 	fs := append(cat.PoolSettings(q), nodeSystemFindings(in.Settings.System)...)
+	fs = append(fs, upgradeFindings(in.Settings)...)
+	fs = append(fs, containerdFindings(in.Settings.Containerd)...)
 	if v := in.Settings.Version; v != "" && v != "latest" && v != "-" && in.AutoUpgrade {
 		f := tierFinding("version", v, "Node Version Pinned With Auto-Upgrade",
 			fmt.Sprintf("version = %q with auto_upgrade = true: GKE upgrades the nodes past it, and the next plan changes "+
@@ -478,7 +553,9 @@ func fixedSettingsEqual(was, want poolSettings) bool {
 		(want.MaxPodsPerNode == 0 || want.MaxPodsPerNode == was.MaxPodsPerNode) &&
 		want.GPUPartitionSize == was.GPUPartitionSize &&
 		ptrEqual(was.GPUSharing, want.GPUSharing) &&
-		setOrEqual(want.SecureBoot, was.SecureBoot) && setOrEqual(want.IntegrityMonitoring, was.IntegrityMonitoring)
+		setOrEqual(want.SecureBoot, was.SecureBoot) && setOrEqual(want.IntegrityMonitoring, was.IntegrityMonitoring) &&
+		(want.PodRange == "" || want.PodRange == was.PodRange) && cidrMatches(want.PodCIDR, was.PodCIDR) &&
+		(want.GPUDirect == "" || want.GPUDirect == was.GPUDirect)
 }
 
 // setOrEqual reports whether want is left to GKE (nil) or equals was.
@@ -501,7 +578,9 @@ func nodeSettingsEqual(was, want poolSettings) bool {
 		setOrEqual(want.PrivateNodes, was.PrivateNodes) &&
 		(want.ResourceManagerTags == nil || maps.Equal(want.ResourceManagerTags, was.ResourceManagerTags)) &&
 		(want.Version == "" || catalog.GKEVersionMatches(want.Version, was.Version)) &&
-		kubeletMatches(want.System.Kubelet, was.System.Kubelet) && linuxMatches(want.System.Linux, was.System.Linux)
+		kubeletMatches(want.System.Kubelet, was.System.Kubelet) && linuxMatches(want.System.Linux, was.System.Linux) &&
+		(want.Strategy == "" || want.Strategy == was.Strategy) && blueGreenMatches(want.BlueGreen, was.BlueGreen) &&
+		setOrEqual(want.FastSocket, was.FastSocket) && containerdMatches(want.Containerd, was.Containerd)
 }
 
 // autoscalingSettingsEqual reports whether the location policy and the
@@ -545,9 +624,9 @@ func (s poolSettings) writeTo(cat *catalog.Catalog, np *container.NodePool) {
 	if len(s.ResourceLabels) > 0 {
 		cfg.ResourceLabels = maps.Clone(s.ResourceLabels)
 	}
-	if s.MaxSurge != nil || s.MaxUnavailable != nil {
+	if s.MaxSurge != nil || s.MaxUnavailable != nil || s.Strategy != "" || s.BlueGreen != nil {
 		surge, unavailable := cat.UpgradeDefaults()
-		np.UpgradeSettings = s.upgradeSettings(surge, unavailable)
+		np.UpgradeSettings = s.upgradeSettings(surge, unavailable, "", nil)
 	}
 	if s.SecureBoot != nil || s.IntegrityMonitoring != nil {
 		secureBoot, integrity := cat.ShieldedVMDefaults()
@@ -562,11 +641,23 @@ func (s poolSettings) writeTo(cat *catalog.Catalog, np *container.NodePool) {
 	if s.ConfidentialNodes != nil {
 		cfg.ConfidentialNodes = &container.ConfidentialNodes{Enabled: *s.ConfidentialNodes, ForceSendFields: []string{"Enabled"}}
 	}
-	if s.PrivateNodes != nil {
+	if s.PrivateNodes != nil || s.PodRange != "" || s.PodCIDR != "" {
 		if np.NetworkConfig == nil {
 			np.NetworkConfig = &container.NodeNetworkConfig{}
 		}
+		np.NetworkConfig.PodRange, np.NetworkConfig.PodIpv4CidrBlock = s.PodRange, s.PodCIDR
+	}
+	if s.PrivateNodes != nil {
 		np.NetworkConfig.EnablePrivateNodes, np.NetworkConfig.ForceSendFields = *s.PrivateNodes, []string{"EnablePrivateNodes"}
+	}
+	if s.GPUDirect != "" {
+		cfg.GpuDirectConfig = &container.GPUDirectConfig{GpuDirectStrategy: s.GPUDirect}
+	}
+	if s.FastSocket != nil {
+		cfg.FastSocket = &container.FastSocket{Enabled: *s.FastSocket, ForceSendFields: []string{"Enabled"}}
+	}
+	if s.Containerd != nil {
+		cfg.ContainerdConfig = s.Containerd.api()
 	}
 	np.Version = s.Version
 	s.System.writeTo(cfg)
@@ -581,13 +672,18 @@ func (s poolSettings) writeTo(cat *catalog.Catalog, np *container.NodePool) {
 	}
 }
 
-// upgradeSettings is the surge UpgradeSettings the settings ask for, the
-// value of one left out being surge or unavailable.
-func (s poolSettings) upgradeSettings(surge, unavailable int64) *container.UpgradeSettings {
-	return &container.UpgradeSettings{
-		Strategy: "SURGE", MaxSurge: valueOr(s.MaxSurge, surge), MaxUnavailable: valueOr(s.MaxUnavailable, unavailable),
-		ForceSendFields: []string{"MaxSurge", "MaxUnavailable"},
+// upgradeSettings is the UpgradeSettings the settings ask for, the value of
+// one left out being surge, unavailable, strategy (SURGE when "") or
+// blueGreen.
+func (s poolSettings) upgradeSettings(surge, unavailable int64, strategy string, blueGreen *blueGreen) *container.UpgradeSettings {
+	u := &container.UpgradeSettings{
+		Strategy: cmp.Or(s.Strategy, strategy, strategySurge), MaxSurge: valueOr(s.MaxSurge, surge),
+		MaxUnavailable: valueOr(s.MaxUnavailable, unavailable), ForceSendFields: []string{"MaxSurge", "MaxUnavailable"},
 	}
+	if bg := cmp.Or(s.BlueGreen, blueGreen); bg != nil {
+		u.BlueGreenSettings = bg.api()
+	}
+	return u
 }
 
 func valueOr[T any](p *T, or T) T {
@@ -613,9 +709,11 @@ func (s poolSettings) updateRequest(cat *catalog.Catalog, was poolSettings, owne
 	if s.ImageStreaming != nil {
 		req.GcfsConfig = &container.GcfsConfig{Enabled: *s.ImageStreaming, ForceSendFields: []string{"Enabled"}}
 	}
-	if !setOrEqual(s.MaxSurge, was.MaxSurge) || !setOrEqual(s.MaxUnavailable, was.MaxUnavailable) {
+	if !setOrEqual(s.MaxSurge, was.MaxSurge) || !setOrEqual(s.MaxUnavailable, was.MaxUnavailable) ||
+		(s.Strategy != "" && s.Strategy != was.Strategy) || !blueGreenMatches(s.BlueGreen, was.BlueGreen) {
 		surge, unavailable := cat.UpgradeDefaults()
-		req.UpgradeSettings = s.upgradeSettings(valueOr(was.MaxSurge, surge), valueOr(was.MaxUnavailable, unavailable))
+		req.UpgradeSettings = s.upgradeSettings(valueOr(was.MaxSurge, surge), valueOr(was.MaxUnavailable, unavailable),
+			was.Strategy, was.BlueGreen)
 	}
 	if s.WorkloadMetadataMode != "" && s.WorkloadMetadataMode != was.WorkloadMetadataMode {
 		req.WorkloadMetadataConfig = &container.WorkloadMetadataConfig{Mode: s.WorkloadMetadataMode}
@@ -626,6 +724,12 @@ func (s poolSettings) updateRequest(cat *catalog.Catalog, was poolSettings, owne
 	s.System.updateTo(req, was.System)
 	if s.Version != "" && !catalog.GKEVersionMatches(s.Version, was.Version) {
 		req.NodeVersion = s.Version
+	}
+	if !containerdMatches(s.Containerd, was.Containerd) {
+		req.ContainerdConfig = s.Containerd.api()
+	}
+	if !setOrEqual(s.FastSocket, was.FastSocket) {
+		req.FastSocket = &container.FastSocket{Enabled: *s.FastSocket, ForceSendFields: []string{"Enabled"}}
 	}
 	if !setOrEqual(s.Gvnic, was.Gvnic) {
 		req.Gvnic = &container.VirtualNIC{Enabled: *s.Gvnic, ForceSendFields: []string{"Enabled"}}
@@ -672,6 +776,7 @@ func poolSettingsOf(np *container.NodePool, userLabels map[string]string) poolSe
 	}
 	if u := np.UpgradeSettings; u != nil {
 		s.MaxSurge, s.MaxUnavailable = &u.MaxSurge, &u.MaxUnavailable
+		s.Strategy, s.BlueGreen = u.Strategy, blueGreenOfPool(u)
 	}
 	if v := cfg.ShieldedInstanceConfig; v != nil {
 		s.SecureBoot, s.IntegrityMonitoring = &v.EnableSecureBoot, &v.EnableIntegrityMonitoring
@@ -692,6 +797,15 @@ func poolSettingsOf(np *container.NodePool, userLabels map[string]string) poolSe
 	s.Gvnic, s.ConfidentialNodes, s.PrivateNodes = &gvnic, &confidential, &private
 	s.Version = np.Version
 	s.System = nodeSystemOfPool(cfg)
+	if nc := np.NetworkConfig; nc != nil {
+		s.PodRange, s.PodCIDR = nc.PodRange, nc.PodIpv4CidrBlock
+	}
+	if g := cfg.GpuDirectConfig; g != nil && g.GpuDirectStrategy != "GPU_DIRECT_STRATEGY_UNSPECIFIED" {
+		s.GPUDirect = g.GpuDirectStrategy
+	}
+	s.Containerd = containerdOfPool(cfg)
+	fastSocket := cfg.FastSocket != nil && cfg.FastSocket.Enabled
+	s.FastSocket = &fastSocket
 	s.ResourceManagerTags = map[string]string{}
 	if t := cfg.ResourceManagerTags; t != nil {
 		maps.Copy(s.ResourceManagerTags, t.Tags)
@@ -739,6 +853,12 @@ func flattenSettings(ctx context.Context, t *tierModel, prior tierModel, np *con
 	}
 	t.tierSettingsModel = settingsModelOf(s)
 	t.KubeletConfig, t.LinuxNodeConfig = nodeSystemModels(s.System, prior.KubeletConfig, prior.LinuxNodeConfig, importing)
+	t.ContainerdConfig = containerdValue(s.Containerd, prior.ContainerdConfig, importing)
+	t.BlueGreenSettings = blueGreenValue(s.BlueGreen, prior.BlueGreenSettings, importing && s.Strategy == strategyBlueGreen)
+	// A netmask (/18) stays while the pool's range has that size.
+	if v := prior.PodIPv4CIDRBlock; tfmodel.Known(v) && !v.IsNull() && cidrMatches(v.ValueString(), s.PodCIDR) {
+		t.PodIPv4CIDRBlock = v
+	}
 	// An alias (1.33) stays while the nodes run a version it names.
 	if v := prior.Version; tfmodel.Known(v) && !v.IsNull() && catalog.GKEVersionMatches(v.ValueString(), s.Version) {
 		t.Version = v
@@ -774,6 +894,13 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 		Version:              tfmodel.StringOrNull(s.Version),
 		KubeletConfig:        types.ObjectNull(kubeletAttrTypes),
 		LinuxNodeConfig:      types.ObjectNull(linuxAttrTypes),
+		UpgradeStrategy:      tfmodel.StringOrNull(s.Strategy),
+		PodRange:             tfmodel.StringOrNull(s.PodRange),
+		PodIPv4CIDRBlock:     tfmodel.StringOrNull(s.PodCIDR),
+		GPUDirectStrategy:    tfmodel.StringOrNull(s.GPUDirect),
+		FastSocket:           types.BoolPointerValue(s.FastSocket),
+		ContainerdConfig:     types.ObjectNull(containerdAttrTypes),
+		BlueGreenSettings:    types.ObjectNull(blueGreenAttrTypes),
 	}
 	if len(s.OAuthScopes) > 0 {
 		elems := make([]attr.Value, len(s.OAuthScopes))
@@ -798,7 +925,8 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 func (m *tierSettingsModel) computedSettings() []any {
 	return []any{&m.DiskSizeGB, &m.DiskType, &m.ImageType, &m.ImageStreaming, &m.ServiceAccount, &m.OAuthScopes,
 		&m.MaxPodsPerNode, &m.WorkloadMetadataMode, &m.LocationPolicy, &m.Tags, &m.MaxSurge, &m.MaxUnavailable, &m.SecureBoot,
-		&m.IntegrityMonitoring, &m.Gvnic, &m.ConfidentialNodes, &m.EnablePrivateNodes, &m.ResourceManagerTags, &m.Version}
+		&m.IntegrityMonitoring, &m.Gvnic, &m.ConfidentialNodes, &m.EnablePrivateNodes, &m.ResourceManagerTags, &m.Version, &m.UpgradeStrategy,
+		&m.PodRange, &m.PodIPv4CIDRBlock, &m.GPUDirectStrategy, &m.FastSocket}
 }
 
 // valueAt returns the value a computedSettings pointer points at.
@@ -902,6 +1030,9 @@ func unknownSettings() tierSettingsModel {
 		Gvnic: types.BoolUnknown(), ConfidentialNodes: types.BoolUnknown(), EnablePrivateNodes: types.BoolUnknown(),
 		ResourceManagerTags: types.MapUnknown(types.StringType), Version: types.StringUnknown(),
 		KubeletConfig: types.ObjectUnknown(kubeletAttrTypes), LinuxNodeConfig: types.ObjectUnknown(linuxAttrTypes),
+		UpgradeStrategy: types.StringUnknown(), BlueGreenSettings: types.ObjectUnknown(blueGreenAttrTypes),
+		PodRange: types.StringUnknown(), PodIPv4CIDRBlock: types.StringUnknown(), GPUDirectStrategy: types.StringUnknown(),
+		FastSocket: types.BoolUnknown(), ContainerdConfig: types.ObjectUnknown(containerdAttrTypes),
 	}
 }
 
@@ -920,5 +1051,8 @@ func settingsValues(m tierSettingsModel) map[string]attr.Value {
 		"total_max_node_count": m.TotalMaxNodeCount, "gvnic": m.Gvnic, "confidential_nodes": m.ConfidentialNodes,
 		"enable_private_nodes": m.EnablePrivateNodes, "resource_manager_tags": m.ResourceManagerTags, "version": m.Version,
 		"kubelet_config": m.KubeletConfig, "linux_node_config": m.LinuxNodeConfig,
+		"upgrade_strategy": m.UpgradeStrategy, "blue_green_settings": m.BlueGreenSettings,
+		"pod_range": m.PodRange, "pod_ipv4_cidr_block": m.PodIPv4CIDRBlock, "gpudirect_strategy": m.GPUDirectStrategy,
+		"fast_socket": m.FastSocket, "containerd_config": m.ContainerdConfig,
 	}
 }

@@ -64,6 +64,7 @@ type tierSpec struct {
 	Provisioning   provisioning
 	LocalSSD       localSSD
 	Boot           nodeBoot
+	Networks       nodeNetworks
 
 	// NodeLabels and NodeTaints are what the provider sets on the pool.
 	NodeLabels map[string]string
@@ -107,7 +108,7 @@ func shapeChanges(a, b tierSpec) []string {
 		out = append(out, "reservation_affinity")
 	}
 	if !fixedSettingsEqual(a.Settings, b.Settings) {
-		out = append(out, "a node setting fixed at creation (service account, OAuth scopes, max pods per node, GPU partitions or sharing, Shielded VM)")
+		out = append(out, "a node setting fixed at creation (service account, OAuth scopes, max pods per node, GPU partitions or sharing, Shielded VM, pod range, GPUDirect)")
 	}
 	if !provisioningEqual(a.Provisioning, b.Provisioning) {
 		out = append(out, "flex-start or queued provisioning")
@@ -117,6 +118,9 @@ func shapeChanges(a, b tierSpec) []string {
 	}
 	if !bootEqual(a.Boot, b.Boot) {
 		out = append(out, "boot_disk_kms_key, sandbox_type or secondary_boot_disks")
+	}
+	if !networksEqual(a.Networks, b.Networks) {
+		out = append(out, "create_pod_range or the additional networks")
 	}
 	return out
 }
@@ -229,6 +233,7 @@ func (s tierSpec) nodePool(cat *catalog.Catalog) *container.NodePool {
 	s.Provisioning.writeTo(np)
 	s.LocalSSD.writeTo(np)
 	s.Boot.writeTo(np)
+	s.Networks.writeTo(np)
 	return np
 }
 
@@ -282,6 +287,9 @@ func adoptionMismatch(cat *catalog.Catalog, np *container.NodePool, want tierSpe
 	}
 	if !bootEqual(bootOfPool(np), want.Boot) {
 		return "has another boot disk key, sandbox or secondary boot disks"
+	}
+	if !additionalNetworksEqual(networksOfPool(np), want.Networks) {
+		return "has other additional networks"
 	}
 	if m := identityMismatch(np, want); m != "" {
 		return m
@@ -420,6 +428,7 @@ func specOfState(ctx context.Context, cat *catalog.Catalog, t tierModel, diags *
 		Provisioning:    in.Provisioning,
 		LocalSSD:        in.LocalSSD,
 		Boot:            in.Boot,
+		Networks:        in.Networks,
 	}
 	if s.TPU {
 		s.GPUType, s.GPUCount, s.GPUDriver = "", 0, ""
