@@ -49,6 +49,11 @@ func (d *computeClassDataSource) readCluster(ctx context.Context, id string, dia
 func classCluster(id string, c *container.Cluster) *catalog.ClassCluster {
 	out := &catalog.ClassCluster{Name: id, Version: c.CurrentMasterVersion, Autopilot: c.Autopilot != nil && c.Autopilot.Enabled,
 		Locations: c.Locations}
+	for _, np := range c.NodePools {
+		if np != nil {
+			out.Pools = append(out.Pools, np.Name)
+		}
+	}
 	if a := c.Autoscaling; a != nil {
 		out.AutoProvisioning = a.EnableNodeAutoprovisioning
 		out.Limits = map[string]int64{}

@@ -6,6 +6,7 @@ package autoclass
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
+	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/livecheck"
 	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
@@ -108,7 +110,7 @@ func (d *computeClassDataSource) render(ctx context.Context, m *model, live *cat
 		if !priorityKnown(m.Priority, i) {
 			continue
 		}
-		p, f, t, need := d.priority(&prios[i], version, path.Root("priority").AtListIndex(i), mode, diags)
+		p, f, t, need := d.priority(&prios[i], version, clusterLocation(m.Cluster), path.Root("priority").AtListIndex(i), mode, diags)
 		class.Priorities = append(class.Priorities, p)
 		fields = append(fields, f...)
 		tols = podspec.Union(tols, t)
@@ -136,6 +138,7 @@ func (d *computeClassDataSource) render(ctx context.Context, m *model, live *cat
 		for i, fs := range prioFs {
 			fs = append(fs, d.capacity(ctx, *live, needs[i], i == len(needs)-1)...)
 			validation.Append(diags, path.Root("priority").AtListIndex(i), fs, mode)
+			livePriorityWarnings(*live, prios[i], path.Root("priority").AtListIndex(i), diags)
 		}
 	}
 	m.Manifest = types.StringValue(class.YAML())
@@ -152,8 +155,12 @@ func priorityKnown(l types.List, i int) bool {
 // priority checks one priority with the catalog's node-pool checks and
 // returns what it renders, the ComputeClass fields it uses and the
 // tolerations its nodes need; derived TPU values are written back to p.
-func (d *computeClassDataSource) priority(p *priorityModel, version string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []podspec.Toleration, priorityNeed) {
+func (d *computeClassDataSource) priority(p *priorityModel, version, location string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []podspec.Toleration, priorityNeed) {
 	zones := tfmodel.KnownStrings(p.NodeLocations)
+	checkShape(p, at, diags)
+	if location != "" {
+		validation.Append(diags, at, d.cat.NodeLocationsInCluster(location, zones), mode)
+	}
 	out := computeclass.Priority{MachineFamily: p.MachineFamily.ValueString(), MachineType: p.MachineType.ValueString(),
 		NodePools: tfmodel.KnownStrings(p.Nodepools), Zones: zones, Spot: p.Spot.ValueBool(), FlexStart: p.FlexStart.ValueBool(),
 		PlacementPolicy: p.PlacementPolicy.ValueString(), MaxRunDurationSeconds: p.MaxRunDurationSeconds.ValueInt64()}
@@ -161,14 +168,15 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 	var tols []podspec.Toleration
 	need := priorityNeed{ClassNeed: catalog.ClassNeed{NodePools: len(out.NodePools) > 0}}
 	isTPU := !p.AcceleratorType.IsNull() || !p.TPUType.IsNull()
-	isGPU := !p.GPUType.IsNull() || !p.GPUCount.IsNull()
+	isGPU := !p.GPUType.IsNull() || !p.GPUCount.IsNull() || !p.GPUDriverVersion.IsNull()
 	switch {
 	case isTPU && isGPU:
 		diags.AddAttributeError(at.AtName("gpu_type"), "TPU and GPU in One Priority",
 			"A node is either a TPU node or a GPU node: put the GPU in a priority of its own, after the TPU one.")
 	case isTPU:
 		shape, fs := d.cat.TPUPriority(catalog.TPUPriorityQuery{AcceleratorType: p.AcceleratorType.ValueString(), Type: p.TPUType.ValueString(),
-			Count: int(p.TPUCount.ValueInt64()), Topology: p.Topology.ValueString(), NodeLocations: zones, GKEVersion: version})
+			Count: int(p.TPUCount.ValueInt64()), Topology: p.Topology.ValueString(), MachineType: out.MachineType, NodeLocations: zones,
+			GKEVersion: version})
 		validation.Append(diags, at, fs, mode)
 		label := shape.NodeLabels[catalog.LabelTPUAccelerator]
 		if label == "" {
@@ -199,6 +207,11 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 	if out.Spot {
 		tols = append(tols, podspec.Toleration{Key: catalog.TaintSpot, Operator: podspec.OperatorEqual, Value: "true", Effect: podspec.EffectNoSchedule})
 	}
+	if d := out.MaxRunDurationSeconds; out.FlexStart && d > maxFlexStartSeconds {
+		diags.AddAttributeError(at.AtName("max_run_duration_seconds"), "Flex-Start Runs at Most Seven Days",
+			fmt.Sprintf("max_run_duration_seconds = %d is more than seven days (%d seconds), the longest a flex-start VM runs "+
+				"(https://cloud.google.com/kubernetes-engine/docs/concepts/flex-start-vms). Set %d or less.", d, maxFlexStartSeconds, maxFlexStartSeconds))
+	}
 	if out.Spot && out.FlexStart {
 		diags.AddAttributeError(at.AtName("flex_start"), "Flex-Start Excludes Spot",
 			"A ComputeClass priority cannot be both flex-start and Spot (the CRD refuses flexStart.enabled with spot: true); use two priorities.")
@@ -217,6 +230,12 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 			}
 			out.Reservations.Specific = append(out.Reservations.Specific, computeclass.SpecificReservation{Name: name, Project: project})
 		}
+		if out.Spot && aff == computeclass.AffinitySpecific {
+			diags.AddAttributeError(at.AtName("reservations"), "Spot VMs Do Not Consume Reservations",
+				"The priority is Spot and names reservations, but Spot VMs never consume reservations "+
+					"(https://cloud.google.com/compute/docs/instances/reservations-overview): no node of it would ever use them. "+
+					"Put the reservations in a priority of their own, without spot.")
+		}
 		if (aff == computeclass.AffinitySpecific) != (len(out.Reservations.Specific) > 0) {
 			diags.AddAttributeError(at.AtName("reservations"), "Reservations Need Specific Affinity",
 				"The CRD takes reservation names only with reservation_affinity = \"Specific\", and Specific needs at least one name.")
@@ -234,6 +253,72 @@ func (d *computeClassDataSource) priority(p *priorityModel, version string, at p
 		}
 	}
 	return out, fields, tols, need
+}
+
+// livePriorityWarnings warns, with the cluster read, of a priority GKE
+// cannot use as written: node pools the cluster does not have (not yet
+// created, or misspelt), and AnyBestEffort reservations on Autopilot,
+// which documents specific reservations only
+// (https://cloud.google.com/kubernetes-engine/docs/how-to/consume-reservations#autopilot).
+func livePriorityWarnings(live catalog.ClassCluster, p priorityModel, at path.Path, diags *diag.Diagnostics) {
+	if !live.Autopilot {
+		for _, name := range tfmodel.KnownStrings(p.Nodepools) {
+			if !slices.Contains(live.Pools, name) {
+				diags.AddAttributeWarning(at.AtName("nodepools"), "Node Pool Not in the Cluster",
+					fmt.Sprintf("%s has no node pool %q: GKE skips the priority until one of that name exists. Check the name, or "+
+						"create the pool in the same apply (accel_fallback_nodepools or google_container_node_pool).", live.Name, name))
+			}
+		}
+	}
+	if live.Autopilot && p.ReservationAffinity.ValueString() == computeclass.AffinityAnyBestEffort {
+		diags.AddAttributeWarning(at.AtName("reservation_affinity"), "AnyBestEffort Reservations on Autopilot",
+			"Autopilot documents consuming specific reservations only; with AnyBestEffort its nodes may not use any. Name the "+
+				"reservations with reservation_affinity = \"Specific\".")
+	}
+}
+
+// maxFlexStartSeconds is the longest run of a flex-start VM: seven days.
+const maxFlexStartSeconds = 7 * 24 * 3600
+
+// checkShape refuses what the ComputeClass CRD refuses in a priority's
+// shape: no field at all (the CRD wants at least one property), and
+// nodepools beside other fields ("Nodepool field cannot be set along with
+// other fields", https://cloud.google.com/kubernetes-engine/docs/reference/crds/computeclass).
+func checkShape(p *priorityModel, at path.Path, diags *diag.Diagnostics) {
+	others := map[string]attr.Value{"accelerator_type": p.AcceleratorType, "tpu_type": p.TPUType, "tpu_count": p.TPUCount,
+		"topology": p.Topology, "gpu_type": p.GPUType, "gpu_count": p.GPUCount, "gpu_driver_version": p.GPUDriverVersion,
+		"machine_type": p.MachineType, "machine_family": p.MachineFamily, "node_locations": p.NodeLocations, "spot": p.Spot,
+		"flex_start": p.FlexStart, "max_run_duration_seconds": p.MaxRunDurationSeconds, "reservation_affinity": p.ReservationAffinity,
+		"reservations": p.Reservations, "placement_policy": p.PlacementPolicy}
+	var set []string
+	for name, v := range others {
+		if !v.IsNull() {
+			set = append(set, name)
+		}
+	}
+	slices.Sort(set)
+	switch {
+	case p.Nodepools.IsNull() && len(set) == 0:
+		diags.AddAttributeError(at, "Empty Priority",
+			"A ComputeClass priority needs at least one field (the CRD refuses an empty one): an accelerator (accelerator_type, "+
+				"tpu_type or gpu_type), a machine_type or machine_family, or nodepools.")
+	case !p.Nodepools.IsNull() && len(set) > 0:
+		diags.AddAttributeError(at.AtName("nodepools"), "Node Pools With Other Fields",
+			fmt.Sprintf("A priority that names nodepools takes no other field (the CRD: \"Nodepool field cannot be set along with "+
+				"other fields\"), and this one sets %s. Put them in a priority of their own.", strings.Join(set, ", ")))
+	}
+}
+
+// clusterLocation is the location of a cluster id, "" when unknown.
+func clusterLocation(id types.String) string {
+	if !tfmodel.Known(id) || id.IsNull() {
+		return ""
+	}
+	_, location, _, err := gcp.ParseClusterID(id.ValueString())
+	if err != nil {
+		return ""
+	}
+	return location
 }
 
 func priorityList(ctx context.Context, ps []priorityModel, diags *diag.Diagnostics) types.List {

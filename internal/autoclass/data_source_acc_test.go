@@ -145,6 +145,46 @@ accelerator_type = "v6e-4"
 accelerator_type = "v6e-4" 
  gpu_type = "nvidia-l4"
 }`, `TPU and GPU in One Priority`},
+		"GPU driver on a TPU": {`priority {
+accelerator_type = "v6e-4"
+gpu_driver_version = "latest"
+}`, `TPU and GPU in One Priority`},
+		"machine type of another generation": {`priority {
+accelerator_type = "v6e-4"
+machine_type = "ct5lp-hightpu-4t"
+}`, `(?s)machine_type.*ct6e-standard-4t`},
+		"machine type of another TPU type": {`priority {
+tpu_type = "tpu-v6e-slice"
+tpu_count = 4
+topology = "2x2"
+machine_type = "ct5lp-hightpu-4t"
+}`, `(?s)Machine Type Does Not Match TPU Type.*ct6e-standard-4t`},
+		"node pools beside other fields": {`priority {
+nodepools = ["l4-pool"]
+spot = true
+}`, `(?s)Node Pools With Other Fields.*spot`},
+		"no node pool": {`priority {
+nodepools = []
+}`, `(?s)nodepools.*at least 1`},
+		"pool name rule": {`priority {
+nodepools = ["L4_Pool"]
+}`, `(?s)nodepools.*GKE node pool name`},
+		"empty priority": {`priority {}`, `Empty Priority`},
+		"Spot with a specific reservation": {`priority {
+accelerator_type = "v6e-4"
+spot = true
+reservations = ["tpu-reservation"]
+}`, `Spot VMs Do Not Consume Reservations`},
+		"flex-start over seven days": {`priority {
+accelerator_type = "v6e-4"
+flex_start = true
+max_run_duration_seconds = 700000
+}`, `(?s)Flex-Start Runs at Most Seven Days.*604800`},
+		"zone outside the cluster's region": {`cluster = "projects/p/locations/us-east5/clusters/c"
+priority {
+accelerator_type = "v6e-4"
+node_locations = ["us-central1-b"]
+}`, `(?s)Outside the Cluster's Region.*us-east5`},
 	}
 	steps := map[string]acctest.PlanErrorCase{}
 	for name, tc := range cases {
@@ -154,6 +194,32 @@ accelerator_type = "v6e-4"
 		}
 	}
 	resource.Test(t, acctest.PlanErrorTest(t, steps))
+}
+
+// TestAccComputeClass_sliceOnSmallerNodes: v6e-8 with tpu_count = 4 is the
+// slice on two 4-chip VMs, a layout Google documents: it renders GKE's
+// form with the slice's topology.
+func TestAccComputeClass_sliceOnSmallerNodes(t *testing.T) {
+	acctest.Offline(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: acctest.OfflineProviderConfig + `data "accel_compute_class" "test" {
+  name = "c"
+  priority {
+    accelerator_type = "v6e-8"
+    tpu_count        = 4
+  }
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.accel_compute_class.test", tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("tpu_count"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue("data.accel_compute_class.test", tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("topology"), knownvalue.StringExact("2x4")),
+				statecheck.ExpectKnownValue("data.accel_compute_class.test", tfjsonpath.New("manifest"),
+					knownvalue.StringRegexp(regexp.MustCompile(`(?s)count: 4\s+topology: "?2x4`))),
+			},
+		}},
+	})
 }
 
 // TestAccComputeClass_wrongAtValidate: a wrong priority fails the plan even

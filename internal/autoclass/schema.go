@@ -89,7 +89,10 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 					"machine_type":       optString("A machine type, such as `g2-standard-8`."),
 					"machine_family":     optString("A machine family, such as `g2`."),
 					"nodepools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
-						MarkdownDescription: "Standard clusters only: existing node pools, as equal candidates."},
+						MarkdownDescription: "Standard clusters only: existing node pools, as equal candidates. No other field of " +
+							"the priority may be set beside it (the CRD's rule).",
+						Validators: []validator.List{listvalidator.SizeAtLeast(1),
+							listvalidator.ValueStringsAre(stringvalidator.RegexMatches(validation.PoolNameRE, validation.PoolNameRule))}},
 					"node_locations": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 						MarkdownDescription: "`location.zones`."},
 					"spot":                     schema.BoolAttribute{Optional: true, MarkdownDescription: "Spot VMs."},

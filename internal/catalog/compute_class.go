@@ -35,8 +35,11 @@ type TPUPriorityQuery struct {
 	Type            string
 	Count           int
 	Topology        string
-	NodeLocations   []string
-	GKEVersion      string
+	// MachineType is the priority's machineType, checked against the
+	// slice as a node-pool tier's is; "" lets the shape pick it.
+	MachineType   string
+	NodeLocations []string
+	GKEVersion    string
 }
 
 // TPUPriority resolves and checks a ComputeClass TPU priority with the
@@ -48,22 +51,36 @@ func (c *Catalog) TPUPriority(q TPUPriorityQuery) (TPUPoolShape, Findings) {
 	if c.loadErr != nil {
 		return TPUPoolShape{}, c.unavailable(AttrTPUType)
 	}
-	pool := TPUPoolQuery{AcceleratorType: q.AcceleratorType, Topology: q.Topology, NodeLocations: q.NodeLocations, GKEVersion: q.GKEVersion}
+	pool := TPUPoolQuery{AcceleratorType: q.AcceleratorType, Topology: q.Topology, NodeLocations: q.NodeLocations, GKEVersion: q.GKEVersion,
+		MachineType: q.MachineType}
 	if q.AcceleratorType != "" {
 		shape, fs := c.TPUNodePool(pool)
 		if fs.HasErrors() {
 			return shape, fs
 		}
 		label := shape.NodeLabels[LabelTPUAccelerator]
+		if q.Count != 0 && q.Count != shape.ChipsPerNode && q.MachineType == "" {
+			// The same slice on nodes of another size, as Google documents
+			// v6e-8 on two 4-chip VMs: GKE's form, machine type and topology.
+			if alt, ok := c.sliceOnNodesOf(pool, shape, label, q.Count); ok {
+				return alt, fs
+			}
+		}
 		if q.Type != "" && q.Type != label {
 			fs = append(fs, newRule(AttrTPUType, q.Type, "TPU Type Does Not Match Accelerator Type", c.data.Sources["gke_tpu"], []string{label},
 				fmt.Sprintf("%q nodes carry the GKE accelerator label %q, not %q; leave tpu_type out (it follows from accelerator_type) or set it to %q.",
 					q.AcceleratorType, label, q.Type, label)))
 		}
 		if q.Count != 0 && q.Count != shape.ChipsPerNode {
-			fs = append(fs, newRule(AttrTPUCount, itoa(q.Count), "TPU Count Does Not Match Accelerator Type", c.data.Sources["gke_tpu"], []string{itoa(shape.ChipsPerNode)},
-				fmt.Sprintf("%q is %s nodes of %d chips each (%s); tpu_count is chips per node: leave it out or set it to %d.",
-					q.AcceleratorType, shape.MachineType, shape.ChipsPerNode, shape.Topology, shape.ChipsPerNode)))
+			counts := []string{itoa(shape.ChipsPerNode)}
+			for _, m := range c.tpuMachinesOfLabel(label) {
+				if _, ok := c.sliceOnNodesOf(pool, shape, label, m.Chips); ok && m.Chips != shape.ChipsPerNode && !slices.Contains(counts, itoa(m.Chips)) {
+					counts = append(counts, itoa(m.Chips))
+				}
+			}
+			fs = append(fs, newRule(AttrTPUCount, itoa(q.Count), "TPU Count Does Not Match Accelerator Type", c.data.Sources["gke_tpu"], counts,
+				fmt.Sprintf("%q is %s nodes of %d chips each (%s); tpu_count is chips per node: leave it out or set it to %s.",
+					q.AcceleratorType, shape.MachineType, shape.ChipsPerNode, shape.Topology, joinOr(counts))))
 		}
 		return shape, fs
 	}
@@ -77,6 +94,18 @@ func (c *Catalog) TPUPriority(q TPUPriorityQuery) (TPUPoolShape, Findings) {
 			return c.codeOnlyTPUPool(m, nil, pool)
 		}
 		return TPUPoolShape{}, Findings{c.unknownTPULabel(q.Type)}
+	}
+	if q.MachineType != "" {
+		var names []string
+		for _, m := range machines {
+			names = append(names, m.Name)
+		}
+		machines = slices.DeleteFunc(machines, func(m *TPUMachineType) bool { return m.Name != q.MachineType })
+		if len(machines) == 0 {
+			return TPUPoolShape{}, Findings{newRule(AttrMachineType, q.MachineType, "Machine Type Does Not Match TPU Type", c.data.Sources["gke_tpu"],
+				names, fmt.Sprintf("%q nodes are not of type %q: its machine types are %s. Set machine_type to one of them, or leave it out.",
+					q.MachineType, q.Type, joinOr(names)))}
+		}
 	}
 	var counts []int
 	for _, m := range machines {
@@ -115,6 +144,23 @@ func (c *Catalog) TPUPriority(q TPUPriorityQuery) (TPUPoolShape, Findings) {
 		}
 	}
 	return firstShape, first
+}
+
+// sliceOnNodesOf lays the slice of shape (accelerator type, label) out on
+// nodes of chips chips each: GKE's form, a machine type of that size with
+// the slice's topology, when the node-pool check passes.
+func (c *Catalog) sliceOnNodesOf(pool TPUPoolQuery, shape TPUPoolShape, label string, chips int) (TPUPoolShape, bool) {
+	for _, m := range c.tpuMachinesOfLabel(label) {
+		if m.Chips != chips {
+			continue
+		}
+		alt := pool
+		alt.AcceleratorType, alt.MachineType, alt.Topology = "", m.Name, shape.Topology
+		if s, fs := c.TPUNodePool(alt); !fs.HasErrors() {
+			return s, true
+		}
+	}
+	return TPUPoolShape{}, false
 }
 
 // countsForTopology lists the chip counts of machines whose node pool
@@ -378,6 +424,8 @@ type ClassCluster struct {
 	// Limits are the maxima of Cluster.autoscaling.resourceLimits by
 	// resource type (cpu, memory, nvidia-l4, tpu-v6e-slice).
 	Limits map[string]int64
+	// Pools are the names of the cluster's node pools.
+	Pools []string
 }
 
 // ClassNeed is what one priority asks of the cluster: its user-made node

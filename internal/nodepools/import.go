@@ -6,7 +6,6 @@ package nodepools
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
+	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
 // poolsSegment separates the cluster id from the pool names in the resource
@@ -28,10 +28,8 @@ const importIDFormat = "projects/{project}/locations/{location}/clusters/{cluste
 // maxPoolNameLength is GKE's limit on node pool names.
 const maxPoolNameLength = 40
 
-// poolNameRE is the GKE node pool name rule: 1 to 40 characters, lowercase
-// letters, digits and hyphens, starting with a letter and not ending with a
-// hyphen (https://cloud.google.com/sdk/gcloud/reference/container/node-pools/create).
-var poolNameRE = regexp.MustCompile(`^[a-z](?:[-a-z0-9]{0,38}[a-z0-9])?$`)
+// poolNameRE is GKE's node pool name rule.
+var poolNameRE = validation.PoolNameRE
 
 // resourceID is the id of the resource: the cluster id, then the pool names
 // in tier order. It has the same form as the import id.
