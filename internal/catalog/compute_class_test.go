@@ -33,7 +33,11 @@ func TestTPUPriority(t *testing.T) {
 		"count no node has":                    {q: TPUPriorityQuery{Type: "tpu-v6e-slice", Count: 3, Topology: "2x2"}, errAttr: AttrTPUCount, fix: "4"},
 		"label of a known generation misspelt": {q: TPUPriorityQuery{Type: "tpu-v6e-podslice", Count: 4, Topology: "2x2"}, errAttr: AttrTPUType, fix: "tpu-v6e-slice"},
 		"topology of another count":            {q: TPUPriorityQuery{Type: "tpu-v6e-slice", Count: 1, Topology: "4x4x4"}, errAttr: AttrTopology},
-		"count against accelerator":            {q: TPUPriorityQuery{AcceleratorType: "v6e-8", Count: 4}, errAttr: AttrTPUCount, fix: "8"},
+		"count against accelerator":            {q: TPUPriorityQuery{AcceleratorType: "v6e-8", Count: 3}, errAttr: AttrTPUCount, fix: "4"},
+		"slice on smaller nodes":               {q: TPUPriorityQuery{AcceleratorType: "v6e-8", Count: 4}, typ: "tpu-v6e-slice", count: 4, topo: "2x4"},
+		"machine type of the slice":            {q: TPUPriorityQuery{AcceleratorType: "v6e-4", MachineType: "ct6e-standard-4t"}, typ: "tpu-v6e-slice", count: 4, topo: "2x2"},
+		"machine type of another generation":   {q: TPUPriorityQuery{AcceleratorType: "v6e-4", MachineType: "ct5lp-hightpu-4t"}, errAttr: AttrMachineType},
+		"machine type against the label":       {q: TPUPriorityQuery{Type: "tpu-v6e-slice", Count: 4, Topology: "2x2", MachineType: "ct5lp-hightpu-4t"}, errAttr: AttrMachineType, fix: "ct6e-standard-4t"},
 		"type against accelerator":             {q: TPUPriorityQuery{AcceleratorType: "v6e-8", Type: "tpu-v5p-slice"}, errAttr: AttrTPUType, fix: "tpu-v6e-slice"},
 		"well-formed unknown label":            {q: TPUPriorityQuery{Type: "tpu-v9-slice", Count: 4, Topology: "2x2"}, warnAttr: AttrTPUType},
 		"old GKE":                              {q: TPUPriorityQuery{AcceleratorType: "v6e-4", GKEVersion: "1.30.5-gke.1014001"}, errAttr: AttrGKEVersion},
@@ -66,9 +70,17 @@ func TestTPUPriority(t *testing.T) {
 			}
 		})
 	}
-	// A suggested count is valid for the rest of the priority.
-	_, fs := c.TPUPriority(TPUPriorityQuery{Type: "tpu-v6e-slice", Count: 3, Topology: "2x2"})
+	// Every count suggested against an accelerator type is valid with it.
+	_, fs := c.TPUPriority(TPUPriorityQuery{AcceleratorType: "v6e-8", Count: 3})
 	f, _ := firstOf(fs, SeverityError)
+	for _, n := range f.Suggestions {
+		if _, again := c.TPUPriority(TPUPriorityQuery{AcceleratorType: "v6e-8", Count: atoi(t, n)}); again.HasErrors() {
+			t.Errorf("the suggested count %s is refused: %v", n, again)
+		}
+	}
+	// A suggested count is valid for the rest of the priority.
+	_, fs = c.TPUPriority(TPUPriorityQuery{Type: "tpu-v6e-slice", Count: 3, Topology: "2x2"})
+	f, _ = firstOf(fs, SeverityError)
 	if _, again := c.TPUPriority(TPUPriorityQuery{Type: "tpu-v6e-slice", Count: atoi(t, f.Suggestions[0]), Topology: "2x2"}); again.HasErrors() {
 		t.Errorf("the suggested count %s is refused: %v", f.Suggestions[0], again)
 	}
