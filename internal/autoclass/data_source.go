@@ -163,7 +163,18 @@ func (d *computeClassDataSource) priority(p *priorityModel, version, location st
 	}
 	out := computeclass.Priority{MachineFamily: p.MachineFamily.ValueString(), MachineType: p.MachineType.ValueString(),
 		NodePools: tfmodel.KnownStrings(p.Nodepools), Zones: zones, Spot: p.Spot.ValueBool(), FlexStart: p.FlexStart.ValueBool(),
-		PlacementPolicy: p.PlacementPolicy.ValueString(), MaxRunDurationSeconds: p.MaxRunDurationSeconds.ValueInt64()}
+		PlacementPolicy: p.PlacementPolicy.ValueString(), MaxRunDurationSeconds: p.MaxRunDurationSeconds.ValueInt64(),
+		MinCores: p.MinCores.ValueInt64(), MinMemoryGb: p.MinMemoryGB.ValueInt64(), MaxPodsPerNode: p.MaxPodsPerNode.ValueInt64(),
+		NodeRecyclingLeadTime: tfmodel.Int64Ptr(p.NodeRecyclingLead)}
+	if !p.BootDiskSizeGB.IsNull() || !p.BootDiskType.IsNull() || !p.BootDiskKMSKey.IsNull() || !p.LocalSSDCount.IsNull() {
+		out.Storage = &computeclass.Storage{BootDiskKMSKey: p.BootDiskKMSKey.ValueString(), BootDiskSizeGB: p.BootDiskSizeGB.ValueInt64(),
+			BootDiskType: p.BootDiskType.ValueString(), LocalSSDCount: tfmodel.Int64Ptr(p.LocalSSDCount)}
+	}
+	if out.NodeRecyclingLeadTime != nil && !out.FlexStart {
+		diags.AddAttributeError(at.AtName("node_recycling_lead_time_seconds"), "Node Recycling Without Flex-Start",
+			"node_recycling_lead_time_seconds is flexStart.nodeRecycling in the CRD: it applies to flex-start nodes only. Set "+
+				"flex_start = true, or remove it.")
+	}
 	var fields []string
 	var tols []podspec.Toleration
 	need := priorityNeed{ClassNeed: catalog.ClassNeed{NodePools: len(out.NodePools) > 0}}
@@ -228,8 +239,10 @@ func (d *computeClassDataSource) priority(p *priorityModel, version, location st
 			if parts := strings.Split(r, "/"); len(parts) == 4 && parts[0] == "projects" && parts[2] == "reservations" {
 				name, project = parts[3], parts[1]
 			}
-			out.Reservations.Specific = append(out.Reservations.Specific, computeclass.SpecificReservation{Name: name, Project: project})
+			out.Reservations.Specific = append(out.Reservations.Specific, computeclass.SpecificReservation{Name: name, Project: project,
+				Block: p.ReservationBlock.ValueString()})
 		}
+
 		if out.Spot && aff == computeclass.AffinitySpecific {
 			diags.AddAttributeError(at.AtName("reservations"), "Spot VMs Do Not Consume Reservations",
 				"The priority is Spot and names reservations, but Spot VMs never consume reservations "+
@@ -244,6 +257,15 @@ func (d *computeClassDataSource) priority(p *priorityModel, version, location st
 		if aff == computeclass.AffinitySpecific {
 			need.reservations = names
 		}
+	}
+	if !p.ReservationBlock.IsNull() && (out.Reservations == nil || len(out.Reservations.Specific) != 1) {
+		named := 0
+		if out.Reservations != nil {
+			named = len(out.Reservations.Specific)
+		}
+		diags.AddAttributeError(at.AtName("reservation_block"), "Reservation Block Needs One Reservation",
+			fmt.Sprintf("reservation_block names a block of one specific reservation, and the priority names %d. Name exactly one "+
+				"reservation in reservations (reservation_affinity \"Specific\").", named))
 	}
 	need.zones, need.spot = zones, out.Spot
 	for f, on := range map[string]bool{"flexStart": out.FlexStart, "placement": out.PlacementPolicy != "", "location": len(zones) > 0,
@@ -289,7 +311,10 @@ func checkShape(p *priorityModel, at path.Path, diags *diag.Diagnostics) {
 		"topology": p.Topology, "gpu_type": p.GPUType, "gpu_count": p.GPUCount, "gpu_driver_version": p.GPUDriverVersion,
 		"machine_type": p.MachineType, "machine_family": p.MachineFamily, "node_locations": p.NodeLocations, "spot": p.Spot,
 		"flex_start": p.FlexStart, "max_run_duration_seconds": p.MaxRunDurationSeconds, "reservation_affinity": p.ReservationAffinity,
-		"reservations": p.Reservations, "placement_policy": p.PlacementPolicy}
+		"reservations": p.Reservations, "placement_policy": p.PlacementPolicy, "reservation_block": p.ReservationBlock,
+		"node_recycling_lead_time_seconds": p.NodeRecyclingLead, "min_cores": p.MinCores, "min_memory_gb": p.MinMemoryGB,
+		"max_pods_per_node": p.MaxPodsPerNode, "boot_disk_size_gb": p.BootDiskSizeGB, "boot_disk_type": p.BootDiskType,
+		"boot_disk_kms_key": p.BootDiskKMSKey, "local_ssd_count": p.LocalSSDCount}
 	var set []string
 	for name, v := range others {
 		if !v.IsNull() {
@@ -334,5 +359,7 @@ func priorityAttrTypes() map[string]attr.Type {
 	ls := types.ListType{ElemType: types.StringType}
 	return map[string]attr.Type{"accelerator_type": s, "tpu_type": s, "tpu_count": i, "topology": s, "gpu_type": s, "gpu_count": i,
 		"gpu_driver_version": s, "machine_type": s, "machine_family": s, "nodepools": ls, "node_locations": ls, "spot": b,
-		"flex_start": b, "max_run_duration_seconds": i, "reservation_affinity": s, "reservations": ls, "placement_policy": s}
+		"flex_start": b, "max_run_duration_seconds": i, "reservation_affinity": s, "reservations": ls, "placement_policy": s,
+		"reservation_block": s, "node_recycling_lead_time_seconds": i, "min_cores": i, "min_memory_gb": i, "max_pods_per_node": i,
+		"boot_disk_size_gb": i, "boot_disk_type": s, "boot_disk_kms_key": s, "local_ssd_count": i}
 }

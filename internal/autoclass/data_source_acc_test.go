@@ -180,6 +180,23 @@ accelerator_type = "v6e-4"
 flex_start = true
 max_run_duration_seconds = 700000
 }`, `(?s)Flex-Start Runs at Most Seven Days.*604800`},
+		"node recycling without flex-start": {`priority {
+accelerator_type = "v6e-4"
+node_recycling_lead_time_seconds = 600
+}`, `Node Recycling Without Flex-Start`},
+		"reservation block of two reservations": {`priority {
+accelerator_type = "v6e-4"
+reservations = ["a", "b"]
+reservation_block = "block-1"
+}`, `(?s)Reservation Block Needs One Reservation.*names 2`},
+		"max pods out of range": {`priority {
+machine_family = "g2"
+max_pods_per_node = 500
+}`, `(?s)max_pods_per_node.*500`},
+		"boot disk key form": {`priority {
+machine_family = "g2"
+boot_disk_kms_key = "key"
+}`, `Invalid Cloud KMS Key Name`},
 		"zone outside the cluster's region": {`cluster = "projects/p/locations/us-east5/clusters/c"
 priority {
 accelerator_type = "v6e-4"
@@ -217,6 +234,61 @@ func TestAccComputeClass_sliceOnSmallerNodes(t *testing.T) {
 				statecheck.ExpectKnownValue("data.accel_compute_class.test", tfjsonpath.New("priority").AtSliceIndex(0).AtMapKey("topology"), knownvalue.StringExact("2x4")),
 				statecheck.ExpectKnownValue("data.accel_compute_class.test", tfjsonpath.New("manifest"),
 					knownvalue.StringRegexp(regexp.MustCompile(`(?s)count: 4\s+topology: "?2x4`))),
+			},
+		}},
+	})
+}
+
+// TestAccComputeClass_priorityFields: the fields Google's own classes use
+// render where the CRD has them, and the manifest decodes with the CRD's
+// strict schema.
+func TestAccComputeClass_priorityFields(t *testing.T) {
+	acctest.Offline(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: acctest.OfflineProviderConfig + `data "accel_compute_class" "test" {
+  name = "c"
+  priority {
+    accelerator_type                 = "v6e-4"
+    flex_start                       = true
+    node_recycling_lead_time_seconds = 600
+    max_run_duration_seconds         = 86400
+  }
+  priority {
+    machine_family    = "n4"
+    min_cores         = 16
+    min_memory_gb     = 64
+    max_pods_per_node = 32
+    boot_disk_size_gb = 200
+    boot_disk_type    = "hyperdisk-balanced"
+    boot_disk_kms_key = "projects/p/locations/us-central1/keyRings/r/cryptoKeys/k"
+    local_ssd_count   = 1
+    reservations      = ["projects/shared/reservations/n4"]
+    reservation_block = "block-1"
+  }
+}
+`,
+			Check: func(s *terraform.State) error {
+				m := s.RootModule().Resources["data.accel_compute_class.test"].Primary.Attributes["manifest"]
+				crd, err := computeclass.Decode(m)
+				if err != nil {
+					return fmt.Errorf("the manifest does not decode with the CRD's schema: %w\n%s", err, m)
+				}
+				p0, p1 := crd.Spec.Priorities[0], crd.Spec.Priorities[1]
+				switch {
+				case p0.FlexStart == nil || p0.FlexStart.NodeRecycling == nil || *p0.FlexStart.NodeRecycling.LeadTimeSeconds != 600:
+					return fmt.Errorf("flexStart %+v\n%s", p0.FlexStart, m)
+				case *p1.MinCores != 16 || *p1.MinMemoryGb != 64 || *p1.MaxPodsPerNode != 32:
+					return fmt.Errorf("minCores, minMemoryGb, maxPodsPerNode\n%s", m)
+				case p1.Storage["bootDiskSize"] != 200 || p1.Storage["bootDiskType"] != "hyperdisk-balanced" || p1.Storage["localSSDCount"] != 1 ||
+					p1.Storage["bootDiskKMSKey"] != "projects/p/locations/us-central1/keyRings/r/cryptoKeys/k":
+					return fmt.Errorf("storage %v\n%s", p1.Storage, m)
+				case p1.Reservations == nil || len(p1.Reservations.Specific) != 1 || p1.Reservations.Specific[0].Project != "shared" ||
+					p1.Reservations.Specific[0].ReservationBlock["name"] != "block-1":
+					return fmt.Errorf("reservations %+v\n%s", p1.Reservations, m)
+				}
+				return nil
 			},
 		}},
 	})

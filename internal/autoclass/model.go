@@ -51,4 +51,13 @@ type priorityModel struct {
 	ReservationAffinity   types.String `tfsdk:"reservation_affinity"`
 	Reservations          types.List   `tfsdk:"reservations"`
 	PlacementPolicy       types.String `tfsdk:"placement_policy"`
+	ReservationBlock      types.String `tfsdk:"reservation_block"`
+	NodeRecyclingLead     types.Int64  `tfsdk:"node_recycling_lead_time_seconds"`
+	MinCores              types.Int64  `tfsdk:"min_cores"`
+	MinMemoryGB           types.Int64  `tfsdk:"min_memory_gb"`
+	MaxPodsPerNode        types.Int64  `tfsdk:"max_pods_per_node"`
+	BootDiskSizeGB        types.Int64  `tfsdk:"boot_disk_size_gb"`
+	BootDiskType          types.String `tfsdk:"boot_disk_type"`
+	BootDiskKMSKey        types.String `tfsdk:"boot_disk_kms_key"`
+	LocalSSDCount         types.Int64  `tfsdk:"local_ssd_count"`
 }

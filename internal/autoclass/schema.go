@@ -4,6 +4,9 @@
 package autoclass
 
 import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -17,6 +20,7 @@ import (
 )
 
 func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
+	podsMin, podsMax := cat.MaxPodsPerNodeRange()
 	optString := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Optional: true, MarkdownDescription: desc, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}}
 	}
@@ -28,14 +32,20 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 			"node-pool auto-creation: GKE creates and removes the pools itself, in priority order, as pods need them. Every " +
 			"priority is checked at plan time with the checks `accel_fallback_nodepools` runs on its tiers; the data source " +
 			"renders the manifest (for `kubernetes_manifest` with `yamldecode`) and the `nodeSelector` and `tolerations` a " +
-			"Deployment needs to run on any priority.",
+			"Deployment needs to run on any priority.\n\n" +
+			"Beyond the hardware, the plan refuses what the ComputeClass CRD or GKE refuses: an empty priority, `nodepools` " +
+			"beside other fields, a TPU priority whose `machine_type` is not the slice's, Spot with specific reservations, " +
+			"flex-start for more than seven days, zones outside the cluster's region, a `reservation_block` without exactly one " +
+			"reservation. With the cluster read, it warns of `nodepools` the cluster does not have and of `AnyBestEffort` " +
+			"reservations on Autopilot.",
 		Attributes: map[string]schema.Attribute{
 			"name": schema.StringAttribute{Required: true, MarkdownDescription: "The ComputeClass name (at most 63 lowercase " +
 				"letters, digits, `-` and `.`): pods select it with the node selector `cloud.google.com/compute-class`.",
 				Validators: []validator.String{stringvalidator.LengthAtMost(computeclass.NameMaxLen),
 					stringvalidator.RegexMatches(computeclass.NameRE, computeclass.NameRule)}},
 			"cluster": schema.StringAttribute{Optional: true, MarkdownDescription: "The GKE cluster the class is for, as " +
-				"`projects/{project}/locations/{location}/clusters/{cluster}` (the `id` of a `google_container_cluster`). When GKE " +
+				"`projects/{project}/locations/{location}/clusters/{cluster}` (the `id` of a `google_container_cluster`); its " +
+				"location bounds the priorities' zones, offline too. When GKE " +
 				"can be reached (`container_endpoint` or credentials), the plan reads it and checks the class against it: " +
 				"Autopilot or Standard, its GKE version (instead of `gke_version`), and on Standard clusters node " +
 				"auto-provisioning and its resource limits for every accelerator the priorities name. Offline, nothing is read.",
@@ -103,6 +113,29 @@ func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
 					"reservations": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 						MarkdownDescription: "Reservation names (`name` or `projects/<p>/reservations/<name>`), consumed with `Specific` affinity (the default when names are given)."},
 					"placement_policy": optString("`placement.policyName`: a compact placement or workload policy."),
+					"reservation_block": optString("`reservations.specific[].reservationBlock.name`: the block of the one " +
+						"reservation named in `reservations` whose capacity the nodes use."),
+					"node_recycling_lead_time_seconds": schema.Int64Attribute{Optional: true,
+						MarkdownDescription: "Flex-start: `flexStart.nodeRecycling.leadTimeSeconds`, how long before a node's " +
+							"run ends GKE starts its replacement.",
+						Validators: []validator.Int64{int64validator.AtLeast(0)}},
+					"min_cores": schema.Int64Attribute{Optional: true, MarkdownDescription: "`minCores`: the fewest vCPUs a node may have.",
+						Validators: []validator.Int64{int64validator.AtLeast(1)}},
+					"min_memory_gb": schema.Int64Attribute{Optional: true, MarkdownDescription: "`minMemoryGb`: the least memory a node may have.",
+						Validators: []validator.Int64{int64validator.AtLeast(1)}},
+					"max_pods_per_node": schema.Int64Attribute{Optional: true,
+						MarkdownDescription: fmt.Sprintf("`maxPodsPerNode`, %d to %d.", podsMin, podsMax),
+						Validators:          []validator.Int64{int64validator.Between(podsMin, podsMax)}},
+					"boot_disk_size_gb": schema.Int64Attribute{Optional: true,
+						MarkdownDescription: fmt.Sprintf("`storage.bootDiskSize`, in GB (at least %d).", cat.MinDiskSizeGB()),
+						Validators:          []validator.Int64{int64validator.AtLeast(cat.MinDiskSizeGB())}},
+					"boot_disk_type": optString("`storage.bootDiskType`, such as " + schemadoc.Codes(cat.DiskTypeNames()) + "."),
+					"boot_disk_kms_key": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "`storage.bootDiskKMSKey`: the Cloud KMS key of the nodes' boot disks.",
+						Validators:          []validator.String{validation.CryptoKeyName{}}},
+					"local_ssd_count": schema.Int64Attribute{Optional: true,
+						MarkdownDescription: fmt.Sprintf("`storage.localSSDCount`: Local SSDs of each node, 0 to %d.", cat.LocalSSDMaxCount()),
+						Validators:          []validator.Int64{int64validator.Between(0, cat.LocalSSDMaxCount())}},
 				}},
 			},
 		},

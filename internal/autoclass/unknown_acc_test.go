@@ -25,11 +25,15 @@ func everyArgument(cluster string) map[string]any {
 		"node_labels":             map[string]any{"team": "serving"},
 		"validation":              "strict",
 		"priority": []any{
-			map[string]any{"accelerator_type": "v6e-4", "spot": true, "node_locations": []any{"us-east5-b"},
+			map[string]any{"accelerator_type": "v6e-4", "spot": true, "node_locations": []any{"us-central1-b"},
 				"placement_policy": "compact", "reservation_affinity": "AnyBestEffort"},
-			map[string]any{"tpu_type": "tpu-v6e-slice", "tpu_count": 4, "topology": "2x2", "flex_start": true, "max_run_duration_seconds": 3600},
+			map[string]any{"tpu_type": "tpu-v6e-slice", "tpu_count": 4, "topology": "2x2", "flex_start": true, "max_run_duration_seconds": 3600,
+				"node_recycling_lead_time_seconds": 600},
 			map[string]any{"gpu_type": "nvidia-l4", "gpu_count": 1, "machine_family": "g2", "gpu_driver_version": "latest"},
-			map[string]any{"gpu_type": "nvidia-l4", "gpu_count": 1, "machine_type": "g2-standard-8", "reservations": []any{"projects/p/reservations/r"}},
+			map[string]any{"gpu_type": "nvidia-l4", "gpu_count": 1, "machine_type": "g2-standard-8", "reservations": []any{"projects/p/reservations/r"},
+				"reservation_block": "block-1", "max_pods_per_node": 32, "boot_disk_size_gb": 200, "boot_disk_type": "pd-balanced",
+				"boot_disk_kms_key": "projects/p/locations/us-central1/keyRings/r/cryptoKeys/k", "local_ssd_count": 1},
+			map[string]any{"machine_family": "n4", "min_cores": 16, "min_memory_gb": 64},
 			map[string]any{"nodepools": []any{"existing-pool"}},
 		},
 	}

@@ -48,7 +48,7 @@ func TestTPUPriority(t *testing.T) {
 			shape, fs := c.TPUPriority(tc.q)
 			switch {
 			case tc.errAttr != "":
-				f, ok := firstOf(fs, SeverityError)
+				f, ok := firstError(fs)
 				if !ok || f.Attribute != tc.errAttr {
 					t.Fatalf("want an error on %s, got %v", tc.errAttr, fs)
 				}
@@ -72,7 +72,7 @@ func TestTPUPriority(t *testing.T) {
 	}
 	// Every count suggested against an accelerator type is valid with it.
 	_, fs := c.TPUPriority(TPUPriorityQuery{AcceleratorType: "v6e-8", Count: 3})
-	f, _ := firstOf(fs, SeverityError)
+	f, _ := firstError(fs)
 	for _, n := range f.Suggestions {
 		if _, again := c.TPUPriority(TPUPriorityQuery{AcceleratorType: "v6e-8", Count: atoi(t, n)}); again.HasErrors() {
 			t.Errorf("the suggested count %s is refused: %v", n, again)
@@ -80,7 +80,7 @@ func TestTPUPriority(t *testing.T) {
 	}
 	// A suggested count is valid for the rest of the priority.
 	_, fs = c.TPUPriority(TPUPriorityQuery{Type: "tpu-v6e-slice", Count: 3, Topology: "2x2"})
-	f, _ = firstOf(fs, SeverityError)
+	f, _ = firstError(fs)
 	if _, again := c.TPUPriority(TPUPriorityQuery{Type: "tpu-v6e-slice", Count: atoi(t, f.Suggestions[0]), Topology: "2x2"}); again.HasErrors() {
 		t.Errorf("the suggested count %s is refused: %v", f.Suggestions[0], again)
 	}
@@ -115,7 +115,7 @@ func TestGPUPriority(t *testing.T) {
 				}
 				return
 			}
-			f, ok := firstOf(fs, SeverityError)
+			f, ok := firstError(fs)
 			if !ok || f.Attribute != tc.errAttr {
 				t.Fatalf("want an error on %s, got %v", tc.errAttr, fs)
 			}
@@ -190,9 +190,10 @@ func TestComputeClassOnCluster(t *testing.T) {
 	}
 }
 
-func firstOf(fs Findings, sev Severity) (Finding, bool) {
+// firstError is the first error of fs.
+func firstError(fs Findings) (Finding, bool) {
 	for _, f := range fs {
-		if f.Severity == sev {
+		if f.Severity == SeverityError {
 			return f, true
 		}
 	}

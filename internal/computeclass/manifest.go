@@ -67,6 +67,19 @@ type Priority struct {
 	PlacementPolicy string
 	// MaxRunDurationSeconds is left out when 0.
 	MaxRunDurationSeconds int64
+	// NodeRecyclingLeadTime is flexStart.nodeRecycling.leadTimeSeconds.
+	NodeRecyclingLeadTime *int64
+	// MinCores, MinMemoryGb and MaxPodsPerNode are left out when 0.
+	MinCores, MinMemoryGb, MaxPodsPerNode int64
+	Storage                               *Storage
+}
+
+// Storage is a priority's storage.
+type Storage struct {
+	BootDiskKMSKey string
+	BootDiskSizeGB int64
+	BootDiskType   string
+	LocalSSDCount  *int64
 }
 
 // TPU is a priority's tpu: GKE's accelerator label, chips per node, topology.
@@ -93,6 +106,8 @@ type Reservations struct {
 type SpecificReservation struct {
 	Name    string
 	Project string
+	// Block is reservationBlock.name, "" for none.
+	Block string
 }
 
 // PoolConfig is spec.nodePoolConfig: it applies to auto-created pools.
@@ -183,6 +198,10 @@ func (p Priority) write(w *writer) {
 	if p.FlexStart {
 		w.key("flexStart:")
 		w.line(3, "enabled: true")
+		if n := p.NodeRecyclingLeadTime; n != nil {
+			w.line(3, "nodeRecycling:")
+			w.line(4, "leadTimeSeconds: "+strconv.FormatInt(*n, 10))
+		}
 	}
 	if r := p.Reservations; r != nil {
 		w.key("reservations:")
@@ -193,6 +212,10 @@ func (p Priority) write(w *writer) {
 				w.line(3, "- name: "+strconv.Quote(s.Name))
 				if s.Project != "" {
 					w.line(4, "project: "+strconv.Quote(s.Project))
+				}
+				if s.Block != "" {
+					w.line(4, "reservationBlock:")
+					w.line(5, "name: "+strconv.Quote(s.Block))
 				}
 			}
 		}
@@ -210,6 +233,29 @@ func (p Priority) write(w *writer) {
 	}
 	if p.MaxRunDurationSeconds > 0 {
 		w.key("maxRunDurationSeconds: " + strconv.FormatInt(p.MaxRunDurationSeconds, 10))
+	}
+	for _, kv := range []struct {
+		key string
+		v   int64
+	}{{"minCores", p.MinCores}, {"minMemoryGb", p.MinMemoryGb}, {"maxPodsPerNode", p.MaxPodsPerNode}} {
+		if kv.v > 0 {
+			w.key(kv.key + ": " + strconv.FormatInt(kv.v, 10))
+		}
+	}
+	if s := p.Storage; s != nil {
+		w.key("storage:")
+		if s.BootDiskKMSKey != "" {
+			w.line(3, "bootDiskKMSKey: "+strconv.Quote(s.BootDiskKMSKey))
+		}
+		if s.BootDiskSizeGB > 0 {
+			w.line(3, "bootDiskSize: "+strconv.FormatInt(s.BootDiskSizeGB, 10))
+		}
+		if s.BootDiskType != "" {
+			w.line(3, "bootDiskType: "+strconv.Quote(s.BootDiskType))
+		}
+		if n := s.LocalSSDCount; n != nil {
+			w.line(3, "localSSDCount: "+strconv.FormatInt(*n, 10))
+		}
 	}
 	if w.open { // a priority of nothing: the CRD's minProperties refuses it
 		w.open = false
