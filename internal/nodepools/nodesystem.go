@@ -51,8 +51,10 @@ var (
 		"container_log_max_files":         types.Int64Type,
 	}
 	linuxAttrTypes = map[string]attr.Type{
-		"sysctls":     types.MapType{ElemType: types.StringType},
-		"cgroup_mode": types.StringType,
+		"sysctls":          types.MapType{ElemType: types.StringType},
+		"cgroup_mode":      types.StringType,
+		"hugepage_size_2m": types.Int64Type,
+		"hugepage_size_1g": types.Int64Type,
 	}
 )
 
@@ -71,6 +73,8 @@ type kubeletModel struct {
 type linuxModel struct {
 	Sysctls    types.Map    `tfsdk:"sysctls"`
 	CgroupMode types.String `tfsdk:"cgroup_mode"`
+	Huge2M     types.Int64  `tfsdk:"hugepage_size_2m"`
+	Huge1G     types.Int64  `tfsdk:"hugepage_size_1g"`
 }
 
 // nodeSystemBlocks are the schema blocks.
@@ -117,6 +121,13 @@ func nodeSystemBlocks() map[string]schema.Block {
 				"cgroup_mode": schema.StringAttribute{Optional: true,
 					MarkdownDescription: "The cgroup version of the nodes, one of " + schemadoc.Codes(cgroupModes) + ".",
 					Validators:          []validator.String{stringvalidator.OneOf(cgroupModes...)}},
+				"hugepage_size_2m": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: "2 MiB huge pages to reserve on each node (the google provider's " +
+						"`hugepages_config.hugepage_size_2m`). GKE refuses more than its page allows for the machine.",
+					Validators: []validator.Int64{int64validator.AtLeast(0)}},
+				"hugepage_size_1g": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: "1 GiB huge pages to reserve on each node (`hugepages_config.hugepage_size_1g`).",
+					Validators:          []validator.Int64{int64validator.AtLeast(0)}},
 			},
 		},
 	}
@@ -140,8 +151,9 @@ type kubelet struct {
 }
 
 type linuxConfig struct {
-	Sysctls    map[string]string
-	CgroupMode string
+	Sysctls        map[string]string
+	CgroupMode     string
+	Huge2M, Huge1G *int64
 }
 
 // nodeSystemOf reads the blocks; known is false when a value is unknown.
@@ -159,7 +171,8 @@ func nodeSystemOf(ctx context.Context, k, l types.Object, diags *diag.Diagnostic
 	if tfmodel.Known(l) && !l.IsNull() {
 		var m linuxModel
 		diags.Append(l.As(ctx, &m, tfmodel.ObjectAsOptions)...)
-		out.Linux = &linuxConfig{Sysctls: tfmodel.KnownStringMap(m.Sysctls), CgroupMode: m.CgroupMode.ValueString()}
+		out.Linux = &linuxConfig{Sysctls: tfmodel.KnownStringMap(m.Sysctls), CgroupMode: m.CgroupMode.ValueString(),
+			Huge2M: tfmodel.Int64Ptr(m.Huge2M), Huge1G: tfmodel.Int64Ptr(m.Huge1G)}
 	}
 	return out, known
 }
@@ -205,7 +218,11 @@ func (k *kubelet) api() *container.NodeKubeletConfig {
 }
 
 func (l *linuxConfig) api() *container.LinuxNodeConfig {
-	return &container.LinuxNodeConfig{Sysctls: maps.Clone(l.Sysctls), CgroupMode: l.CgroupMode}
+	out := &container.LinuxNodeConfig{Sysctls: maps.Clone(l.Sysctls), CgroupMode: l.CgroupMode}
+	if l.Huge2M != nil || l.Huge1G != nil {
+		out.Hugepages = &container.HugepagesConfig{HugepageSize2m: valueOr(l.Huge2M, 0), HugepageSize1g: valueOr(l.Huge1G, 0)}
+	}
+	return out
 }
 
 // writeTo sets the blocks on a create request's node pool.
@@ -234,6 +251,9 @@ func nodeSystemOfPool(cfg *container.NodeConfig) nodeSystem {
 			mode = ""
 		}
 		out.Linux = &linuxConfig{Sysctls: maps.Clone(l.Sysctls), CgroupMode: mode}
+		if h := l.Hugepages; h != nil {
+			out.Linux.Huge2M, out.Linux.Huge1G = &h.HugepageSize2m, &h.HugepageSize1g
+		}
 	}
 	return out
 }
@@ -268,7 +288,8 @@ func linuxMatches(want, got *linuxConfig) bool {
 	if got == nil {
 		got = &linuxConfig{}
 	}
-	return (want.Sysctls == nil || maps.Equal(want.Sysctls, got.Sysctls)) && (want.CgroupMode == "" || want.CgroupMode == got.CgroupMode)
+	return (want.Sysctls == nil || maps.Equal(want.Sysctls, got.Sysctls)) && (want.CgroupMode == "" || want.CgroupMode == got.CgroupMode) &&
+		(want.Huge2M == nil || *want.Huge2M == valueOr(got.Huge2M, 0)) && (want.Huge1G == nil || *want.Huge1G == valueOr(got.Huge1G, 0))
 }
 
 // updateTo adds to req the blocks that differ from was.
@@ -347,7 +368,14 @@ func linuxValue(g *linuxConfig, prior types.Object, importing bool) types.Object
 	if kept(prior, "cgroup_mode", importing) && g.CgroupMode != "" {
 		mode = types.StringValue(g.CgroupMode)
 	}
-	l := types.ObjectValueMust(linuxAttrTypes, map[string]attr.Value{"sysctls": sysctls, "cgroup_mode": mode})
+	huge := func(name string, v *int64) attr.Value {
+		if !kept(prior, name, importing) || (importing && valueOr(v, 0) == 0) {
+			return types.Int64Null()
+		}
+		return types.Int64Value(valueOr(v, 0))
+	}
+	l := types.ObjectValueMust(linuxAttrTypes, map[string]attr.Value{"sysctls": sysctls, "cgroup_mode": mode,
+		"hugepage_size_2m": huge("hugepage_size_2m", g.Huge2M), "hugepage_size_1g": huge("hugepage_size_1g", g.Huge1G)})
 	if importing && allNull(l) {
 		return types.ObjectNull(linuxAttrTypes)
 	}

@@ -44,7 +44,9 @@ func TestAccFallbackNodePools_productionSettings(t *testing.T) {
 			block("secondary_boot_disks", "disk_image", `"global/images/vllm-cache"`, "mode", `"CONTAINER_IMAGE_CACHE"`),
 			block("kubelet_config", "cpu_manager_policy", policy, "pod_pids_limit", "4096", "image_gc_low_threshold_percent", "70",
 				"image_gc_high_threshold_percent", "80"),
-			block("linux_node_config", "sysctls", `{ "net.core.somaxconn" = "`+map[bool]string{true: "4096", false: "2048"}[on]+`" }`),
+			block("linux_node_config", "sysctls", `{ "net.core.somaxconn" = "`+map[bool]string{true: "4096", false: "2048"}[on]+`" }`,
+				"hugepage_size_2m", map[bool]string{true: "512", false: "256"}[on]),
+			line("threads_per_core", "1"),
 			line("upgrade_strategy", `"BLUE_GREEN"`),
 			"    blue_green_settings {\n      node_pool_soak_duration = \"1800s\"\n      standard_rollout_policy {\n"+
 				"        batch_percentage = "+map[bool]string{true: "0.5", false: "0.25"}[on]+"\n        batch_soak_duration = \"60s\"\n      }\n    }\n",
@@ -88,7 +90,11 @@ func TestAccFallbackNodePools_productionSettings(t *testing.T) {
 					return k != nil && k.CpuManagerPolicy == "static" && k.PodPidsLimit == 4096 && k.ImageGcHighThresholdPercent == 80
 				}),
 				pool("sysctls", func(np *container.NodePool) bool {
-					return np.Config.LinuxNodeConfig != nil && np.Config.LinuxNodeConfig.Sysctls["net.core.somaxconn"] == "4096"
+					return np.Config.LinuxNodeConfig != nil && np.Config.LinuxNodeConfig.Sysctls["net.core.somaxconn"] == "4096" &&
+						np.Config.LinuxNodeConfig.Hugepages.HugepageSize2m == 512
+				}),
+				pool("threads per core", func(np *container.NodePool) bool {
+					return np.Config.AdvancedMachineFeatures != nil && np.Config.AdvancedMachineFeatures.ThreadsPerCore == 1
 				}),
 				pool("blue-green", func(np *container.NodePool) bool {
 					u := np.UpgradeSettings
@@ -154,7 +160,7 @@ func TestAccFallbackNodePools_productionSettings(t *testing.T) {
 					return p.CertificateAuthorityDomainConfig[0].GcpSecretManagerCertificateConfig.SecretUri == "projects/p/secrets/ca/versions/2"
 				}),
 				pool("sysctls", func(np *container.NodePool) bool {
-					return np.Config.LinuxNodeConfig.Sysctls["net.core.somaxconn"] == "2048"
+					return np.Config.LinuxNodeConfig.Sysctls["net.core.somaxconn"] == "2048" && np.Config.LinuxNodeConfig.Hugepages.HugepageSize2m == 256
 				}),
 				statecheck.ExpectKnownValue(address, tierPath(0, "version"), knownvalue.StringExact("1.33")),
 			},

@@ -88,6 +88,7 @@ type tierSettingsModel struct {
 	GPUDirectStrategy    types.String `tfsdk:"gpudirect_strategy"`
 	FastSocket           types.Bool   `tfsdk:"fast_socket"`
 	ContainerdConfig     types.Object `tfsdk:"containerd_config"`
+	ThreadsPerCore       types.Int64  `tfsdk:"threads_per_core"`
 }
 
 // gpuSharingModel is gpu_sharing_config.
@@ -135,6 +136,7 @@ var (
 		"gpudirect_strategy":     types.StringType,
 		"fast_socket":            types.BoolType,
 		"containerd_config":      types.ObjectType{AttrTypes: containerdAttrTypes},
+		"threads_per_core":       types.Int64Type,
 	}
 )
 
@@ -292,6 +294,13 @@ func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 				"RDMA NICs. One of " + schemadoc.Codes(gpuDirectStrategies) + ". Without it, as GKE reports it. Changing it re-creates the pool.",
 			Validators: []validator.String{stringvalidator.OneOf(gpuDirectStrategies...)},
 		},
+		"threads_per_core": schema.Int64Attribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Threads per physical core of the nodes' VMs (the google provider's " +
+				"`advanced_machine_features.threads_per_core`): `1` turns simultaneous multithreading off. Without it, as GKE " +
+				"reports it. Changing it re-creates the pool.",
+			Validators: []validator.Int64{int64validator.Between(1, 2)},
+		},
 		"fast_socket": schema.BoolAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: "NCCL Fast Socket (GKE's `fastSocket`), which speeds multi-node GPU traffic over TCP; it " +
@@ -433,6 +442,7 @@ type poolSettings struct {
 	PodRange, PodCIDR, GPUDirect string
 	FastSocket                   *bool
 	Containerd                   *containerd
+	ThreadsPerCore               int64 // 0 left to GKE
 }
 
 // settingsOf reads the settings of a tier; known is false when one of them
@@ -444,7 +454,7 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 		m.MaxPodsPerNode, m.WorkloadMetadataMode, m.LocationPolicy, m.Tags, m.ResourceLabels, m.GPUPartitionSize, m.GPUSharingConfig,
 		m.MaxSurge, m.MaxUnavailable, m.SecureBoot, m.IntegrityMonitoring, m.TotalMinNodeCount, m.TotalMaxNodeCount,
 		m.Gvnic, m.ConfidentialNodes, m.EnablePrivateNodes, m.ResourceManagerTags, m.Version, m.KubeletConfig, m.LinuxNodeConfig,
-		m.UpgradeStrategy, m.BlueGreenSettings, m.PodRange, m.PodIPv4CIDRBlock, m.GPUDirectStrategy, m.FastSocket, m.ContainerdConfig} {
+		m.UpgradeStrategy, m.BlueGreenSettings, m.PodRange, m.PodIPv4CIDRBlock, m.GPUDirectStrategy, m.FastSocket, m.ContainerdConfig, m.ThreadsPerCore} {
 		if !tfmodel.WhollyKnown(v) {
 			known = false
 		}
@@ -479,6 +489,7 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 	s.PodRange, s.PodCIDR, s.GPUDirect = m.PodRange.ValueString(), m.PodIPv4CIDRBlock.ValueString(), m.GPUDirectStrategy.ValueString()
 	s.FastSocket = tfmodel.BoolPtr(m.FastSocket)
 	s.Containerd = containerdOf(ctx, m.ContainerdConfig, diags)
+	s.ThreadsPerCore = m.ThreadsPerCore.ValueInt64()
 	s.GPUPartitionSize = m.GPUPartitionSize.ValueString()
 	if !m.GPUSharingConfig.IsNull() && !m.GPUSharingConfig.IsUnknown() {
 		var g gpuSharingModel
@@ -555,7 +566,8 @@ func fixedSettingsEqual(was, want poolSettings) bool {
 		ptrEqual(was.GPUSharing, want.GPUSharing) &&
 		setOrEqual(want.SecureBoot, was.SecureBoot) && setOrEqual(want.IntegrityMonitoring, was.IntegrityMonitoring) &&
 		(want.PodRange == "" || want.PodRange == was.PodRange) && cidrMatches(want.PodCIDR, was.PodCIDR) &&
-		(want.GPUDirect == "" || want.GPUDirect == was.GPUDirect)
+		(want.GPUDirect == "" || want.GPUDirect == was.GPUDirect) &&
+		(want.ThreadsPerCore == 0 || want.ThreadsPerCore == was.ThreadsPerCore)
 }
 
 // setOrEqual reports whether want is left to GKE (nil) or equals was.
@@ -658,6 +670,9 @@ func (s poolSettings) writeTo(cat *catalog.Catalog, np *container.NodePool) {
 	}
 	if s.Containerd != nil {
 		cfg.ContainerdConfig = s.Containerd.api()
+	}
+	if s.ThreadsPerCore != 0 {
+		cfg.AdvancedMachineFeatures = &container.AdvancedMachineFeatures{ThreadsPerCore: s.ThreadsPerCore}
 	}
 	np.Version = s.Version
 	s.System.writeTo(cfg)
@@ -804,6 +819,9 @@ func poolSettingsOf(np *container.NodePool, userLabels map[string]string) poolSe
 		s.GPUDirect = g.GpuDirectStrategy
 	}
 	s.Containerd = containerdOfPool(cfg)
+	if a := cfg.AdvancedMachineFeatures; a != nil {
+		s.ThreadsPerCore = a.ThreadsPerCore
+	}
 	fastSocket := cfg.FastSocket != nil && cfg.FastSocket.Enabled
 	s.FastSocket = &fastSocket
 	s.ResourceManagerTags = map[string]string{}
@@ -900,6 +918,7 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 		GPUDirectStrategy:    tfmodel.StringOrNull(s.GPUDirect),
 		FastSocket:           types.BoolPointerValue(s.FastSocket),
 		ContainerdConfig:     types.ObjectNull(containerdAttrTypes),
+		ThreadsPerCore:       tfmodel.Int64OrNull(s.ThreadsPerCore, s.ThreadsPerCore != 0),
 		BlueGreenSettings:    types.ObjectNull(blueGreenAttrTypes),
 	}
 	if len(s.OAuthScopes) > 0 {
@@ -926,7 +945,7 @@ func (m *tierSettingsModel) computedSettings() []any {
 	return []any{&m.DiskSizeGB, &m.DiskType, &m.ImageType, &m.ImageStreaming, &m.ServiceAccount, &m.OAuthScopes,
 		&m.MaxPodsPerNode, &m.WorkloadMetadataMode, &m.LocationPolicy, &m.Tags, &m.MaxSurge, &m.MaxUnavailable, &m.SecureBoot,
 		&m.IntegrityMonitoring, &m.Gvnic, &m.ConfidentialNodes, &m.EnablePrivateNodes, &m.ResourceManagerTags, &m.Version, &m.UpgradeStrategy,
-		&m.PodRange, &m.PodIPv4CIDRBlock, &m.GPUDirectStrategy, &m.FastSocket}
+		&m.PodRange, &m.PodIPv4CIDRBlock, &m.GPUDirectStrategy, &m.FastSocket, &m.ThreadsPerCore}
 }
 
 // valueAt returns the value a computedSettings pointer points at.
@@ -1032,7 +1051,7 @@ func unknownSettings() tierSettingsModel {
 		KubeletConfig: types.ObjectUnknown(kubeletAttrTypes), LinuxNodeConfig: types.ObjectUnknown(linuxAttrTypes),
 		UpgradeStrategy: types.StringUnknown(), BlueGreenSettings: types.ObjectUnknown(blueGreenAttrTypes),
 		PodRange: types.StringUnknown(), PodIPv4CIDRBlock: types.StringUnknown(), GPUDirectStrategy: types.StringUnknown(),
-		FastSocket: types.BoolUnknown(), ContainerdConfig: types.ObjectUnknown(containerdAttrTypes),
+		FastSocket: types.BoolUnknown(), ContainerdConfig: types.ObjectUnknown(containerdAttrTypes), ThreadsPerCore: types.Int64Unknown(),
 	}
 }
 
@@ -1053,6 +1072,6 @@ func settingsValues(m tierSettingsModel) map[string]attr.Value {
 		"kubelet_config": m.KubeletConfig, "linux_node_config": m.LinuxNodeConfig,
 		"upgrade_strategy": m.UpgradeStrategy, "blue_green_settings": m.BlueGreenSettings,
 		"pod_range": m.PodRange, "pod_ipv4_cidr_block": m.PodIPv4CIDRBlock, "gpudirect_strategy": m.GPUDirectStrategy,
-		"fast_socket": m.FastSocket, "containerd_config": m.ContainerdConfig,
+		"fast_socket": m.FastSocket, "containerd_config": m.ContainerdConfig, "threads_per_core": m.ThreadsPerCore,
 	}
 }

@@ -108,7 +108,7 @@ func shapeChanges(a, b tierSpec) []string {
 		out = append(out, "reservation_affinity")
 	}
 	if !fixedSettingsEqual(a.Settings, b.Settings) {
-		out = append(out, "a node setting fixed at creation (service account, OAuth scopes, max pods per node, GPU partitions or sharing, Shielded VM, pod range, GPUDirect)")
+		out = append(out, "a node setting fixed at creation (service account, OAuth scopes, max pods per node, GPU partitions or sharing, Shielded VM, pod range, GPUDirect, threads per core)")
 	}
 	if !provisioningEqual(a.Provisioning, b.Provisioning) {
 		out = append(out, "flex-start or queued provisioning")
