@@ -119,9 +119,12 @@ func TestRequiredInElement_namesExist(t *testing.T) {
 	}
 	walk("accel_fallback_nodepools", resp.Schema.Attributes, resp.Schema.Blocks, nil)
 	slices.Sort(found)
-	want := []string{"accel_fallback_nodepools.tiers", "accel_fallback_nodepools.tiers.gpu_sharing_config",
-		"accel_fallback_nodepools.tiers.reservation_affinity", "accel_fallback_nodepools.tiers.secondary_boot_disks",
-		"accel_fallback_nodepools.tiers.taints"}
+	const cd = "accel_fallback_nodepools.tiers.containerd_config.private_registry_access_config"
+	want := []string{"accel_fallback_nodepools.tiers", "accel_fallback_nodepools.tiers.additional_node_network_configs",
+		"accel_fallback_nodepools.tiers.additional_pod_network_configs", cd, cd + ".certificate_authority_domain_config",
+		cd + ".certificate_authority_domain_config.gcp_secret_manager_certificate_config",
+		"accel_fallback_nodepools.tiers.gpu_sharing_config", "accel_fallback_nodepools.tiers.reservation_affinity",
+		"accel_fallback_nodepools.tiers.secondary_boot_disks", "accel_fallback_nodepools.tiers.taints"}
 	if !slices.Equal(found, want) {
 		t.Errorf("blocks with required attributes: %v, want %v", found, want)
 	}
