@@ -152,6 +152,9 @@ func (c *Catalog) checkGKEZones(g *Generation, zones []string) Findings {
 				fmt.Sprintf("GKE's TPU availability lists %s in %s, not in region %s. Availability changes; with the Compute Engine API reachable at plan time, the provider checks the zone's live machine types.",
 					g.Name, joinAnd(row.Regions), region))
 		}
+		if ok {
+			f = zoneList(f)
+		}
 		f.Index = i
 		fs = append(fs, f)
 	}

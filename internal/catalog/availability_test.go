@@ -164,3 +164,47 @@ func TestGKEZonesOffline(t *testing.T) {
 		}
 	}
 }
+
+// TestZoneListWarningsAreMarked: the warnings that rest on the catalog's
+// zone lists alone carry Finding.ZoneList, and only they do, so a live
+// answer about the zone replaces exactly them (Findings.WithoutZoneListsFor).
+func TestZoneListWarningsAreMarked(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	var fs Findings
+	for _, q := range []RuntimeQuery{
+		{AcceleratorType: "v6e-8", Zones: []string{"asia-southeast1-b"}, ForTPUAPI: true},
+		{AcceleratorType: "v5litepod-4", Zones: []string{"europe-west4-b"}},
+		{AcceleratorType: "v2-32", Zones: []string{"us-central1-b", "us-central1-a", "asia-east1-c"}},
+		{AcceleratorType: "v4-8", Zones: []string{"us-east1-b"}},
+		{AcceleratorType: "v6e-8", Zones: []string{"us-central1"}}, // not a zone: a rule, not a list
+	} {
+		fs = append(fs, c.ResolveRuntime(q).Findings...)
+	}
+	_, pool := c.TPUNodePool(TPUPoolQuery{AcceleratorType: "v6e-8", NodeLocations: []string{"us-east1-b", "europe-west1-b"}})
+	fs = append(fs, pool...)
+	fs = append(fs, c.NodeLocationsInCluster("us-central1", []string{"us-east5-a"})...)
+	listed := 0
+	for _, f := range fs {
+		want := strings.HasPrefix(f.Summary, "Zone Not Listed") || strings.HasPrefix(f.Summary, "Zone Listed Only") ||
+			strings.HasPrefix(f.Summary, "Region Not Listed")
+		if f.ZoneList != want {
+			t.Errorf("%v: ZoneList = %v, want %v", f, f.ZoneList, want)
+		}
+		if want {
+			listed++
+		}
+	}
+	if listed < 5 || len(fs) == listed {
+		t.Fatalf("want several zone-list warnings and other findings, got %d of %d: %v", listed, len(fs), fs)
+	}
+	left := fs.WithoutZoneListsFor([]string{"asia-southeast1-b", "us-east1-b"})
+	for _, f := range left {
+		if f.ZoneList && (f.Value == "asia-southeast1-b" || f.Value == "us-east1-b") {
+			t.Errorf("WithoutZoneListsFor kept %v", f)
+		}
+	}
+	if len(left) >= len(fs) || len(left) < len(fs)-3 {
+		t.Errorf("WithoutZoneListsFor dropped %d of %d findings, want the three about the answered zones", len(fs)-len(left), len(fs))
+	}
+}

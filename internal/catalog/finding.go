@@ -6,6 +6,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -58,6 +59,33 @@ type Finding struct {
 	Basis Basis
 	// Source is the URL of the fact that decided the finding.
 	Source string
+	// ZoneList marks a warning that rests on the catalog's zone lists
+	// alone: a live answer about the same zone replaces it
+	// (Findings.WithoutZoneListsFor).
+	ZoneList bool
+}
+
+// WithoutZoneListsFor drops the zone-list warnings (Finding.ZoneList) about
+// the zones a live check answered for: the API's own list of what the zone
+// offers replaces the catalog's, so one plan does not show both.
+func (f Findings) WithoutZoneListsFor(answered []string) Findings {
+	if len(answered) == 0 {
+		return f
+	}
+	var out Findings
+	for _, x := range f {
+		if x.ZoneList && slices.Contains(answered, x.Value) {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// zoneList marks f as resting on a zone list (Finding.ZoneList).
+func zoneList(f Finding) Finding {
+	f.ZoneList = true
+	return f
 }
 
 // String formats the finding for logs and test failures.

@@ -54,30 +54,30 @@ func (c *Catalog) checkZone(g *Generation, accType, z, attr string) (Finding, bo
 			} else {
 				detail += "."
 			}
-			return newFinding(SeverityWarning, attr, z, "Zone Not Listed for Accelerator Type", o.Source, alt, detail), true
+			return zoneList(newFinding(SeverityWarning, attr, z, "Zone Not Listed for Accelerator Type", o.Source, alt, detail)), true
 		}
 		if o.Status == StatusOld {
-			return newFinding(SeverityWarning, attr, z, "Zone Listed Only on an Older Page", o.Source, nil,
+			return zoneList(newFinding(SeverityWarning, attr, z, "Zone Listed Only on an Older Page", o.Source, nil,
 				fmt.Sprintf("%q offers %s only according to an older docs page; check with \"gcloud compute tpus accelerator-types list --zone=%s\".",
-					z, g.Name, z)), true
+					z, g.Name, z))), true
 		}
 		return Finding{}, false
 	}
 	if same := g.regions[region]; len(same) > 0 {
-		return newFinding(SeverityWarning, attr, z, "Zone Not Listed for TPU Generation", src, same,
+		return zoneList(newFinding(SeverityWarning, attr, z, "Zone Not Listed for TPU Generation", src, same,
 			fmt.Sprintf("%q is not listed for %s, but region %s offers %s in %s; zone lists change, so check with \"gcloud compute tpus accelerator-types list --zone=%s\".",
-				z, g.Name, region, g.Name, joinAnd(same), z)), true
+				z, g.Name, region, g.Name, joinAnd(same), z))), true
 	}
 	for _, a := range g.UnlistedAreas {
 		if strings.HasPrefix(z, a.Prefix) {
-			return newFinding(SeverityWarning, attr, z, "Zone Not Listed for TPU Generation", a.Source, nil,
-				fmt.Sprintf("%q is not listed for %s. %s", z, g.Name, a.Decision)), true
+			return zoneList(newFinding(SeverityWarning, attr, z, "Zone Not Listed for TPU Generation", a.Source, nil,
+				fmt.Sprintf("%q is not listed for %s. %s", z, g.Name, a.Decision))), true
 		}
 	}
 	sugg := nearest(z, genZones)
-	return newFinding(SeverityWarning, attr, z, "Zone Not Listed for TPU Generation", src, sugg,
+	return zoneList(newFinding(SeverityWarning, attr, z, "Zone Not Listed for TPU Generation", src, sugg,
 		fmt.Sprintf("%q is not listed for %s: no zone in region %s is. %s zones: %s. Zone lists change month to month; with the API reachable at plan time the provider checks the zone's live list, and offline this is a warning only.",
-			z, g.Name, region, g.Name, strings.Join(genZones, ", "))), true
+			z, g.Name, region, g.Name, strings.Join(genZones, ", ")))), true
 }
 
 // badZoneForm is the error for a value that is not a zone name. Its

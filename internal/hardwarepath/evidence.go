@@ -116,7 +116,7 @@ func needOf(cat *catalog.Catalog, c decisiontree.Candidate) livecheck.Need {
 func liveEvidence(ctx context.Context, cat *catalog.Catalog, live *livecheck.Checker, project string, c decisiontree.Candidate,
 	ev decisiontree.Evidence, warn func(catalog.Findings)) decisiontree.Evidence {
 	n := needOf(cat, c)
-	fs := live.PoolZones(ctx, n.Pool(project, "", ev.Zones))
+	fs, _ := live.PoolZones(ctx, n.Pool(project, "", ev.Zones))
 	offered := slices.Clone(ev.Zones)
 	zoneChecked := true
 	for _, f := range fs {

@@ -43,7 +43,7 @@ func checkPlan(ctx context.Context, c *Checker, cat *catalog.Catalog, tiers []be
 		if !c.ComputeConfigured("p") {
 			continue
 		}
-		c.PoolZones(ctx, t.need.Pool("p", t.region, t.zones))
+		_, _ = c.PoolZones(ctx, t.need.Pool("p", t.region, t.zones))
 		c.Capacity(ctx, cat, catalog.AttrNodeLocations, CapacityQuery{Project: "p", Region: t.region, Accelerator: t.need.Accelerator,
 			Spot: t.spot, PerNode: t.need.PerNode, MachineType: t.need.MachineType, Zones: t.zones})
 	}

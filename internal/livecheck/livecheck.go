@@ -181,13 +181,16 @@ type PoolQuery struct {
 
 // PoolZones checks live that each zone offers the pool's machine type and
 // attached GPU type: an error on node_locations[i] naming the zones that
-// have it, a warning when the caller may not list them.
-func (c *Checker) PoolZones(ctx context.Context, q PoolQuery) catalog.Findings {
-	var fs catalog.Findings
+// have it, a warning when the caller may not list them. answered are the
+// zones Compute Engine answered for (every list the pool needs was read):
+// the catalog's zone-list warnings about them are replaced
+// (catalog.Findings.WithoutZoneListsFor).
+func (c *Checker) PoolZones(ctx context.Context, q PoolQuery) (fs catalog.Findings, answered []string) {
 	attr := q.Attr
 	if attr == "" {
 		attr = catalog.AttrNodeLocations
 	}
+	var asked, failed bool
 	check := func(kind, name, permission string, list func(context.Context, string, string) ([]string, error)) {
 		if name == "" || len(q.Zones) == 0 {
 			return
@@ -195,8 +198,10 @@ func (c *Checker) PoolZones(ctx context.Context, q PoolQuery) catalog.Findings {
 		have, err := list(ctx, q.Project, name)
 		if err != nil {
 			fs = append(fs, unanswered(attr, q.Zones[0], "Compute Engine API", permission, err)...)
+			failed = true
 			return
 		}
+		asked = true
 		for i, z := range q.Zones {
 			if slices.Contains(have, z) {
 				continue
@@ -208,14 +213,17 @@ func (c *Checker) PoolZones(ctx context.Context, q PoolQuery) catalog.Findings {
 	}
 	check("machine type", q.MachineType, "compute.machineTypes.list", c.machineTypeZones)
 	check("accelerator type", q.GPUType, "compute.acceleratorTypes.list", c.acceleratorTypeZones)
-	return fs
+	if asked && !failed {
+		answered = slices.Clone(q.Zones)
+	}
+	return fs, answered
 }
 
 // TPUZones checks live, with the Cloud TPU API, that each zone offers the
 // accelerator type of res, and whether it lists the runtime version; the
 // findings carry attr and, with several zones, the zone's index. See
 // TPUZoneFindings.
-func (c *Checker) TPUZones(ctx context.Context, cat *catalog.Catalog, project, attr string, zones []string, res catalog.RuntimeResult) catalog.Findings {
+func (c *Checker) TPUZones(ctx context.Context, cat *catalog.Catalog, project, attr string, zones []string, res catalog.RuntimeResult) (catalog.Findings, []string) {
 	return TPUZoneFindings(ctx, c, cat, project, attr, zones, res)
 }
 
@@ -230,15 +238,17 @@ type TPUOffers interface {
 // (ZoneOfferFindings), a warning when it does not list the runtime version,
 // a warning naming the permission when the API refuses the list, and
 // nothing when it cannot be reached (the catalog's warnings stand). With
-// several zones the findings on attr carry the zone's index.
-func TPUZoneFindings(ctx context.Context, offers TPUOffers, cat *catalog.Catalog, project, attr string, zones []string, res catalog.RuntimeResult) catalog.Findings {
-	var fs catalog.Findings
+// several zones the findings on attr carry the zone's index. answered are
+// the zones the API listed: the catalog's zone-list warnings about them are
+// replaced (catalog.Findings.WithoutZoneListsFor).
+func TPUZoneFindings(ctx context.Context, offers TPUOffers, cat *catalog.Catalog, project, attr string, zones []string, res catalog.RuntimeResult) (fs catalog.Findings, answered []string) {
 	for i, z := range zones {
 		offer, err := offers.TPUZoneOffer(ctx, project, z)
 		if err != nil {
 			fs = append(fs, unanswered(attr, z, "Cloud TPU API", "tpu.acceleratorTypes.list", err)...)
 			continue
 		}
+		answered = append(answered, z)
 		var offering []string
 		if acc := res.Accelerator.Type; acc != "" && !slices.Contains(offer.AcceleratorTypes, acc) {
 			offering = zonesOffering(ctx, offers, cat, project, acc, res.Accelerator.Generation, z, zones)
@@ -250,7 +260,7 @@ func TPUZoneFindings(ctx context.Context, offers TPUOffers, cat *catalog.Catalog
 			fs = append(fs, f)
 		}
 	}
-	return fs
+	return fs, answered
 }
 
 // zonesOffering asks the Cloud TPU API, for the other configured zones and

@@ -6,6 +6,7 @@ package livecheck
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,7 +34,10 @@ func TestPoolZonesAsksOncePerType(t *testing.T) {
 	srv, c := startEmulator(t)
 	q := PoolQuery{Project: "p", MachineType: "a2-ultragpu-4g", Zones: []string{"us-central1-a", "us-central1-c"}, Region: "us-central1"}
 	for range 3 {
-		fs := c.PoolZones(context.Background(), q)
+		fs, answered := c.PoolZones(context.Background(), q)
+		if !slices.Equal(answered, q.Zones) {
+			t.Fatalf("answered = %v, want every zone asked, %v", answered, q.Zones)
+		}
 		if len(fs) != 1 || fs[0].Severity != catalog.SeverityError || fs[0].Index != 0 ||
 			!strings.Contains(fs[0].Detail, "zones of us-central1 that offer it: us-central1-c.") {
 			t.Fatalf("findings = %v, want one error on node_locations[0] naming us-central1-c", fs)
@@ -43,7 +47,7 @@ func TestPoolZonesAsksOncePerType(t *testing.T) {
 		t.Errorf("machineTypes.aggregatedList called %d times, want 1", n)
 	}
 	// An attached GPU type is asked for by accelerator type.
-	fs := c.PoolZones(context.Background(), PoolQuery{Project: "p", GPUType: "nvidia-tesla-p100", Zones: []string{"us-central1-a"}})
+	fs, _ := c.PoolZones(context.Background(), PoolQuery{Project: "p", GPUType: "nvidia-tesla-p100", Zones: []string{"us-central1-a"}})
 	if len(fs) != 0 {
 		t.Errorf("P100 in us-central1-a: want no finding, got %v", fs)
 	}
@@ -57,7 +61,10 @@ func TestPoolZonesPermissionDenied(t *testing.T) {
 	if err := srv.FailNext(emulator.MethodComputeMachineTypesAggregatedList, 1, http.StatusForbidden); err != nil {
 		t.Fatal(err)
 	}
-	fs := c.PoolZones(context.Background(), PoolQuery{Project: "p", MachineType: "ct6e-standard-4t", Zones: []string{"us-central1-b"}})
+	fs, answered := c.PoolZones(context.Background(), PoolQuery{Project: "p", MachineType: "ct6e-standard-4t", Zones: []string{"us-central1-b"}})
+	if len(answered) != 0 {
+		t.Errorf("answered = %v after a refused list, want none: the catalog's zone lists stand", answered)
+	}
 	if len(fs) != 1 || fs[0].Severity != catalog.SeverityWarning || !strings.Contains(fs[0].Detail, "compute.machineTypes.list") {
 		t.Errorf("findings = %v, want one warning naming compute.machineTypes.list", fs)
 	}
@@ -69,7 +76,10 @@ func TestTPUZonesNamesTheZone(t *testing.T) {
 	t.Parallel()
 	_, c := startEmulator(t)
 	res := catalog.Default().ResolveRuntime(catalog.RuntimeQuery{AcceleratorType: "v6e-8"})
-	fs := c.TPUZones(context.Background(), catalog.Default(), "p", catalog.AttrZones, []string{"us-central1-b", "us-central1-a"}, res)
+	fs, answered := c.TPUZones(context.Background(), catalog.Default(), "p", catalog.AttrZones, []string{"us-central1-b", "us-central1-a"}, res)
+	if !slices.Equal(answered, []string{"us-central1-b", "us-central1-a"}) {
+		t.Errorf("answered = %v, want both zones", answered)
+	}
 	if len(fs) != 1 || fs[0].Index != 1 || fs[0].Severity != catalog.SeverityError || fs[0].Value != "us-central1-a" {
 		t.Errorf("findings = %v, want one error on zones[1]", fs)
 	}

@@ -132,7 +132,7 @@ func TestTPUZoneFindingsNamesLiveZones(t *testing.T) {
 		"us-east5-b":     {"v6e-4"},
 		"europe-west4-a": {"v6e-4", "v6e-8"},
 	}
-	fs := TPUZoneFindings(context.Background(), offers, cat, "p", "zones", []string{"us-central1-a", "europe-west4-a"}, res)
+	fs, _ := TPUZoneFindings(context.Background(), offers, cat, "p", "zones", []string{"us-central1-a", "europe-west4-a"}, res)
 	if len(fs) != 1 {
 		t.Fatalf("want one finding, got %v", fs)
 	}

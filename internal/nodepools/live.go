@@ -27,10 +27,11 @@ import (
 // when the provider can reach Compute Engine, that each zone offers the
 // tier's accelerator live (livecheck.Checker.PoolZones). A tier without
 // node_locations is checked in the cluster's locations when GKE was read.
-func (r *fallbackNodePoolsResource) clusterFindings(ctx context.Context, cat *catalog.Catalog, cluster string, live *container.Cluster, in tierInput, spec tierSpec) catalog.Findings {
+// answered are the zones Compute Engine answered for.
+func (r *fallbackNodePoolsResource) clusterFindings(ctx context.Context, cat *catalog.Catalog, cluster string, live *container.Cluster, in tierInput, spec tierSpec) (catalog.Findings, []string) {
 	project, location, _, err := gcp.ParseClusterID(cluster)
 	if err != nil {
-		return nil // the cluster attribute's own validator reports it
+		return nil, nil // the cluster attribute's own validator reports it
 	}
 	fs := cat.NodeLocationsInCluster(location, in.Locations)
 	if v := in.Settings.Version; live != nil && catalog.NewerGKEVersion(v, live.CurrentMasterVersion) {
@@ -43,21 +44,22 @@ func (r *fallbackNodePoolsResource) clusterFindings(ctx context.Context, cat *ca
 		fs = append(fs, f)
 	}
 	if fs.HasErrors() || r.data == nil || !r.data.Live().ComputeConfigured(project) {
-		return fs
+		return fs, nil
 	}
 	zones := in.Locations
 	if len(zones) == 0 && live != nil {
 		zones = live.Locations
 	}
 	q := needOf(cat, spec).Pool(project, catalog.RegionOf(location), zones)
-	for _, f := range r.data.Live().PoolZones(ctx, q) {
+	lfs, answered := r.data.Live().PoolZones(ctx, q)
+	for _, f := range lfs {
 		if len(in.Locations) == 0 {
 			f.Index = -1
 			f.Detail = fmt.Sprintf("The tier sets no node_locations, so its pool goes to the cluster's node locations. %s", f.Detail)
 		}
 		fs = append(fs, f)
 	}
-	return fs
+	return fs, answered
 }
 
 // needOf is what one node of a tier asks of the live APIs.

@@ -250,7 +250,8 @@ func (r *fallbackNodePoolsResource) tierFindings(ctx context.Context, p *plannin
 	cluster := p.plan.Cluster
 	spec, fs := derive(p.cat, in, p.plan.ComputeClass.ValueString(), p.version)
 	if !fs.HasErrors() && !cluster.IsUnknown() && !cluster.IsNull() {
-		fs = append(fs, r.clusterFindings(ctx, p.cat, cluster.ValueString(), p.live, in, spec)...)
+		cfs, answered := r.clusterFindings(ctx, p.cat, cluster.ValueString(), p.live, in, spec)
+		fs = append(fs.WithoutZoneListsFor(answered), cfs...)
 		fs = append(fs, r.policyFindings(ctx, cluster.ValueString(), spec)...)
 		if !fs.HasErrors() {
 			cfs, checked, can := r.capacityFindings(ctx, p.cat, cluster.ValueString(), p.live, in, spec, i == len(p.cfgElems)-1)

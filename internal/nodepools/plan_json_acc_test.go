@@ -18,7 +18,8 @@ import (
 // the real CLI against a build of the provider and counts the diagnostics:
 // Terraform validates a configuration twice during a plan, and each catalog
 // finding must still be shown exactly once, whether a warning, an error, or
-// an error downgraded by validation = "warn". (terraform-plugin-testing
+// an error downgraded by validation = "warn"; and the live answer about a
+// zone replaces the catalog's zone-list warning about it. (terraform-plugin-testing
 // cannot count warnings.)
 func TestAccFallbackNodePools_diagnosticsOnce(t *testing.T) {
 	env := acctest.DevInstall(t)
@@ -66,6 +67,11 @@ func TestAccFallbackNodePools_diagnosticsOnce(t *testing.T) {
 			}
 			if count != 1 {
 				t.Errorf("%q shown %d times, want once\nstdout:\n%s", tc.summary, count, stdout)
+			}
+			for _, d := range diags {
+				if strings.HasPrefix(tc.summary, "Zone Does Not") && strings.HasPrefix(d.Summary, "Zone Not Listed") {
+					t.Errorf("the catalog's %q is shown beside the live answer: %+v", d.Summary, d)
+				}
 			}
 		})
 	}

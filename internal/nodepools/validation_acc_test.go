@@ -109,7 +109,7 @@ func TestAccFallbackNodePools_validation(t *testing.T) {
       effect = "NoSchedule"
     }
   }`),
-			`(?s)Invalid Taint Effect.*"NoSchedule" is the Kubernetes spelling.*effect = "NO_SCHEDULE"`},
+			`(?s)Invalid Taint Effect.*Tier "x", taints\[0\]: "NoSchedule" is the\s+Kubernetes spelling.*effect = "NO_SCHEDULE"`},
 		{"taint effect in lower case", resourceHCL(cluster, "c", "",
 			`  tiers {
     name             = "x"
@@ -121,7 +121,7 @@ func TestAccFallbackNodePools_validation(t *testing.T) {
       effect = "no_execute"
     }
   }`),
-			`(?s)Invalid Taint Effect.*did you mean "NO_EXECUTE"`},
+			`(?s)Invalid Taint Effect.*Tier "x", taints\[0\]: "no_execute" is not a GKE.*did\s+you\s+mean\s+"NO_EXECUTE"`},
 		{"invalid pool name", resourceHCL(cluster, "c", "", strings.Replace(v6e, `"tpu"`, `"TPU_pool"`, 1)), `must be 1 to 40 lowercase`},
 		{"invalid cluster id", resourceHCL("serving", "c", "", v6e), `Invalid Cluster ID`},
 		{"invalid compute class", resourceHCL(cluster, "Bad_Class", "", v6e), `compute_class`},

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/helpers/validatordiag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // requiredAttributesValidator requires the named attributes of a written
@@ -129,11 +131,12 @@ func (taintEffectValidator) MarkdownDescription(context.Context) string {
 	return "must be one of " + strings.Join(taintEffects, ", ")
 }
 
-func (taintEffectValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (taintEffectValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
 	got := req.ConfigValue.ValueString()
+	where := tierPrefix(ctx, req.Config, req.Path)
 	fold := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
 	for _, e := range taintEffects {
 		switch {
@@ -141,14 +144,36 @@ func (taintEffectValidator) ValidateString(_ context.Context, req validator.Stri
 			return
 		case got == kubernetesEffect[e]:
 			resp.Diagnostics.AddAttributeError(req.Path, "Invalid Taint Effect",
-				fmt.Sprintf("%q is the Kubernetes spelling of the effect; GKE's node pool API spells it %q. Use effect = %q.", got, e, e))
+				where+fmt.Sprintf("%q is the Kubernetes spelling of the effect; GKE's node pool API spells it %q. Use effect = %q.", got, e, e))
 			return
 		case fold(got) == fold(e):
 			resp.Diagnostics.AddAttributeError(req.Path, "Invalid Taint Effect",
-				fmt.Sprintf("%q is not a GKE taint effect; did you mean %q? GKE's effects are %s.", got, e, strings.Join(taintEffects, ", ")))
+				where+fmt.Sprintf("%q is not a GKE taint effect; did you mean %q? GKE's effects are %s.", got, e, strings.Join(taintEffects, ", ")))
 			return
 		}
 	}
 	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Taint Effect",
-		fmt.Sprintf("%q is not a GKE taint effect; use one of %s.", got, strings.Join(taintEffects, ", ")))
+		where+fmt.Sprintf("%q is not a GKE taint effect; use one of %s.", got, strings.Join(taintEffects, ", ")))
+}
+
+// tierPrefix is the "Tier "name", taints[0]: " that starts the detail of a
+// diagnostic on an attribute of a tier's nested block (at
+// tiers[i].block[j].attribute), as appendTierFindings writes it: Terraform
+// shows a nested attribute's diagnostic at the resource block, so the
+// detail names the tier and the element. Empty when p is not such a path.
+func tierPrefix(ctx context.Context, config tfsdk.Config, p path.Path) string {
+	steps := p.Steps()
+	if len(steps) < 5 {
+		return ""
+	}
+	block, ok := steps[2].(path.PathStepAttributeName)
+	elem, okElem := steps[3].(path.PathStepElementKeyInt)
+	if !ok || !okElem {
+		return ""
+	}
+	var name types.String
+	if d := config.GetAttribute(ctx, p.ParentPath().ParentPath().ParentPath().AtName("name"), &name); d.HasError() || name.IsNull() || name.IsUnknown() {
+		return fmt.Sprintf("%s[%d]: ", block, elem)
+	}
+	return fmt.Sprintf("Tier %q, %s[%d]: ", name.ValueString(), block, elem)
 }

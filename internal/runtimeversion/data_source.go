@@ -96,8 +96,8 @@ func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.Read
 	q, _ := queryFrom(cfg)
 	mode := d.modes.For(cfg.Validation)
 	res := runtimeOf(d.cat, q)
-	validation.Append(&resp.Diagnostics, path.Empty(), res.Findings, mode)
-	if resp.Diagnostics.HasError() {
+	if res.Findings.WithMode(mode.Mode).HasErrors() {
+		validation.Append(&resp.Diagnostics, path.Empty(), res.Findings, mode)
 		return
 	}
 	tflog.Debug(ctx, "resolved TPU runtime version", map[string]any{
@@ -108,17 +108,18 @@ func (d *runtimeVersionDataSource) Read(ctx context.Context, req datasource.Read
 		"findings":         len(res.Findings),
 	})
 
+	if live, ok := d.liveCheckable(ctx, q); ok {
+		resp.Diagnostics.Append(d.checkLive(ctx, live, d.data.Project(), q.Zones[0], res, mode)...)
+	} else {
+		validation.Append(&resp.Diagnostics, path.Empty(), res.Findings, mode)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	state, diags := flatten(ctx, d.cat, cfg, res)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
-	}
-
-	if live, ok := d.liveCheckable(ctx, q); ok {
-		resp.Diagnostics.Append(d.checkLive(ctx, live, d.data.Project(), q.Zones[0], res, mode)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
 	}
 	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &state)...)
 }

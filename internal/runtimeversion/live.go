@@ -31,10 +31,12 @@ var _ liveAPI = (*livecheck.Checker)(nil)
 // (livecheck.TPUZoneFindings): an error when the zone does not offer the
 // accelerator type, a warning when it does not list the runtime version or
 // when the API refuses the list. An API that cannot be reached leaves the
-// catalog's answer alone.
+// catalog's answer alone. The catalog's findings, res.Findings, are
+// reported with the live ones, without the zone-list warnings the live
+// answer replaces.
 func (d *runtimeVersionDataSource) checkLive(ctx context.Context, live liveAPI, project, zone string, res catalog.RuntimeResult, mode validation.Mode) diag.Diagnostics {
 	var diags diag.Diagnostics
-	fs := livecheck.TPUZoneFindings(ctx, live, d.cat, project, attrZone, []string{zone}, res)
-	validation.Append(&diags, path.Empty(), fs, mode)
+	fs, answered := livecheck.TPUZoneFindings(ctx, live, d.cat, project, attrZone, []string{zone}, res)
+	validation.Append(&diags, path.Empty(), append(res.Findings.WithoutZoneListsFor(answered), fs...), mode)
 	return diags
 }

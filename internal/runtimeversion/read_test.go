@@ -185,20 +185,15 @@ func TestReadLiveCheck(t *testing.T) {
 		"zone does not offer the type": {
 			data:   online,
 			inputs: map[string]string{"accelerator_type": "v6e-4", "zone": "us-central1-a"},
-			wantRead: []string{
-				"Warning: zone: Zone Not Listed for TPU Generation",
-				"Error: zone: Zone Does Not Offer Accelerator Type",
-			},
+			// The live answer replaces the catalog's zone-list warning.
+			wantRead: []string{"Error: zone: Zone Does Not Offer Accelerator Type"},
 			wantCall: true,
 		},
 		"warn mode downgrades the live error": {
 			data:   online,
 			mode:   catalog.ModeWarn,
 			inputs: map[string]string{"accelerator_type": "v6e-4", "zone": "us-central1-a"},
-			wantRead: []string{
-				"Warning: zone: Zone Not Listed for TPU Generation",
-				"Warning: zone: Zone Does Not Offer Accelerator Type",
-			},
+			wantRead: []string{"Warning: zone: Zone Does Not Offer Accelerator Type"},
 			wantCall: true,
 		},
 		"chosen runtime not live": {
@@ -228,6 +223,11 @@ func TestReadLiveCheck(t *testing.T) {
 			data:     unreachable,
 			inputs:   map[string]string{"accelerator_type": "v6e-4", "zone": "us-central1-b"},
 			wantRead: nil,
+		},
+		"unreachable API leaves the catalog's zone-list warning": {
+			data:     unreachable,
+			inputs:   map[string]string{"accelerator_type": "v6e-4", "zone": "us-central1-a"},
+			wantRead: []string{"Warning: zone: Zone Not Listed for TPU Generation"},
 		},
 	}
 	for name, tc := range tests {

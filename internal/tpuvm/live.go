@@ -24,26 +24,27 @@ import (
 // accelerator type and runtime version (livecheck.Checker.TPUZones); for a
 // VM created through Compute Engine, Compute Engine's machine type
 // (livecheck.Checker.PoolZones). Offline plans make no call: the catalog's
-// zone lists have already given their warnings.
-func (r *vmResource) liveZoneFindings(ctx context.Context, plan vmModel, res catalog.RuntimeResult) catalog.Findings {
+// zone lists decide. answered are the zones the API answered for, whose
+// catalog zone-list warnings the live answer replaces.
+func (r *vmResource) liveZoneFindings(ctx context.Context, plan vmModel, res catalog.RuntimeResult) (catalog.Findings, []string) {
 	if r.data == nil || !tfmodel.Known(plan.Project) || !tfmodel.Known(plan.API) {
-		return nil
+		return nil, nil
 	}
 	project := plan.Project.ValueString()
 	zones, ok := listStrings(plan.Zones)
 	if !ok || len(zones) == 0 {
-		return nil
+		return nil, nil
 	}
 	live := r.data.Live()
 	if plan.API.ValueString() == apiComputeEngine {
 		ce, fs := r.catalog.ComputeEngineTPU(plan.AcceleratorType.ValueString())
 		if fs.HasErrors() || !live.ComputeConfigured(project) {
-			return nil
+			return nil, nil
 		}
 		return live.PoolZones(ctx, livecheck.PoolQuery{Project: project, MachineType: ce.MachineType, Zones: zones, Attr: catalog.AttrZones})
 	}
 	if !live.TPUConfigured(project) {
-		return nil
+		return nil, nil
 	}
 	return live.TPUZones(ctx, r.catalog, project, catalog.AttrZones, zones, res)
 }

@@ -113,11 +113,16 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		ok = false
 	}
 	if ok {
-		appendFindings(&resp.Diagnostics, res.Findings, diskZoneFindings(ctx, r.catalog, plan), r.modes.For(plan.Validation), false)
-	}
-	if ok && state == nil && !resp.Diagnostics.HasError() {
-		// A new VM: the zones' live offer, when the API can be reached.
-		appendFindings(&resp.Diagnostics, r.liveZoneFindings(ctx, plan, res), nil, r.modes.For(plan.Validation), false)
+		mode := r.modes.For(plan.Validation)
+		disks := diskZoneFindings(ctx, r.catalog, plan)
+		fs := res.Findings
+		if state == nil && !resp.Diagnostics.HasError() && !fs.WithMode(mode.Mode).HasErrors() && !disks.WithMode(mode.Mode).HasErrors() {
+			// A new VM: the zones' live offer, when the API can be
+			// reached, replaces the catalog's zone lists.
+			live, answered := r.liveZoneFindings(ctx, plan, res)
+			fs = append(fs.WithoutZoneListsFor(answered), live...)
+		}
+		appendFindings(&resp.Diagnostics, fs, disks, mode, false)
 	}
 	switch {
 	case req.Private == nil || resp.Private == nil:

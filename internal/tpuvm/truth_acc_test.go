@@ -44,7 +44,8 @@ func TestAccTPUVM_documentedRuntimes(t *testing.T) {
 
 // TestAccTPUVM_liveZone: with the Cloud TPU API reachable at plan time, a
 // zone whose live list lacks the accelerator type is an error naming the
-// zones that offer it; offline the same plan only warns.
+// zones that offer it, and the catalog's zone-list warning about the same
+// zone is not shown beside it; offline the same plan only warns.
 func TestAccTPUVM_liveZone(t *testing.T) {
 	tg := acctest.New(t)
 	tg.RequireEmulatorFor(t, "relies on the emulator's answer of which zones offer v6e-8")
@@ -75,6 +76,11 @@ resource "accel_tpu_vm" "test" {
 		}
 		if found != 1 {
 			t.Errorf("%s: want one %s %q naming us-central1-b; diagnostics: %+v", tc.name, tc.severity, tc.summary, diags)
+		}
+		for _, d := range diags {
+			if tc.name == "live" && strings.HasPrefix(d.Summary, "Zone Not Listed") {
+				t.Errorf("live: the catalog's %q is shown beside the live answer: %+v", d.Summary, d)
+			}
 		}
 	}
 }
