@@ -190,9 +190,9 @@ func TestReadLiveCheck(t *testing.T) {
 			wantCall: true,
 		},
 		"warn mode downgrades the live error": {
-			data:   online,
-			mode:   catalog.ModeWarn,
-			inputs: map[string]string{"accelerator_type": "v6e-4", "zone": "us-central1-a"},
+			data:     online,
+			mode:     catalog.ModeWarn,
+			inputs:   map[string]string{"accelerator_type": "v6e-4", "zone": "us-central1-a"},
 			wantRead: []string{"Warning: zone: Zone Does Not Offer Accelerator Type"},
 			wantCall: true,
 		},
