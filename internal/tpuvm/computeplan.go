@@ -79,10 +79,11 @@ func computeEngineDiags(ctx context.Context, cat *catalog.Catalog, m vmModel, di
 		return
 	}
 	const fix = `Remove it, or set api = "cloud_tpu" where the Cloud TPU API offers the generation.`
-	refuse := func(p path.Path, what string) {
+	refuseWith := func(p path.Path, what, fix string) {
 		diags.AddAttributeError(p, "Not Available Through Compute Engine",
 			what+" This TPU VM is created through Compute Engine (api = \"compute_engine\"). "+fix)
 	}
+	refuse := func(p path.Path, what string) { refuseWith(p, what, fix) }
 	if tfmodel.Known(m.CIDRBlock) && m.CIDRBlock.ValueString() != "" {
 		refuse(path.Root("cidr_block"), fmt.Sprintf("cidr_block %q is a Cloud TPU API setting: a Compute Engine instance takes "+
 			"its address from its subnetwork (network_config.subnetwork).", m.CIDRBlock.ValueString()))
@@ -96,9 +97,8 @@ func computeEngineDiags(ctx context.Context, cat *catalog.Catalog, m vmModel, di
 		var d diag.Diagnostics
 		d.Append(m.Capacity.As(ctx, &c, tfmodel.LenientObjectAsOptions)...)
 		if mode := tfmodel.KnownString(c.Mode); !d.HasError() && mode != "" && mode != catalog.CapacityOnDemand {
-			refuse(path.Root("capacity").AtName("mode"), fmt.Sprintf("Capacity mode %q is a Cloud TPU queued resource, "+
-				"which Compute Engine does not create. For a Spot VM through Compute Engine set scheduling_config { spot = true } "+
-				"(it does not wait for capacity: a stockout fails the zone and the next zone is tried).", mode))
+			refuseWith(path.Root("capacity").AtName("mode"), fmt.Sprintf("Capacity mode %q is a Cloud TPU queued resource, "+
+				"which Compute Engine does not create.", mode), capacityAdvice(mode))
 		}
 	}
 	interfaceForwardingDiags(ctx, m, diags)
@@ -111,4 +111,22 @@ func computeEngineDiags(ctx context.Context, cat *catalog.Catalog, m vmModel, di
 				"instance consumes a matching reservation that is consumed automatically, without a setting of its own.")
 		}
 	}
+}
+
+// capacityAdvice is the way to the capacity mode asked for when the VM is
+// created through Compute Engine, which creates no queued resource.
+func capacityAdvice(mode string) string {
+	switch mode {
+	case catalog.CapacitySpot:
+		return "For a Spot VM through Compute Engine set scheduling_config { spot = true } (it does not wait for capacity: " +
+			"a stockout fails the zone and the next zone is tried)."
+	case catalog.CapacityReserved:
+		return "A Compute Engine instance consumes a matching automatically consumed reservation by itself (its reservation " +
+			"affinity defaults to any reservation): remove the capacity block to use one. To name a reservation, set " +
+			"api = \"cloud_tpu\" where the Cloud TPU API offers the generation."
+	case catalog.CapacityFlexStart:
+		return "Flex-start TPU VMs are Cloud TPU queued resources: set api = \"cloud_tpu\" where the Cloud TPU API offers the " +
+			"generation, or run the workload on a GKE node pool with flex_start = true (accel_fallback_nodepools)."
+	}
+	return `Remove the capacity block, or set api = "cloud_tpu" where the Cloud TPU API offers the generation.`
 }

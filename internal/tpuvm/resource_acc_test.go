@@ -772,7 +772,25 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
   capacity {
     mode = "spot"
   }`,
-			want: `(?s)Not Available Through Compute Engine.*mode "spot".*scheduling_config \{\s+spot = true \}`,
+			want: `(?s)Not Available Through Compute Engine.*mode "spot".*scheduling_config\s+\{\s+spot\s+=\s+true\s+\}`,
+		},
+		"flex-start through Compute Engine": {
+			body: `accelerator_type = "v6e-8"
+  api              = "compute_engine"
+  zones            = ["us-central1-b"]
+  capacity {
+    mode = "flex-start"
+  }`,
+			want: `(?s)Not Available Through Compute Engine.*mode "flex-start".*set\s+api\s+=\s+"cloud_tpu".*flex_start\s+=\s+true`,
+		},
+		"reserved capacity through Compute Engine": {
+			body: `accelerator_type = "v6e-8"
+  api              = "compute_engine"
+  zones            = ["us-central1-b"]
+  capacity {
+    mode = "reserved"
+  }`,
+			want: `(?s)Not Available Through Compute Engine.*mode "reserved".*consumes\s+a\s+matching\s+automatically\s+consumed\s+reservation`,
 		},
 		"multislice through Compute Engine": {
 			body: `accelerator_type = "v6e-8"
