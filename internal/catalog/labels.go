@@ -3,6 +3,13 @@
 
 package catalog
 
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"unicode/utf8"
+)
+
 // Node label keys, taint keys and values, and extended resource names GKE
 // uses for accelerators. The catalog data lists each with its source; a test
 // keeps these constants and the data in sync.
@@ -40,3 +47,77 @@ const (
 	// ResourceGPU is the extended resource pods request for GPUs.
 	ResourceGPU = "nvidia.com/gpu"
 )
+
+// labelKeyRE and labelValueRE are Google Cloud's label rules
+// (https://cloud.google.com/compute/docs/labeling-resources#requirements):
+// keys start with a lowercase letter or an international character; keys
+// and values hold lowercase letters, international characters, digits,
+// underscores and dashes. Lengths are counted in characters by LabelFindings.
+var (
+	labelKeyRE   = regexp.MustCompile(`^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]*$`)
+	labelValueRE = regexp.MustCompile(`^[\p{Ll}\p{Lo}\p{N}_-]*$`)
+)
+
+// IsLabelKey reports whether k is a label key Google Cloud accepts.
+func IsLabelKey(k string) bool {
+	return utf8.RuneCountInString(k) <= maxLabelLength && labelKeyRE.MatchString(k)
+}
+
+// IsLabelValue reports whether v is a label value Google Cloud accepts.
+func IsLabelValue(v string) bool {
+	return utf8.RuneCountInString(v) <= maxLabelLength && labelValueRE.MatchString(v)
+}
+
+// maxLabelLength is the longest label key or value, in characters (the
+// same page; catalog.json's pool_settings.resource_labels.max_length).
+const maxLabelLength = 63
+
+// LabelRules says what IsLabelKey and IsLabelValue accept, for schema
+// descriptions.
+const LabelRules = "Keys: 1 to 63 lowercase letters (international ones included), digits, `_` and `-`, starting with a " +
+	"letter; values: at most 63 of the same characters."
+
+// LabelFindings is the one label rule of every resource: labels are the labels
+// the resource writes on the object under attr (the provider's
+// default_labels included), reserved the keys the provider adds itself.
+// Together they may hold at most Compute Engine's number of labels; a
+// reserved key in labels, and a key or value Google refuses, is an error.
+func (c *Catalog) LabelFindings(attr string, labels map[string]string, reserved []string) Findings {
+	lim := c.data.PoolSettings.ResourceLabels
+	noun := "Label"
+	if attr == AttrResourceLabels {
+		noun = "Resource Label"
+	}
+	var fs Findings
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	added := 0
+	for _, k := range reserved {
+		if _, ok := labels[k]; !ok {
+			added++
+		}
+	}
+	if n := len(keys) + added; n > lim.MaxLabels {
+		fs = append(fs, newRule(attr, fmt.Sprint(len(keys)), "Too Many "+noun+"s", lim.Source, nil,
+			fmt.Sprintf("A Compute Engine resource has at most %d labels; %s (with the provider's default_labels) has %d, and the provider adds %d (%v): remove at least %d.",
+				lim.MaxLabels, attr, len(keys), added, reserved, n-lim.MaxLabels)))
+	}
+	for _, k := range keys {
+		v := labels[k]
+		switch {
+		case slices.Contains(reserved, k):
+			fs = append(fs, newLimit(attr, k, noun+" Set by the Provider", lim.Source, nil,
+				fmt.Sprintf("The provider sets the label %q on every object it creates, to mark the object as its own; remove it from %s.", k, attr)))
+		case !IsLabelKey(k):
+			fs = append(fs, newRule(attr, k, "Invalid "+noun+" Key", lim.Source, nil,
+				fmt.Sprintf("Label key %q must start with a lowercase letter and hold at most %d lowercase letters, digits, underscores and dashes (international characters are allowed).", k, lim.MaxLength)))
+		case !IsLabelValue(v):
+			fs = append(fs, newRule(attr, v, "Invalid "+noun+" Value", lim.Source, nil,
+				fmt.Sprintf("The value %q of label %q must hold at most %d lowercase letters, digits, underscores and dashes (international characters are allowed).", v, k, lim.MaxLength)))
+		}
+	}
+	return fs
+}

@@ -5,7 +5,6 @@ package catalog
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -236,13 +235,6 @@ func (c *Catalog) GPUSharingLabels(partitionSize, strategy string, maxClients in
 	return gpuSharingLabels(PoolSettingsQuery{GPUPartitionSize: partitionSize, GPUSharingStrategy: strategy, MaxSharedClientsPerGPU: maxClients})
 }
 
-// labelKeyRE and labelValueRE are Compute Engine's label rules (ASCII
-// part): keys start with a lowercase letter; keys and values hold
-// lowercase letters, digits, underscores and dashes.
-var (
-	labelKeyRE   = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
-	labelValueRE = regexp.MustCompile(`^[a-z0-9_-]*$`)
-)
 
 // PoolSettings checks the node settings of a node pool against GKE's
 // documented rules.
@@ -320,33 +312,7 @@ func (c *Catalog) upgradeFindings(q PoolSettingsQuery) Findings {
 }
 
 func (c *Catalog) resourceLabelFindings(q PoolSettingsQuery) Findings {
-	lim := c.data.PoolSettings.ResourceLabels
-	var fs Findings
-	keys := make([]string, 0, len(q.ResourceLabels))
-	for k := range q.ResourceLabels {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	if n := len(keys) + len(q.ReservedLabelKeys); n > lim.MaxLabels {
-		fs = append(fs, newRule(AttrResourceLabels, fmt.Sprint(len(keys)), "Too Many Resource Labels", lim.Source, nil,
-			fmt.Sprintf("A Compute Engine resource has at most %d labels; resource_labels has %d, and the provider adds %d.",
-				lim.MaxLabels, len(keys), len(q.ReservedLabelKeys))))
-	}
-	for _, k := range keys {
-		v := q.ResourceLabels[k]
-		switch {
-		case slices.Contains(q.ReservedLabelKeys, k):
-			fs = append(fs, newLimit(AttrResourceLabels, k, "Resource Label Set by the Provider", lim.Source, nil,
-				fmt.Sprintf("The provider sets the resource label %q on every pool it creates, to mark the pool as its own; remove it from resource_labels.", k)))
-		case len(k) > lim.MaxLength || !labelKeyRE.MatchString(k):
-			fs = append(fs, newRule(AttrResourceLabels, k, "Invalid Resource Label Key", lim.Source, nil,
-				fmt.Sprintf("Resource label key %q must start with a lowercase letter and hold at most %d lowercase letters, digits, underscores and dashes.", k, lim.MaxLength)))
-		case len(v) > lim.MaxLength || !labelValueRE.MatchString(v):
-			fs = append(fs, newRule(AttrResourceLabels, v, "Invalid Resource Label Value", lim.Source, nil,
-				fmt.Sprintf("The value %q of resource label %q must hold at most %d lowercase letters, digits, underscores and dashes.", v, k, lim.MaxLength)))
-		}
-	}
-	return fs
+	return c.LabelFindings(AttrResourceLabels, q.ResourceLabels, q.ReservedLabelKeys)
 }
 
 func (c *Catalog) gpuSharingFindings(q PoolSettingsQuery) Findings {

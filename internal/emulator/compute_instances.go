@@ -389,6 +389,9 @@ func (s *Server) computeInstancesInsert(q *computeRequest, zone string) (any, *a
 	if !instanceNameRE.MatchString(in.Name) {
 		return nil, computeInvalid("resource.name", in.Name, "Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'")
 	}
+	if why := labelsProblem(in.Labels); why != "" {
+		return nil, computeInvalid("resource.labels", fmt.Sprint(len(in.Labels)), why)
+	}
 	machine, aerr := machineTypeOf(z, in.MachineType)
 	if aerr != nil {
 		return nil, aerr
@@ -739,6 +742,9 @@ func (s *Server) computeInstancesSet(q *computeRequest, method, zone, name strin
 		}
 		if req.LabelFingerprint != gi.inst.LabelFingerprint {
 			return nil, computeConditionNotMet("Labels fingerprint either invalid or resource labels have changed")
+		}
+		if why := labelsProblem(req.Labels); why != "" {
+			return nil, computeInvalid("labels", fmt.Sprint(len(req.Labels)), why)
 		}
 		verb = "setLabels"
 		apply = func() { gi.inst.Labels, gi.inst.LabelFingerprint = req.Labels, labelsFingerprint(req.Labels) }

@@ -517,6 +517,10 @@ func (s *Server) checkNodeOffer(in *tpu.Node, zone string) (string, *tpu.Acceler
 // Assumption: the wording of both messages, in the API's "Cloud TPU
 // received an invalid argument" form.
 func (s *Server) checkTPUNodeSettings(in *tpu.Node) *apiError {
+	if why := labelsProblem(in.Labels); why != "" {
+		return newError(statusInvalidArgument, "Cloud TPU received an invalid argument. %s %s", why, s.eid()).
+			with(badRequest("labels", why))
+	}
 	if in.NetworkConfig != nil && len(in.NetworkConfigs) > 0 {
 		return newError(statusInvalidArgument,
 			"Cloud TPU received an invalid argument. network_config and network_configs are mutually exclusive: specify only one of them. %s", s.eid()).
@@ -785,6 +789,10 @@ func (s *Server) tpuNodesPatch(q *tpuRequest, name string) (any, *apiError) {
 	}
 	if tn.node.State != stateReady && tn.node.State != stateStopped {
 		return nil, s.tpuBadState("update", tn.node.State)
+	}
+	if why := labelsProblem(in.Labels); contains(paths, "labels") && why != "" {
+		return nil, newError(statusInvalidArgument, "Cloud TPU received an invalid argument. %s %s", why, s.eid()).
+			with(badRequest("labels", why))
 	}
 	if contains(paths, "network_config.enable_external_ips") && tn.node.NetworkConfig == nil {
 		// Assumption: a node of several interfaces (networkConfigs) has no

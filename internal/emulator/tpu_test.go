@@ -6,6 +6,7 @@ package emulator
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -192,6 +193,10 @@ func TestTPUCreateValidation(t *testing.T) {
 			BootDiskConfig: &tpu.BootDiskConfig{CustomerEncryptionKey: &tpu.CustomerEncryptionKey{KmsKeyName: "projects/p/keyRings/r/cryptoKeys/k"}}},
 			wantErr{400, statusInvalidArgument, "", `"boot_disk_config.customer_encryption_key.kms_key_name" cannot be "projects/p/keyRings/r/cryptoKeys/k": it must be a Cloud KMS key name`},
 			"boot_disk_config.customer_encryption_key.kms_key_name"},
+		{"65 labels", "us-central1-b", "n1", &tpu.Node{AcceleratorType: "v6e-4", RuntimeVersion: "v2-alpha-tpuv6e", Labels: manyLabels(65)},
+			wantErr{400, statusInvalidArgument, "", "at most 64 labels; the request has 65"}, "labels"},
+		{"label key in capitals", "us-central1-b", "n1", &tpu.Node{AcceleratorType: "v6e-4", RuntimeVersion: "v2-alpha-tpuv6e", Labels: map[string]string{"Team": "x"}},
+			wantErr{400, statusInvalidArgument, "", `Label key "Team" is invalid`}, "labels"},
 		{"duplicate", "us-central1-b", "taken", &tpu.Node{AcceleratorType: "v6e-4", RuntimeVersion: "v2-alpha-tpuv6e"},
 			wantErr{409, statusAlreadyExists, "", "Resource 'projects/accel-sandbox/locations/us-central1-b/nodes/taken' already exists"}, ""},
 	}
@@ -539,4 +544,32 @@ func TestTPUOperationsListAndRealClock(t *testing.T) {
 	}
 	_, err = ts.Projects.Locations.Operations.Get(parent + "/operations/operation-1-deadbeef").Do()
 	checkErr(t, err, wantErr{404, statusNotFound, "", "was not found"})
+}
+
+// manyLabels is n labels k0..k(n-1).
+func manyLabels(n int) map[string]string {
+	out := make(map[string]string, n)
+	for i := range n {
+		out[fmt.Sprintf("k%d", i)] = "v"
+	}
+	return out
+}
+
+// TestTPULabelsInternational: Google Cloud labels allow international
+// characters and 64 labels; the node keeps them as sent.
+func TestTPULabelsInternational(t *testing.T) {
+	t.Parallel()
+	e := start(t, instant())
+	labels := manyLabels(63)
+	labels["équipe"] = "données"
+	if _, err := e.tpu.Projects.Locations.Nodes.Create(zoneParent("us-central1-b"), &tpu.Node{AcceleratorType: "v6e-4", RuntimeVersion: "v2-alpha-tpuv6e", Labels: labels}).NodeId("intl").Do(); err != nil {
+		t.Fatalf("64 labels with international characters refused: %v", err)
+	}
+	n, err := e.tpu.Projects.Locations.Nodes.Get(zoneParent("us-central1-b") + "/nodes/intl").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(n.Labels) != 64 || n.Labels["équipe"] != "données" {
+		t.Errorf("labels = %d, équipe = %q; want 64 and données", len(n.Labels), n.Labels["équipe"])
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
@@ -18,7 +19,7 @@ import (
 // defaultLabelsAttribute is default_labels, with the google provider's
 // meaning: labels every resource of this provider carries, below the
 // resource's own.
-func defaultLabelsAttribute() schema.MapAttribute {
+func defaultLabelsAttribute(cat *catalog.Catalog) schema.MapAttribute {
 	return schema.MapAttribute{
 		Optional:    true,
 		ElementType: types.StringType,
@@ -26,8 +27,8 @@ func defaultLabelsAttribute() schema.MapAttribute {
 			"the `labels` of `accel_tpu_vm` and the Compute Engine `resource_labels` of each `accel_fallback_nodepools` tier. " +
 			"A key the resource sets itself wins. The result is in `terraform_labels` (`terraform_resource_labels` on a tier), " +
 			"and every label on the object in `effective_labels` (`effective_resource_labels`). A change updates the objects in " +
-			"place. " + validation.LabelRules + " The key `" + ownership.LabelKey + "` is reserved.",
-		Validators: validation.Labels(ownership.LabelKey),
+			"place. " + catalog.LabelRules + " The key `" + ownership.LabelKey + "` is reserved.",
+		Validators: validation.Labels(cat, ownership.LabelKey),
 	}
 }
 

@@ -205,7 +205,7 @@ func (p *accelProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"validation":                  attr("validation", stringvalidator.OneOf(catalog.ModeNames...)),
 			"poll_interval":               attr("poll_interval", durationValidator{}),
 			"stockout_retry":              attr("stockout_retry", stringvalidator.OneOf(providerdata.StockoutRetries...)),
-			"default_labels":              defaultLabelsAttribute(),
+			"default_labels":              defaultLabelsAttribute(p.catalog),
 		},
 	}
 }

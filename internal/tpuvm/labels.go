@@ -6,6 +6,7 @@ package tpuvm
 import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
@@ -15,6 +16,12 @@ import (
 // (labels merged with the provider's default_labels, what the provider
 // writes to the VM) and `effective_labels` (every label on the VM, the
 // ownership label and labels added outside Terraform among them).
+
+// labelFindings checks labels, a known map the VM carries, with the
+// catalog's label rule, counting the ownership label the provider adds.
+func labelFindings(cat *catalog.Catalog, labels types.Map) catalog.Findings {
+	return cat.LabelFindings("labels", tfmodel.KnownStringMap(labels), []string{ownerLabelKey})
+}
 
 // planTerraformLabels plans terraform_labels: the provider's default_labels
 // with labels over them; unknown while either is; null when both are empty

@@ -6,6 +6,7 @@ package tpuvm_test
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -127,5 +128,50 @@ resource "accel_tpu_vm" "test" {
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`(?s)default_labels.*accel-managed`),
 		}},
+	})
+}
+
+// TestAccTPUVM_labelRule: the VM's labels follow the node pools' label
+// rule: 63 labels and the provider's default_labels are refused at plan
+// once, with the ownership label, they exceed Compute Engine's 64, and the
+// error counts each part; labels in international characters, which Google
+// accepts, are created and read back.
+func TestAccTPUVM_labelRule(t *testing.T) {
+	tg := acctest.New(t)
+	name := acctest.RandomName("labelrule")
+	accel, _, _ := smallType(tg)
+	var many strings.Builder
+	for i := range 62 {
+		fmt.Fprintf(&many, "    k%d = \"v\"\n", i)
+	}
+	vm := func(labels string) string {
+		return fmt.Sprintf(`
+resource "accel_tpu_vm" "test" {
+  name             = %q
+  accelerator_type = %q
+  labels = {
+%s  }
+}
+`, name, accel, labels)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             checkGone(tg, name),
+		Steps: []resource.TestStep{
+			{
+				// 62 labels, 2 default labels and the ownership label: 65.
+				Config:      tg.ConfigWithDefaultLabels(map[string]string{"env": "prod", "team": "ml"}, vm(many.String())),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Too Many Labels.*at\s+most\s+64\s+labels;\s+labels\s+\(with\s+the\s+provider's\s+default_labels\)\s+has\s+64,\s+and\s+the\s+provider\s+adds\s+1`),
+			},
+			{
+				Config: tg.ConfigWithDefaultLabels(map[string]string{"env": "prod"}, vm("    \"équipe\" = \"données\"\n")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("terraform_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"env": knownvalue.StringExact("prod"), "équipe": knownvalue.StringExact("données"),
+					})),
+				},
+			},
+		},
 	})
 }

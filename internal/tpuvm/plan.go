@@ -42,6 +42,9 @@ func (r *vmResource) ValidateConfig(ctx context.Context, req resource.ValidateCo
 		// checked alone, once (the query checks it when it runs).
 		fs = r.catalog.CheckFramework(cfg.Framework.ValueString())
 	}
+	if tfmodel.WhollyKnown(cfg.Labels) {
+		fs = append(fs, labelFindings(r.catalog, cfg.Labels)...)
+	}
 	appendFindings(&resp.Diagnostics, fs, diskZoneFindings(ctx, r.catalog, cfg), r.modes.For(cfg.Validation), true)
 	computeEngineDiags(ctx, r.catalog, cfg, &resp.Diagnostics)
 	interfaceConflict(cfg, &resp.Diagnostics)
@@ -194,6 +197,11 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 	}
 
 	plan.TerraformLabels = r.planTerraformLabels(plan)
+	if tfmodel.WhollyKnown(plan.TerraformLabels) {
+		// The labels the VM carries, default_labels included, and the
+		// ownership label: the resource's label rule, as a node pool's.
+		appendFindings(&resp.Diagnostics, labelFindings(r.catalog, plan.TerraformLabels), nil, r.modes.For(plan.Validation), false)
+	}
 	plan.EffectiveLabels = planEffectiveLabels(ctx, plan, state, &resp.Diagnostics)
 
 	if state != nil {

@@ -4,32 +4,44 @@
 package validation
 
 import (
-	"regexp"
+	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
-// LabelKeyRE and LabelValueRE are the Google Cloud label rules
-// (https://cloud.google.com/compute/docs/labeling-resources#requirements),
-// restricted to ASCII.
-var (
-	LabelKeyRE   = regexp.MustCompile(`^[a-z][-_a-z0-9]{0,62}$`)
-	LabelValueRE = regexp.MustCompile(`^[-_a-z0-9]{0,63}$`)
-)
+// Labels validates a map of Google Cloud labels, the provider's
+// default_labels, with the catalog's label rule
+// (catalog.Catalog.LabelFindings): reserved are the keys the provider sets
+// itself. The resources check the labels they write, default_labels
+// included, with the same rule.
+func Labels(cat *catalog.Catalog, reserved ...string) []validator.Map {
+	return []validator.Map{labelsValidator{cat: cat, reserved: reserved}}
+}
 
-// LabelRules describes LabelKeyRE and LabelValueRE for schema descriptions.
-const LabelRules = "Keys: 1 to 63 lowercase letters, digits, `_` and `-`, starting with a letter; values: at most 63 of the same characters."
+type labelsValidator struct {
+	cat      *catalog.Catalog
+	reserved []string
+}
 
-// Labels validates a map of Google Cloud labels whose keys may not be one
-// of reserved (labels the provider sets itself).
-func Labels(reserved ...string) []validator.Map {
-	return []validator.Map{
-		mapvalidator.KeysAre(
-			stringvalidator.RegexMatches(LabelKeyRE, "must be 1 to 63 lowercase letters, digits, '_' or '-', starting with a letter"),
-			stringvalidator.NoneOf(reserved...),
-		),
-		mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(LabelValueRE, "must be at most 63 lowercase letters, digits, '_' or '-'")),
+func (v labelsValidator) Description(ctx context.Context) string { return v.MarkdownDescription(ctx) }
+
+func (labelsValidator) MarkdownDescription(context.Context) string { return catalog.LabelRules }
+
+func (v labelsValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if !tfmodel.WhollyKnown(req.ConfigValue) {
+		return
+	}
+	name := "labels"
+	if last, _ := req.Path.Steps().LastStep(); last != nil {
+		if a, ok := last.(path.PathStepAttributeName); ok {
+			name = string(a)
+		}
+	}
+	for _, f := range v.cat.LabelFindings(name, tfmodel.KnownStringMap(req.ConfigValue), v.reserved) {
+		resp.Diagnostics.AddAttributeError(req.Path, f.Summary, f.Detail+"\n\nSource: "+f.Source)
 	}
 }
