@@ -235,7 +235,6 @@ func (c *Catalog) GPUSharingLabels(partitionSize, strategy string, maxClients in
 	return gpuSharingLabels(PoolSettingsQuery{GPUPartitionSize: partitionSize, GPUSharingStrategy: strategy, MaxSharedClientsPerGPU: maxClients})
 }
 
-
 // PoolSettings checks the node settings of a node pool against GKE's
 // documented rules.
 func (c *Catalog) PoolSettings(q PoolSettingsQuery) Findings {
