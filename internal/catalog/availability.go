@@ -148,9 +148,17 @@ func (c *Catalog) checkGKEZones(g *Generation, zones []string) Findings {
 					"Zone lists change; with the Compute Engine API reachable at plan time, the provider checks the zone's live machine types.",
 					z, g.Name, where, g.Name))
 		default:
-			f = newFinding(SeverityWarning, AttrNodeLocations, z, "Region Not Listed for TPU Generation on GKE", row.Source, nil,
-				fmt.Sprintf("GKE's TPU availability lists %s in %s, not in region %s. Availability changes; with the Compute Engine API reachable at plan time, the provider checks the zone's live machine types.",
-					g.Name, joinAnd(row.Regions), region))
+			var offered []string
+			for _, r := range row.Regions {
+				offered = append(offered, g.regions[r]...)
+			}
+			where := ""
+			if len(offered) > 0 {
+				where = fmt.Sprintf(" Zones of those regions that offer it: %s.", joinAnd(offered))
+			}
+			f = newFinding(SeverityWarning, AttrNodeLocations, z, "Region Not Listed for TPU Generation on GKE", row.Source, offered[:min(len(offered), 3)],
+				fmt.Sprintf("GKE's TPU availability lists %s in %s, not in region %s.%s Availability changes; with the Compute Engine API reachable at plan time, the provider checks the zone's live machine types.",
+					g.Name, joinAnd(row.Regions), region, where))
 		}
 		if ok {
 			f = zoneList(f)

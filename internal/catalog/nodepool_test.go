@@ -181,7 +181,7 @@ func TestTPUNodePoolFindings(t *testing.T) {
 		{"node location without the generation",
 			TPUPoolQuery{AcceleratorType: "v4-8", NodeLocations: []string{"us-central2-b", "us-central1-a"}},
 			Findings{atIndex(warnAt(AttrNodeLocations, "us-central1-a", "Region Not Listed for TPU Generation on GKE",
-				`GKE's TPU availability lists v4 in us-central2, not in region us-central1. Availability changes; with the Compute Engine API reachable at plan time, the provider checks the zone's live machine types.`, srcPlanTPUs), 1)}},
+				`GKE's TPU availability lists v4 in us-central2, not in region us-central1. Zones of those regions that offer it: us-central2-b. Availability changes; with the Compute Engine API reachable at plan time, the provider checks the zone's live machine types.`, srcPlanTPUs, "us-central2-b"), 1)}},
 		{"generation without GKE machine types",
 			TPUPoolQuery{AcceleratorType: "v2-8"},
 			Findings{errAt(AttrAcceleratorType, "v2-8", "TPU Generation Not Offered in GKE",
