@@ -250,6 +250,12 @@ func (c *Catalog) checkAttachedGPU(a *GPUAttachment, q GPUPoolQuery, gpuTypeOK b
 	case q.GPUCount == 0:
 		fs = append(fs, newRule(AttrGPUCount, "", "Missing GPU Count", a.Source, intStrings(a.Counts),
 			fmt.Sprintf("%q has no built-in GPUs; set gpu_count to %s.", q.MachineType, joinOr(intStrings(a.Counts)))))
+	case q.GPUCount > 0 && !slices.Contains(a.Counts, q.GPUCount) && slices.Contains(a.GPUTypes, q.GPUType):
+		// Compute Engine's GPU table lists the counts of this very GPU type.
+		fs = append(fs, newFinding(SeverityError, AttrGPUCount, itoa(q.GPUCount), "Invalid GPU Count", a.Source,
+			intStrings(closestInts(q.GPUCount, a.Counts)),
+			fmt.Sprintf("Compute Engine attaches %s to %s VMs %s at a time, not %d. %s",
+				q.GPUType, family, joinOr(intStrings(a.Counts)), q.GPUCount, a.Decision)))
 	case q.GPUCount > 0 && !slices.Contains(a.Counts, q.GPUCount):
 		fs = append(fs, newFinding(SeverityWarning, AttrGPUCount, itoa(q.GPUCount), "Unverified GPU Count", a.Source,
 			intStrings(closestInts(q.GPUCount, a.Counts)),

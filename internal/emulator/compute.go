@@ -4,6 +4,7 @@
 package emulator
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
@@ -349,4 +350,25 @@ func builtinGPUs(machine string) (string, int) {
 		return "nvidia-l4", n
 	}
 	return "", 0
+}
+
+// n1GPUCounts are the GPU counts Compute Engine attaches to an N1 VM, per
+// GPU type (https://cloud.google.com/compute/docs/gpus, the N1 table: T4,
+// P4 and P100 in 1, 2 or 4; V100 in 1, 2, 4 or 8).
+var n1GPUCounts = map[string][]int64{
+	"nvidia-tesla-t4":   {1, 2, 4},
+	"nvidia-tesla-p4":   {1, 2, 4},
+	"nvidia-tesla-p100": {1, 2, 4},
+	"nvidia-tesla-v100": {1, 2, 4, 8},
+}
+
+// attachedGPUProblem says why count GPUs of gpuType cannot be attached to
+// machineType, "" when they can or the emulator has no rule for the pair.
+// Assumption: the wording of the answer.
+func attachedGPUProblem(machineType, gpuType string, count int64) string {
+	counts, ok := n1GPUCounts[gpuType]
+	if !ok || !strings.HasPrefix(machineType, "n1-") || slices.Contains(counts, count) {
+		return ""
+	}
+	return fmt.Sprintf("Accelerator count %d of type %s is not supported on N1 machine types; supported counts: %v.", count, gpuType, counts)
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/http"
+	"path"
 	"regexp"
 	"slices"
 	"sort"
@@ -391,6 +392,11 @@ func (s *Server) computeInstancesInsert(q *computeRequest, zone string) (any, *a
 	}
 	if why := labelsProblem(in.Labels); why != "" {
 		return nil, computeInvalid("resource.labels", fmt.Sprint(len(in.Labels)), why)
+	}
+	for i, a := range in.GuestAccelerators {
+		if why := attachedGPUProblem(path.Base(in.MachineType), path.Base(a.AcceleratorType), a.AcceleratorCount); why != "" {
+			return nil, computeInvalid(fmt.Sprintf("resource.guestAccelerators[%d].acceleratorCount", i), fmt.Sprint(a.AcceleratorCount), why)
+		}
 	}
 	machine, aerr := machineTypeOf(z, in.MachineType)
 	if aerr != nil {

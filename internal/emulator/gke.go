@@ -562,6 +562,14 @@ func (s *Server) validatePool(c *gkeCluster, np *container.NodePool) (int, *apiE
 	if err := s.checkNodeSettings(np.Config, np.MaxPodsConstraint); err != nil {
 		return 0, err
 	}
+	for _, a := range np.Config.Accelerators {
+		if a == nil {
+			continue
+		}
+		if why := attachedGPUProblem(np.Config.MachineType, a.AcceleratorType, a.AcceleratorCount); why != "" {
+			return 0, s.gkeInvalid("%s", why)
+		}
+	}
 	if err := s.checkNetworkConfig(np.NetworkConfig); err != nil {
 		return 0, err
 	}
