@@ -124,6 +124,10 @@ type Generation struct {
 	SizeUnit           string         `json:"size_unit"` // "tensorcores" or "chips"
 	TensorCoresPerChip int            `json:"tensorcores_per_chip"`
 	TopologyDims       int            `json:"topology_dims"`
+	// MaxDisks is the most disks a Cloud TPU VM of the generation has,
+	// boot disk included (sources.tpu_persistent_disk); 0 when the page
+	// gives none.
+	MaxDisks int `json:"max_disks"`
 	Source             string         `json:"source"`
 	TPUAPI             TPUAPISupport  `json:"tpu_api"`
 	DefaultRuntime     string         `json:"default_runtime"`

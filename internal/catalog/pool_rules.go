@@ -103,12 +103,20 @@ func (c *Catalog) PoolMetadata(labels map[string]string, taints []PoolTaint) Fin
 	return fs
 }
 
-// DataDiskZones checks the zonal data disks of a TPU VM, given as
-// "projects/{p}/zones/{zone}/disks/{d}" (other forms are not checked),
-// against the VM's zones: the Cloud TPU API attaches a zonal persistent disk
-// only to a VM in its own zone. Findings carry the disk's index.
-func (c *Catalog) DataDiskZones(disks []string, zones []string) Findings {
+// DataDisks checks the data disks of a TPU VM of generation gen ("" when
+// unknown): how many a VM of the generation has room for beside its boot
+// disk (Generation.MaxDisks), and that each zonal disk, given as
+// "projects/{p}/zones/{zone}/disks/{d}" (other forms are not checked), is
+// in the VM's zones: the Cloud TPU API attaches a zonal persistent disk
+// only to a VM in its own zone. Findings on a disk carry its index.
+func (c *Catalog) DataDisks(gen string, disks []string, zones []string) Findings {
 	var fs Findings
+	if g, ok := c.Generation(gen); ok && g.MaxDisks > 0 && len(disks)+1 > g.MaxDisks {
+		fs = append(fs, newFinding(SeverityError, AttrDataDisks, fmt.Sprint(len(disks)), "Too Many Data Disks", c.Source("tpu_persistent_disk"),
+			[]string{fmt.Sprint(g.MaxDisks - 1)},
+			fmt.Sprintf("A %s TPU VM has at most %d disks, its boot disk included, so at most %d data disks; data_disks lists %d.",
+				g.Name, g.MaxDisks, g.MaxDisks-1, len(disks))))
+	}
 	for i, d := range disks {
 		diskZone := diskZoneOf(d)
 		if diskZone == "" {

@@ -63,14 +63,39 @@ func TestDataDiskZones(t *testing.T) {
 	t.Parallel()
 	c := Default()
 	disks := []string{"projects/p/zones/us-east5-a/disks/d", "projects/p/regions/us-east5/disks/r", "", "projects/p/zones//disks/x"}
-	if fs := c.DataDiskZones(disks, []string{"us-east5-a"}); len(fs) != 0 {
+	if fs := c.DataDisks("v5p", disks, []string{"us-east5-a"}); len(fs) != 0 {
 		t.Errorf("disk in the only zone: %v", fs)
 	}
 	want := Findings{{Attribute: AttrDataDisks, Index: 0, Value: disks[0], Summary: "Data Disk in Another Zone",
 		Detail: `Disk "projects/p/zones/us-east5-a/disks/d" is in zone us-east5-a, and a zonal disk can only be attached to a TPU VM ` +
 			`in its own zone, but zones also lists us-east5-b. Set zones = ["us-east5-a"], or use a disk in each zone.`,
 		Severity: SeverityError, Source: "https://cloud.google.com/tpu/docs/setup-persistent-disk"}}
-	if diff := diffFindings(want, c.DataDiskZones(disks, []string{"us-east5-a", "us-east5-b"})); diff != "" {
+	if diff := diffFindings(want, c.DataDisks("v5p", disks, []string{"us-east5-a", "us-east5-b"})); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestDataDisksPerGeneration: Cloud TPU's durable storage page limits a
+// v6e VM to 32 disks and the older generations to 128, the boot disk
+// included; a generation the page does not list is not limited.
+func TestDataDisksPerGeneration(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	disks := func(n int) []string { return make([]string, n) }
+	for _, tt := range []struct {
+		gen   string
+		n     int
+		error bool
+	}{
+		{"v6e", 31, false}, {"v6e", 32, true}, {"v5p", 127, false}, {"v5p", 128, true},
+		{"v5e", 128, true}, {"v4", 127, false}, {"v2", 128, true}, {"tpu7x", 200, false}, {"", 500, false},
+	} {
+		fs := c.DataDisks(tt.gen, disks(tt.n), nil)
+		if fs.HasErrors() != tt.error {
+			t.Errorf("%s with %d data disks: findings %v, want an error: %v", tt.gen, tt.n, fs, tt.error)
+		}
+		if tt.error && (fs[0].Summary != "Too Many Data Disks" || fs[0].Index != -1) {
+			t.Errorf("%s: %v", tt.gen, fs)
+		}
 	}
 }

@@ -117,12 +117,21 @@ func runtimeOf(cat *catalog.Catalog, in catalogInputs) (catalog.RuntimeResult, b
 	return cat.ResolveRuntime(q), true
 }
 
-// diskZoneFindings checks the zonal data disks against zones
-// (catalog.DataDiskZones). Findings are on data_disks[i].
+// diskZoneFindings checks the data disks (catalog.DataDisks): their
+// number for a VM of the Cloud TPU API, whose page gives each generation's
+// limit, and the zonal disks against zones, when known. Findings are on
+// data_disks, or data_disks[i] for one disk.
 func diskZoneFindings(ctx context.Context, cat *catalog.Catalog, m vmModel) catalog.Findings {
-	zones, ok := listStrings(m.Zones)
-	if !ok || m.Zones.IsNull() || !tfmodel.Known(m.DataDisks) {
+	if !tfmodel.Known(m.DataDisks) {
 		return nil
+	}
+	zones, ok := listStrings(m.Zones)
+	if !ok || m.Zones.IsNull() {
+		zones = nil
+	}
+	gen := ""
+	if s, known := shapeOf(cat, m.AcceleratorType.ValueString()); known && tfmodel.Known(m.AcceleratorType) && effectiveAPI(cat, m) == apiCloudTPU {
+		gen = s.generation
 	}
 	var disks []dataDiskModel
 	if diags := m.DataDisks.ElementsAs(ctx, &disks, false); diags.HasError() {
@@ -134,5 +143,5 @@ func diskZoneFindings(ctx context.Context, cat *catalog.Catalog, m vmModel) cata
 			paths[i] = d.SourceDisk.ValueString()
 		}
 	}
-	return cat.DataDiskZones(paths, zones)
+	return cat.DataDisks(gen, paths, zones)
 }

@@ -61,6 +61,10 @@ func appendFindings(diags *diag.Diagnostics, fs, disks catalog.Findings, mode va
 	}
 	add(diags, path.Empty(), fs, mode)
 	for _, f := range disks {
+		if f.Index < 0 {
+			add(diags, path.Empty(), catalog.Findings{f}, mode)
+			continue
+		}
 		base := path.Root("data_disks").AtListIndex(f.Index)
 		f.Attribute, f.Index = "source_disk", -1
 		add(diags, base, catalog.Findings{f}, mode)

@@ -733,6 +733,108 @@ func TestAccTPUVM_validationErrors(t *testing.T) {
   }`,
 			want: `(?s)Data Disk in Another Zone.*source_disk = "projects/p/zones/us-central1-a/disks/data".*also\s+lists\s+us-south1-a`,
 		},
+		"32 data disks on v6e": {
+			body: `accelerator_type = "v6e-8"
+  api              = "cloud_tpu"
+  zones            = ["us-central1-b"]
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d0"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d1"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d2"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d3"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d4"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d5"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d6"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d7"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d8"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d9"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d10"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d11"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d12"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d13"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d14"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d15"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d16"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d17"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d18"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d19"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d20"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d21"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d22"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d23"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d24"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d25"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d26"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d27"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d28"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d29"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d30"
+  }
+  data_disks {
+    source_disk = "projects/p/zones/us-central1-b/disks/d31"
+  }`,
+			want: `(?s)Too Many Data Disks.*v6e\s+TPU\s+VM\s+has\s+at\s+most\s+32\s+disks`,
+		},
 		"CIDR block smaller than a /29": {
 			body: `accelerator_type = "v5litepod-4"
   cidr_block       = "10.0.0.0/30"`,
