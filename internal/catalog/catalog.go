@@ -117,27 +117,27 @@ type Decision struct {
 
 // Generation describes one TPU generation.
 type Generation struct {
-	Name               string         `json:"name"`
-	DisplayName        string         `json:"display_name"`
-	APIPrefix          string         `json:"api_prefix"`
-	Aliases            []string       `json:"aliases"`
-	SizeUnit           string         `json:"size_unit"` // "tensorcores" or "chips"
-	TensorCoresPerChip int            `json:"tensorcores_per_chip"`
-	TopologyDims       int            `json:"topology_dims"`
+	Name               string   `json:"name"`
+	DisplayName        string   `json:"display_name"`
+	APIPrefix          string   `json:"api_prefix"`
+	Aliases            []string `json:"aliases"`
+	SizeUnit           string   `json:"size_unit"` // "tensorcores" or "chips"
+	TensorCoresPerChip int      `json:"tensorcores_per_chip"`
+	TopologyDims       int      `json:"topology_dims"`
 	// MaxDisks is the most disks a Cloud TPU VM of the generation has,
 	// boot disk included (sources.tpu_persistent_disk); 0 when the page
 	// gives none.
-	MaxDisks int `json:"max_disks"`
-	Source             string         `json:"source"`
-	TPUAPI             TPUAPISupport  `json:"tpu_api"`
-	DefaultRuntime     string         `json:"default_runtime"`
-	DefaultRuntimeSrc  string         `json:"default_runtime_source"`
-	Sizes              []SliceSize    `json:"sizes"`
-	CubeRule           *CubeRule      `json:"cube_rule"`
-	GKE                *GKETPU        `json:"gke"`
-	Zones              []ZoneOffer    `json:"zones"`
-	UnlistedAreas      []UnlistedArea `json:"unlisted_areas"`
-	Decisions          []Decision     `json:"decisions"`
+	MaxDisks          int            `json:"max_disks"`
+	Source            string         `json:"source"`
+	TPUAPI            TPUAPISupport  `json:"tpu_api"`
+	DefaultRuntime    string         `json:"default_runtime"`
+	DefaultRuntimeSrc string         `json:"default_runtime_source"`
+	Sizes             []SliceSize    `json:"sizes"`
+	CubeRule          *CubeRule      `json:"cube_rule"`
+	GKE               *GKETPU        `json:"gke"`
+	Zones             []ZoneOffer    `json:"zones"`
+	UnlistedAreas     []UnlistedArea `json:"unlisted_areas"`
+	Decisions         []Decision     `json:"decisions"`
 	// ComputeEngine is set for generations Compute Engine creates as TPU VM instances.
 	ComputeEngine *ComputeEngineOffer `json:"compute_engine"`
 
