@@ -51,6 +51,8 @@ func TestZoneAvailabilityOffline(t *testing.T) {
 	if d := diffFindings(want, r.Findings); d != "" {
 		t.Errorf("v6e in asia-southeast1-b (-want +got):\n%s", d)
 	}
+	// v5e in us-west4-b: listed by the calendar-mode reservation page only.
+	mustNoFindings(t, "v5litepod-4 in us-west4-b", c.ResolveRuntime(RuntimeQuery{AcceleratorType: "v5litepod-4", Zones: []string{"us-west4-b"}}).Findings)
 	// v2 and v3 zones the regions page lists: no finding.
 	for _, q := range []RuntimeQuery{
 		{AcceleratorType: "v2-8", Zones: []string{"asia-east1-c"}},
