@@ -4,6 +4,7 @@
 package autoclass
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -178,6 +179,7 @@ func (d *computeClassDataSource) priority(p *priorityModel, version, location st
 	var fields []string
 	var tols []podspec.Toleration
 	need := priorityNeed{ClassNeed: catalog.ClassNeed{NodePools: len(out.NodePools) > 0}}
+	machine := out.MachineType // the priority's machine type, derived from the TPU when not set
 	isTPU := !p.AcceleratorType.IsNull() || !p.TPUType.IsNull()
 	isGPU := !p.GPUType.IsNull() || !p.GPUCount.IsNull() || !p.GPUDriverVersion.IsNull()
 	switch {
@@ -189,6 +191,7 @@ func (d *computeClassDataSource) priority(p *priorityModel, version, location st
 			Count: int(p.TPUCount.ValueInt64()), Topology: p.Topology.ValueString(), MachineType: out.MachineType, NodeLocations: zones,
 			GKEVersion: version})
 		validation.Append(diags, at, fs, mode)
+		machine = cmp.Or(machine, shape.MachineType)
 		label := shape.NodeLabels[catalog.LabelTPUAccelerator]
 		if label == "" {
 			label = p.TPUType.ValueString()
@@ -214,6 +217,12 @@ func (d *computeClassDataSource) priority(p *priorityModel, version, location st
 			fields = append(fields, "gpu.driverVersion")
 		}
 		tols = append(tols, podspec.Toleration{Key: catalog.TaintGPU, Operator: podspec.OperatorExists, Effect: podspec.EffectNoSchedule})
+	}
+	if out.Storage != nil {
+		validation.Append(diags, at, d.cat.BootDiskType("boot_disk_type", machine, out.Storage.BootDiskType), mode)
+	}
+	if out.FlexStart {
+		validation.Append(diags, at, d.cat.FlexStartMachine("flex_start", machine), mode)
 	}
 	if out.Spot {
 		tols = append(tols, podspec.Toleration{Key: catalog.TaintSpot, Operator: podspec.OperatorEqual, Value: "true", Effect: podspec.EffectNoSchedule})

@@ -127,6 +127,10 @@ gpu_type = "nvidia-l4"
  gpu_count = 1 
  gpu_driver_version = "LATEST"
 }`, `did you mean "latest"`},
+		"A4 with a persistent boot disk": {`priority {
+machine_type = "a4-highgpu-8g"
+ boot_disk_type = "pd-balanced"
+}`, `(?s)Boot Disk Type Not Offered for Machine Type.*"pd-balanced".*"hyperdisk-balanced"`},
 		"flex-start with Spot": {`priority {
 accelerator_type = "v6e-4" 
  flex_start = true 

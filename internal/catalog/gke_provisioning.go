@@ -19,6 +19,10 @@ type GKEProvisioning struct {
 		MaxRunHours       int      `json:"max_run_hours"`
 		NodeLabel         string   `json:"node_label"`
 		Source            string   `json:"source"`
+		// NotOfferedMachineTypes are machine types GKE's machine table
+		// marks as not offered for flex-start (DWS).
+		NotOfferedMachineTypes []string `json:"not_offered_machine_types"`
+		NotOfferedSource       string   `json:"not_offered_source"`
 	} `json:"flex_start"`
 	Queued struct {
 		MinGKEVersion string `json:"min_gke_version"`
@@ -54,6 +58,7 @@ const ReservationNone = "NO_RESERVATION"
 type PoolProvisioningQuery struct {
 	FlexStart       bool
 	Queued          bool
+	MachineType     string
 	MaxRunDuration  string
 	TPU             bool
 	Generation      string // TPU generation, "" for GPU tiers or when unknown
@@ -129,10 +134,27 @@ func (c *Catalog) PoolProvisioning(q PoolProvisioningQuery) Findings {
 		fs = append(fs, newFinding(SeverityError, AttrFlexStart, "true", "Flex-Start Not Offered for This Generation", p.FlexStart.Source, nil,
 			fmt.Sprintf("GKE flex-start does not support TPU %s (not offered for %v). Use a newer generation, or remove flex_start.", q.Generation, p.FlexStart.UnsupportedTPUGen)))
 	}
+	if q.FlexStart {
+		fs = append(fs, c.FlexStartMachine(AttrFlexStart, q.MachineType)...)
+	}
 	if q.Queued && q.AutoRepair {
 		f := newFinding(SeverityWarning, AttrAutoRepair, "true", "Auto-Repair on a Queued Pool", p.Queued.Source, []string{"false"},
 			"GKE recommends turning auto-repair off on queued-provisioning pools: a repair re-creates a node the workload was admitted on. Set auto_repair = false.")
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// FlexStartMachine warns, on attr, of flex-start on a machine type GKE's
+// machine table marks as not offered for flex-start; a fact of GKE's code,
+// not of a docs page (Compute Engine documents flex-start VMs on every
+// accelerator-optimized machine type but A4X and G4), so a warning.
+func (c *Catalog) FlexStartMachine(attr, machineType string) Findings {
+	fs := c.data.GKEProvisioning.FlexStart
+	if !slices.Contains(fs.NotOfferedMachineTypes, machineType) {
+		return nil
+	}
+	return Findings{newFinding(SeverityWarning, attr, "true", "Flex-Start Not Offered for Machine Type", fs.NotOfferedSource, nil,
+		fmt.Sprintf("GKE's machine table marks %q as not offered for flex-start (Dynamic Workload Scheduler), so its pool may never get "+
+			"nodes. Use another machine type of the GPU (such as an A3 High or Mega one) for flex-start, or leave flex_start out.", machineType))}
 }

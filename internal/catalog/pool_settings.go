@@ -44,24 +44,26 @@ const (
 
 // PoolSettingsData is the pool_settings section of the catalog data.
 type PoolSettingsData struct {
-	Description             string         `json:"description"`
-	MinDiskSizeGB           int64          `json:"min_disk_size_gb"`
-	MinDiskSizeSource       string         `json:"min_disk_size_source"`
-	DiskTypes               []NamedFact    `json:"disk_types"`
-	DiskTypesDecision       string         `json:"disk_types_decision"`
-	ImageTypes              []NamedFact    `json:"image_types"`
-	ImageTypesDecision      string         `json:"image_types_decision"`
-	ImageStreamingImageType string         `json:"image_streaming_image_type"`
-	ImageStreamingSource    string         `json:"image_streaming_source"`
-	MaxPodsPerNode          IntRange       `json:"max_pods_per_node"`
-	LocationPolicySource    string         `json:"location_policy_source"`
-	ResourceLabels          LabelLimits    `json:"resource_labels"`
-	GPUPartitions           []GPUPartition `json:"gpu_partitions"`
-	GPUPartitionsDecision   string         `json:"gpu_partitions_decision"`
-	GPUSharing              GPUSharing     `json:"gpu_sharing"`
-	Upgrade                 UpgradeRules   `json:"upgrade"`
-	ShieldedVM              ShieldedVM     `json:"shielded_vm"`
-	LocalSSD                LocalSSDRules  `json:"local_ssd"`
+	Description              string           `json:"description"`
+	MinDiskSizeGB            int64            `json:"min_disk_size_gb"`
+	MinDiskSizeSource        string           `json:"min_disk_size_source"`
+	DiskTypes                []NamedFact      `json:"disk_types"`
+	BootDiskFamilies         []BootDiskFamily `json:"boot_disk_families"`
+	BootDiskFamiliesDecision string           `json:"boot_disk_families_decision"`
+	DiskTypesDecision        string           `json:"disk_types_decision"`
+	ImageTypes               []NamedFact      `json:"image_types"`
+	ImageTypesDecision       string           `json:"image_types_decision"`
+	ImageStreamingImageType  string           `json:"image_streaming_image_type"`
+	ImageStreamingSource     string           `json:"image_streaming_source"`
+	MaxPodsPerNode           IntRange         `json:"max_pods_per_node"`
+	LocationPolicySource     string           `json:"location_policy_source"`
+	ResourceLabels           LabelLimits      `json:"resource_labels"`
+	GPUPartitions            []GPUPartition   `json:"gpu_partitions"`
+	GPUPartitionsDecision    string           `json:"gpu_partitions_decision"`
+	GPUSharing               GPUSharing       `json:"gpu_sharing"`
+	Upgrade                  UpgradeRules     `json:"upgrade"`
+	ShieldedVM               ShieldedVM       `json:"shielded_vm"`
+	LocalSSD                 LocalSSDRules    `json:"local_ssd"`
 }
 
 // UpgradeRules are GKE's surge upgrade defaults and rules.
@@ -127,7 +129,9 @@ type GPUSharing struct {
 // PoolSettingsQuery is the node settings a node pool sets; zero values are
 // settings left to GKE.
 type PoolSettingsQuery struct {
-	TPU            bool
+	TPU bool
+	// MachineType is the pool's machine type, for its boot disk types.
+	MachineType    string
 	GPUType        string
 	DiskSizeGB     int64
 	DiskType       string
@@ -255,6 +259,7 @@ func (c *Catalog) PoolSettings(q PoolSettingsQuery) Findings {
 			"%q is not a boot disk type the catalog knows (%s); GKE decides at apply time whether the machine type supports it.",
 			q.DiskType, strings.Join(c.DiskTypeNames(), ", "))
 	}
+	fs = append(fs, c.BootDiskType(AttrDiskType, q.MachineType, q.DiskType)...)
 	if q.ImageType != "" && !slices.Contains(c.ImageTypeNames(), strings.ToUpper(q.ImageType)) {
 		warnf(AttrImageType, q.ImageType, "Unknown Node Image Type", ps.ImageTypes[0].Source, nearest(strings.ToUpper(q.ImageType), c.ImageTypeNames()),
 			"%q is not a Linux node image the catalog knows for accelerator pools (%s).", q.ImageType, strings.Join(c.ImageTypeNames(), ", "))
@@ -370,4 +375,62 @@ func orNone(s string) string {
 		return "These"
 	}
 	return s
+}
+
+// BootDiskFamily is the boot disk types of the machine types whose names
+// start with MachinePrefix (pool_settings.boot_disk_families).
+type BootDiskFamily struct {
+	MachinePrefix string   `json:"machine_prefix"`
+	Allowed       []string `json:"allowed"`
+	Default       string   `json:"default"`
+	Source        string   `json:"source"`
+	// Documented says a docs page states Allowed, so another type is an
+	// error; otherwise the list is GKE's code and another type a warning.
+	Documented    bool     `json:"documented"`
+	Refused       []string `json:"refused"`
+	RefusedSource string   `json:"refused_source"`
+}
+
+// bootDiskFamily is the first family whose prefix machineType has, or nil.
+func (c *Catalog) bootDiskFamily(machineType string) *BootDiskFamily {
+	for i := range c.data.PoolSettings.BootDiskFamilies {
+		if f := &c.data.PoolSettings.BootDiskFamilies[i]; machineType != "" && strings.HasPrefix(machineType, f.MachinePrefix) {
+			return f
+		}
+	}
+	return nil
+}
+
+// BootDiskDefault is the boot disk type a machine type's family uses when
+// none is set ("" when the catalog has no family for it): what a Compute
+// Engine TPU VM is created with, since Compute Engine's own default,
+// pd-standard, is not a type of every family.
+func (c *Catalog) BootDiskDefault(machineType string) string {
+	if f := c.bootDiskFamily(machineType); f != nil {
+		return f.Default
+	}
+	return ""
+}
+
+// BootDiskType checks diskType, the boot disk type set for machineType, on
+// attr: an error for a type a docs page refuses for the family, a warning
+// for one outside GKE's machine table; nothing when either is unknown.
+func (c *Catalog) BootDiskType(attr, machineType, diskType string) Findings {
+	f := c.bootDiskFamily(machineType)
+	if f == nil || diskType == "" || slices.Contains(f.Allowed, diskType) {
+		return nil
+	}
+	family := strings.TrimSuffix(f.MachinePrefix, "-")
+	detail := fmt.Sprintf("%q is not a boot disk type of %s machine types such as %q; they take %s.", diskType, family, machineType, quoteList(f.Allowed))
+	sev, src := SeverityWarning, f.Source
+	switch {
+	case slices.Contains(f.Refused, diskType):
+		sev, src = SeverityError, f.RefusedSource
+		detail += " Compute Engine's page refuses it for this family."
+	case f.Documented:
+		sev = SeverityError
+	default:
+		detail += " The list is GKE's machine table (its cluster autoscaler), not a docs page; GKE decides at apply time."
+	}
+	return Findings{newFinding(sev, attr, diskType, "Boot Disk Type Not Offered for Machine Type", src, []string{f.Default}, detail)}
 }

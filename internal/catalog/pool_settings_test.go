@@ -129,3 +129,61 @@ func TestAutoscalingTotals(t *testing.T) {
 		}
 	}
 }
+
+// TestBootDiskType: boot disk types per machine family: an error where a
+// docs page states the family's types (A4, A4X, G4, A3 Ultra; pd-standard
+// on G2), a warning where only GKE's machine table does (TPU families), and
+// each family's default for a Compute Engine TPU VM.
+func TestBootDiskType(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	for _, tt := range []struct {
+		machine, disk string
+		want          string // "", "error" or "warning"
+	}{
+		{"a4-highgpu-8g", "pd-balanced", "error"},
+		{"a4x-highgpu-4g", "pd-ssd", "error"},
+		{"g4-standard-48", "hyperdisk-balanced", ""},
+		{"a3-ultragpu-8g", "pd-balanced", "error"},
+		{"a3-highgpu-8g", "pd-balanced", ""},
+		{"a3-highgpu-8g", "pd-standard", "warning"},
+		{"g2-standard-8", "pd-standard", "error"},
+		{"g2-standard-8", "pd-balanced", ""},
+		{"ct6e-standard-4t", "pd-balanced", "warning"},
+		{"tpu7x-standard-4t", "hyperdisk-balanced", ""},
+		{"ct5lp-hightpu-4t", "pd-standard", "warning"},
+		{"ct5p-hightpu-4t", "hyperdisk-balanced", "warning"},
+		{"n1-standard-8", "pd-standard", ""},
+		{"e2-standard-4", "pd-extreme", ""}, // no family: GKE decides
+		{"ct6e-standard-4t", "", ""},
+	} {
+		fs := c.BootDiskType(AttrDiskType, tt.machine, tt.disk)
+		got := ""
+		if len(fs) == 1 {
+			got = fs[0].Severity.String()
+		}
+		if got != tt.want || len(fs) > 1 {
+			t.Errorf("%s with %q: %v, want %q", tt.machine, tt.disk, fs, tt.want)
+		}
+	}
+	for machine, want := range map[string]string{"ct6e-standard-4t": "hyperdisk-balanced", "tpu7x-standard-4t": "hyperdisk-balanced",
+		"ct5p-hightpu-4t": "pd-balanced", "e2-standard-4": ""} {
+		if got := c.BootDiskDefault(machine); got != want {
+			t.Errorf("BootDiskDefault(%q) = %q, want %q", machine, got, want)
+		}
+	}
+}
+
+// TestFlexStartMachine: GKE's machine table marks A3 Edge as not offered
+// for flex-start: a warning, on flex_start.
+func TestFlexStartMachine(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	fs := c.PoolProvisioning(PoolProvisioningQuery{FlexStart: true, MachineType: "a3-edgegpu-8g", Autoscaling: true})
+	if len(fs) != 1 || fs[0].Severity != SeverityWarning || fs[0].Summary != "Flex-Start Not Offered for Machine Type" {
+		t.Errorf("A3 Edge flex-start: %v, want one warning", fs)
+	}
+	if fs := c.PoolProvisioning(PoolProvisioningQuery{FlexStart: true, MachineType: "a3-highgpu-8g", Autoscaling: true}); len(fs) != 0 {
+		t.Errorf("A3 High flex-start: %v, want nothing", fs)
+	}
+}

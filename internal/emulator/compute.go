@@ -372,3 +372,32 @@ func attachedGPUProblem(machineType, gpuType string, count int64) string {
 	}
 	return fmt.Sprintf("Accelerator count %d of type %s is not supported on N1 machine types; supported counts: %v.", count, gpuType, counts)
 }
+
+// tpuBootDiskRefused are the boot disk types Compute Engine's TPU machine
+// types do not take (https://cloud.google.com/compute/docs/tpus/tpu-machines,
+// the disk table: TPU7x and v6e take Hyperdisk only, v5p no Standard
+// Persistent Disk nor Hyperdisk Balanced). An instance without a disk type
+// gets pd-standard (instances.insert initializeParams.diskType: "If not
+// specified, the default is pd-standard").
+var tpuBootDiskRefused = map[string][]string{
+	"tpu7x-": {"pd-standard", "pd-balanced", "pd-ssd"},
+	"ct6e-":  {"pd-standard", "pd-balanced", "pd-ssd"},
+	"ct5p-":  {"pd-standard", "hyperdisk-balanced"},
+}
+
+// bootDiskProblem says why a boot disk of diskType (a full or partial URL,
+// "" for the default) cannot boot machineType, "" when it can. Assumption:
+// the wording, "<type> disk type cannot be used by <machine type> machine
+// type", as Compute Engine's answers are quoted in user reports.
+func bootDiskProblem(machineType, diskType string) string {
+	t := "pd-standard"
+	if diskType != "" {
+		t = diskType[strings.LastIndex(diskType, "/")+1:]
+	}
+	for prefix, refused := range tpuBootDiskRefused {
+		if strings.HasPrefix(machineType, prefix) && slices.Contains(refused, t) {
+			return fmt.Sprintf("%s disk type cannot be used by %s machine type.", t, machineType)
+		}
+	}
+	return ""
+}

@@ -281,6 +281,9 @@ func (s *Server) checkInstanceDisks(q *computeRequest, zone string, in *compute.
 			if _, path, ok := s.resolveImage(q.project, d.InitializeParams.SourceImage); !ok {
 				return computeResourceNotFound(path)
 			}
+			if why := bootDiskProblem(path.Base(in.MachineType), d.InitializeParams.DiskType); why != "" {
+				return computeInvalid(fmt.Sprintf("resource.disks[%d].initializeParams.diskType", i), d.InitializeParams.DiskType, why)
+			}
 			continue
 		}
 		if d.Source != "" {

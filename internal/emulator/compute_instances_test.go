@@ -21,13 +21,19 @@ const (
 	trilliumImage = "projects/ubuntu-os-accelerator-images/global/images/family/ubuntu-accel-2204-amd64-tpu-v5e-v5p-v6e"
 )
 
-// tpuInstance is the insert request of a single-host TPU VM instance.
+// tpuInstance is the insert request of a single-host TPU VM instance, with
+// a boot disk type the machine family takes.
 func tpuInstance(name, zone, machine, image string) *compute.Instance {
+	disk := "hyperdisk-balanced"
+	if strings.HasPrefix(machine, "ct5p-") {
+		disk = "pd-balanced"
+	}
 	return &compute.Instance{
 		Name:        name,
 		MachineType: "zones/" + zone + "/machineTypes/" + machine,
 		Disks: []*compute.AttachedDisk{{Boot: true, AutoDelete: true,
-			InitializeParams: &compute.AttachedDiskInitializeParams{SourceImage: image, DiskSizeGb: 100}}},
+			InitializeParams: &compute.AttachedDiskInitializeParams{SourceImage: image, DiskSizeGb: 100,
+				DiskType: "zones/" + zone + "/diskTypes/" + disk}}},
 	}
 }
 
@@ -318,6 +324,10 @@ func TestComputeInstanceInsertErrors(t *testing.T) {
 	}
 	badKey := tpuInstance("x", ironwoodZone, "tpu7x-standard-4t", tpu7xImage)
 	badKey.Disks[0].DiskEncryptionKey = &compute.CustomerEncryptionKey{KmsKeyName: "keyRings/r/cryptoKeys/k"}
+	defaultDisk := tpuInstance("x", ironwoodZone, "tpu7x-standard-4t", tpu7xImage)
+	defaultDisk.Disks[0].InitializeParams.DiskType = ""
+	balancedPD := tpuInstance("x", ironwoodZone, "tpu7x-standard-4t", tpu7xImage)
+	balancedPD.Disks[0].InitializeParams.DiskType = "zones/" + ironwoodZone + "/diskTypes/pd-balanced"
 	for _, tc := range []struct {
 		name         string
 		zone         string
@@ -325,6 +335,8 @@ func TestComputeInstanceInsertErrors(t *testing.T) {
 		code         int
 		reason, want string
 	}{
+		{"default boot disk on TPU7x", ironwoodZone, defaultDisk, 400, "invalid", "pd-standard disk type cannot be used by tpu7x-standard-4t machine type."},
+		{"balanced PD on TPU7x", ironwoodZone, balancedPD, 400, "invalid", "pd-balanced disk type cannot be used by tpu7x-standard-4t machine type."},
 		{"malformed boot disk key", ironwoodZone, badKey, 400, "invalid",
 			"Invalid value for field 'resource.disks[0].diskEncryptionKey.kmsKeyName': 'keyRings/r/cryptoKeys/k'. Must be a Cloud KMS key name, projects/{project}/locations/{location}/keyRings/{key_ring}/cryptoKeys/{key}."},
 		{"bare subnetwork name", ironwoodZone, withNIC("x", "", "serving-subnet"),

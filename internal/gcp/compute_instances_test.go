@@ -45,7 +45,8 @@ func ironwood(name string) *compute.Instance {
 		Name:        name,
 		MachineType: "zones/" + ciZone + "/machineTypes/" + ciMachine,
 		Disks: []*compute.AttachedDisk{{Boot: true, AutoDelete: true, InitializeParams: &compute.AttachedDiskInitializeParams{
-			SourceImage: "projects/ubuntu-os-accelerator-images/global/images/family/ubuntu-accel-2404-amd64-tpu-tpu7x"}}},
+			SourceImage: "projects/ubuntu-os-accelerator-images/global/images/family/ubuntu-accel-2404-amd64-tpu-tpu7x",
+			DiskType:    "hyperdisk-balanced"}}},
 	}
 }
 

@@ -48,6 +48,10 @@ type InstanceShapes interface {
 	InstanceShape(acceleratorType string) (machineType, defaultImage string, err error)
 	AcceleratorTypeOf(machineType string) (string, bool)
 	RegionOf(zone string) string
+	// BootDiskType is the boot disk type of machineType's family, "" to
+	// leave it to Compute Engine (whose default, pd-standard, not every
+	// TPU machine family takes).
+	BootDiskType(machineType string) string
 }
 
 // ParseNodeOrInstanceID splits a Compute Engine instance id or a Cloud TPU
@@ -309,6 +313,9 @@ func instanceFromNode(shapes InstanceShapes, zone, name string, n *tpu.Node) (*c
 			InitializeParams: &compute.AttachedDiskInitializeParams{SourceImage: image},
 		}},
 		Scheduling: &compute.Scheduling{OnHostMaintenance: "TERMINATE"},
+	}
+	if t := shapes.BootDiskType(machineType); t != "" {
+		inst.Disks[0].InitializeParams.DiskType = "zones/" + zone + "/diskTypes/" + t
 	}
 	if len(n.Metadata) > 0 {
 		inst.Metadata = &compute.Metadata{Items: metadataItems(n.Metadata)}

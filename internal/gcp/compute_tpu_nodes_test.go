@@ -42,6 +42,9 @@ func TestInstanceFromNode(t *testing.T) {
 	if got := inst.Disks[0].InitializeParams.SourceImage; !inst.Disks[0].Boot || got != image {
 		t.Errorf("boot disk image = %q (boot %v), want the shapes' %q", got, inst.Disks[0].Boot, image)
 	}
+	if got := inst.Disks[0].InitializeParams.DiskType; got != "zones/us-central1-c/diskTypes/hyperdisk-balanced" {
+		t.Errorf("boot disk type = %q, want the family's hyperdisk-balanced, not Compute Engine's default", got)
+	}
 	if s := inst.Scheduling; s.ProvisioningModel != "SPOT" || s.OnHostMaintenance != "TERMINATE" || s.AutomaticRestart == nil || *s.AutomaticRestart {
 		t.Errorf("scheduling = %+v, want SPOT, TERMINATE, no automatic restart", s)
 	}
@@ -137,6 +140,13 @@ func (fakeShapes) AcceleratorTypeOf(mt string) (string, bool) {
 }
 
 func (fakeShapes) RegionOf(zone string) string { return zone[:strings.LastIndex(zone, "-")] }
+
+func (fakeShapes) BootDiskType(mt string) string {
+	if mt == "tpu7x-standard-4t" {
+		return "hyperdisk-balanced"
+	}
+	return ""
+}
 
 // fakeInstances is an InstanceAPI that keeps one instance and can refuse a
 // number of label changes for a stale fingerprint.

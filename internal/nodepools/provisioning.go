@@ -93,7 +93,7 @@ func provisioningFindings(cat *catalog.Catalog, in tierInput, gkeVersion string)
 	}
 	q := catalog.PoolProvisioningQuery{
 		FlexStart: p.FlexStart, Queued: p.Queued, MaxRunDuration: p.MaxRunDuration,
-		TPU: in.kind(cat) == kindTPU, GKEVersion: gkeVersion, Spot: in.Spot,
+		TPU: in.kind(cat) == kindTPU, GKEVersion: gkeVersion, Spot: in.Spot, MachineType: in.MachineType,
 		Autoscaling: in.MinNodes != nil && in.MaxNodes != nil, NodeCountSet: in.NodeCount != nil, AutoRepair: in.AutoRepair,
 	}
 	if in.MinNodes != nil {

@@ -503,6 +503,7 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 func settingsFindings(cat *catalog.Catalog, in tierInput, s tierSpec) catalog.Findings {
 	q := catalog.PoolSettingsQuery{
 		TPU:               in.kind(cat) == kindTPU,
+		MachineType:       s.MachineType,
 		GPUType:           s.GPUType,
 		DiskSizeGB:        in.Settings.DiskSizeGB,
 		DiskType:          in.Settings.DiskType,

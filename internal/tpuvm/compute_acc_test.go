@@ -314,7 +314,7 @@ func TestAccTPUVM_computeEngineForeignAndDisappears(t *testing.T) {
 			Name: name, MachineType: "zones/" + zone + "/machineTypes/" + ce.MachineType,
 			Labels: map[string]string{"owner": "someone-else"},
 			Disks: []*compute.AttachedDisk{{Boot: true, AutoDelete: true,
-				InitializeParams: &compute.AttachedDiskInitializeParams{SourceImage: ce.DefaultImage}}},
+				InitializeParams: &compute.AttachedDiskInitializeParams{SourceImage: ce.DefaultImage, DiskType: "zones/" + zone + "/diskTypes/hyperdisk-balanced"}}},
 			NetworkInterfaces: []*compute.NetworkInterface{{Network: "global/networks/default"}},
 		}).Context(ctx).Do()
 		mustNoErr(t, err)
