@@ -63,4 +63,6 @@ func (s catalogShapes) AcceleratorTypeOf(machineType string) (string, bool) {
 
 func (s catalogShapes) RegionOf(zone string) string { return catalog.RegionOf(zone) }
 
-func (s catalogShapes) BootDiskType(machineType string) string { return s.cat.BootDiskDefault(machineType) }
+func (s catalogShapes) BootDiskType(machineType string) string {
+	return s.cat.BootDiskDefault(machineType)
+}
