@@ -79,6 +79,9 @@ func checkAutopilotClass(s *terraform.State) error {
 	if err != nil {
 		return fmt.Errorf("the manifest does not decode against the CRD: %w\n%s", err, doc)
 	}
+	if back := c.YAML(); back != doc {
+		return fmt.Errorf("the decoded manifest writes back differently:\n%s\n---\n%s", doc, back)
+	}
 	p := c.Spec.Priorities
 	if len(p) != 4 || c.Spec.NodePoolAutoCreation == nil || !*c.Spec.NodePoolAutoCreation.Enabled {
 		return fmt.Errorf("want four priorities and node-pool auto-creation:\n%s", doc)

@@ -83,6 +83,9 @@ func checkVLLMManifest(s *terraform.State) error {
 	if err != nil {
 		return fmt.Errorf("the manifest does not decode against the CRD: %w\n%s", err, doc)
 	}
+	if back := c.YAML(); back != doc {
+		return fmt.Errorf("the decoded manifest writes back differently:\n%s\n---\n%s", doc, back)
+	}
 	if len(c.Spec.Priorities) != 3 || c.Spec.NodePoolAutoCreation == nil || !*c.Spec.NodePoolAutoCreation.Enabled {
 		return fmt.Errorf("want three priorities and node-pool auto-creation:\n%s", doc)
 	}
@@ -279,17 +282,20 @@ func TestAccComputeClass_priorityFields(t *testing.T) {
 				if err != nil {
 					return fmt.Errorf("the manifest does not decode with the CRD's schema: %w\n%s", err, m)
 				}
+				if back := crd.YAML(); back != m {
+					return fmt.Errorf("the decoded manifest writes back differently:\n%s\n---\n%s", m, back)
+				}
 				p0, p1 := crd.Spec.Priorities[0], crd.Spec.Priorities[1]
 				switch {
 				case p0.FlexStart == nil || p0.FlexStart.NodeRecycling == nil || *p0.FlexStart.NodeRecycling.LeadTimeSeconds != 600:
 					return fmt.Errorf("flexStart %+v\n%s", p0.FlexStart, m)
 				case *p1.MinCores != 16 || *p1.MinMemoryGb != 64 || *p1.MaxPodsPerNode != 32:
 					return fmt.Errorf("minCores, minMemoryGb, maxPodsPerNode\n%s", m)
-				case p1.Storage["bootDiskSize"] != 200 || p1.Storage["bootDiskType"] != "hyperdisk-balanced" || p1.Storage["localSSDCount"] != 1 ||
-					p1.Storage["bootDiskKMSKey"] != "projects/p/locations/us-central1/keyRings/r/cryptoKeys/k":
-					return fmt.Errorf("storage %v\n%s", p1.Storage, m)
+				case p1.Storage == nil || *p1.Storage.BootDiskSize != 200 || p1.Storage.BootDiskType != "hyperdisk-balanced" ||
+					*p1.Storage.LocalSSDCount != 1 || p1.Storage.BootDiskKMSKey != "projects/p/locations/us-central1/keyRings/r/cryptoKeys/k":
+					return fmt.Errorf("storage %+v\n%s", p1.Storage, m)
 				case p1.Reservations == nil || len(p1.Reservations.Specific) != 1 || p1.Reservations.Specific[0].Project != "shared" ||
-					p1.Reservations.Specific[0].ReservationBlock["name"] != "block-1":
+					p1.Reservations.Specific[0].ReservationBlock == nil || p1.Reservations.Specific[0].ReservationBlock.Name != "block-1":
 					return fmt.Errorf("reservations %+v\n%s", p1.Reservations, m)
 				}
 				return nil

@@ -14,117 +14,173 @@ import (
 // CRD is a ComputeClass as the CRD defines it: the fields of the CRD's
 // OpenAPI schema (GKE's computeclasses.cloud.google.com, as published in
 // the CRD reference, https://cloud.google.com/kubernetes-engine/docs/reference/crds/computeclass,
-// and in the schema GKE serves), written from the reference and not from
-// the renderer. Fields this provider never renders whose contents are deep
-// (nodeSystemConfig, storage) are decoded as maps. Decode refuses any key
-// the CRD does not have.
+// and in the schema GKE serves), written from the reference. It serves both
+// directions: Class.YAML marshals one, and Decode reads one, refusing any
+// key the CRD does not have. Fields this provider never renders whose
+// contents are deep (nodeSystemConfig, gpuSharing) are maps; the field
+// order is the rendered order.
 type CRD struct {
-	APIVersion string `yaml:"apiVersion"`
-	Kind       string `yaml:"kind"`
-	Metadata   struct {
-		Name        string            `yaml:"name"`
-		Labels      map[string]string `yaml:"labels"`
-		Annotations map[string]string `yaml:"annotations"`
-	} `yaml:"metadata"`
-	Spec CRDSpec `yaml:"spec"`
+	APIVersion string      `yaml:"apiVersion"`
+	Kind       string      `yaml:"kind"`
+	Metadata   CRDMetadata `yaml:"metadata"`
+	Spec       CRDSpec     `yaml:"spec"`
+}
+
+// CRDMetadata is the object's metadata.
+type CRDMetadata struct {
+	Name        string            `yaml:"name"`
+	Labels      map[string]string `yaml:"labels,omitempty"`
+	Annotations map[string]string `yaml:"annotations,omitempty"`
 }
 
 // CRDSpec is the ComputeClass spec.
 type CRDSpec struct {
-	ActiveMigration *struct {
-		OptimizeRulePriority          *bool `yaml:"optimizeRulePriority"`
-		EnsureAllDaemonSetPodsRunning *bool `yaml:"ensureAllDaemonSetPodsRunning"`
-	} `yaml:"activeMigration"`
-	Autopilot *struct {
-		Enabled *bool `yaml:"enabled"`
-	} `yaml:"autopilot"`
-	AutoscalingPolicy *struct {
-		ConsolidationDelayMinutes *int64 `yaml:"consolidationDelayMinutes"`
-		ConsolidationThreshold    *int64 `yaml:"consolidationThreshold"`
-		GPUConsolidationThreshold *int64 `yaml:"gpuConsolidationThreshold"`
-	} `yaml:"autoscalingPolicy"`
-	Description          string `yaml:"description"`
-	NodePoolAutoCreation *struct {
-		Enabled *bool `yaml:"enabled"`
-	} `yaml:"nodePoolAutoCreation"`
-	NodePoolConfig *struct {
-		ImageType            string            `yaml:"imageType"`
-		IPType               string            `yaml:"ipType"`
-		ServiceAccount       string            `yaml:"serviceAccount"`
-		AutoRepair           *bool             `yaml:"autoRepair"`
-		AutoUpgrade          *bool             `yaml:"autoUpgrade"`
-		WorkloadType         string            `yaml:"workloadType"`
-		NodeLabels           map[string]string `yaml:"nodeLabels"`
-		ConfidentialNodeType string            `yaml:"confidentialNodeType"`
-		Taints               []CRDTaint        `yaml:"taints"`
-		ImageStreaming       map[string]any    `yaml:"imageStreaming"`
-		GVNIC                map[string]any    `yaml:"gvnic"`
-		DRA                  map[string]any    `yaml:"dra"`
-		ResourceManagerTags  []map[string]any  `yaml:"resourceManagerTags"`
-		LoggingConfig        map[string]any    `yaml:"loggingConfig"`
-	} `yaml:"nodePoolConfig"`
-	NodePoolGroup *struct {
-		Name string `yaml:"name"`
-	} `yaml:"nodePoolGroup"`
-	Priorities       []CRDPriority  `yaml:"priorities"`
-	PriorityDefaults map[string]any `yaml:"priorityDefaults"`
+	Priorities           []CRDPriority       `yaml:"priorities"`
+	PriorityDefaults     map[string]any      `yaml:"priorityDefaults,omitempty"`
+	ActiveMigration      *CRDActiveMigration `yaml:"activeMigration,omitempty"`
+	Autopilot            *CRDEnabled         `yaml:"autopilot,omitempty"`
+	AutoscalingPolicy    *CRDAutoscaling     `yaml:"autoscalingPolicy,omitempty"`
+	Description          string              `yaml:"description,omitempty"`
+	NodePoolAutoCreation *CRDEnabled         `yaml:"nodePoolAutoCreation,omitempty"`
+	NodePoolConfig       *CRDNodePoolConfig  `yaml:"nodePoolConfig,omitempty"`
+	NodePoolGroup        *CRDNodePoolGroup   `yaml:"nodePoolGroup,omitempty"`
 	// WhenUnsatisfiable is ScaleUpAnyway or DoNotScaleUp.
-	WhenUnsatisfiable string `yaml:"whenUnsatisfiable"`
+	WhenUnsatisfiable string `yaml:"whenUnsatisfiable,omitempty"`
+}
+
+// CRDActiveMigration is spec.activeMigration.
+type CRDActiveMigration struct {
+	OptimizeRulePriority          *bool `yaml:"optimizeRulePriority,omitempty"`
+	EnsureAllDaemonSetPodsRunning *bool `yaml:"ensureAllDaemonSetPodsRunning,omitempty"`
+}
+
+// CRDEnabled is a field of one switch (autopilot, nodePoolAutoCreation).
+type CRDEnabled struct {
+	Enabled *bool `yaml:"enabled,omitempty"`
+}
+
+// CRDAutoscaling is spec.autoscalingPolicy.
+type CRDAutoscaling struct {
+	ConsolidationDelayMinutes *int64 `yaml:"consolidationDelayMinutes,omitempty"`
+	ConsolidationThreshold    *int64 `yaml:"consolidationThreshold,omitempty"`
+	GPUConsolidationThreshold *int64 `yaml:"gpuConsolidationThreshold,omitempty"`
+}
+
+// CRDNodePoolGroup is spec.nodePoolGroup.
+type CRDNodePoolGroup struct {
+	Name string `yaml:"name,omitempty"`
+}
+
+// CRDNodePoolConfig is spec.nodePoolConfig.
+type CRDNodePoolConfig struct {
+	ImageType            string            `yaml:"imageType,omitempty"`
+	IPType               string            `yaml:"ipType,omitempty"`
+	ServiceAccount       string            `yaml:"serviceAccount,omitempty"`
+	AutoRepair           *bool             `yaml:"autoRepair,omitempty"`
+	AutoUpgrade          *bool             `yaml:"autoUpgrade,omitempty"`
+	WorkloadType         string            `yaml:"workloadType,omitempty"`
+	NodeLabels           map[string]string `yaml:"nodeLabels,omitempty"`
+	ConfidentialNodeType string            `yaml:"confidentialNodeType,omitempty"`
+	Taints               []CRDTaint        `yaml:"taints,omitempty"`
+	ImageStreaming       map[string]any    `yaml:"imageStreaming,omitempty"`
+	GVNIC                map[string]any    `yaml:"gvnic,omitempty"`
+	DRA                  map[string]any    `yaml:"dra,omitempty"`
+	ResourceManagerTags  []map[string]any  `yaml:"resourceManagerTags,omitempty"`
+	LoggingConfig        map[string]any    `yaml:"loggingConfig,omitempty"`
 }
 
 // CRDPriority is one spec.priorities rule.
 type CRDPriority struct {
-	MachineFamily  string   `yaml:"machineFamily"`
-	MachineType    string   `yaml:"machineType"`
-	MinCores       *int64   `yaml:"minCores"`
-	MinMemoryGb    *int64   `yaml:"minMemoryGb"`
-	MinCPUPlatform string   `yaml:"minCpuPlatform"`
-	Nodepools      []string `yaml:"nodepools"`
-	PodFamily      string   `yaml:"podFamily"`
-	Spot           *bool    `yaml:"spot"`
-	GPU            *struct {
-		Type          string         `yaml:"type"`
-		Count         *int64         `yaml:"count"`
-		DriverVersion string         `yaml:"driverVersion"`
-		GPUSharing    map[string]any `yaml:"gpuSharing"`
-	} `yaml:"gpu"`
-	TPU *struct {
-		Type     string `yaml:"type"`
-		Count    *int64 `yaml:"count"`
-		Topology string `yaml:"topology"`
-	} `yaml:"tpu"`
-	FlexStart *struct {
-		Enabled       *bool `yaml:"enabled"`
-		NodeRecycling *struct {
-			LeadTimeSeconds *int64 `yaml:"leadTimeSeconds"`
-		} `yaml:"nodeRecycling"`
-	} `yaml:"flexStart"`
-	CapacityCheckWaitTimeSeconds *int64 `yaml:"capacityCheckWaitTimeSeconds"`
-	Reservations                 *struct {
-		Affinity string `yaml:"affinity"`
-		Specific []struct {
-			Name             string         `yaml:"name"`
-			Project          string         `yaml:"project"`
-			Zones            []string       `yaml:"zones"`
-			ReservationBlock map[string]any `yaml:"reservationBlock"`
-		} `yaml:"specific"`
-	} `yaml:"reservations"`
-	Location *struct {
-		Zones          []string `yaml:"zones"`
-		LocationPolicy string   `yaml:"locationPolicy"`
-		ZoneTypes      []string `yaml:"zoneTypes"`
-	} `yaml:"location"`
-	Placement *struct {
-		PolicyName string `yaml:"policyName"`
-	} `yaml:"placement"`
-	MaxRunDurationSeconds     *int64            `yaml:"maxRunDurationSeconds"`
-	MaxPodsPerNode            *int64            `yaml:"maxPodsPerNode"`
-	PriorityScore             *int64            `yaml:"priorityScore"`
-	AcceleratorNetworkProfile string            `yaml:"acceleratorNetworkProfile"`
-	Storage                   map[string]any    `yaml:"storage"`
-	NodeLabels                map[string]string `yaml:"nodeLabels"`
-	Taints                    []CRDTaint        `yaml:"taints"`
-	NodeSystemConfig          map[string]any    `yaml:"nodeSystemConfig"`
+	Nodepools                    []string          `yaml:"nodepools,omitempty"`
+	MachineFamily                string            `yaml:"machineFamily,omitempty"`
+	MachineType                  string            `yaml:"machineType,omitempty"`
+	TPU                          *CRDTPU           `yaml:"tpu,omitempty"`
+	GPU                          *CRDGPU           `yaml:"gpu,omitempty"`
+	Spot                         *bool             `yaml:"spot,omitempty"`
+	FlexStart                    *CRDFlexStart     `yaml:"flexStart,omitempty"`
+	Reservations                 *CRDReservations  `yaml:"reservations,omitempty"`
+	Location                     *CRDLocation      `yaml:"location,omitempty"`
+	Placement                    *CRDPlacement     `yaml:"placement,omitempty"`
+	MaxRunDurationSeconds        *int64            `yaml:"maxRunDurationSeconds,omitempty"`
+	MinCores                     *int64            `yaml:"minCores,omitempty"`
+	MinMemoryGb                  *int64            `yaml:"minMemoryGb,omitempty"`
+	MaxPodsPerNode               *int64            `yaml:"maxPodsPerNode,omitempty"`
+	Storage                      *CRDStorage       `yaml:"storage,omitempty"`
+	MinCPUPlatform               string            `yaml:"minCpuPlatform,omitempty"`
+	PodFamily                    string            `yaml:"podFamily,omitempty"`
+	CapacityCheckWaitTimeSeconds *int64            `yaml:"capacityCheckWaitTimeSeconds,omitempty"`
+	PriorityScore                *int64            `yaml:"priorityScore,omitempty"`
+	AcceleratorNetworkProfile    string            `yaml:"acceleratorNetworkProfile,omitempty"`
+	NodeLabels                   map[string]string `yaml:"nodeLabels,omitempty"`
+	Taints                       []CRDTaint        `yaml:"taints,omitempty"`
+	NodeSystemConfig             map[string]any    `yaml:"nodeSystemConfig,omitempty"`
+}
+
+// CRDTPU is a priority's tpu.
+type CRDTPU struct {
+	Type     string `yaml:"type,omitempty"`
+	Count    *int64 `yaml:"count,omitempty"`
+	Topology string `yaml:"topology,omitempty"`
+}
+
+// CRDGPU is a priority's gpu.
+type CRDGPU struct {
+	Type          string         `yaml:"type,omitempty"`
+	Count         *int64         `yaml:"count,omitempty"`
+	DriverVersion string         `yaml:"driverVersion,omitempty"`
+	GPUSharing    map[string]any `yaml:"gpuSharing,omitempty"`
+}
+
+// CRDFlexStart is a priority's flexStart.
+type CRDFlexStart struct {
+	Enabled       *bool             `yaml:"enabled,omitempty"`
+	NodeRecycling *CRDNodeRecycling `yaml:"nodeRecycling,omitempty"`
+}
+
+// CRDNodeRecycling is flexStart.nodeRecycling.
+type CRDNodeRecycling struct {
+	LeadTimeSeconds *int64 `yaml:"leadTimeSeconds,omitempty"`
+}
+
+// CRDReservations is a priority's reservations.
+type CRDReservations struct {
+	Affinity string                   `yaml:"affinity,omitempty"`
+	Specific []CRDSpecificReservation `yaml:"specific,omitempty"`
+}
+
+// CRDSpecificReservation is one reservations.specific entry.
+type CRDSpecificReservation struct {
+	Name             string               `yaml:"name,omitempty"`
+	Project          string               `yaml:"project,omitempty"`
+	Zones            []string             `yaml:"zones,omitempty"`
+	ReservationBlock *CRDReservationBlock `yaml:"reservationBlock,omitempty"`
+}
+
+// CRDReservationBlock is specific[].reservationBlock.
+type CRDReservationBlock struct {
+	Name string `yaml:"name,omitempty"`
+}
+
+// CRDLocation is a priority's location.
+type CRDLocation struct {
+	Zones          []string `yaml:"zones,omitempty"`
+	LocationPolicy string   `yaml:"locationPolicy,omitempty"`
+	ZoneTypes      []string `yaml:"zoneTypes,omitempty"`
+}
+
+// CRDPlacement is a priority's placement.
+type CRDPlacement struct {
+	PolicyName string `yaml:"policyName,omitempty"`
+}
+
+// CRDStorage is a priority's storage: the fields this provider renders,
+// and any other the CRD's storage holds (Other), kept as read.
+type CRDStorage struct {
+	BootDiskKMSKey string         `yaml:"bootDiskKMSKey,omitempty"`
+	BootDiskSize   *int64         `yaml:"bootDiskSize,omitempty"`
+	BootDiskType   string         `yaml:"bootDiskType,omitempty"`
+	LocalSSDCount  *int64         `yaml:"localSSDCount,omitempty"`
+	Other          map[string]any `yaml:",inline"`
 }
 
 // CRDTaint is a taint of nodePoolConfig or of a priority.

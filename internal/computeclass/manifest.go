@@ -4,10 +4,10 @@
 package computeclass
 
 import (
-	"maps"
-	"slices"
-	"strconv"
+	"fmt"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // The ComputeClass custom resource.
@@ -127,187 +127,133 @@ func (p PoolConfig) empty() bool {
 	return p.ImageType == "" && p.ServiceAccount == "" && len(p.NodeLabels) == 0 && len(p.Taints) == 0
 }
 
-// YAML renders the ComputeClass, deterministically: fixed key order,
-// two-space indentation, map keys sorted, and every value taken from the
-// configuration double-quoted (so that a pool named "on" or "null" stays a
-// string).
-func (c Class) YAML() string {
-	w := &writer{}
-	w.line(0, "apiVersion: "+APIVersion)
-	w.line(0, "kind: "+Kind)
-	w.line(0, "metadata:")
-	w.line(1, "name: "+strconv.Quote(c.Name))
-	w.line(0, "spec:")
-	w.line(1, "priorities:")
-	for _, p := range c.Priorities {
-		p.write(w)
+// YAML renders the ComputeClass by marshalling its CRD (the type Decode
+// reads), deterministically: the CRD's field order, two-space indentation
+// with list items at their key's indentation, map keys sorted, and every
+// value taken from the configuration double-quoted (so that a pool named
+// "on" or "null" stays a string).
+func (c Class) YAML() string { return c.CRD().YAML() }
+
+// YAML writes the ComputeClass as Class.YAML does.
+func (c *CRD) YAML() string {
+	var node yaml.Node
+	if err := node.Encode(c); err != nil {
+		panic(fmt.Sprintf("computeclass: encoding the CRD: %v", err)) // every field is a plain Go value
 	}
-	if c.ActiveMigration {
-		w.line(1, "activeMigration:")
-		w.line(2, "optimizeRulePriority: true")
+	quoteValues(&node, "")
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	enc.CompactSeqIndent()
+	if err := enc.Encode(&node); err != nil {
+		panic(fmt.Sprintf("computeclass: writing the CRD: %v", err))
 	}
-	if c.AutoCreation {
-		w.line(1, "nodePoolAutoCreation:")
-		w.line(2, "enabled: true")
-	}
-	if !c.PoolConfig.empty() {
-		c.PoolConfig.write(w)
-	}
-	w.line(1, "whenUnsatisfiable: "+c.WhenUnsatisfiable)
-	return w.b.String()
+	_ = enc.Close()
+	return b.String()
 }
 
-// write renders the priority as one list item under spec.priorities.
-func (p Priority) write(w *writer) {
-	w.item(1)
-	if len(p.NodePools) > 0 {
-		w.key("nodepools:")
-		for _, n := range p.NodePools {
-			w.line(2, "- "+strconv.Quote(n))
+// plainKeys are the fields whose values are the CRD's own words (enums and
+// constants), written unquoted; every other string came from the
+// configuration.
+var plainKeys = map[string]bool{"apiVersion": true, "kind": true, "whenUnsatisfiable": true, "affinity": true, "effect": true}
+
+// quoteValues double-quotes the string scalars under n, key being the
+// mapping key n is the value of: values, list items, and the keys of
+// free-form maps (nodeLabels).
+func quoteValues(n *yaml.Node, key string) {
+	switch n.Kind {
+	case yaml.DocumentNode, yaml.SequenceNode:
+		for _, c := range n.Content {
+			quoteValues(c, key)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if key == "nodeLabels" {
+				k.Style = yaml.DoubleQuotedStyle
+			}
+			quoteValues(v, k.Value)
+		}
+	case yaml.ScalarNode:
+		if n.Tag == "!!str" && !plainKeys[key] {
+			n.Style = yaml.DoubleQuotedStyle
 		}
 	}
-	if p.MachineFamily != "" {
-		w.key("machineFamily: " + strconv.Quote(p.MachineFamily))
+}
+
+// CRD is the ComputeClass c renders.
+func (c Class) CRD() *CRD {
+	crd := &CRD{APIVersion: APIVersion, Kind: Kind, Metadata: CRDMetadata{Name: c.Name},
+		Spec: CRDSpec{Priorities: make([]CRDPriority, 0, len(c.Priorities)), WhenUnsatisfiable: c.WhenUnsatisfiable}}
+	for _, p := range c.Priorities {
+		crd.Spec.Priorities = append(crd.Spec.Priorities, p.crd())
 	}
-	if p.MachineType != "" {
-		w.key("machineType: " + strconv.Quote(p.MachineType))
+	yes := true
+	if c.ActiveMigration {
+		crd.Spec.ActiveMigration = &CRDActiveMigration{OptimizeRulePriority: &yes}
 	}
+	if c.AutoCreation {
+		crd.Spec.NodePoolAutoCreation = &CRDEnabled{Enabled: &yes}
+	}
+	if p := c.PoolConfig; !p.empty() {
+		pc := &CRDNodePoolConfig{ImageType: p.ImageType, ServiceAccount: p.ServiceAccount, NodeLabels: p.NodeLabels}
+		for _, t := range p.Taints {
+			pc.Taints = append(pc.Taints, CRDTaint(t))
+		}
+		crd.Spec.NodePoolConfig = pc
+	}
+	return crd
+}
+
+// crd is the spec.priorities entry of p; a priority of nothing is {}, which
+// the CRD's minProperties refuses (the data source refuses it first).
+func (p Priority) crd() CRDPriority {
+	out := CRDPriority{Nodepools: p.NodePools, MachineFamily: p.MachineFamily, MachineType: p.MachineType,
+		MaxRunDurationSeconds: positive(p.MaxRunDurationSeconds), MinCores: positive(p.MinCores),
+		MinMemoryGb: positive(p.MinMemoryGb), MaxPodsPerNode: positive(p.MaxPodsPerNode)}
+	yes := true
 	if t := p.TPU; t != nil {
-		w.key("tpu:")
-		w.line(3, "type: "+strconv.Quote(t.Type))
-		if t.Count > 0 {
-			w.line(3, "count: "+strconv.FormatInt(t.Count, 10))
-		}
-		if t.Topology != "" {
-			w.line(3, "topology: "+strconv.Quote(t.Topology))
-		}
+		out.TPU = &CRDTPU{Type: t.Type, Count: positive(t.Count), Topology: t.Topology}
 	}
 	if g := p.GPU; g != nil {
-		w.key("gpu:")
-		w.line(3, "type: "+strconv.Quote(g.Type))
-		if g.Count > 0 {
-			w.line(3, "count: "+strconv.FormatInt(g.Count, 10))
-		}
-		if g.DriverVersion != "" {
-			w.line(3, "driverVersion: "+strconv.Quote(g.DriverVersion))
-		}
+		out.GPU = &CRDGPU{Type: g.Type, Count: positive(g.Count), DriverVersion: g.DriverVersion}
 	}
 	if p.Spot {
-		w.key("spot: true")
+		out.Spot = &yes
 	}
 	if p.FlexStart {
-		w.key("flexStart:")
-		w.line(3, "enabled: true")
+		out.FlexStart = &CRDFlexStart{Enabled: &yes}
 		if n := p.NodeRecyclingLeadTime; n != nil {
-			w.line(3, "nodeRecycling:")
-			w.line(4, "leadTimeSeconds: "+strconv.FormatInt(*n, 10))
+			out.FlexStart.NodeRecycling = &CRDNodeRecycling{LeadTimeSeconds: n}
 		}
 	}
 	if r := p.Reservations; r != nil {
-		w.key("reservations:")
-		w.line(3, "affinity: "+r.Affinity)
-		if len(r.Specific) > 0 {
-			w.line(3, "specific:")
-			for _, s := range r.Specific {
-				w.line(3, "- name: "+strconv.Quote(s.Name))
-				if s.Project != "" {
-					w.line(4, "project: "+strconv.Quote(s.Project))
-				}
-				if s.Block != "" {
-					w.line(4, "reservationBlock:")
-					w.line(5, "name: "+strconv.Quote(s.Block))
-				}
+		out.Reservations = &CRDReservations{Affinity: r.Affinity}
+		for _, s := range r.Specific {
+			sr := CRDSpecificReservation{Name: s.Name, Project: s.Project}
+			if s.Block != "" {
+				sr.ReservationBlock = &CRDReservationBlock{Name: s.Block}
 			}
+			out.Reservations.Specific = append(out.Reservations.Specific, sr)
 		}
 	}
 	if len(p.Zones) > 0 {
-		w.key("location:")
-		w.line(3, "zones:")
-		for _, z := range p.Zones {
-			w.line(3, "- "+strconv.Quote(z))
-		}
+		out.Location = &CRDLocation{Zones: p.Zones}
 	}
 	if p.PlacementPolicy != "" {
-		w.key("placement:")
-		w.line(3, "policyName: "+strconv.Quote(p.PlacementPolicy))
-	}
-	if p.MaxRunDurationSeconds > 0 {
-		w.key("maxRunDurationSeconds: " + strconv.FormatInt(p.MaxRunDurationSeconds, 10))
-	}
-	for _, kv := range []struct {
-		key string
-		v   int64
-	}{{"minCores", p.MinCores}, {"minMemoryGb", p.MinMemoryGb}, {"maxPodsPerNode", p.MaxPodsPerNode}} {
-		if kv.v > 0 {
-			w.key(kv.key + ": " + strconv.FormatInt(kv.v, 10))
-		}
+		out.Placement = &CRDPlacement{PolicyName: p.PlacementPolicy}
 	}
 	if s := p.Storage; s != nil {
-		w.key("storage:")
-		if s.BootDiskKMSKey != "" {
-			w.line(3, "bootDiskKMSKey: "+strconv.Quote(s.BootDiskKMSKey))
-		}
-		if s.BootDiskSizeGB > 0 {
-			w.line(3, "bootDiskSize: "+strconv.FormatInt(s.BootDiskSizeGB, 10))
-		}
-		if s.BootDiskType != "" {
-			w.line(3, "bootDiskType: "+strconv.Quote(s.BootDiskType))
-		}
-		if n := s.LocalSSDCount; n != nil {
-			w.line(3, "localSSDCount: "+strconv.FormatInt(*n, 10))
-		}
+		out.Storage = &CRDStorage{BootDiskKMSKey: s.BootDiskKMSKey, BootDiskSize: positive(s.BootDiskSizeGB), BootDiskType: s.BootDiskType,
+			LocalSSDCount: s.LocalSSDCount}
 	}
-	if w.open { // a priority of nothing: the CRD's minProperties refuses it
-		w.open = false
-		w.line(w.indent, "- {}")
-	}
+	return out
 }
 
-func (p PoolConfig) write(w *writer) {
-	w.line(1, "nodePoolConfig:")
-	if p.ImageType != "" {
-		w.line(2, "imageType: "+strconv.Quote(p.ImageType))
+// positive is &n, or nil for a value left out (0).
+func positive(n int64) *int64 {
+	if n <= 0 {
+		return nil
 	}
-	if p.ServiceAccount != "" {
-		w.line(2, "serviceAccount: "+strconv.Quote(p.ServiceAccount))
-	}
-	if len(p.NodeLabels) > 0 {
-		w.line(2, "nodeLabels:")
-		for _, k := range slices.Sorted(maps.Keys(p.NodeLabels)) {
-			w.line(3, strconv.Quote(k)+": "+strconv.Quote(p.NodeLabels[k]))
-		}
-	}
-	if len(p.Taints) > 0 {
-		w.line(2, "taints:")
-		for _, t := range p.Taints {
-			w.line(2, "- key: "+strconv.Quote(t.Key))
-			w.line(3, "value: "+strconv.Quote(t.Value))
-			w.line(3, "effect: "+t.Effect)
-		}
-	}
-}
-
-// writer writes indented YAML lines. A list item's first key shares the
-// "- " line: item opens an item, key writes a key of the open item.
-type writer struct {
-	b      strings.Builder
-	open   bool
-	indent int
-}
-
-func (w *writer) line(indent int, s string) {
-	w.b.WriteString(strings.Repeat("  ", indent))
-	w.b.WriteString(s)
-	w.b.WriteByte('\n')
-}
-
-func (w *writer) item(indent int) { w.open, w.indent = true, indent }
-
-func (w *writer) key(s string) {
-	if w.open {
-		w.open = false
-		w.line(w.indent, "- "+s)
-		return
-	}
-	w.line(w.indent+1, s)
+	return &n
 }

@@ -112,6 +112,11 @@ func TestYAMLDecodesStrictly(t *testing.T) {
 			if again := in.YAML(); again != out {
 				t.Errorf("YAML() is not deterministic")
 			}
+			// One definition serves both directions: the decoded CRD
+			// writes the same manifest.
+			if back := got.YAML(); back != out {
+				t.Errorf("the decoded manifest writes back differently (-rendered +decoded):\n%s", cmp.Diff(out, back))
+			}
 		})
 	}
 }
