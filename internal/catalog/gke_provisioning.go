@@ -158,3 +158,10 @@ func (c *Catalog) FlexStartMachine(attr, machineType string) Findings {
 		fmt.Sprintf("GKE's machine table marks %q as not offered for flex-start (Dynamic Workload Scheduler), so its pool may never get "+
 			"nodes. Use another machine type of the GPU (such as an A3 High or Mega one) for flex-start, or leave flex_start out.", machineType))}
 }
+
+// FlexStartNotOffered lists the machine types GKE's machine table marks as
+// not offered for flex-start, with its source.
+func (c *Catalog) FlexStartNotOffered() ([]string, string) {
+	fs := c.data.GKEProvisioning.FlexStart
+	return fs.NotOfferedMachineTypes, fs.NotOfferedSource
+}

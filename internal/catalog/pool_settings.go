@@ -434,3 +434,13 @@ func (c *Catalog) BootDiskType(attr, machineType, diskType string) Findings {
 	}
 	return Findings{newFinding(sev, attr, diskType, "Boot Disk Type Not Offered for Machine Type", src, []string{f.Default}, detail)}
 }
+
+// BootDiskFamilies lists the boot disk types per machine family, with the
+// decision that weighs their sources.
+func (c *Catalog) BootDiskFamilies() ([]BootDiskFamily, string) {
+	ps := c.data.PoolSettings
+	return ps.BootDiskFamilies, ps.BootDiskFamiliesDecision
+}
+
+// LabelLimits are the label rules every resource checks (LabelFindings).
+func (c *Catalog) LabelLimits() LabelLimits { return c.data.PoolSettings.ResourceLabels }

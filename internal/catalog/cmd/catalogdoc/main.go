@@ -88,6 +88,7 @@ func render(c *catalog.Catalog) ([]byte, error) {
 	w.gke(c)
 	w.computeEngine(c)
 	w.gpus(c)
+	w.nodeSettings(c)
 	w.labels(c)
 	w.decisions(c)
 	page := b.Bytes()
@@ -206,6 +207,14 @@ func (w *writer) generations(c *catalog.Catalog) {
 		}
 		w.row(g.DisplayName, schemadoc.Code(g.APIPrefix+"-N"), g.SizeUnit, fmt.Sprint(g.TensorCoresPerChip), api, schemadoc.Code(g.DefaultRuntime), label, link(g.Source))
 	}
+	w.p("")
+	var disks []string
+	for _, g := range c.Generations() {
+		if g.MaxDisks > 0 {
+			disks = append(disks, fmt.Sprintf("%s %d", g.DisplayName, g.MaxDisks))
+		}
+	}
+	w.p("Most disks per Cloud TPU VM, the boot disk included (so `data_disks` holds one fewer): %s. %s", strings.Join(disks, ", "), link(c.Source("tpu_persistent_disk")))
 	w.p("")
 	for _, g := range c.Generations() {
 		if g.TPUAPI.Decision != "" {
@@ -518,6 +527,34 @@ func (w *writer) gpus(c *catalog.Catalog) {
 	for _, d := range c.GPUDriverVersions() {
 		w.row(schemadoc.Code(d.Value), text(d.Description), link(d.Source))
 	}
+	w.p("")
+}
+
+func (w *writer) nodeSettings(c *catalog.Catalog) {
+	w.p("## Boot disks, flex-start and labels")
+	w.p("")
+	fams, decision := c.BootDiskFamilies()
+	w.p("Boot disk types per machine family (`disk_type` of a node-pool tier, `boot_disk_type` of a ComputeClass priority; a Compute Engine TPU VM boots on its family's default). %s", text(decision))
+	w.p("")
+	w.header("Machine types", "Boot disk types", "Default", "Outside the list", "Source")
+	for _, f := range fams {
+		outside := "warning"
+		if f.Documented {
+			outside = "error"
+		}
+		if len(f.Refused) > 0 {
+			outside += "; " + schemadoc.Codes(f.Refused) + " an error " + link(f.RefusedSource)
+		}
+		w.row(schemadoc.Code(f.MachinePrefix+"*"), schemadoc.Codes(f.Allowed), schemadoc.Code(f.Default), outside, link(f.Source))
+	}
+	w.p("")
+	if types, src := c.FlexStartNotOffered(); len(types) > 0 {
+		w.p("Flex-start is not offered on %s according to GKE's machine table, so flex-start on them is a warning. %s", schemadoc.Codes(types), link(src))
+		w.p("")
+	}
+	l := c.LabelLimits()
+	w.p("Labels (`labels` of `accel_tpu_vm`, `resource_labels` of a tier, `default_labels`): at most %d on a resource, counting `default_labels` and the ownership label; %s %s",
+		l.MaxLabels, catalog.LabelRules, link(l.Source))
 	w.p("")
 }
 
