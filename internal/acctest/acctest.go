@@ -97,8 +97,8 @@ func New(t *testing.T, opts ...func(*emulator.Scenario)) *Target {
 // what only the emulator gives the test: a fault it injects, a change it makes
 // behind Terraform's back, or data a real project would not hold (its
 // clusters, reservations, service accounts, zone and quota answers). Call it
-// from the test function itself with a string literal: the acceptance-tests
-// guide lists every caller with its reason, and a unit test checks the list.
+// from the test function itself with a string literal: CONTRIBUTING.md
+// lists every caller with its reason, and a unit test checks the list.
 func (tg *Target) RequireEmulatorFor(t *testing.T, why string) {
 	t.Helper()
 	if tg.Emulator == nil {

@@ -17,9 +17,10 @@ import (
 	"testing"
 )
 
-// guideTemplate is the source of the acceptance-tests guide, whose list of
-// the tests that need the emulator is generated from the code.
-const guideTemplate = "../../templates/guides/acceptance-tests.md.tmpl"
+// guideTemplate is the maintainers' guide, whose list of the tests that
+// need the emulator (in "Running against a sandbox project") is generated
+// from the code.
+const guideTemplate = "../../CONTRIBUTING.md"
 
 // The generated list sits between these lines of the guide.
 const (
@@ -127,9 +128,9 @@ func emulatorOnlyTable(tests []emulatorOnly) string {
 }
 
 // TestEmulatorOnlyTestsListed checks that every acceptance test skipped
-// against a sandbox project says why, and that the acceptance-tests guide
+// against a sandbox project says why, and that CONTRIBUTING.md
 // lists exactly those tests with those reasons. ACCEL_UPDATE_GUIDE=1
-// rewrites the list in the guide's template instead (then run make docs).
+// rewrites the list there instead.
 func TestEmulatorOnlyTestsListed(t *testing.T) {
 	tests, problems, err := findEmulatorOnly("..")
 	if err != nil {
