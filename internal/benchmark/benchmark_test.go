@@ -332,9 +332,14 @@ func TestScalingDetectsSuperlinear(t *testing.T) {
 
 func TestMarkdown(t *testing.T) {
 	t.Parallel()
-	md := report(300*time.Millisecond, 100*time.Millisecond, 2050*time.Millisecond).Markdown()
+	rep := report(300*time.Millisecond, 100*time.Millisecond, 2050*time.Millisecond)
+	md := rep.Markdown()
+	guide := rep.Guide()
+	if !strings.HasPrefix(guide, "---\npage_title: \"Benchmarks\"\nsubcategory: \"\"\n") || strings.Contains(guide, "{{") ||
+		strings.Contains(guide, "floor") || strings.Contains(guide, "scenarios") {
+		t.Errorf("the guide is the published page of the plans at scale only:\n%s", guide)
+	}
 	for _, want := range []string{
-		"---\npage_title: \"Benchmarks\"\nsubcategory: \"\"\n",
 		"`make bench-plan`",
 		"**Machine:** 2 cores (cpu)",
 		"| floor (no provider) | 0 | 100 ms |",

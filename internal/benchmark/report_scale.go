@@ -187,8 +187,7 @@ func (s *ScaleRun) Section() string {
 	w(scaleBegin)
 	w("## Plan at scale, beside the Google providers\n\n")
 	m := s.Machine
-	w("Measured on %s with `make bench-scale` (part of `make bench-plan`), on %d cores (%s), %.1f GiB, %s, Terraform %s; ", s.Date, m.Cores, m.CPU, m.MemoryGiB, m.Go, m.Terraform)
-	w("load average (1, 5, 15 minutes) %s when the run started and %s when it ended. ", s.LoadBefore, s.LoadAfter)
+	w("Measured on %s with `make bench-scale`, on %d cores (%s), %.1f GiB, Terraform %s. ", s.Date, m.Cores, m.CPU, m.MemoryGiB, m.Terraform)
 	w("Every time is the median of %d runs after one warm-up run, every configuration and size alternating in rounds. ", s.Runs)
 	w("N `accel_tpu_vm` and N google-beta `google_tpu_v2_vm` (with the runtime version it requires) cycle through the same four accelerator types in %d zones; ", ScaleZones(len(planShapes)))
 	w("N `accel_fallback_nodepools` of %d tiers (v6e, L4, v5e) stand beside the same %d pools a resource as the google provider's `google_container_node_pool` ", len(googleTiers), len(googleTiers))
@@ -201,16 +200,12 @@ func (s *ScaleRun) Section() string {
 	}
 	w("), reached only through the providers' endpoint settings. The plan of a create has no state; the plan with state follows an apply of the same configuration and refreshes every resource. ")
 	w("API calls are those the emulator answered during the last measured run, by method.")
-	for _, p := range []struct{ build, kind, env string }{{s.GoogleBeta, "google-beta", GoogleBetaEnv}, {s.Google, "google", GoogleEnv}} {
+	for _, p := range []struct{ build, kind string }{{s.GoogleBeta, "google-beta"}, {s.Google, "google"}} {
 		if p.build == "" {
-			w(" **The %s provider was not measured in this run**: no build was given (set `%s`; see below), so its comparison has only this provider's side.", p.kind, p.env)
+			w(" **The %s provider was not measured in this run**, so its comparison has only this provider's side.", p.kind)
 		}
 	}
-	w("\n\n| Target | Measured | Result |\n|---|---|---|\n")
-	for _, t := range s.ScaleTargets() {
-		w("| %s | %s | %s |\n", t.Target, t.Measured, passFail(t.Met))
-	}
-	w("\n| Resource | N | Plan of a create | Fastest – slowest | API calls | Plan with state | Fastest – slowest | API calls of the refresh and plan |\n|---|---:|---:|---:|---|---:|---:|---|\n")
+	w("\n\n| Resource | N | Plan of a create | Fastest – slowest | API calls | Plan with state | Fastest – slowest | API calls of the refresh and plan |\n|---|---:|---:|---:|---|---:|---:|---|\n")
 	for _, r := range s.Results {
 		n := fmt.Sprint(r.N)
 		if r.Kind == KindGooglePools {
@@ -241,10 +236,7 @@ func (s *ScaleRun) Section() string {
 	w("The node pools' list is the resource's own read, with its retries and errors, made once for all.\n")
 	w("- Every shared answer is dropped as soon as the provider starts a write (a create, update or delete, and again when each operation it waits for ends), so nothing read before the provider's own change is answered after it. ")
 	w("A change made by someone else after the list is no more visible to it than to N reads made one after another while Terraform refreshes.\n")
-	w("- A TPU VM created through a queued resource still reads its queued resource with its own call; its nodes come from the list.\n\n")
-	w("The peers are built from their release tags with their repositories' public source (the Go module proxy does not serve them): ")
-	w("clone `github.com/hashicorp/terraform-provider-google-beta` and `github.com/hashicorp/terraform-provider-google`, `git checkout v7.45.0` in each, `go build -o terraform-provider-google-beta .` (and `-google`), ")
-	w("then `%s=/path/to/terraform-provider-google-beta %s=/path/to/terraform-provider-google make bench-scale`.\n", GoogleBetaEnv, GoogleEnv)
+	w("- A TPU VM created through a queued resource still reads its queued resource with its own call; its nodes come from the list.\n")
 	w(scaleEnd)
 	return b.String()
 }

@@ -3,8 +3,9 @@
 
 // Command planbench builds the provider, measures `terraform plan` and
 // `terraform apply` with it (see package benchmark), optionally runs the
-// fault suite and the secret-leak tests, and writes the results as the
-// Benchmarks guide. Run it from the module root: `make bench-plan`.
+// fault suite and the secret-leak tests, prints the full report, and writes
+// the Benchmarks guide (the plans at scale, what users read). Run it from
+// the module root: `make bench-plan`.
 package main
 
 import (
@@ -182,6 +183,7 @@ func run(ctx context.Context, o options) error {
 		if err != nil {
 			return err
 		}
+		fmt.Print(targetsTable(s))
 		if err := os.WriteFile(o.out, []byte(benchmark.SpliceScale(string(guide), s.Section())), 0o644); err != nil { //nolint:gosec // a documentation file
 			return err
 		}
@@ -231,9 +233,23 @@ func run(ctx context.Context, o options) error {
 	return write(o.out, rep)
 }
 
-// write writes rep as the guide to out ("-" for stdout).
+// targetsTable is the plans-at-scale targets, for the terminal.
+func targetsTable(s *benchmark.ScaleRun) string {
+	var b strings.Builder
+	b.WriteString("| Target | Measured | Met |\n|---|---|---|\n")
+	for _, t := range s.ScaleTargets() {
+		fmt.Fprintf(&b, "| %s | %s | %v |\n", t.Target, t.Measured, t.Met)
+	}
+	return b.String()
+}
+
+// write prints the full report and writes the guide to out ("-" for
+// stdout, after the report).
 func write(out string, rep *benchmark.Report) error {
-	md := rep.Markdown()
+	if _, err := os.Stdout.WriteString(rep.Markdown()); err != nil {
+		return err
+	}
+	md := rep.Guide()
 	if out == "-" {
 		_, err := os.Stdout.WriteString(md)
 		return err
