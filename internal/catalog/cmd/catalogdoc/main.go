@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,6 +44,7 @@ func run(args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "path of the Markdown page to write (required)")
 	check := fs.Bool("check", false, "do not write; fail when the file at -out differs from the generated page")
+	dates := fs.String("dates", "", "comma-separated pages whose \"catalog's date (YYYY-MM-DD)\" is set to the catalog's date")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -53,6 +55,22 @@ func run(args []string, stderr io.Writer) error {
 	page, err := render(catalog.Default())
 	if err != nil {
 		return err
+	}
+	for _, p := range strings.FieldsFunc(*dates, func(r rune) bool { return r == ',' }) {
+		cur, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", p, err)
+		}
+		stamped := stampDate(cur, catalog.Default().Date())
+		switch {
+		case bytes.Equal(cur, stamped):
+		case *check:
+			return fmt.Errorf("%s: %w", p, errStale)
+		default:
+			if err := os.WriteFile(p, stamped, 0o644); err != nil {
+				return fmt.Errorf("writing %s: %w", p, err)
+			}
+		}
 	}
 	if *check {
 		cur, err := os.ReadFile(*out)
@@ -584,4 +602,13 @@ func (w *writer) decisions(c *catalog.Catalog) {
 	for _, d := range c.Decisions() {
 		w.p("- **%s**: %s %s", d.Topic, text(d.Decision), link(d.Source))
 	}
+}
+
+// catalogDateRE is how a page quotes the catalog's date, in a sample of the
+// warn-mode advice the provider prints.
+var catalogDateRE = regexp.MustCompile(`catalog's date \(\d{4}-\d{2}-\d{2}\)`)
+
+// stampDate sets every quoted catalog date of page to date.
+func stampDate(page []byte, date string) []byte {
+	return catalogDateRE.ReplaceAll(page, []byte("catalog's date ("+date+")"))
 }

@@ -117,3 +117,30 @@ func TestRunWritesAndChecks(t *testing.T) {
 		t.Error("check of a missing file succeeded")
 	}
 }
+
+// TestPagesQuoteTheCatalogDate: every page that quotes the catalog's date
+// (the provider page's sample of the warn-mode advice) quotes the date the
+// provider prints; make docs stamps it (-dates), and this fails when a page
+// was not stamped.
+func TestPagesQuoteTheCatalogDate(t *testing.T) {
+	t.Parallel()
+	want := "catalog's date (" + catalog.Default().Date() + ")"
+	for _, p := range []string{"../../../../templates/index.md.tmpl", "../../../../docs/index.md"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		quotes := catalogDateRE.FindAll(b, -1)
+		if len(quotes) == 0 {
+			t.Errorf("%s quotes no catalog date", p)
+		}
+		for _, q := range quotes {
+			if string(q) != want {
+				t.Errorf("%s quotes %q, want %q: run make docs", p, q, want)
+			}
+		}
+	}
+	if got := string(stampDate([]byte("since the catalog's date (2020-01-02), set"), "2026-11-30")); got != "since the catalog's date (2026-11-30), set" {
+		t.Errorf("stampDate = %q", got)
+	}
+}
