@@ -296,6 +296,8 @@ var adminHelp = []string{
 	"POST /admin/fail-next-operations {\"method\":\"tpu.nodes.create\",\"n\":1,\"code\":13}",
 	"POST /admin/rate-limit           {\"method\":\"tpu.nodes.get\",\"every\":3}",
 	"POST /admin/hang                 {\"method\":\"container.nodePools.create\",\"hang\":true} (or \"untilMethod\":\"container.nodePools.create\",\"untilCalls\":4: until 4 more such calls)",
+	"POST /admin/quota                {\"region\":\"us-central1\",\"metric\":\"NVIDIA_L4_GPUS\",\"limit\":8,\"usage\":8} (what regions.get reports; \"project\" limits it to one project)",
+	"POST /admin/reservation          {\"zone\":\"us-central1-b\",\"name\":\"serving-l4\",\"machineType\":\"g2-standard-8\",\"count\":2,\"inUseCount\":2,\"specificReservationRequired\":true}",
 	"POST /admin/durations            {\"tpuCreate\":\"2s\",\"poolCreate\":\"5s\"}",
 	"POST /admin/settings             {\"serializePoolCreates\":true,\"maxConcurrentOperationsPerCluster\":5,\"gkeAdditions\":{\"skipGpuTaint\":true}}",
 	"POST /admin/hold-cluster         {\"project\":\"p\",\"location\":\"us-central1\",\"cluster\":\"serving\",\"duration\":\"30s\"} (or \"untilMethod\":\"container.operations.get\",\"untilCalls\":1: until 1 more such call)",
