@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -75,10 +76,22 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 	if req.ID == "" { // an import block with identity instead of id
 		req.ID = importIDFromIdentity(ctx, req.Identity, r.data, &resp.Diagnostics)
 	}
-	cluster, pools, err := parseImportID(req.ID)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid Import ID", err.Error())
+	m, ok := importedModel(ctx, req.ID, &resp.Diagnostics)
+	if !ok {
 		return
+	}
+	resp.Diagnostics.Append(tfmodel.MarkImported(ctx, resp.Private)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &m)...)
+}
+
+// importedModel is the state an import of id leaves (the pools named,
+// every other value null until the first Read), shared by ImportState and
+// the list resource, which has no private state to mark.
+func importedModel(ctx context.Context, id string, diags *diag.Diagnostics) (resourceModel, bool) {
+	cluster, pools, err := parseImportID(id)
+	if err != nil {
+		diags.AddError("Invalid Import ID", err.Error())
+		return resourceModel{}, false
 	}
 	tiers := make([]tierModel, len(pools))
 	for i, p := range pools {
@@ -90,7 +103,7 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 		ID:                   types.StringValue(resourceID(cluster, pools)),
 		Cluster:              types.StringValue(cluster),
 		ComputeClass:         types.StringNull(),
-		Tiers:                tierList(ctx, tiers, &resp.Diagnostics),
+		Tiers:                tierList(ctx, tiers, diags),
 		OnStockout:           types.StringNull(),
 		WhenUnsatisfiable:    types.StringNull(),
 		ActiveMigration:      types.BoolNull(),
@@ -102,9 +115,8 @@ func (r *fallbackNodePoolsResource) ImportState(ctx context.Context, req resourc
 		NodeSelector:         types.MapNull(types.StringType),
 		Tolerations:          types.ListNull(podspec.ObjectType),
 	}
-	resp.Diagnostics.Append(tfmodel.MarkImported(ctx, resp.Private)...)
 	m.Timeouts.Object = types.ObjectNull(timeoutsAttrTypes(ctx))
-	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, &m)...)
+	return m, !diags.HasError()
 }
 
 // nullTier is a tier with every value null, but taints: a block that is

@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	container "google.golang.org/api/container/v1"
 
@@ -179,12 +177,8 @@ func (l *poolsList) listResult(ctx context.Context, req list.ListRequest, g pool
 		return res
 	}
 	// The state ImportState leaves, then what the first Read sets.
-	imp := resource.ImportStateResponse{State: tfsdk.State{Schema: res.Resource.Schema, Raw: res.Resource.Raw}}
-	l.ImportState(ctx, resource.ImportStateRequest{ID: resourceID(g.cluster, names)}, &imp)
-	res.Diagnostics.Append(imp.Diagnostics...)
-	var imported resourceModel
-	res.Diagnostics.Append(imp.State.Get(ctx, &imported)...)
-	if res.Diagnostics.HasError() {
+	imported, ok := importedModel(ctx, resourceID(g.cluster, names), &res.Diagnostics)
+	if !ok {
 		return res
 	}
 	setImportedDefaults(&imported, tiers, byName)
