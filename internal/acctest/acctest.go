@@ -5,7 +5,7 @@
 // target they run against. By default every test starts its own in-process
 // emulator of the TPU and GKE APIs and points the provider at it through its
 // endpoint arguments only. With ACCEL_ACC_TARGET=sandbox the same tests run
-// against a real project named by ACCEL_SANDBOX_PROJECT (see the README).
+// against a real project named by ACCEL_SANDBOX_PROJECT (see CONTRIBUTING.md).
 package acctest
 
 import (

@@ -6,7 +6,7 @@
 // and runtime versions, and Compute Engine's accelerator machine types and
 // GPU types. It prints each difference on a line of its own and exits with
 // status 1 when there is any, so that refreshing the catalog starts from a
-// list of what changed (see the README, "Refreshing the catalog").
+// list of what changed (see CONTRIBUTING.md, "Refreshing the catalog").
 //
 //	go run ./internal/catalog/cmd/catalogcheck -project my-project [-zones us-central1-a,us-east5-a]
 //
