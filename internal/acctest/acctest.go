@@ -106,16 +106,6 @@ func (tg *Target) RequireEmulatorFor(t *testing.T, why string) {
 	}
 }
 
-// RequireEmulator skips the test against a sandbox project without saying
-// why.
-//
-// Deprecated: use RequireEmulatorFor; the guide check fails on callers of
-// RequireEmulator.
-func (tg *Target) RequireEmulator(t *testing.T) {
-	t.Helper()
-	tg.RequireEmulatorFor(t, "no reason given")
-}
-
 // CallCount is how many calls to method (an emulator.Method* name) the
 // emulator has served so far, and whether anything counts them: against a
 // sandbox project nothing does, so a test keeps its other checks on both

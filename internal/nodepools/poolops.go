@@ -88,8 +88,14 @@ func newPoolOps(ctx context.Context, cat *catalog.Catalog, clients *gcp.Clients,
 	if err != nil {
 		return nil, err
 	}
+	return poolOpsOf(api, cat, clients), nil
+}
+
+// poolOpsOf is the node-pool operations over api, creating workload
+// policies with clients.
+func poolOpsOf(api poolAPI, cat *catalog.Catalog, clients *gcp.Clients) *poolOps {
 	return &poolOps{api: api, cat: cat,
-		newPolicies: func(ctx context.Context) (policyAPI, error) { return clients.ResourcePolicies(ctx) }}, nil
+		newPolicies: func(ctx context.Context) (policyAPI, error) { return clients.ResourcePolicies(ctx) }}
 }
 
 // poolExistsError means a create found a pool of that name that it may not

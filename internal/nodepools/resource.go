@@ -144,9 +144,7 @@ func (r *fallbackNodePoolsResource) ops(ctx context.Context, cluster string, dia
 		diags.AddAttributeError(path.Root("cluster"), "Cannot Reach the GKE API", clientErrorDetail(cluster, err))
 		return nil
 	}
-	clients := r.data.Clients
-	return &poolOps{api: api, cat: r.catalog,
-		newPolicies: func(ctx context.Context) (policyAPI, error) { return clients.ResourcePolicies(ctx) }}
+	return poolOpsOf(api, r.catalog, r.data.Clients)
 }
 
 func (r *fallbackNodePoolsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -72,17 +72,36 @@ func (s createSpec) owner() string { return s.node.Labels[ownerLabelKey] }
 // attempt is the outcome in one zone of the fallback list.
 type attempt struct {
 	zone string
-	// what happened: "no capacity", "skipped", "not tried", "failed".
-	result string
+	// what happened.
+	result outcome
 	// why, for people.
 	reason string
 }
 
+// outcome is what an attempt in a zone came to; its String is the word the
+// apply's error shows.
+type outcome int
+
+const (
+	outcomeCreated outcome = iota
+	outcomeSkipped
+	outcomeNotTried
+	outcomeNoCapacity
+	outcomeFailedTemporarily
+	outcomeFailed
+	outcomeNotFinished
+	outcomeWaiting
+)
+
+func (o outcome) String() string {
+	return [...]string{"created", "skipped", "not tried", "no capacity", "failed, temporarily", "failed", "not finished", "waiting"}[o]
+}
+
 func (a attempt) String() string {
 	if a.reason == "" {
-		return a.zone + ": " + a.result
+		return a.zone + ": " + a.result.String()
 	}
-	return a.zone + ": " + a.result + ": " + a.reason
+	return a.zone + ": " + a.result.String() + ": " + a.reason
 }
 
 // createOutcome is the result of createNode.
@@ -131,7 +150,7 @@ func (e *noCapacityError) Error() string {
 // temporary reports whether a zone failed for a reason other than capacity
 // (an operation that ended UNAVAILABLE).
 func (e *noCapacityError) temporary() bool {
-	return slices.ContainsFunc(e.attempts, func(a attempt) bool { return a.result == "failed, temporarily" })
+	return slices.ContainsFunc(e.attempts, func(a attempt) bool { return a.result == outcomeFailedTemporarily })
 }
 
 // createNode creates spec.node in the first zone of spec.zones that has
@@ -152,13 +171,13 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 		var again []string // zones whose create failed transiently
 		for i, zone := range zones {
 			if hint != nil && !slices.Contains(hint, zone) {
-				out.attempts = append(out.attempts, attempt{zone: zone, result: "skipped",
+				out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeSkipped,
 					reason: "the last stockout error named only " + strings.Join(hint, ", ") + " as having capacity"})
 				continue
 			}
 			if ctx.Err() != nil {
 				for _, z := range zones[i:] {
-					out.attempts = append(out.attempts, attempt{zone: z, result: "not tried", reason: "the create timeout was reached"})
+					out.attempts = append(out.attempts, attempt{zone: z, result: outcomeNotTried, reason: "the create timeout was reached"})
 				}
 				out.err = fmt.Errorf("creating the TPU VM: %w", ctx.Err())
 				return out
@@ -181,17 +200,17 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 			case class == gcp.ClassAlreadyExists:
 				return ownCreate(ctx, api, spec, id, out)
 			case class == gcp.ClassCapacity:
-				out.attempts = append(out.attempts, attempt{zone: zone, result: "no capacity", reason: err.Error()})
+				out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeNoCapacity, reason: err.Error()})
 				if h := gcp.ZonesAvailable(err); len(h) > 0 {
 					hint = h
 				}
 			case gcp.OperationUnavailable(err):
 				// The operation ended UNAVAILABLE, which Google asks callers
 				// to retry (AIP-194): the next zone, then this one again.
-				out.attempts = append(out.attempts, attempt{zone: zone, result: "failed, temporarily", reason: err.Error()})
+				out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeFailedTemporarily, reason: err.Error()})
 				again = append(again, zone)
 			default:
-				out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: err.Error()})
+				out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeFailed, reason: err.Error()})
 				out.err = fmt.Errorf("creating TPU VM %s: %w", id, err)
 				if leftover, cerr := cleanup(ctx, api, spec, id); cerr != nil {
 					out.node = leftover
@@ -279,14 +298,14 @@ func ownCreate(ctx context.Context, api nodeAPI, spec createSpec, id string, out
 			return out
 		}
 		out.node = n
-		out.attempts = append(out.attempts, attempt{zone: zoneOf(id), result: "created"})
+		out.attempts = append(out.attempts, attempt{zone: zoneOf(id), result: outcomeCreated})
 		return out
 	}
 	reason := "was created while this apply ran (is another apply running?)"
 	if err == nil {
 		reason = ownership.Describe(n.Labels)
 	}
-	out.attempts = append(out.attempts, attempt{zone: zoneOf(id), result: "failed", reason: "the name is taken"})
+	out.attempts = append(out.attempts, attempt{zone: zoneOf(id), result: outcomeFailed, reason: "the name is taken"})
 	out.err = &nameTakenError{id: id, reason: reason}
 	return out
 }
@@ -295,7 +314,7 @@ func ownCreate(ctx context.Context, api nodeAPI, spec createSpec, id string, out
 // the node in the operation's response.
 func created(ctx context.Context, api nodeAPI, spec createSpec, id string, op *tpu.Operation, out createOutcome) createOutcome {
 	zone := zoneOf(id)
-	out.attempts = append(out.attempts, attempt{zone: zone, result: "created"})
+	out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeCreated})
 	n, err := api.Get(ctx, id)
 	if err == nil {
 		out.node = n
@@ -335,7 +354,7 @@ func stopped(ctx context.Context, api nodeAPI, spec createSpec, id string, out c
 		out.interrupted = true
 		return out
 	}
-	out.attempts = append(out.attempts, attempt{zone: zoneOf(id), result: "not finished", reason: cause.Error()})
+	out.attempts = append(out.attempts, attempt{zone: zoneOf(id), result: outcomeNotFinished, reason: cause.Error()})
 	out.err = fmt.Errorf("creating TPU VM %s: %w", id, cause)
 	return out
 }

@@ -212,7 +212,7 @@ const testOwner, otherOwner = "00000000000000000001", "00000000000000000002"
 func attemptResults(as []attempt) []string {
 	out := make([]string, len(as))
 	for i, a := range as {
-		out[i] = a.zone + ": " + a.result
+		out[i] = a.zone + ": " + a.result.String()
 	}
 	return out
 }

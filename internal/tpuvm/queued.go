@@ -275,7 +275,7 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 	for i, zone := range spec.zones {
 		if ctx.Err() != nil {
 			for _, z := range spec.zones[i:] {
-				out.attempts = append(out.attempts, attempt{zone: z, result: "not tried", reason: "the create timeout was reached"})
+				out.attempts = append(out.attempts, attempt{zone: z, result: outcomeNotTried, reason: "the create timeout was reached"})
 			}
 			out.err = fmt.Errorf("creating the TPU VM: %w", ctx.Err())
 			return out
@@ -288,7 +288,7 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 			_, err = qapi.Wait(ctx, op)
 		}
 		if err != nil && ctx.Err() == nil {
-			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: err.Error()})
+			out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeFailed, reason: err.Error()})
 			if gcp.Classify(err) == gcp.ClassAlreadyExists {
 				// Only the request exists (nameTaken found no VM): named as
 				// such, with the node id an import takes.
@@ -321,7 +321,7 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 				reason = fmt.Sprintf("queued resource in the queue, not read since: %v", err)
 			}
 			out.qr, out.waiting = qr, true
-			out.attempts = append(out.attempts, attempt{zone: zone, result: "waiting", reason: reason})
+			out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeWaiting, reason: reason})
 			return out
 		}
 		if err != nil {
@@ -335,7 +335,7 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 			out.createOutcome = created(ctx, api, spec, sliceIDs(spec.nodeID(zone), spec.slices)[0], nil, out.createOutcome)
 			return out
 		case gcp.QueuedFailed:
-			out.attempts = append(out.attempts, attempt{zone: zone, result: "failed", reason: queuedFailure(qr)})
+			out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeFailed, reason: queuedFailure(qr)})
 			if derr := deleteQueued(ctx, qapi, name); derr != nil {
 				out.qr = qr
 				out.err = fmt.Errorf("queued resource %s failed, and deleting it failed: %w", name, derr)
