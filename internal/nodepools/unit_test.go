@@ -5,6 +5,7 @@ package nodepools
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -310,45 +311,24 @@ func TestSchemaModelParity(t *testing.T) {
 	if diags := resp.Schema.ValidateImplementation(context.Background()); diags.HasError() {
 		t.Fatal(diags)
 	}
-	check := func(what string, attrs map[string]schema.Attribute, blocks map[string]schema.Block, model any) {
-		t.Helper()
-		if d := tfmodel.ModelMismatch(append(tfmodel.Names(attrs), tfmodel.Names(blocks)...), model); d != "" {
-			t.Errorf("%s: %s", what, d)
-		}
-	}
-	check("resource", resp.Schema.Attributes, resp.Schema.Blocks, resourceModel{})
+	problems := tfmodel.SchemaProblems("resource", resp.Schema.Attributes, resp.Schema.Blocks, resourceModel{})
 	tiers, ok := resp.Schema.Blocks["tiers"].(schema.ListNestedBlock)
 	if !ok {
 		t.Fatal("tiers is not a list nested block")
 	}
-	check("tiers", tiers.NestedObject.Attributes, tiers.NestedObject.Blocks, tierModel{})
+	problems = append(problems, tfmodel.SchemaProblems("tiers", tiers.NestedObject.Attributes, tiers.NestedObject.Blocks, tierModel{})...)
 	if diff := cmp.Diff(tierObjectType, tiers.NestedObject.Type()); diff != "" {
 		t.Errorf("tier object type differs from the schema (-model +schema):\n%s", diff)
 	}
-	for name, a := range tiers.NestedObject.Attributes {
-		if a.GetMarkdownDescription() == "" {
-			t.Errorf("tiers.%s has no description", name)
-		}
-	}
 	for name, b := range tiers.NestedObject.Blocks {
-		if b.GetMarkdownDescription() == "" {
-			t.Errorf("tiers.%s has no description", name)
-		}
 		for an, a := range b.GetNestedObject().GetAttributes() {
 			if a.GetMarkdownDescription() == "" {
-				t.Errorf("tiers.%s.%s has no description", name, an)
+				problems = append(problems, fmt.Sprintf("tiers.%s.%s has no description", name, an))
 			}
 		}
 	}
-	for name, a := range resp.Schema.Attributes {
-		if a.GetMarkdownDescription() == "" {
-			t.Errorf("%s has no description", name)
-		}
-	}
-	for name, b := range resp.Schema.Blocks {
-		if b.GetMarkdownDescription() == "" {
-			t.Errorf("%s has no description", name)
-		}
+	for _, p := range problems {
+		t.Error(p)
 	}
 }
 

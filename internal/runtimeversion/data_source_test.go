@@ -25,15 +25,8 @@ func TestSchemaModelParity(t *testing.T) {
 	if diags := resp.Schema.ValidateImplementation(context.Background()); diags.HasError() {
 		t.Fatalf("schema is invalid: %v", diags)
 	}
-	var inSchema []string
-	for name, a := range resp.Schema.Attributes {
-		inSchema = append(inSchema, name)
-		if a.GetMarkdownDescription() == "" {
-			t.Errorf("attribute %q has no MarkdownDescription", name)
-		}
-	}
-	if d := tfmodel.ModelMismatch(inSchema, runtimeVersionModel{}); d != "" {
-		t.Error(d)
+	for _, p := range tfmodel.SchemaProblems("data source", resp.Schema.Attributes, resp.Schema.Blocks, runtimeVersionModel{}) {
+		t.Error(p)
 	}
 }
 

@@ -185,3 +185,28 @@ func ModelMismatch(names []string, model any) string {
 
 // Names are the keys of a schema's attribute or block map.
 func Names[T any](m map[string]T) []string { return slices.Sorted(maps.Keys(m)) }
+
+// described is a schema attribute or block.
+type described interface{ GetMarkdownDescription() string }
+
+// SchemaProblems lists what keeps a schema object (its attributes and
+// blocks) and its model from matching: names only one of them has, and
+// attributes or blocks without a description. Each problem starts with
+// what. The resources' and data sources' parity tests call it.
+func SchemaProblems[A, B described](what string, attrs map[string]A, blocks map[string]B, model any) []string {
+	var out []string
+	if d := ModelMismatch(append(Names(attrs), Names(blocks)...), model); d != "" {
+		out = append(out, what+": "+d)
+	}
+	for _, n := range Names(attrs) {
+		if attrs[n].GetMarkdownDescription() == "" {
+			out = append(out, fmt.Sprintf("%s: %s has no description", what, n))
+		}
+	}
+	for _, n := range Names(blocks) {
+		if blocks[n].GetMarkdownDescription() == "" {
+			out = append(out, fmt.Sprintf("%s: %s has no description", what, n))
+		}
+	}
+	return out
+}

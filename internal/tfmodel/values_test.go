@@ -122,3 +122,27 @@ func TestModelMismatch(t *testing.T) {
 		t.Errorf("mismatch described as %q", d)
 	}
 }
+
+type describedAttr string
+
+func (d describedAttr) GetMarkdownDescription() string { return string(d) }
+
+// TestSchemaProblems: a name only one side has, and an attribute or block
+// without a description, are each a problem; a matching pair is none.
+func TestSchemaProblems(t *testing.T) {
+	t.Parallel()
+	type model struct {
+		A types.String `tfsdk:"a"`
+		B types.List   `tfsdk:"b"`
+	}
+	attrs := map[string]describedAttr{"a": "the a"}
+	blocks := map[string]describedAttr{"b": "the b"}
+	if p := SchemaProblems("m", attrs, blocks, model{}); len(p) != 0 {
+		t.Errorf("matching schema and model: %v", p)
+	}
+	attrs["c"] = ""
+	blocks["b"] = ""
+	if p := SchemaProblems("m", attrs, blocks, model{}); len(p) != 3 {
+		t.Errorf("want the missing field and two missing descriptions, got %v", p)
+	}
+}

@@ -34,8 +34,8 @@ func testSchema(t *testing.T) schema.Schema {
 func TestSchemaModelParity(t *testing.T) {
 	t.Parallel()
 	s := testSchema(t)
-	if d := tfmodel.ModelMismatch(append(tfmodel.Names(s.Attributes), tfmodel.Names(s.Blocks)...), vmModel{}); d != "" {
-		t.Error(d)
+	for _, p := range tfmodel.SchemaProblems("resource", s.Attributes, s.Blocks, vmModel{}) {
+		t.Error(p)
 	}
 	nested := map[string]struct {
 		model any
