@@ -52,30 +52,25 @@ const (
 // (https://cloud.google.com/compute/docs/labeling-resources#requirements):
 // keys start with a lowercase letter or an international character; keys
 // and values hold lowercase letters, international characters, digits,
-// underscores and dashes. Lengths are counted in characters by LabelFindings.
+// underscores and dashes. Lengths are counted in characters, against the
+// catalog's pool_settings.resource_labels.max_length.
 var (
 	labelKeyRE   = regexp.MustCompile(`^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]*$`)
 	labelValueRE = regexp.MustCompile(`^[\p{Ll}\p{Lo}\p{N}_-]*$`)
 )
 
-// IsLabelKey reports whether k is a label key Google Cloud accepts.
-func IsLabelKey(k string) bool {
-	return utf8.RuneCountInString(k) <= maxLabelLength && labelKeyRE.MatchString(k)
+// fits reports whether s matches re in at most lim.MaxLength
+// characters.
+func (lim LabelLimits) fits(re *regexp.Regexp, s string) bool {
+	return utf8.RuneCountInString(s) <= lim.MaxLength && re.MatchString(s)
 }
 
-// IsLabelValue reports whether v is a label value Google Cloud accepts.
-func IsLabelValue(v string) bool {
-	return utf8.RuneCountInString(v) <= maxLabelLength && labelValueRE.MatchString(v)
+// LabelRules says what LabelFindings accepts, for schema descriptions.
+func (c *Catalog) LabelRules() string {
+	lim := c.data.PoolSettings.ResourceLabels
+	return fmt.Sprintf("Keys: 1 to %d lowercase letters (international ones included), digits, `_` and `-`, starting with a "+
+		"letter; values: at most %d of the same characters; at most %d labels.", lim.MaxLength, lim.MaxLength, lim.MaxLabels)
 }
-
-// maxLabelLength is the longest label key or value, in characters (the
-// same page; catalog.json's pool_settings.resource_labels.max_length).
-const maxLabelLength = 63
-
-// LabelRules says what IsLabelKey and IsLabelValue accept, for schema
-// descriptions.
-const LabelRules = "Keys: 1 to 63 lowercase letters (international ones included), digits, `_` and `-`, starting with a " +
-	"letter; values: at most 63 of the same characters."
 
 // LabelFindings is the one label rule of every resource: labels are the labels
 // the resource writes on the object under attr (the provider's
@@ -111,10 +106,10 @@ func (c *Catalog) LabelFindings(attr string, labels map[string]string, reserved 
 		case slices.Contains(reserved, k):
 			fs = append(fs, newLimit(attr, k, noun+" Set by the Provider", lim.Source, nil,
 				fmt.Sprintf("The provider sets the label %q on every object it creates, to mark the object as its own; remove it from %s.", k, attr)))
-		case !IsLabelKey(k):
+		case !lim.fits(labelKeyRE, k):
 			fs = append(fs, newRule(attr, k, "Invalid "+noun+" Key", lim.Source, nil,
 				fmt.Sprintf("Label key %q must start with a lowercase letter and hold at most %d lowercase letters, digits, underscores and dashes (international characters are allowed).", k, lim.MaxLength)))
-		case !IsLabelValue(v):
+		case !lim.fits(labelValueRE, v):
 			fs = append(fs, newRule(attr, v, "Invalid "+noun+" Value", lim.Source, nil,
 				fmt.Sprintf("The value %q of label %q must hold at most %d lowercase letters, digits, underscores and dashes (international characters are allowed).", v, k, lim.MaxLength)))
 		}

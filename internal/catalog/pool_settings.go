@@ -48,9 +48,9 @@ type PoolSettingsData struct {
 	MinDiskSizeGB            int64            `json:"min_disk_size_gb"`
 	MinDiskSizeSource        string           `json:"min_disk_size_source"`
 	DiskTypes                []NamedFact      `json:"disk_types"`
+	DiskTypesDecision        string           `json:"disk_types_decision"`
 	BootDiskFamilies         []BootDiskFamily `json:"boot_disk_families"`
 	BootDiskFamiliesDecision string           `json:"boot_disk_families_decision"`
-	DiskTypesDecision        string           `json:"disk_types_decision"`
 	ImageTypes               []NamedFact      `json:"image_types"`
 	ImageTypesDecision       string           `json:"image_types_decision"`
 	ImageStreamingImageType  string           `json:"image_streaming_image_type"`
@@ -393,8 +393,11 @@ type BootDiskFamily struct {
 
 // bootDiskFamily is the first family whose prefix machineType has, or nil.
 func (c *Catalog) bootDiskFamily(machineType string) *BootDiskFamily {
+	if machineType == "" {
+		return nil
+	}
 	for i := range c.data.PoolSettings.BootDiskFamilies {
-		if f := &c.data.PoolSettings.BootDiskFamilies[i]; machineType != "" && strings.HasPrefix(machineType, f.MachinePrefix) {
+		if f := &c.data.PoolSettings.BootDiskFamilies[i]; strings.HasPrefix(machineType, f.MachinePrefix) {
 			return f
 		}
 	}

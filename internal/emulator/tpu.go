@@ -517,9 +517,8 @@ func (s *Server) checkNodeOffer(in *tpu.Node, zone string) (string, *tpu.Acceler
 // Assumption: the wording of both messages, in the API's "Cloud TPU
 // received an invalid argument" form.
 func (s *Server) checkTPUNodeSettings(in *tpu.Node) *apiError {
-	if why := labelsProblem(in.Labels); why != "" {
-		return newError(statusInvalidArgument, "Cloud TPU received an invalid argument. %s %s", why, s.eid()).
-			with(badRequest("labels", why))
+	if aerr := s.checkTPULabels(in.Labels); aerr != nil {
+		return aerr
 	}
 	if in.NetworkConfig != nil && len(in.NetworkConfigs) > 0 {
 		return newError(statusInvalidArgument,
@@ -533,6 +532,15 @@ func (s *Server) checkTPUNodeSettings(in *tpu.Node) *apiError {
 				k, kmsKeyForm, s.eid()).
 				with(badRequest("boot_disk_config.customer_encryption_key.kms_key_name", "must be "+kmsKeyForm))
 		}
+	}
+	return nil
+}
+
+// checkTPULabels refuses labels Google Cloud refuses (labelsProblem), in
+// the API's "Cloud TPU received an invalid argument" form.
+func (s *Server) checkTPULabels(labels map[string]string) *apiError {
+	if why := labelsProblem(labels); why != "" {
+		return newError(statusInvalidArgument, "Cloud TPU received an invalid argument. %s %s", why, s.eid()).with(badRequest("labels", why))
 	}
 	return nil
 }
@@ -790,9 +798,10 @@ func (s *Server) tpuNodesPatch(q *tpuRequest, name string) (any, *apiError) {
 	if tn.node.State != stateReady && tn.node.State != stateStopped {
 		return nil, s.tpuBadState("update", tn.node.State)
 	}
-	if why := labelsProblem(in.Labels); contains(paths, "labels") && why != "" {
-		return nil, newError(statusInvalidArgument, "Cloud TPU received an invalid argument. %s %s", why, s.eid()).
-			with(badRequest("labels", why))
+	if contains(paths, "labels") {
+		if aerr := s.checkTPULabels(in.Labels); aerr != nil {
+			return nil, aerr
+		}
 	}
 	if contains(paths, "network_config.enable_external_ips") && tn.node.NetworkConfig == nil {
 		// Assumption: a node of several interfaces (networkConfigs) has no

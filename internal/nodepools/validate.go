@@ -116,7 +116,7 @@ func appendTierFindings(diags *diag.Diagnostics, i int, name string, fs catalog.
 		if f.Index >= 0 {
 			where += fmt.Sprintf("[%d]", f.Index)
 		}
-		f.Detail = fmt.Sprintf("Tier %q, %s: %s", name, where, f.Detail)
+		f.Detail = tierWhere(name, where) + f.Detail
 		out = append(out, f)
 	}
 	base := path.Root("tiers").AtListIndex(i)
@@ -141,3 +141,7 @@ func (r *fallbackNodePoolsResource) checkAtApply(ctx context.Context, config tfs
 		}
 	}
 }
+
+// tierWhere starts the detail of a diagnostic about a tier's attribute,
+// which Terraform shows at the resource block: "Tier "l4", taints[0]: ".
+func tierWhere(name, where string) string { return fmt.Sprintf("Tier %q, %s: ", name, where) }

@@ -156,11 +156,9 @@ func (taintEffectValidator) ValidateString(ctx context.Context, req validator.St
 		where+fmt.Sprintf("%q is not a GKE taint effect; use one of %s.", got, strings.Join(taintEffects, ", ")))
 }
 
-// tierPrefix is the "Tier "name", taints[0]: " that starts the detail of a
-// diagnostic on an attribute of a tier's nested block (at
-// tiers[i].block[j].attribute), as appendTierFindings writes it: Terraform
-// shows a nested attribute's diagnostic at the resource block, so the
-// detail names the tier and the element. Empty when p is not such a path.
+// tierPrefix is the tierWhere that starts the detail of a diagnostic on an
+// attribute of a tier's nested block (at tiers[i].block[j].attribute), as
+// appendTierFindings writes it. Empty when p is not such a path.
 func tierPrefix(ctx context.Context, config tfsdk.Config, p path.Path) string {
 	steps := p.Steps()
 	if len(steps) < 5 {
@@ -171,9 +169,10 @@ func tierPrefix(ctx context.Context, config tfsdk.Config, p path.Path) string {
 	if !ok || !okElem {
 		return ""
 	}
+	where := fmt.Sprintf("%s[%d]", block, elem)
 	var name types.String
 	if d := config.GetAttribute(ctx, p.ParentPath().ParentPath().ParentPath().AtName("name"), &name); d.HasError() || name.IsNull() || name.IsUnknown() {
-		return fmt.Sprintf("%s[%d]: ", block, elem)
+		return where + ": "
 	}
-	return fmt.Sprintf("Tier %q, %s[%d]: ", name.ValueString(), block, elem)
+	return tierWhere(name.ValueString(), where)
 }

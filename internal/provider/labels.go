@@ -27,7 +27,7 @@ func defaultLabelsAttribute(cat *catalog.Catalog) schema.MapAttribute {
 			"the `labels` of `accel_tpu_vm` and the Compute Engine `resource_labels` of each `accel_fallback_nodepools` tier. " +
 			"A key the resource sets itself wins. The result is in `terraform_labels` (`terraform_resource_labels` on a tier), " +
 			"and every label on the object in `effective_labels` (`effective_resource_labels`). A change updates the objects in " +
-			"place. " + catalog.LabelRules + " The key `" + ownership.LabelKey + "` is reserved.",
+			"place. " + cat.LabelRules() + " The key `" + ownership.LabelKey + "` is reserved.",
 		Validators: validation.Labels(cat, ownership.LabelKey),
 	}
 }

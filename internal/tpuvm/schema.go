@@ -25,7 +25,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/schemadoc"
@@ -190,10 +189,10 @@ func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp 
 			"labels": schema.MapAttribute{
 				ElementType: types.StringType,
 				Optional:    true,
-				MarkdownDescription: "Labels managed by this configuration. " + catalog.LabelRules + " Non-authoritative: " +
+				MarkdownDescription: "Labels managed by this configuration. " + cat.LabelRules() + " Non-authoritative: " +
 					"labels added outside Terraform are kept and shown in `effective_labels`. The provider's `default_labels` " +
 					"apply too, a key set here winning (see `terraform_labels`). The key `" + ownerLabelKey +
-					"` is reserved, and with `default_labels` and that key the VM carries at most 64 labels. Updated in place.",
+					"` is reserved; it and `default_labels` count toward the limit. Updated in place.",
 			},
 			"terraform_labels": schema.MapAttribute{
 				ElementType: types.StringType,

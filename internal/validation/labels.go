@@ -29,7 +29,7 @@ type labelsValidator struct {
 
 func (v labelsValidator) Description(ctx context.Context) string { return v.MarkdownDescription(ctx) }
 
-func (labelsValidator) MarkdownDescription(context.Context) string { return catalog.LabelRules }
+func (v labelsValidator) MarkdownDescription(context.Context) string { return v.cat.LabelRules() }
 
 func (v labelsValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
 	if !tfmodel.WhollyKnown(req.ConfigValue) {
@@ -41,7 +41,6 @@ func (v labelsValidator) ValidateMap(_ context.Context, req validator.MapRequest
 			name = string(a)
 		}
 	}
-	for _, f := range v.cat.LabelFindings(name, tfmodel.KnownStringMap(req.ConfigValue), v.reserved) {
-		resp.Diagnostics.AddAttributeError(req.Path, f.Summary, f.Detail+"\n\nSource: "+f.Source)
-	}
+	// The findings are on name, under the path's parent: on req.Path.
+	AppendErrors(&resp.Diagnostics, req.Path.ParentPath(), v.cat.LabelFindings(name, tfmodel.KnownStringMap(req.ConfigValue), v.reserved), Mode{})
 }

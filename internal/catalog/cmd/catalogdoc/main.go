@@ -52,7 +52,8 @@ func run(args []string, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("-out is required")
 	}
-	page, err := render(catalog.Default())
+	cat := catalog.Default()
+	page, err := render(cat)
 	if err != nil {
 		return err
 	}
@@ -61,7 +62,7 @@ func run(args []string, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", p, err)
 		}
-		stamped := stampDate(cur, catalog.Default().Date())
+		stamped := stampDate(cur, cat.Date())
 		switch {
 		case bytes.Equal(cur, stamped):
 		case *check:
@@ -571,8 +572,8 @@ func (w *writer) nodeSettings(c *catalog.Catalog) {
 		w.p("")
 	}
 	l := c.LabelLimits()
-	w.p("Labels (`labels` of `accel_tpu_vm`, `resource_labels` of a tier, `default_labels`): at most %d on a resource, counting `default_labels` and the ownership label; %s %s",
-		l.MaxLabels, catalog.LabelRules, link(l.Source))
+	w.p("Labels (`labels` of `accel_tpu_vm`, `resource_labels` of a tier, `default_labels`), counting `default_labels` and the ownership label: %s %s",
+		c.LabelRules(), link(l.Source))
 	w.p("")
 }
 
