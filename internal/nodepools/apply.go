@@ -11,7 +11,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -23,10 +22,6 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/ownership"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
-
-func timeoutsAttrTypes(context.Context) map[string]attr.Type {
-	return map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType}
-}
 
 // action is what an apply does to one pool.
 type action int

@@ -44,16 +44,6 @@ type secondaryBootDiskModel struct {
 	Mode      types.String `tfsdk:"mode"`
 }
 
-var (
-	secondaryBootDiskAttrTypes = map[string]attr.Type{"disk_image": types.StringType, "mode": types.StringType}
-	secondaryBootDiskType      = types.ObjectType{AttrTypes: secondaryBootDiskAttrTypes}
-	bootAttrTypes              = map[string]attr.Type{
-		"boot_disk_kms_key":    types.StringType,
-		"sandbox_type":         types.StringType,
-		"secondary_boot_disks": types.ListType{ElemType: secondaryBootDiskType},
-	}
-)
-
 // diskImageRE is a Compute Engine image, as the google provider documents
 // secondary_boot_disks.disk_image (global/images/NAME) or with its project.
 var diskImageRE = regexp.MustCompile(`^(projects/[^/]+/)?global/images/[^/]+$`)
@@ -216,14 +206,14 @@ func flattenBoot(t *tierModel, np *container.NodePool) {
 func bootModelOf(b nodeBoot) tierBootModel {
 	disks := make([]attr.Value, len(b.Secondary))
 	for i, d := range b.Secondary {
-		disks[i] = types.ObjectValueMust(secondaryBootDiskAttrTypes, map[string]attr.Value{
+		disks[i] = types.ObjectValueMust(schemaTypes().secondaryBootDisk.AttrTypes, map[string]attr.Value{
 			"disk_image": types.StringValue(d.Image), "mode": tfmodel.StringOrNull(d.Mode),
 		})
 	}
 	return tierBootModel{
 		BootDiskKMSKey:     tfmodel.StringOrNull(b.KMSKey),
 		SandboxType:        tfmodel.StringOrNull(b.Sandbox),
-		SecondaryBootDisks: types.ListValueMust(secondaryBootDiskType, disks),
+		SecondaryBootDisks: types.ListValueMust(schemaTypes().secondaryBootDisk, disks),
 	}
 }
 
@@ -238,7 +228,7 @@ func bootValues(m tierBootModel) map[string]attr.Value {
 // secondary boot disk: an empty list, as a tier without the blocks).
 func unknownBoot() tierBootModel {
 	return tierBootModel{BootDiskKMSKey: types.StringUnknown(), SandboxType: types.StringUnknown(),
-		SecondaryBootDisks: types.ListUnknown(secondaryBootDiskType)}
+		SecondaryBootDisks: types.ListUnknown(schemaTypes().secondaryBootDisk)}
 }
 
 func nullBoot() tierBootModel { return bootModelOf(nodeBoot{}) }

@@ -32,20 +32,6 @@ type tierCapacityModel struct {
 	Capacity types.Object `tfsdk:"capacity"`
 }
 
-var capacityAttrTypes = map[string]attr.Type{
-	"checked":           types.BoolType,
-	"quota_metric":      types.StringType,
-	"quota_limit":       types.Float64Type,
-	"quota_usage":       types.Float64Type,
-	"quota_headroom":    types.Float64Type,
-	"reservations_free": types.Int64Type,
-	"can_provision":     types.BoolType,
-	"summary":           types.StringType,
-}
-
-// capacityTierAttrTypes is the capacity attribute group of a tier's type.
-var capacityTierAttrTypes = map[string]attr.Type{"capacity": types.ObjectType{AttrTypes: capacityAttrTypes}}
-
 // capacityAttributes is the capacity schema attribute.
 func capacityAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{"capacity": schema.SingleNestedAttribute{
@@ -139,7 +125,7 @@ func capacityObject(cat *catalog.Catalog, q livecheck.CapacityQuery, cp livechec
 	if !cp.Checked() {
 		summary = "capacity not checked: " + summary
 	}
-	v, d := types.ObjectValue(capacityAttrTypes, map[string]attr.Value{
+	v, d := types.ObjectValue(schemaTypes().capacity.AttrTypes, map[string]attr.Value{
 		"checked": types.BoolValue(cp.Checked()), "quota_metric": metric, "quota_limit": limit, "quota_usage": usage,
 		"quota_headroom": headroom, "reservations_free": free, "can_provision": can, "summary": types.StringValue(summary),
 	})

@@ -21,26 +21,26 @@ import (
 
 func taintList(ts []taint) types.List {
 	if ts == nil {
-		return types.ListNull(taintObjectType)
+		return types.ListNull(schemaTypes().taint)
 	}
 	elems := make([]attr.Value, len(ts))
 	for i, t := range ts {
-		elems[i] = types.ObjectValueMust(taintAttrTypes, map[string]attr.Value{
+		elems[i] = types.ObjectValueMust(schemaTypes().taint.AttrTypes, map[string]attr.Value{
 			"key": types.StringValue(t.Key), "value": types.StringValue(t.Value), "effect": types.StringValue(t.Effect),
 		})
 	}
-	return types.ListValueMust(taintObjectType, elems)
+	return types.ListValueMust(schemaTypes().taint, elems)
 }
 
 func reservationObject(r *reservation) types.Object {
 	if r == nil {
-		return types.ObjectNull(reservationAttrTypes)
+		return types.ObjectNull(schemaTypes().reservation.AttrTypes)
 	}
 	values := types.ListNull(types.StringType)
 	if r.Values != nil {
 		values = tfmodel.StringList(r.Values)
 	}
-	return types.ObjectValueMust(reservationAttrTypes, map[string]attr.Value{
+	return types.ObjectValueMust(schemaTypes().reservation.AttrTypes, map[string]attr.Value{
 		"consume_reservation_type": types.StringValue(r.Type),
 		"key":                      tfmodel.StringOrNull(r.Key),
 		"values":                   values,
@@ -70,7 +70,7 @@ func tiersOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []tierM
 
 // tierList builds the tiers list.
 func tierList(ctx context.Context, tiers []tierModel, diags *diag.Diagnostics) types.List {
-	v, d := types.ListValueFrom(ctx, tierObjectType, tiers)
+	v, d := types.ListValueFrom(ctx, schemaTypes().tier, tiers)
 	diags.Append(d...)
 	return v
 }
@@ -428,7 +428,7 @@ func missingTier(t tierModel) tierModel {
 	t.Status = types.StringValue(statusMissing)
 	t.StatusMessage = types.StringValue("")
 	t.EffectiveLabels = types.MapNull(types.StringType)
-	t.EffectiveTaints = types.ListNull(taintObjectType)
+	t.EffectiveTaints = types.ListNull(schemaTypes().taint)
 	t.EffectiveResourceLabels = types.MapNull(types.StringType)
 	t.PoolName = t.Name
 	settleSettings(&t.tierSettingsModel)

@@ -32,7 +32,7 @@ func TestSyncIdentityWithoutPools(t *testing.T) {
 	prior := tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(sr.Schema.Type().TerraformType(ctx), nil)}
 	var diags diag.Diagnostics
 	diags.Append(prior.SetAttribute(ctx, path.Root("cluster"), "projects/p/locations/us-central1/clusters/c")...)
-	diags.Append(prior.SetAttribute(ctx, path.Root("tiers"), types.ListValueMust(tierObjectType, nil))...)
+	diags.Append(prior.SetAttribute(ctx, path.Root("tiers"), types.ListValueMust(schemaTypes().tier, nil))...)
 	removed := tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(sr.Schema.Type().TerraformType(ctx), nil)}
 	identity := &tfsdk.ResourceIdentity{Schema: ir.IdentitySchema, Raw: tftypes.NewValue(ir.IdentitySchema.Type().TerraformType(ctx), nil)}
 	syncIdentity(ctx, &removed, &prior, identity, &diags)

@@ -110,12 +110,12 @@ func importedModel(ctx context.Context, id string, diags *diag.Diagnostics) (res
 		DeletionProtection:   types.BoolNull(),
 		Validation:           types.StringNull(),
 		OwnerID:              types.StringNull(),
-		Pools:                types.MapNull(poolEntryType),
+		Pools:                types.MapNull(schemaTypes().poolEntry),
 		ComputeClassManifest: types.StringNull(),
 		NodeSelector:         types.MapNull(types.StringType),
 		Tolerations:          types.ListNull(podspec.ObjectType),
 	}
-	m.Timeouts.Object = types.ObjectNull(timeoutsAttrTypes(ctx))
+	m.Timeouts.Object = types.ObjectNull(schemaTypes().timeouts.AttrTypes)
 	return m, !diags.HasError()
 }
 
@@ -129,15 +129,15 @@ func nullTier() tierModel {
 		NodeCount: types.Int64Null(), MinNodeCount: types.Int64Null(), MaxNodeCount: types.Int64Null(),
 		Spot: types.BoolNull(), AutoRepair: types.BoolNull(), AutoUpgrade: types.BoolNull(),
 		Labels: types.MapNull(types.StringType), Taints: taintList([]taint{}),
-		ReservationAffinity: types.ObjectNull(reservationAttrTypes), WorkloadPolicy: types.StringNull(),
+		ReservationAffinity: types.ObjectNull(schemaTypes().reservation.AttrTypes), WorkloadPolicy: types.StringNull(),
 		PlacementPolicy: types.StringNull(), PoolName: types.StringNull(), Status: types.StringNull(),
 		StatusMessage: types.StringNull(), AcceleratorLabels: types.MapNull(types.StringType),
-		NodeLabels: types.MapNull(types.StringType), NodeTaints: types.ListNull(taintObjectType),
-		EffectiveLabels: types.MapNull(types.StringType), EffectiveTaints: types.ListNull(taintObjectType),
+		NodeLabels: types.MapNull(types.StringType), NodeTaints: types.ListNull(schemaTypes().taint),
+		EffectiveLabels: types.MapNull(types.StringType), EffectiveTaints: types.ListNull(schemaTypes().taint),
 		NodeSelector: types.MapNull(types.StringType), Tolerations: types.ListNull(podspec.ObjectType),
 		tierSettingsModel:     nullSettings(),
 		tierProvisioningModel: nullProvisioning(),
-		tierCapacityModel:     tierCapacityModel{Capacity: types.ObjectNull(capacityAttrTypes)},
+		tierCapacityModel:     tierCapacityModel{Capacity: types.ObjectNull(schemaTypes().capacity.AttrTypes)},
 		tierLocalSSDModel:     nullLocalSSD(),
 		tierLabelsModel:       nullResourceLabels(),
 		tierBootModel:         nullBoot(),

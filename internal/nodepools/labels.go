@@ -6,7 +6,6 @@ package nodepools
 import (
 	"maps"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -29,12 +28,6 @@ import (
 type tierLabelsModel struct {
 	TerraformResourceLabels types.Map `tfsdk:"terraform_resource_labels"`
 	EffectiveResourceLabels types.Map `tfsdk:"effective_resource_labels"`
-}
-
-// labelsAttrTypes is the computed resource labels group of a tier's type.
-var labelsAttrTypes = map[string]attr.Type{
-	"terraform_resource_labels": types.MapType{ElemType: types.StringType},
-	"effective_resource_labels": types.MapType{ElemType: types.StringType},
 }
 
 // labelsAttributes are the computed resource label schema attributes.

@@ -32,12 +32,6 @@ type tierLocalSSDModel struct {
 	LocalNVMeSSDBlockCount        types.Int64 `tfsdk:"local_nvme_ssd_block_count"`
 }
 
-// localSSDAttrTypes is the Local SSD group of a tier's type.
-var localSSDAttrTypes = map[string]attr.Type{
-	catalog.AttrEphemeralStorageLocalSSDCount: types.Int64Type,
-	catalog.AttrLocalNVMeSSDBlockCount:        types.Int64Type,
-}
-
 // localSSDAttributes are the Local SSD schema attributes.
 func localSSDAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 	common := fmt.Sprintf("Each Local SSD holds 375 GB; a VM has at most %d. Machine types whose names end in `-lssd`, "+

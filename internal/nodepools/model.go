@@ -5,10 +5,7 @@ package nodepools
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/accel-dev/terraform-provider-accel/internal/podspec"
 )
 
 // resourceModel is the resource's state and plan.
@@ -92,72 +89,4 @@ type reservationModel struct {
 	ConsumeReservationType types.String `tfsdk:"consume_reservation_type"`
 	Key                    types.String `tfsdk:"key"`
 	Values                 types.List   `tfsdk:"values"`
-}
-
-var (
-	taintAttrTypes = map[string]attr.Type{
-		"key":    types.StringType,
-		"value":  types.StringType,
-		"effect": types.StringType,
-	}
-	taintObjectType = types.ObjectType{AttrTypes: taintAttrTypes}
-
-	reservationAttrTypes = map[string]attr.Type{
-		"consume_reservation_type": types.StringType,
-		"key":                      types.StringType,
-		"values":                   types.ListType{ElemType: types.StringType},
-	}
-
-	// tierCoreAttrTypes are the attributes of tierModel's own fields; the
-	// embedded groups bring theirs (tierAttrTypes).
-	tierCoreAttrTypes = map[string]attr.Type{
-		"name":                 types.StringType,
-		"replaces":             types.StringType,
-		"accelerator_type":     types.StringType,
-		"machine_type":         types.StringType,
-		"topology":             types.StringType,
-		"gpu_type":             types.StringType,
-		"gpu_count":            types.Int64Type,
-		"gpu_driver_version":   types.StringType,
-		"node_locations":       types.ListType{ElemType: types.StringType},
-		"node_count":           types.Int64Type,
-		"min_node_count":       types.Int64Type,
-		"max_node_count":       types.Int64Type,
-		"spot":                 types.BoolType,
-		"auto_repair":          types.BoolType,
-		"auto_upgrade":         types.BoolType,
-		"labels":               types.MapType{ElemType: types.StringType},
-		"taints":               types.ListType{ElemType: taintObjectType},
-		"reservation_affinity": types.ObjectType{AttrTypes: reservationAttrTypes},
-		"workload_policy":      types.StringType,
-		"placement_policy":     types.StringType,
-		"pool_name":            types.StringType,
-		"status":               types.StringType,
-		"status_message":       types.StringType,
-		"accelerator_labels":   types.MapType{ElemType: types.StringType},
-		"node_labels":          types.MapType{ElemType: types.StringType},
-		"node_taints":          types.ListType{ElemType: taintObjectType},
-		"effective_labels":     types.MapType{ElemType: types.StringType},
-		"effective_taints":     types.ListType{ElemType: taintObjectType},
-		"node_selector":        types.MapType{ElemType: types.StringType},
-		"tolerations":          types.ListType{ElemType: podspec.ObjectType},
-	}
-	// tierAttrTypes is a tier's object type: the core attributes and one
-	// group per embedded model, each declared beside its model.
-	tierAttrTypes  = mergeAttrTypes(tierCoreAttrTypes, settingsAttrTypes, provisioningAttrTypes, localSSDAttrTypes, labelsAttrTypes, capacityTierAttrTypes, bootAttrTypes, networkAttrTypes)
-	tierObjectType = types.ObjectType{AttrTypes: tierAttrTypes}
-)
-
-// mergeAttrTypes joins attribute type groups, which must not share a name.
-func mergeAttrTypes(groups ...map[string]attr.Type) map[string]attr.Type {
-	out := map[string]attr.Type{}
-	for _, g := range groups {
-		for k, v := range g {
-			if _, dup := out[k]; dup {
-				panic("nodepools: attribute " + k + " in two type groups")
-			}
-			out[k] = v
-		}
-	}
-	return out
 }

@@ -40,20 +40,6 @@ type tierNetworkModel struct {
 	AdditionalPodNetworks  types.List `tfsdk:"additional_pod_network_configs"`
 }
 
-var (
-	nodeNetworkAttrTypes = map[string]attr.Type{"network": types.StringType, "subnetwork": types.StringType}
-	podNetworkAttrTypes  = map[string]attr.Type{
-		"subnetwork": types.StringType, "secondary_pod_range": types.StringType, "max_pods_per_node": types.Int64Type,
-	}
-	nodeNetworkType  = types.ObjectType{AttrTypes: nodeNetworkAttrTypes}
-	podNetworkType   = types.ObjectType{AttrTypes: podNetworkAttrTypes}
-	networkAttrTypes = map[string]attr.Type{
-		"create_pod_range":                types.BoolType,
-		"additional_node_network_configs": types.ListType{ElemType: nodeNetworkType},
-		"additional_pod_network_configs":  types.ListType{ElemType: podNetworkType},
-	}
-)
-
 type nodeNetworkModel struct {
 	Network    types.String `tfsdk:"network"`
 	Subnetwork types.String `tfsdk:"subnetwork"`
@@ -256,17 +242,17 @@ func flattenNetworks(t *tierModel, prior tierModel, np *container.NodePool) {
 func networkModelOf(n nodeNetworks) tierNetworkModel {
 	nodes := make([]attr.Value, len(n.Node))
 	for i, x := range n.Node {
-		nodes[i] = types.ObjectValueMust(nodeNetworkAttrTypes, map[string]attr.Value{
+		nodes[i] = types.ObjectValueMust(schemaTypes().nodeNetwork.AttrTypes, map[string]attr.Value{
 			"network": types.StringValue(x.Network), "subnetwork": types.StringValue(x.Subnetwork)})
 	}
 	pods := make([]attr.Value, len(n.Pod))
 	for i, x := range n.Pod {
-		pods[i] = types.ObjectValueMust(podNetworkAttrTypes, map[string]attr.Value{
+		pods[i] = types.ObjectValueMust(schemaTypes().podNetwork.AttrTypes, map[string]attr.Value{
 			"subnetwork": types.StringValue(x.Subnetwork), "secondary_pod_range": types.StringValue(x.SecondaryPodRange),
 			"max_pods_per_node": tfmodel.Int64OrNull(x.MaxPods, x.MaxPods != 0)})
 	}
 	return tierNetworkModel{CreatePodRange: types.BoolPointerValue(n.CreatePodRange),
-		AdditionalNodeNetworks: types.ListValueMust(nodeNetworkType, nodes), AdditionalPodNetworks: types.ListValueMust(podNetworkType, pods)}
+		AdditionalNodeNetworks: types.ListValueMust(schemaTypes().nodeNetwork, nodes), AdditionalPodNetworks: types.ListValueMust(schemaTypes().podNetwork, pods)}
 }
 
 // networkValues lists the attributes (tierValues).
@@ -278,8 +264,8 @@ func networkValues(m tierNetworkModel) map[string]attr.Value {
 // unknownNetworks and nullNetworks are every attribute unknown, or null
 // (the blocks empty).
 func unknownNetworks() tierNetworkModel {
-	return tierNetworkModel{CreatePodRange: types.BoolUnknown(), AdditionalNodeNetworks: types.ListUnknown(nodeNetworkType),
-		AdditionalPodNetworks: types.ListUnknown(podNetworkType)}
+	return tierNetworkModel{CreatePodRange: types.BoolUnknown(), AdditionalNodeNetworks: types.ListUnknown(schemaTypes().nodeNetwork),
+		AdditionalPodNetworks: types.ListUnknown(schemaTypes().podNetwork)}
 }
 
 func nullNetworks() tierNetworkModel { return networkModelOf(nodeNetworks{}) }

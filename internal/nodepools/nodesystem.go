@@ -40,22 +40,6 @@ const nodeSystemSource = "https://cloud.google.com/kubernetes-engine/docs/how-to
 var (
 	cpuManagerPolicies = []string{"none", "static"}
 	cgroupModes        = []string{"CGROUP_MODE_V1", "CGROUP_MODE_V2"}
-
-	kubeletAttrTypes = map[string]attr.Type{
-		"cpu_manager_policy":              types.StringType,
-		"cpu_cfs_quota":                   types.BoolType,
-		"cpu_cfs_quota_period":            types.StringType,
-		"pod_pids_limit":                  types.Int64Type,
-		"image_gc_low_threshold_percent":  types.Int64Type,
-		"image_gc_high_threshold_percent": types.Int64Type,
-		"container_log_max_files":         types.Int64Type,
-	}
-	linuxAttrTypes = map[string]attr.Type{
-		"sysctls":          types.MapType{ElemType: types.StringType},
-		"cgroup_mode":      types.StringType,
-		"hugepage_size_2m": types.Int64Type,
-		"hugepage_size_1g": types.Int64Type,
-	}
 )
 
 // kubeletModel is kubelet_config.
@@ -325,7 +309,7 @@ func kept(prior types.Object, name string, importing bool) bool {
 
 func kubeletValue(g *kubelet, prior types.Object, importing bool) types.Object {
 	if g == nil || (!importing && (!tfmodel.Known(prior) || prior.IsNull())) {
-		return types.ObjectNull(kubeletAttrTypes)
+		return types.ObjectNull(schemaTypes().kubelet.AttrTypes)
 	}
 	str := func(name, v string) attr.Value {
 		if !kept(prior, name, importing) || v == "" {
@@ -343,7 +327,7 @@ func kubeletValue(g *kubelet, prior types.Object, importing bool) types.Object {
 	if !importing && kept(prior, "cpu_cfs_quota", false) {
 		quota = types.BoolPointerValue(g.CPUCFSQuota)
 	}
-	k := types.ObjectValueMust(kubeletAttrTypes, map[string]attr.Value{
+	k := types.ObjectValueMust(schemaTypes().kubelet.AttrTypes, map[string]attr.Value{
 		"cpu_manager_policy": str("cpu_manager_policy", g.CPUManagerPolicy), "cpu_cfs_quota": quota,
 		"cpu_cfs_quota_period": str("cpu_cfs_quota_period", g.CPUCFSQuotaPeriod), "pod_pids_limit": num("pod_pids_limit", g.PodPidsLimit),
 		"image_gc_low_threshold_percent":  num("image_gc_low_threshold_percent", g.ImageGCLowPercent),
@@ -351,14 +335,14 @@ func kubeletValue(g *kubelet, prior types.Object, importing bool) types.Object {
 		"container_log_max_files":         num("container_log_max_files", g.ContainerLogFiles),
 	})
 	if importing && allNull(k) {
-		return types.ObjectNull(kubeletAttrTypes)
+		return types.ObjectNull(schemaTypes().kubelet.AttrTypes)
 	}
 	return k
 }
 
 func linuxValue(g *linuxConfig, prior types.Object, importing bool) types.Object {
 	if g == nil || (!importing && (!tfmodel.Known(prior) || prior.IsNull())) {
-		return types.ObjectNull(linuxAttrTypes)
+		return types.ObjectNull(schemaTypes().linux.AttrTypes)
 	}
 	sysctls := types.MapNull(types.StringType)
 	if kept(prior, "sysctls", importing) && (len(g.Sysctls) > 0 || !importing) {
@@ -374,10 +358,10 @@ func linuxValue(g *linuxConfig, prior types.Object, importing bool) types.Object
 		}
 		return types.Int64Value(valueOr(v, 0))
 	}
-	l := types.ObjectValueMust(linuxAttrTypes, map[string]attr.Value{"sysctls": sysctls, "cgroup_mode": mode,
+	l := types.ObjectValueMust(schemaTypes().linux.AttrTypes, map[string]attr.Value{"sysctls": sysctls, "cgroup_mode": mode,
 		"hugepage_size_2m": huge("hugepage_size_2m", g.Huge2M), "hugepage_size_1g": huge("hugepage_size_1g", g.Huge1G)})
 	if importing && allNull(l) {
-		return types.ObjectNull(linuxAttrTypes)
+		return types.ObjectNull(schemaTypes().linux.AttrTypes)
 	}
 	return l
 }
@@ -403,22 +387,6 @@ const containerdSource = "https://cloud.google.com/kubernetes-engine/docs/how-to
 // secretVersionRE is a Secret Manager secret version, as GKE takes the CA
 // certificate: projects/PROJECT/secrets/SECRET/versions/VERSION.
 var secretVersionRE = regexp.MustCompile(`^projects/[^/]+/secrets/[^/]+/versions/[^/]+$`)
-
-var (
-	secretConfigAttrTypes = map[string]attr.Type{"secret_uri": types.StringType}
-	caDomainAttrTypes     = map[string]attr.Type{
-		"fqdns":                                 types.ListType{ElemType: types.StringType},
-		"gcp_secret_manager_certificate_config": types.ObjectType{AttrTypes: secretConfigAttrTypes},
-	}
-	caDomainType            = types.ObjectType{AttrTypes: caDomainAttrTypes}
-	registryAccessAttrTypes = map[string]attr.Type{
-		"enabled":                             types.BoolType,
-		"certificate_authority_domain_config": types.ListType{ElemType: caDomainType},
-	}
-	containerdAttrTypes = map[string]attr.Type{
-		"private_registry_access_config": types.ObjectType{AttrTypes: registryAccessAttrTypes},
-	}
-)
 
 // containerdBlock is containerd_config.
 func containerdBlock() schema.Block {
@@ -580,20 +548,20 @@ func containerdValue(got *containerd, prior types.Object, importing bool) types.
 		}
 	}
 	if got == nil || (!importing && (!tfmodel.Known(prior) || prior.IsNull())) {
-		return types.ObjectNull(containerdAttrTypes)
+		return types.ObjectNull(schemaTypes().containerd.AttrTypes)
 	}
 	cas := make([]attr.Value, len(got.CAs))
 	for i, d := range got.CAs {
-		cas[i] = types.ObjectValueMust(caDomainAttrTypes, map[string]attr.Value{
+		cas[i] = types.ObjectValueMust(schemaTypes().caDomain.AttrTypes, map[string]attr.Value{
 			"fqdns": tfmodel.StringListOrEmpty(d.FQDNs),
-			"gcp_secret_manager_certificate_config": types.ObjectValueMust(secretConfigAttrTypes,
+			"gcp_secret_manager_certificate_config": types.ObjectValueMust(schemaTypes().secretConfig.AttrTypes,
 				map[string]attr.Value{"secret_uri": types.StringValue(d.SecretURI)}),
 		})
 	}
-	access := types.ObjectValueMust(registryAccessAttrTypes, map[string]attr.Value{
-		"enabled": types.BoolValue(got.Enabled), "certificate_authority_domain_config": types.ListValueMust(caDomainType, cas),
+	access := types.ObjectValueMust(schemaTypes().registryAccess.AttrTypes, map[string]attr.Value{
+		"enabled": types.BoolValue(got.Enabled), "certificate_authority_domain_config": types.ListValueMust(schemaTypes().caDomain, cas),
 	})
-	return types.ObjectValueMust(containerdAttrTypes, map[string]attr.Value{"private_registry_access_config": access})
+	return types.ObjectValueMust(schemaTypes().containerd.AttrTypes, map[string]attr.Value{"private_registry_access_config": access})
 }
 
 // containerdFindings: GKE's guide pairs private registry access with CAs;

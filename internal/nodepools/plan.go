@@ -292,7 +292,7 @@ func (r *fallbackNodePoolsResource) finish(ctx context.Context, p *planning, dia
 	}
 	r.claimClass(p, changes, diags)
 	p.plan.Tiers = tierList(ctx, p.tiers, diags)
-	p.plan.Pools = types.MapUnknown(poolEntryType)
+	p.plan.Pools = types.MapUnknown(schemaTypes().poolEntry)
 	if p.poolsKnown {
 		p.plan.Pools = poolMap(p.planned, diags)
 	}
@@ -462,8 +462,8 @@ func unknownTier() tierModel {
 		GPUDriverVersion: types.StringUnknown(), NodeLocations: types.ListUnknown(types.StringType),
 		NodeCount: types.Int64Unknown(), MinNodeCount: types.Int64Unknown(), MaxNodeCount: types.Int64Unknown(),
 		Spot: types.BoolUnknown(), AutoRepair: types.BoolUnknown(), AutoUpgrade: types.BoolUnknown(),
-		Labels: types.MapUnknown(types.StringType), Taints: types.ListUnknown(taintObjectType),
-		ReservationAffinity:   types.ObjectUnknown(reservationAttrTypes),
+		Labels: types.MapUnknown(types.StringType), Taints: types.ListUnknown(schemaTypes().taint),
+		ReservationAffinity:   types.ObjectUnknown(schemaTypes().reservation.AttrTypes),
 		WorkloadPolicy:        types.StringUnknown(),
 		tierSettingsModel:     unknownSettings(),
 		tierProvisioningModel: unknownProvisioning(),
@@ -513,8 +513,8 @@ func markGKEValuesUnknown(t *tierModel) {
 	t.Status = types.StringUnknown()
 	t.StatusMessage = types.StringUnknown()
 	t.EffectiveLabels = types.MapUnknown(types.StringType)
-	t.EffectiveTaints = types.ListUnknown(taintObjectType)
-	t.Capacity = types.ObjectUnknown(capacityAttrTypes)
+	t.EffectiveTaints = types.ListUnknown(schemaTypes().taint)
+	t.Capacity = types.ObjectUnknown(schemaTypes().capacity.AttrTypes)
 	markResourceLabelsUnknown(&t.tierLabelsModel)
 }
 
@@ -525,7 +525,7 @@ func markAllUnknown(t *tierModel) {
 	t.PlacementPolicy = types.StringUnknown()
 	t.AcceleratorLabels = types.MapUnknown(types.StringType)
 	t.NodeLabels = types.MapUnknown(types.StringType)
-	t.NodeTaints = types.ListUnknown(taintObjectType)
+	t.NodeTaints = types.ListUnknown(schemaTypes().taint)
 	t.NodeSelector = types.MapUnknown(types.StringType)
 	t.Tolerations = types.ListUnknown(podspec.ObjectType)
 	for _, v := range []*types.String{&t.MachineType, &t.Topology, &t.GPUType, &t.GPUDriverVersion} {

@@ -17,14 +17,6 @@ import (
 // creates (a new key), deletes (a key removed), re-creates (created_at
 // becomes unknown) or moves to another priority (tier changes).
 
-var (
-	poolEntryAttrTypes = map[string]attr.Type{
-		"tier":       types.Int64Type,
-		"created_at": types.StringType,
-	}
-	poolEntryType = types.ObjectType{AttrTypes: poolEntryAttrTypes}
-)
-
 // poolEntry is one value of `pools`.
 type poolEntry struct {
 	Tier      types.Int64  `tfsdk:"tier"`
@@ -45,11 +37,11 @@ func poolEntries(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[
 func poolMap(entries map[string]poolEntry, diags *diag.Diagnostics) types.Map {
 	elems := make(map[string]attr.Value, len(entries))
 	for name, e := range entries {
-		obj, d := types.ObjectValue(poolEntryAttrTypes, map[string]attr.Value{"tier": e.Tier, "created_at": e.CreatedAt})
+		obj, d := types.ObjectValue(schemaTypes().poolEntry.AttrTypes, map[string]attr.Value{"tier": e.Tier, "created_at": e.CreatedAt})
 		diags.Append(d...)
 		elems[name] = obj
 	}
-	m, d := types.MapValue(poolEntryType, elems)
+	m, d := types.MapValue(schemaTypes().poolEntry, elems)
 	diags.Append(d...)
 	return m
 }

@@ -32,13 +32,6 @@ type tierProvisioningModel struct {
 	QueuedProvisioning types.Bool   `tfsdk:"queued_provisioning"`
 }
 
-// provisioningAttrTypes is the provisioning group of a tier's type.
-var provisioningAttrTypes = map[string]attr.Type{
-	"flex_start":          types.BoolType,
-	"max_run_duration":    types.StringType,
-	"queued_provisioning": types.BoolType,
-}
-
 // provisioningAttributes are the provisioning schema attributes.
 func provisioningAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 	qKey, qValue := cat.QueuedTaint()

@@ -97,49 +97,6 @@ type gpuSharingModel struct {
 	MaxClients types.Int64  `tfsdk:"max_shared_clients_per_gpu"`
 }
 
-var (
-	gpuSharingAttrTypes = map[string]attr.Type{
-		"gpu_sharing_strategy":       types.StringType,
-		"max_shared_clients_per_gpu": types.Int64Type,
-	}
-	settingsAttrTypes = map[string]attr.Type{
-		"disk_size_gb":           types.Int64Type,
-		"disk_type":              types.StringType,
-		"image_type":             types.StringType,
-		"image_streaming":        types.BoolType,
-		"service_account":        types.StringType,
-		"oauth_scopes":           types.SetType{ElemType: types.StringType},
-		"max_pods_per_node":      types.Int64Type,
-		"workload_metadata_mode": types.StringType,
-		"location_policy":        types.StringType,
-		"tags":                   types.ListType{ElemType: types.StringType},
-		"resource_labels":        types.MapType{ElemType: types.StringType},
-		"gpu_partition_size":     types.StringType,
-		"gpu_sharing_config":     types.ObjectType{AttrTypes: gpuSharingAttrTypes},
-		"max_surge":              types.Int64Type,
-		"max_unavailable":        types.Int64Type,
-		"secure_boot":            types.BoolType,
-		"integrity_monitoring":   types.BoolType,
-		"total_min_node_count":   types.Int64Type,
-		"total_max_node_count":   types.Int64Type,
-		"gvnic":                  types.BoolType,
-		"confidential_nodes":     types.BoolType,
-		"enable_private_nodes":   types.BoolType,
-		"resource_manager_tags":  types.MapType{ElemType: types.StringType},
-		"version":                types.StringType,
-		"kubelet_config":         types.ObjectType{AttrTypes: kubeletAttrTypes},
-		"linux_node_config":      types.ObjectType{AttrTypes: linuxAttrTypes},
-		"upgrade_strategy":       types.StringType,
-		"blue_green_settings":    types.ObjectType{AttrTypes: blueGreenAttrTypes},
-		"pod_range":              types.StringType,
-		"pod_ipv4_cidr_block":    types.StringType,
-		"gpudirect_strategy":     types.StringType,
-		"fast_socket":            types.BoolType,
-		"containerd_config":      types.ObjectType{AttrTypes: containerdAttrTypes},
-		"threads_per_core":       types.Int64Type,
-	}
-)
-
 // settingsAttributes are the settings' schema attributes.
 func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
 	podsMin, podsMax := cat.MaxPodsPerNodeRange()
@@ -898,7 +855,7 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 		Tags:                 types.ListNull(types.StringType),
 		ResourceLabels:       tfmodel.StringMap(s.ResourceLabels),
 		GPUPartitionSize:     tfmodel.StringOrNull(s.GPUPartitionSize),
-		GPUSharingConfig:     types.ObjectNull(gpuSharingAttrTypes),
+		GPUSharingConfig:     types.ObjectNull(schemaTypes().gpuSharing.AttrTypes),
 		ImageStreaming:       types.BoolPointerValue(s.ImageStreaming),
 		MaxSurge:             types.Int64PointerValue(s.MaxSurge),
 		MaxUnavailable:       types.Int64PointerValue(s.MaxUnavailable),
@@ -911,16 +868,16 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 		EnablePrivateNodes:   types.BoolPointerValue(s.PrivateNodes),
 		ResourceManagerTags:  tfmodel.StringMap(s.ResourceManagerTags),
 		Version:              tfmodel.StringOrNull(s.Version),
-		KubeletConfig:        types.ObjectNull(kubeletAttrTypes),
-		LinuxNodeConfig:      types.ObjectNull(linuxAttrTypes),
+		KubeletConfig:        types.ObjectNull(schemaTypes().kubelet.AttrTypes),
+		LinuxNodeConfig:      types.ObjectNull(schemaTypes().linux.AttrTypes),
 		UpgradeStrategy:      tfmodel.StringOrNull(s.Strategy),
 		PodRange:             tfmodel.StringOrNull(s.PodRange),
 		PodIPv4CIDRBlock:     tfmodel.StringOrNull(s.PodCIDR),
 		GPUDirectStrategy:    tfmodel.StringOrNull(s.GPUDirect),
 		FastSocket:           types.BoolPointerValue(s.FastSocket),
-		ContainerdConfig:     types.ObjectNull(containerdAttrTypes),
+		ContainerdConfig:     types.ObjectNull(schemaTypes().containerd.AttrTypes),
 		ThreadsPerCore:       tfmodel.Int64OrNull(s.ThreadsPerCore, s.ThreadsPerCore != 0),
-		BlueGreenSettings:    types.ObjectNull(blueGreenAttrTypes),
+		BlueGreenSettings:    types.ObjectNull(schemaTypes().blueGreen.AttrTypes),
 	}
 	if len(s.OAuthScopes) > 0 {
 		elems := make([]attr.Value, len(s.OAuthScopes))
@@ -933,7 +890,7 @@ func settingsModelOf(s poolSettings) tierSettingsModel {
 		m.Tags = tfmodel.StringList(s.Tags)
 	}
 	if g := s.GPUSharing; g != nil {
-		m.GPUSharingConfig = types.ObjectValueMust(gpuSharingAttrTypes, map[string]attr.Value{
+		m.GPUSharingConfig = types.ObjectValueMust(schemaTypes().gpuSharing.AttrTypes, map[string]attr.Value{
 			"gpu_sharing_strategy": types.StringValue(g.Strategy), "max_shared_clients_per_gpu": types.Int64Value(g.MaxClients),
 		})
 	}
@@ -1044,15 +1001,15 @@ func unknownSettings() tierSettingsModel {
 		ImageStreaming: types.BoolUnknown(), ServiceAccount: types.StringUnknown(), OAuthScopes: types.SetUnknown(types.StringType),
 		MaxPodsPerNode: types.Int64Unknown(), WorkloadMetadataMode: types.StringUnknown(), LocationPolicy: types.StringUnknown(),
 		Tags: types.ListUnknown(types.StringType), ResourceLabels: types.MapUnknown(types.StringType),
-		GPUPartitionSize: types.StringUnknown(), GPUSharingConfig: types.ObjectUnknown(gpuSharingAttrTypes),
+		GPUPartitionSize: types.StringUnknown(), GPUSharingConfig: types.ObjectUnknown(schemaTypes().gpuSharing.AttrTypes),
 		MaxSurge: types.Int64Unknown(), MaxUnavailable: types.Int64Unknown(), SecureBoot: types.BoolUnknown(),
 		IntegrityMonitoring: types.BoolUnknown(), TotalMinNodeCount: types.Int64Unknown(), TotalMaxNodeCount: types.Int64Unknown(),
 		Gvnic: types.BoolUnknown(), ConfidentialNodes: types.BoolUnknown(), EnablePrivateNodes: types.BoolUnknown(),
 		ResourceManagerTags: types.MapUnknown(types.StringType), Version: types.StringUnknown(),
-		KubeletConfig: types.ObjectUnknown(kubeletAttrTypes), LinuxNodeConfig: types.ObjectUnknown(linuxAttrTypes),
-		UpgradeStrategy: types.StringUnknown(), BlueGreenSettings: types.ObjectUnknown(blueGreenAttrTypes),
+		KubeletConfig: types.ObjectUnknown(schemaTypes().kubelet.AttrTypes), LinuxNodeConfig: types.ObjectUnknown(schemaTypes().linux.AttrTypes),
+		UpgradeStrategy: types.StringUnknown(), BlueGreenSettings: types.ObjectUnknown(schemaTypes().blueGreen.AttrTypes),
 		PodRange: types.StringUnknown(), PodIPv4CIDRBlock: types.StringUnknown(), GPUDirectStrategy: types.StringUnknown(),
-		FastSocket: types.BoolUnknown(), ContainerdConfig: types.ObjectUnknown(containerdAttrTypes), ThreadsPerCore: types.Int64Unknown(),
+		FastSocket: types.BoolUnknown(), ContainerdConfig: types.ObjectUnknown(schemaTypes().containerd.AttrTypes), ThreadsPerCore: types.Int64Unknown(),
 	}
 }
 

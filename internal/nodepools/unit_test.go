@@ -299,6 +299,27 @@ func TestPlanSteps(t *testing.T) {
 	}
 }
 
+// TestObjectTypesMatchModels: every nested object type, taken from the
+// schema, has exactly the attributes its model's tfsdk tags name.
+func TestObjectTypesMatchModels(t *testing.T) {
+	t.Parallel()
+	ot := schemaTypes()
+	for _, c := range []struct {
+		typ   types.ObjectType
+		model any
+	}{
+		{ot.tier, tierModel{}}, {ot.taint, taintModel{}}, {ot.reservation, reservationModel{}}, {ot.poolEntry, poolEntry{}},
+		{ot.gpuSharing, gpuSharingModel{}}, {ot.kubelet, kubeletModel{}}, {ot.linux, linuxModel{}},
+		{ot.blueGreen, blueGreenModel{}}, {ot.rollout, rolloutModel{}}, {ot.containerd, containerdModel{}},
+		{ot.registryAccess, registryAccessModel{}}, {ot.caDomain, caDomainModel{}}, {ot.nodeNetwork, nodeNetworkModel{}},
+		{ot.podNetwork, podNetworkModel{}}, {ot.secondaryBootDisk, secondaryBootDiskModel{}},
+	} {
+		if d := tfmodel.ModelMismatch(tfmodel.Names(c.typ.AttrTypes), c.model); d != "" {
+			t.Error(d)
+		}
+	}
+}
+
 // TestSchemaModelParity checks that every schema attribute has a model
 // field with the same tfsdk name and the same type, and the reverse.
 func TestSchemaModelParity(t *testing.T) {
@@ -317,7 +338,7 @@ func TestSchemaModelParity(t *testing.T) {
 		t.Fatal("tiers is not a list nested block")
 	}
 	problems = append(problems, tfmodel.SchemaProblems("tiers", tiers.NestedObject.Attributes, tiers.NestedObject.Blocks, tierModel{})...)
-	if diff := cmp.Diff(tierObjectType, tiers.NestedObject.Type()); diff != "" {
+	if diff := cmp.Diff(schemaTypes().tier, tiers.NestedObject.Type()); diff != "" {
 		t.Errorf("tier object type differs from the schema (-model +schema):\n%s", diff)
 	}
 	for name, b := range tiers.NestedObject.Blocks {

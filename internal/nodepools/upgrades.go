@@ -44,16 +44,6 @@ var (
 	// fractional digits, ending in "s" ("3600s", "0.5s").
 	durationRE   = regexp.MustCompile(`^[0-9]+(\.[0-9]{1,9})?s$`)
 	durationRule = `must be a duration in seconds ending in "s", such as "3600s"`
-
-	rolloutAttrTypes = map[string]attr.Type{
-		"batch_percentage":    types.Float64Type,
-		"batch_node_count":    types.Int64Type,
-		"batch_soak_duration": types.StringType,
-	}
-	blueGreenAttrTypes = map[string]attr.Type{
-		"node_pool_soak_duration": types.StringType,
-		"standard_rollout_policy": types.ObjectType{AttrTypes: rolloutAttrTypes},
-	}
 )
 
 type blueGreenModel struct {
@@ -235,11 +225,11 @@ func blueGreenMatches(want, got *blueGreen) bool {
 // blue-green pool's settings), else the settings prior sets.
 func blueGreenValue(got *blueGreen, prior types.Object, importing bool) types.Object {
 	if got == nil || (!importing && (!tfmodel.Known(prior) || prior.IsNull())) {
-		return types.ObjectNull(blueGreenAttrTypes)
+		return types.ObjectNull(schemaTypes().blueGreen.AttrTypes)
 	}
 	var priorRollout types.Object
 	if importing {
-		priorRollout = types.ObjectNull(rolloutAttrTypes)
+		priorRollout = types.ObjectNull(schemaTypes().rollout.AttrTypes)
 	} else if v, ok := prior.Attributes()["standard_rollout_policy"].(types.Object); ok {
 		priorRollout = v
 	}
@@ -247,7 +237,7 @@ func blueGreenValue(got *blueGreen, prior types.Object, importing bool) types.Ob
 	if got.PoolSoak != "" && kept(prior, "node_pool_soak_duration", importing) {
 		soak = types.StringValue(got.PoolSoak)
 	}
-	policy := types.ObjectNull(rolloutAttrTypes)
+	policy := types.ObjectNull(schemaTypes().rollout.AttrTypes)
 	if r := got.Rollout; r != nil && (importing || tfmodel.Known(priorRollout) && !priorRollout.IsNull()) {
 		batchSoak := types.StringNull()
 		if r.BatchSoak != "" && kept(priorRollout, "batch_soak_duration", importing) {
@@ -260,9 +250,9 @@ func blueGreenValue(got *blueGreen, prior types.Object, importing bool) types.Ob
 		if kept(priorRollout, "batch_node_count", importing) {
 			count = types.Int64PointerValue(r.NodeCount)
 		}
-		policy = types.ObjectValueMust(rolloutAttrTypes, map[string]attr.Value{
+		policy = types.ObjectValueMust(schemaTypes().rollout.AttrTypes, map[string]attr.Value{
 			"batch_percentage": pct, "batch_node_count": count, "batch_soak_duration": batchSoak,
 		})
 	}
-	return types.ObjectValueMust(blueGreenAttrTypes, map[string]attr.Value{"node_pool_soak_duration": soak, "standard_rollout_policy": policy})
+	return types.ObjectValueMust(schemaTypes().blueGreen.AttrTypes, map[string]attr.Value{"node_pool_soak_duration": soak, "standard_rollout_policy": policy})
 }

@@ -93,7 +93,7 @@ func tierFindingAttribute(attr string) (string, bool) {
 	case catalog.AttrGKEVersion:
 		return catalog.AttrAcceleratorType, false
 	}
-	if _, ok := tierAttrTypes[attr]; ok { // a tier's attributes and blocks
+	if _, ok := schemaTypes().tier.AttrTypes[attr]; ok { // a tier's attributes and blocks
 		return attr, true
 	}
 	return "name", false

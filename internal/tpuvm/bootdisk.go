@@ -58,7 +58,7 @@ func flattenBootDisk(n *tpu.Node, prior types.Object, diags *diag.Diagnostics) t
 		api = b.CustomerEncryptionKey.KmsKeyName
 	}
 	if api == "" && !tfmodel.Known(prior) {
-		return types.ObjectNull(bootDiskAttrTypes)
+		return types.ObjectNull(schemaTypes().bootDisk.AttrTypes)
 	}
 	key := types.StringNull()
 	if p := priorString(prior, "kms_key_name"); api != "" && tfmodel.Known(p) && gcp.SameCryptoKey(p.ValueString(), api) {
@@ -67,7 +67,7 @@ func flattenBootDisk(n *tpu.Node, prior types.Object, diags *diag.Diagnostics) t
 		name, _ := gcp.CryptoKeyOfVersion(api)
 		key = types.StringValue(name)
 	}
-	return objectValue(bootDiskAttrTypes, map[string]attr.Value{"kms_key_name": key}, diags)
+	return objectValue(schemaTypes().bootDisk.AttrTypes, map[string]attr.Value{"kms_key_name": key}, diags)
 }
 
 // bootDiskPlanModifier replaces the VM when its boot disk key changes. No

@@ -153,11 +153,11 @@ func flattenNode(ctx context.Context, cat *catalog.Catalog, n *tpu.Node, prior v
 	if len(ifaces) > 0 {
 		first = ifaces[0]
 	}
-	m.EffectiveNetwork = flattenNetworkConfig(first, types.ObjectNull(networkConfigAttrTypes), &diags)
-	m.EffectiveSA = flattenServiceAccount(ctx, n.ServiceAccount, types.ObjectNull(serviceAccountAttrTypes), true, &diags)
+	m.EffectiveNetwork = flattenNetworkConfig(first, types.ObjectNull(schemaTypes().networkConfig.AttrTypes), &diags)
+	m.EffectiveSA = flattenServiceAccount(ctx, n.ServiceAccount, types.ObjectNull(schemaTypes().serviceAccount.AttrTypes), true, &diags)
 	if interfacesInState(n, prior, all) {
 		m.NetworkConfigs = flattenInterfaces(ctx, ifaces, prior.NetworkConfigs, &diags)
-		m.NetworkConfig = types.ObjectNull(networkConfigAttrTypes)
+		m.NetworkConfig = types.ObjectNull(schemaTypes().networkConfig.AttrTypes)
 	} else {
 		m.NetworkConfigs = flattenInterfaces(ctx, nil, prior.NetworkConfigs, &diags)
 		m.NetworkConfig = blockFromAPI(prior.NetworkConfig, all, flattenNetworkConfig(first, prior.NetworkConfig, &diags),
@@ -173,13 +173,13 @@ func flattenNode(ctx context.Context, cat *catalog.Catalog, n *tpu.Node, prior v
 	if sc == nil {
 		sc = &tpu.SchedulingConfig{}
 	}
-	m.SchedulingConfig = blockFromAPI(prior.SchedulingConfig, all, objectValue(schedulingConfigAttrTypes, map[string]attr.Value{
+	m.SchedulingConfig = blockFromAPI(prior.SchedulingConfig, all, objectValue(schemaTypes().schedulingConfig.AttrTypes, map[string]attr.Value{
 		"preemptible": types.BoolValue(sc.Preemptible),
 		"reserved":    types.BoolValue(sc.Reserved),
 		"spot":        types.BoolValue(sc.Spot),
 	}, &diags), anyFlagSet)
 	secureBoot := n.ShieldedInstanceConfig != nil && n.ShieldedInstanceConfig.EnableSecureBoot
-	m.ShieldedInstanceConfig = blockFromAPI(prior.ShieldedInstanceConfig, all, objectValue(shieldedInstanceConfigAttrTypes, map[string]attr.Value{
+	m.ShieldedInstanceConfig = blockFromAPI(prior.ShieldedInstanceConfig, all, objectValue(schemaTypes().shieldedInstanceConfig.AttrTypes, map[string]attr.Value{
 		"enable_secure_boot": types.BoolValue(secureBoot),
 	}, &diags), anyFlagSet)
 	m.DataDisks = flattenDataDisks(n.DataDisks, &diags)
@@ -280,7 +280,7 @@ func flattenNetworkConfig(nc *tpu.NetworkConfig, prior types.Object, diags *diag
 	if nc == nil {
 		nc = &tpu.NetworkConfig{}
 	}
-	return objectValue(networkConfigAttrTypes, map[string]attr.Value{
+	return objectValue(schemaTypes().networkConfig.AttrTypes, map[string]attr.Value{
 		"network":             keepSpelling(nc.Network, priorString(prior, "network")),
 		"subnetwork":          keepSpelling(nc.Subnetwork, priorString(prior, "subnetwork")),
 		"enable_external_ips": types.BoolValue(nc.EnableExternalIps),
@@ -310,7 +310,7 @@ func flattenServiceAccount(ctx context.Context, sa *tpu.ServiceAccount, prior ty
 	}
 	set, d := types.SetValue(types.StringType, vals)
 	diags.Append(d...)
-	return objectValue(serviceAccountAttrTypes, map[string]attr.Value{
+	return objectValue(schemaTypes().serviceAccount.AttrTypes, map[string]attr.Value{
 		"email":  types.StringValue(sa.Email),
 		"scopes": set,
 	}, diags)
@@ -319,7 +319,7 @@ func flattenServiceAccount(ctx context.Context, sa *tpu.ServiceAccount, prior ty
 // flattenDataDisks maps the API's data disks: an empty list when there are
 // none, as Terraform reads a configuration without data_disks blocks.
 func flattenDataDisks(disks []*tpu.AttachedDisk, diags *diag.Diagnostics) types.List {
-	elemType := types.ObjectType{AttrTypes: dataDiskAttrTypes}
+	elemType := schemaTypes().dataDisk
 	vals := make([]attr.Value, 0, len(disks))
 	for _, d := range disks {
 		if d == nil {
@@ -329,7 +329,7 @@ func flattenDataDisks(disks []*tpu.AttachedDisk, diags *diag.Diagnostics) types.
 		if mode == "" || mode == "DISK_MODE_UNSPECIFIED" {
 			mode = diskModes[0] // the API's default (AttachedDisk.mode)
 		}
-		vals = append(vals, objectValue(dataDiskAttrTypes, map[string]attr.Value{
+		vals = append(vals, objectValue(schemaTypes().dataDisk.AttrTypes, map[string]attr.Value{
 			"source_disk": types.StringValue(d.SourceDisk),
 			"mode":        types.StringValue(mode),
 		}, diags))
@@ -340,7 +340,7 @@ func flattenDataDisks(disks []*tpu.AttachedDisk, diags *diag.Diagnostics) types.
 }
 
 func flattenEndpoints(eps []*tpu.NetworkEndpoint, diags *diag.Diagnostics) types.List {
-	elemType := types.ObjectType{AttrTypes: networkEndpointAttrTypes}
+	elemType := schemaTypes().networkEndpoint
 	vals := make([]attr.Value, 0, len(eps))
 	for _, ep := range eps {
 		if ep == nil {
@@ -350,7 +350,7 @@ func flattenEndpoints(eps []*tpu.NetworkEndpoint, diags *diag.Diagnostics) types
 		if ep.AccessConfig != nil && ep.AccessConfig.ExternalIp != "" {
 			external = types.StringValue(ep.AccessConfig.ExternalIp)
 		}
-		vals = append(vals, objectValue(networkEndpointAttrTypes, map[string]attr.Value{
+		vals = append(vals, objectValue(schemaTypes().networkEndpoint.AttrTypes, map[string]attr.Value{
 			"ip_address":  types.StringValue(ep.IpAddress),
 			"external_ip": external,
 			"port":        types.Int64Value(ep.Port),

@@ -41,11 +41,11 @@ func priorModel() vmModel {
 		TerraformLabels:  mapValue(map[string]string{"team": "ml"}),
 		Metadata:         mapValue(map[string]string{"startup-script": "echo hi"}),
 		Tags:             types.ListNull(types.StringType),
-		DataDisks:        types.ListNull(types.ObjectType{AttrTypes: dataDiskAttrTypes}),
-		NetworkConfig:    types.ObjectValueMust(networkConfigAttrTypes, map[string]attr.Value{"network": types.StringValue("default"), "subnetwork": types.StringUnknown(), "enable_external_ips": types.BoolValue(true), "can_ip_forward": types.BoolValue(false)}),
-		ServiceAccount:   types.ObjectValueMust(serviceAccountAttrTypes, map[string]attr.Value{"email": types.StringUnknown(), "scopes": types.SetUnknown(types.StringType)}),
-		SchedulingConfig: types.ObjectNull(schedulingConfigAttrTypes),
-		Capacity:         types.ObjectNull(capacityAttrTypes),
+		DataDisks:        types.ListNull(schemaTypes().dataDisk),
+		NetworkConfig:    types.ObjectValueMust(schemaTypes().networkConfig.AttrTypes, map[string]attr.Value{"network": types.StringValue("default"), "subnetwork": types.StringUnknown(), "enable_external_ips": types.BoolValue(true), "can_ip_forward": types.BoolValue(false)}),
+		ServiceAccount:   types.ObjectValueMust(schemaTypes().serviceAccount.AttrTypes, map[string]attr.Value{"email": types.StringUnknown(), "scopes": types.SetUnknown(types.StringType)}),
+		SchedulingConfig: types.ObjectNull(schemaTypes().schedulingConfig.AttrTypes),
+		Capacity:         types.ObjectNull(schemaTypes().capacity.AttrTypes),
 		EffectiveLabels:  types.MapUnknown(types.StringType),
 	}
 }
@@ -181,7 +181,7 @@ func TestFlattenNodeImportDefaults(t *testing.T) {
 		"service_account absent":          {m.ServiceAccount.IsNull(), true},
 		"shielded_instance_config absent": {m.ShieldedInstanceConfig.IsNull(), true},
 		"spot kept":                       {m.SchedulingConfig.Attributes()["spot"], types.BoolValue(true)},
-		"no data disks: an empty list":    {m.DataDisks.Equal(types.ListValueMust(types.ObjectType{AttrTypes: dataDiskAttrTypes}, nil)), true},
+		"no data disks: an empty list":    {m.DataDisks.Equal(types.ListValueMust(schemaTypes().dataDisk, nil)), true},
 		"framework":                       {m.Framework, types.StringValue("tensorflow")},
 		"framework_version":               {m.FrameworkVersion, types.StringValue("2.18.0")},
 		"effective email":                 {m.EffectiveSA.Attributes()["email"], types.StringValue("123-compute@developer.gserviceaccount.com")},
@@ -199,10 +199,10 @@ func TestExpandNode(t *testing.T) {
 	m.AcceleratorType = types.StringValue("v6e-8")
 	m.RuntimeVersion = types.StringValue("v2-alpha-tpuv6e")
 	m.CIDRBlock = types.StringUnknown()
-	m.SchedulingConfig = types.ObjectValueMust(schedulingConfigAttrTypes, map[string]attr.Value{
+	m.SchedulingConfig = types.ObjectValueMust(schemaTypes().schedulingConfig.AttrTypes, map[string]attr.Value{
 		"spot": types.BoolValue(true), "preemptible": types.BoolValue(false), "reserved": types.BoolValue(false),
 	})
-	m.ShieldedInstanceConfig = types.ObjectUnknown(shieldedInstanceConfigAttrTypes)
+	m.ShieldedInstanceConfig = types.ObjectUnknown(schemaTypes().shieldedInstanceConfig.AttrTypes)
 	n, diags := expandNode(context.Background(), m)
 	if diags.HasError() {
 		t.Fatal(diags)
@@ -229,7 +229,7 @@ func TestPatchFor(t *testing.T) {
 		NetworkConfig: &tpu.NetworkConfig{},
 	}
 	nc := func(external bool) types.Object {
-		return types.ObjectValueMust(networkConfigAttrTypes, map[string]attr.Value{"network": types.StringValue("default"),
+		return types.ObjectValueMust(schemaTypes().networkConfig.AttrTypes, map[string]attr.Value{"network": types.StringValue("default"),
 			"subnetwork": types.StringValue("default"), "enable_external_ips": types.BoolValue(external), "can_ip_forward": types.BoolValue(false)})
 	}
 	state := vmModel{
@@ -282,11 +282,11 @@ func TestDiskZoneFindings(t *testing.T) {
 	disks := func(paths ...string) types.List {
 		var vals []attr.Value
 		for _, p := range paths {
-			vals = append(vals, types.ObjectValueMust(dataDiskAttrTypes, map[string]attr.Value{
+			vals = append(vals, types.ObjectValueMust(schemaTypes().dataDisk.AttrTypes, map[string]attr.Value{
 				"source_disk": types.StringValue(p), "mode": types.StringValue("READ_ONLY"),
 			}))
 		}
-		return types.ListValueMust(types.ObjectType{AttrTypes: dataDiskAttrTypes}, vals)
+		return types.ListValueMust(schemaTypes().dataDisk, vals)
 	}
 	tests := map[string]struct {
 		zones     types.List
@@ -297,7 +297,7 @@ func TestDiskZoneFindings(t *testing.T) {
 		"regional disk":         {zones: zonesValue("a-1", "b-1"), disks: disks("projects/p/regions/r/disks/d")},
 		"second zone elsewhere": {zones: zonesValue("a-1", "b-1"), disks: disks("projects/p/regions/r/disks/d", "projects/p/zones/a-1/disks/d"), wantIndex: []int{1}},
 		"unknown zones":         {zones: types.ListUnknown(types.StringType), disks: disks("projects/p/zones/a-1/disks/d")},
-		"no disks":              {zones: zonesValue("a-1", "b-1"), disks: types.ListNull(types.ObjectType{AttrTypes: dataDiskAttrTypes})},
+		"no disks":              {zones: zonesValue("a-1", "b-1"), disks: types.ListNull(schemaTypes().dataDisk)},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -27,10 +27,6 @@ import (
 
 var _ planmodifier.List = networkConfigsPlanModifier{}
 
-// networkConfigsType is the type of network_configs: a list of the objects
-// network_config describes.
-var networkConfigsType = types.ListType{ElemType: types.ObjectType{AttrTypes: networkConfigAttrTypes}}
-
 // usesInterfaces reports whether m describes the VM's interfaces with
 // network_configs, or may (unknown until apply).
 func usesInterfaces(m vmModel) bool {
@@ -100,14 +96,14 @@ func flattenInterfaces(ctx context.Context, ifaces []*tpu.NetworkConfig, prior t
 		if i < len(priors) {
 			p = priors[i]
 		}
-		vals = append(vals, objectValue(networkConfigAttrTypes, map[string]attr.Value{
+		vals = append(vals, objectValue(schemaTypes().networkConfig.AttrTypes, map[string]attr.Value{
 			"network":             optionalNetwork(nc.Network, p.Network),
 			"subnetwork":          optionalNetwork(nc.Subnetwork, p.Subnetwork),
 			"enable_external_ips": types.BoolValue(nc.EnableExternalIps),
 			"can_ip_forward":      types.BoolValue(nc.CanIpForward),
 		}, diags))
 	}
-	l, d := types.ListValue(networkConfigsType.ElemType, vals)
+	l, d := types.ListValue(schemaTypes().networkConfig, vals)
 	diags.Append(d...)
 	return l
 }

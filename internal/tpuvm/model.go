@@ -5,7 +5,6 @@ package tpuvm
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -99,37 +98,3 @@ type networkEndpointModel struct {
 	ExternalIP types.String `tfsdk:"external_ip"`
 	Port       types.Int64  `tfsdk:"port"`
 }
-
-// Attribute types of the nested objects, matching the models above.
-var (
-	networkConfigAttrTypes = map[string]attr.Type{
-		"network":             types.StringType,
-		"subnetwork":          types.StringType,
-		"enable_external_ips": types.BoolType,
-		"can_ip_forward":      types.BoolType,
-	}
-	bootDiskAttrTypes = map[string]attr.Type{
-		"kms_key_name": types.StringType,
-	}
-	serviceAccountAttrTypes = map[string]attr.Type{
-		"email":  types.StringType,
-		"scopes": types.SetType{ElemType: types.StringType},
-	}
-	schedulingConfigAttrTypes = map[string]attr.Type{
-		"preemptible": types.BoolType,
-		"reserved":    types.BoolType,
-		"spot":        types.BoolType,
-	}
-	shieldedInstanceConfigAttrTypes = map[string]attr.Type{
-		"enable_secure_boot": types.BoolType,
-	}
-	dataDiskAttrTypes = map[string]attr.Type{
-		"source_disk": types.StringType,
-		"mode":        types.StringType,
-	}
-	networkEndpointAttrTypes = map[string]attr.Type{
-		"ip_address":  types.StringType,
-		"external_ip": types.StringType,
-		"port":        types.Int64Type,
-	}
-)

@@ -46,7 +46,7 @@ func TestSameCapacity(t *testing.T) {
 			}
 			return types.StringValue(s)
 		}
-		return types.ObjectValueMust(capacityAttrTypes, map[string]attr.Value{
+		return types.ObjectValueMust(schemaTypes().capacity.AttrTypes, map[string]attr.Value{
 			"mode": str(mode), "reservation": types.StringNull(), "max_wait": str(wait), "max_run_duration": str(run),
 		})
 	}
@@ -61,7 +61,7 @@ func TestSameCapacity(t *testing.T) {
 		{"other wait", block("spot", "3h", ""), block("spot", "2h", ""), false},
 		{"wait removed", block("spot", "", ""), block("spot", "2h", ""), false},
 		{"other mode", block("reserved", "2h", ""), block("spot", "2h", ""), false},
-		{"block removed", types.ObjectNull(capacityAttrTypes), block("spot", "", ""), false},
+		{"block removed", types.ObjectNull(schemaTypes().capacity.AttrTypes), block("spot", "", ""), false},
 	} {
 		if got := sameCapacity(tc.a, tc.b); got != tc.want {
 			t.Errorf("%s: sameCapacity = %v, want %v", tc.name, got, tc.want)

@@ -220,9 +220,9 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		case ips != nil && tfmodel.Known(state.EffectiveNetwork):
 			attrs := maps.Clone(state.EffectiveNetwork.Attributes())
 			attrs["enable_external_ips"] = types.BoolValue(*ips)
-			plan.EffectiveNetwork = objectValue(networkConfigAttrTypes, attrs, &resp.Diagnostics)
+			plan.EffectiveNetwork = objectValue(schemaTypes().networkConfig.AttrTypes, attrs, &resp.Diagnostics)
 		default:
-			plan.EffectiveNetwork = types.ObjectUnknown(networkConfigAttrTypes)
+			plan.EffectiveNetwork = types.ObjectUnknown(schemaTypes().networkConfig.AttrTypes)
 		}
 		if lost(*state) {
 			plan.State = types.StringUnknown()

@@ -23,7 +23,7 @@ import (
 const testKey = "projects/k/locations/us-central1/keyRings/r/cryptoKeys/boot"
 
 func bootDisk(key types.String) types.Object {
-	return types.ObjectValueMust(bootDiskAttrTypes, map[string]attr.Value{"kms_key_name": key})
+	return types.ObjectValueMust(schemaTypes().bootDisk.AttrTypes, map[string]attr.Value{"kms_key_name": key})
 }
 
 // existing is a non-null raw value: a plan modifier's resource is neither
@@ -32,7 +32,7 @@ var existing = tftypes.NewValue(tftypes.String, "exists")
 
 func TestBootDiskPlanModifier(t *testing.T) {
 	t.Parallel()
-	null := types.ObjectNull(bootDiskAttrTypes)
+	null := types.ObjectNull(schemaTypes().bootDisk.AttrTypes)
 	cases := map[string]struct {
 		state, plan types.Object
 		replace     bool
@@ -45,7 +45,7 @@ func TestBootDiskPlanModifier(t *testing.T) {
 		"empty block removed":        {bootDisk(types.StringNull()), null, false},
 		"empty block added":          {null, bootDisk(types.StringNull()), false},
 		"unknown key":                {bootDisk(types.StringValue(testKey)), bootDisk(types.StringUnknown()), true},
-		"unknown block":              {null, types.ObjectUnknown(bootDiskAttrTypes), true},
+		"unknown block":              {null, types.ObjectUnknown(schemaTypes().bootDisk.AttrTypes), true},
 		"key removed from the block": {bootDisk(types.StringValue(testKey)), bootDisk(types.StringNull()), true},
 	}
 	for name, tc := range cases {
@@ -69,7 +69,7 @@ func TestFlattenBootDisk(t *testing.T) {
 	withKey := func(k string) *tpu.Node {
 		return &tpu.Node{BootDiskConfig: &tpu.BootDiskConfig{CustomerEncryptionKey: &tpu.CustomerEncryptionKey{KmsKeyName: k}}}
 	}
-	null := types.ObjectNull(bootDiskAttrTypes)
+	null := types.ObjectNull(schemaTypes().bootDisk.AttrTypes)
 	cases := map[string]struct {
 		node  *tpu.Node
 		prior types.Object
@@ -94,14 +94,14 @@ func TestFlattenBootDisk(t *testing.T) {
 }
 
 func iface(network, subnetwork types.String, external, forward bool) attr.Value {
-	return types.ObjectValueMust(networkConfigAttrTypes, map[string]attr.Value{
+	return types.ObjectValueMust(schemaTypes().networkConfig.AttrTypes, map[string]attr.Value{
 		"network": network, "subnetwork": subnetwork,
 		"enable_external_ips": types.BoolValue(external), "can_ip_forward": types.BoolValue(forward),
 	})
 }
 
 func ifaces(vals ...attr.Value) types.List {
-	return types.ListValueMust(networkConfigsType.ElemType, vals)
+	return types.ListValueMust(schemaTypes().networkConfig, vals)
 }
 
 func TestNetworkConfigsPlanModifier(t *testing.T) {
@@ -119,7 +119,7 @@ func TestNetworkConfigsPlanModifier(t *testing.T) {
 		"another flag":                    {ifaces(iface(null, null, false, false)), ifaces(iface(null, null, false, true)), true},
 		"one more interface":              {ifaces(iface(null, null, false, false)), ifaces(iface(null, null, false, false), iface(selfLink, null, false, false)), true},
 		"from network_config":             {ifaces(), ifaces(iface(null, null, false, false)), true},
-		"unknown":                         {ifaces(iface(null, null, false, false)), types.ListUnknown(networkConfigsType.ElemType), true},
+		"unknown":                         {ifaces(iface(null, null, false, false)), types.ListUnknown(schemaTypes().networkConfig), true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -54,13 +54,6 @@ type capacityModel struct {
 	MaxRunDuration types.String `tfsdk:"max_run_duration"`
 }
 
-var capacityAttrTypes = map[string]attr.Type{
-	"mode":             types.StringType,
-	"reservation":      types.StringType,
-	"max_wait":         types.StringType,
-	"max_run_duration": types.StringType,
-}
-
 // capacityBlock is the schema of the capacity block.
 func capacityBlock(cat *catalog.Catalog) schema.Block {
 	var modes []string
@@ -199,10 +192,10 @@ func (r *vmResource) planCapacity(ctx context.Context, cfg vmModel, plan *vmMode
 		// The next apply waits for the request (Update).
 		plan.QueuedResourceState = types.StringUnknown()
 		plan.State, plan.Health, plan.HealthDescription = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
-		plan.NetworkEndpoints = types.ListUnknown(types.ObjectType{AttrTypes: networkEndpointAttrTypes})
+		plan.NetworkEndpoints = types.ListUnknown(schemaTypes().networkEndpoint)
 		plan.CreateTime = types.StringUnknown()
-		plan.EffectiveNetwork = types.ObjectUnknown(networkConfigAttrTypes)
-		plan.EffectiveSA = types.ObjectUnknown(serviceAccountAttrTypes)
+		plan.EffectiveNetwork = types.ObjectUnknown(schemaTypes().networkConfig.AttrTypes)
+		plan.EffectiveSA = types.ObjectUnknown(schemaTypes().serviceAccount.AttrTypes)
 		plan.CIDRBlock = types.StringUnknown()
 		resp.Diagnostics.AddAttributeWarning(path.Root("queued_resource_state"), "TPU VM Still Waiting for Capacity",
 			fmt.Sprintf("Queued resource %s is %s: this apply waits on for it, up to timeouts.create, without creating another request.",
@@ -383,7 +376,7 @@ func withQueued(m *vmModel, prior vmModel, qr *tpualpha.QueuedResource) {
 	m.QueuedResourceState = types.StringValue(gcp.QueuedState(qr))
 	m.SchedulingConfig = prior.SchedulingConfig
 	if !tfmodel.Known(m.SchedulingConfig) {
-		m.SchedulingConfig = types.ObjectNull(schedulingConfigAttrTypes)
+		m.SchedulingConfig = types.ObjectNull(schemaTypes().schedulingConfig.AttrTypes)
 	}
 }
 
@@ -422,7 +415,7 @@ func importedCapacity(qr *tpualpha.QueuedResource, diags *diag.Diagnostics) type
 			vals["max_wait"] = types.StringValue(d)
 		}
 	}
-	return objectValue(capacityAttrTypes, vals, diags)
+	return objectValue(schemaTypes().capacity.AttrTypes, vals, diags)
 }
 
 // durationOf turns a google.protobuf.Duration ("7200s") into the short Go

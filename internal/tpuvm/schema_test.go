@@ -9,10 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
@@ -37,46 +35,21 @@ func TestSchemaModelParity(t *testing.T) {
 	for _, p := range tfmodel.SchemaProblems("resource", s.Attributes, s.Blocks, vmModel{}) {
 		t.Error(p)
 	}
-	nested := map[string]struct {
-		model any
-		types map[string]attr.Type
-	}{
-		"network_config":            {networkConfigModel{}, networkConfigAttrTypes},
-		"network_configs":           {networkConfigModel{}, networkConfigAttrTypes},
-		"boot_disk":                 {bootDiskModel{}, bootDiskAttrTypes},
-		"service_account":           {serviceAccountModel{}, serviceAccountAttrTypes},
-		"scheduling_config":         {schedulingConfigModel{}, schedulingConfigAttrTypes},
-		"shielded_instance_config":  {shieldedInstanceConfigModel{}, shieldedInstanceConfigAttrTypes},
-		"data_disks":                {dataDiskModel{}, dataDiskAttrTypes},
-		"network_endpoints":         {networkEndpointModel{}, networkEndpointAttrTypes},
-		"effective_network_config":  {networkConfigModel{}, networkConfigAttrTypes},
-		"effective_service_account": {serviceAccountModel{}, serviceAccountAttrTypes},
+	// Each nested object's type, as the resource takes it from the schema,
+	// has exactly the attributes its model's tfsdk tags name.
+	nested := map[string]any{
+		"network_config": networkConfigModel{}, "network_configs": networkConfigModel{}, "boot_disk": bootDiskModel{},
+		"service_account": serviceAccountModel{}, "scheduling_config": schedulingConfigModel{},
+		"shielded_instance_config": shieldedInstanceConfigModel{}, "data_disks": dataDiskModel{},
+		"network_endpoints": networkEndpointModel{}, "effective_network_config": networkConfigModel{},
+		"effective_service_account": serviceAccountModel{}, "capacity": capacityModel{},
 	}
-	ctx := context.Background()
-	for name, n := range nested {
-		var typ attr.Type
-		if a, ok := s.Attributes[name]; ok {
-			typ = a.GetType()
-		} else if b, ok := s.Blocks[name]; ok {
-			typ = b.Type()
-		} else {
-			t.Errorf("schema has no %s", name)
-			continue
-		}
-		var obj types.ObjectType
-		switch at := typ.(type) {
-		case types.ObjectType:
-			obj = at
-		case types.ListType:
-			obj, _ = at.ElemType.(types.ObjectType)
-		}
-		if !obj.Equal(types.ObjectType{AttrTypes: n.types}) {
-			t.Errorf("%s: schema type %s, attribute types %v", name, typ.String(), n.types)
-		}
-		if d := tfmodel.ModelMismatch(tfmodel.Names(n.types), n.model); d != "" {
+	for name, model := range nested {
+		if d := tfmodel.ModelMismatch(tfmodel.Names(tfmodel.ObjectTypeAt(s.Type(), name).AttrTypes), model); d != "" {
 			t.Errorf("%s: %s", name, d)
 		}
 	}
+	ctx := context.Background()
 	if diags := s.ValidateImplementation(ctx); diags.HasError() {
 		t.Errorf("schema implementation: %v", diags)
 	}

@@ -1,0 +1,57 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package nodepools
+
+import (
+	"context"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
+)
+
+// objectTypes are the types of the resource's nested objects, the ones its
+// values are built with. They are taken from the schema, so an attribute is
+// declared in the schema and in its model and nowhere else.
+type objectTypes struct {
+	tier, taint, reservation, capacity, poolEntry, timeouts types.ObjectType
+	gpuSharing, kubelet, linux, blueGreen, rollout          types.ObjectType
+	containerd, registryAccess, caDomain, secretConfig      types.ObjectType
+	nodeNetwork, podNetwork, secondaryBootDisk              types.ObjectType
+}
+
+// schemaTypes works the types out once. The catalog a resource is given
+// changes descriptions and validators, never a type, so the embedded one
+// serves every resource.
+var schemaTypes = sync.OnceValue(func() objectTypes {
+	var resp resource.SchemaResponse
+	(&fallbackNodePoolsResource{catalog: catalog.Default()}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	root := resp.Schema.Type()
+	at := func(path ...string) types.ObjectType { return tfmodel.ObjectTypeAt(root, path...) }
+	registry := []string{"tiers", "containerd_config", "private_registry_access_config"}
+	caDomain := append(registry, "certificate_authority_domain_config")
+	return objectTypes{
+		tier:              at("tiers"),
+		taint:             at("tiers", "taints"),
+		reservation:       at("tiers", "reservation_affinity"),
+		capacity:          at("tiers", "capacity"),
+		poolEntry:         at("pools"),
+		timeouts:          at("timeouts"),
+		gpuSharing:        at("tiers", "gpu_sharing_config"),
+		kubelet:           at("tiers", "kubelet_config"),
+		linux:             at("tiers", "linux_node_config"),
+		blueGreen:         at("tiers", "blue_green_settings"),
+		rollout:           at("tiers", "blue_green_settings", "standard_rollout_policy"),
+		containerd:        at("tiers", "containerd_config"),
+		registryAccess:    at(registry...),
+		caDomain:          at(caDomain...),
+		secretConfig:      at(append(caDomain, "gcp_secret_manager_certificate_config")...),
+		nodeNetwork:       at("tiers", "additional_node_network_configs"),
+		podNetwork:        at("tiers", "additional_pod_network_configs"),
+		secondaryBootDisk: at("tiers", "secondary_boot_disks"),
+	}
+})
