@@ -81,3 +81,50 @@ func ParseDiagnostics(t *testing.T, stdout string) []Diagnostic {
 	}
 	return diags
 }
+
+// Want picks diagnostics: by Summary and Severity when they are set, and by
+// Detail, phrases that must each be in the detail once its whitespace is
+// folded to single spaces.
+type Want struct {
+	Summary, Severity string
+	Detail            []string
+}
+
+// Matching returns the diagnostics w picks.
+func (w Want) Matching(diags []Diagnostic) []Diagnostic {
+	var out []Diagnostic
+	for _, d := range diags {
+		if (w.Summary == "" || d.Summary == w.Summary) && (w.Severity == "" || d.Severity == w.Severity) && containsAll(d.Detail, w.Detail) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func containsAll(detail string, phrases []string) bool {
+	folded := strings.Join(strings.Fields(detail), " ")
+	for _, p := range phrases {
+		if !strings.Contains(folded, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// ExpectPlanOnce plans config through the CLI (as PlanDiagnostics) and
+// fails t unless the plan fails exactly when wantFail and each of wants
+// picks exactly one diagnostic: a finding is reported, once, with its
+// severity. It returns the diagnostics.
+func ExpectPlanOnce(t *testing.T, env []string, tf, config string, wantFail bool, wants ...Want) []Diagnostic {
+	t.Helper()
+	diags, stdout, err := PlanDiagnostics(t, env, tf, config)
+	if failed := err != nil; failed != wantFail {
+		t.Fatalf("plan error = %v, want failure %v\nstdout:\n%s", err, wantFail, stdout)
+	}
+	for _, w := range wants {
+		if got := w.Matching(diags); len(got) != 1 {
+			t.Errorf("diagnostics matching %+v: %+v, want exactly one\nall diagnostics: %+v", w, got, diags)
+		}
+	}
+	return diags
+}

@@ -44,7 +44,7 @@ func TestAccFallbackNodePools_diagnosticsOnce(t *testing.T) {
 			t.Parallel()
 			tg := acctest.New(t)
 			tg.RequireCluster(t)
-			diags, stdout, err := acctest.PlanDiagnostics(t, env, tf, tg.Config(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
+			diags := acctest.ExpectPlanOnce(t, env, tf, tg.Config(fmt.Sprintf(`resource "accel_fallback_nodepools" "test" {
   cluster       = %q
   compute_class = "once"
 %s  tiers {
@@ -52,22 +52,8 @@ func TestAccFallbackNodePools_diagnosticsOnce(t *testing.T) {
     %s
   }
 }
-`, tg.Cluster, tc.extra, tc.tier)))
-			if failed := err != nil; failed != tc.wantFail {
-				t.Fatalf("plan error = %v, want failure %v\nstdout:\n%s", err, tc.wantFail, stdout)
-			}
-			count := 0
-			for _, d := range diags {
-				if d.Summary == tc.summary {
-					count++
-					if d.Severity != tc.severity {
-						t.Errorf("%q is a %s, want a %s", tc.summary, d.Severity, tc.severity)
-					}
-				}
-			}
-			if count != 1 {
-				t.Errorf("%q shown %d times, want once\nstdout:\n%s", tc.summary, count, stdout)
-			}
+`, tg.Cluster, tc.extra, tc.tier)), tc.wantFail,
+				acctest.Want{Summary: tc.summary}, acctest.Want{Summary: tc.summary, Severity: tc.severity})
 			for _, d := range diags {
 				if strings.HasPrefix(tc.summary, "Zone Does Not") && strings.HasPrefix(d.Summary, "Zone Not Listed") {
 					t.Errorf("the catalog's %q is shown beside the live answer: %+v", d.Summary, d)

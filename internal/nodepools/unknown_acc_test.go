@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/acctest"
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
@@ -134,29 +133,5 @@ func TestAccFallbackNodePools_emptyStrings(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             checkDestroyed(tg, "tf-acc-unknown-0-0", "tf-acc-unknown-0-1"),
 		Steps:                    append(steps, valid),
-	})
-}
-
-// TestAccFallbackNodePools_warnModeCatalogRejects: with validation =
-// "warn", tiers the catalog rejects (a slice size that does not exist, a
-// GPU type that does not match the machine type) are created as written,
-// with warnings, without an invalid result or a tainted resource, and the
-// next plan is empty.
-func TestAccFallbackNodePools_warnModeCatalogRejects(t *testing.T) {
-	tg := newTarget(t)
-	tg.RequireEmulatorFor(t, "creates a node-pool shape that GKE refuses but the emulator creates in warn mode")
-	tpuZone, gpuZone := zones(tg)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(tg, "tf-acc-warn-tpu", "tf-acc-warn-gpu"),
-		Steps: []resource.TestStep{{
-			Config: config(tg, "warn", "  validation = \"warn\"\n",
-				tpuTier("tf-acc-warn-tpu", tpuZone, "v6e-3"),
-				tier{name: "tf-acc-warn-gpu", attrs: line("machine_type", `"g2-standard-4"`) + line("gpu_type", `"nvidia-tesla-t4"`) +
-					line("gpu_count", "1") + line("node_locations", fmt.Sprintf("[%q]", gpuZone))}),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
 	})
 }

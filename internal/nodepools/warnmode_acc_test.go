@@ -16,35 +16,57 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 )
 
-// TestAccFallbackNodePools_warnModeMultiHostTwoZones: with validation =
-// "warn", a multi-host TPU slice in two zones, which the catalog rejects (a
-// multi-host slice needs exactly one zone), is sent to GKE as written; when
-// GKE accepts it (here, an emulator whose second zone also offers v6e), the
-// apply records it without "invalid result object", and the next plan is
-// empty.
-func TestAccFallbackNodePools_warnModeMultiHostTwoZones(t *testing.T) {
-	tg := newTarget(t, func(sc *emulator.Scenario) {
-		b := slices.IndexFunc(sc.Zones, func(z emulator.Zone) bool { return z.Name == "us-central1-b" })
-		c := slices.IndexFunc(sc.Zones, func(z emulator.Zone) bool { return z.Name == "us-central1-c" })
-		sc.Zones[c].TPUAcceleratorTypes = append(sc.Zones[c].TPUAcceleratorTypes, sc.Zones[b].TPUAcceleratorTypes...)
-		sc.Zones[c].MachineTypes = append(sc.Zones[c].MachineTypes, sc.Zones[b].MachineTypes...)
+// TestAccFallbackNodePools_warnModeCreatesAsWritten: with validation =
+// "warn", tiers the catalog rejects are sent to GKE as written; when GKE
+// accepts them, the apply records them without "invalid result object" or a
+// tainted resource, and the next plan is empty. The cases: a slice size
+// that does not exist and a GPU type that does not match the machine type;
+// a multi-host TPU slice in two zones (a multi-host slice needs exactly one
+// zone), here with an emulator whose second zone also offers v6e.
+func TestAccFallbackNodePools_warnModeCreatesAsWritten(t *testing.T) {
+	t.Run("catalog rejects", func(t *testing.T) {
+		tg := newTarget(t)
+		tg.RequireEmulatorFor(t, "creates a node-pool shape that GKE refuses but the emulator creates in warn mode")
+		tpuZone, gpuZone := zones(tg)
+		tiers := []tier{tpuTier("tf-acc-warn-tpu", tpuZone, "v6e-3"),
+			{name: "tf-acc-warn-gpu", attrs: line("machine_type", `"g2-standard-4"`) + line("gpu_type", `"nvidia-tesla-t4"`) +
+				line("gpu_count", "1") + line("node_locations", fmt.Sprintf("[%q]", gpuZone))}}
+		createdAsWritten(t, tg, "warn", tiers, `(?s)Error: .*v6e-3`)
 	})
-	tg.RequireEmulatorFor(t, "creates a node-pool shape that GKE refuses but the emulator creates in warn mode")
-	name := "tf-acc-warn-multi"
-	slice := tier{name: name, attrs: line("accelerator_type", `"v6e-16"`) +
-		line("node_locations", fmt.Sprintf("[%q, %q]", "us-central1-b", "us-central1-c"))}
+	t.Run("multi-host in two zones", func(t *testing.T) {
+		tg := newTarget(t, func(sc *emulator.Scenario) {
+			b := slices.IndexFunc(sc.Zones, func(z emulator.Zone) bool { return z.Name == "us-central1-b" })
+			c := slices.IndexFunc(sc.Zones, func(z emulator.Zone) bool { return z.Name == "us-central1-c" })
+			sc.Zones[c].TPUAcceleratorTypes = append(sc.Zones[c].TPUAcceleratorTypes, sc.Zones[b].TPUAcceleratorTypes...)
+			sc.Zones[c].MachineTypes = append(sc.Zones[c].MachineTypes, sc.Zones[b].MachineTypes...)
+		})
+		tg.RequireEmulatorFor(t, "creates a node-pool shape that GKE refuses but the emulator creates in warn mode")
+		slice := tier{name: "tf-acc-warn-multi", attrs: line("accelerator_type", `"v6e-16"`) +
+			line("node_locations", fmt.Sprintf("[%q, %q]", "us-central1-b", "us-central1-c"))}
+		createdAsWritten(t, tg, "warn-multi", []tier{slice}, `(?s)Error: .*node_locations`)
+	})
+}
+
+// createdAsWritten plans tiers without validation = "warn" (an error
+// matching strictError), then applies them with it and expects an empty
+// plan after.
+func createdAsWritten(t *testing.T, tg *acctest.Target, class string, tiers []tier, strictError string) {
+	t.Helper()
+	names := make([]string, len(tiers))
+	for i, tr := range tiers {
+		names[i] = tr.name
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             checkDestroyed(tg, name),
+		CheckDestroy:             checkDestroyed(tg, names...),
 		Steps: []resource.TestStep{
 			{
-				// What the catalog rejects.
-				Config:      config(tg, "warn-multi", "", slice),
+				Config:      config(tg, class, "", tiers...),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Error: .*node_locations`),
+				ExpectError: regexp.MustCompile(strictError),
 			},
 			{
-				Config: config(tg, "warn-multi", "  validation = \"warn\"\n", slice),
+				Config: config(tg, class, "  validation = \"warn\"\n", tiers...),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},

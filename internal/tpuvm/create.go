@@ -164,67 +164,14 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 	if done {
 		return out
 	}
-	var hint []string
+	c := &zoneCreate{api: api, spec: spec, out: out}
 	zones := spec.zones
 	backoff := gcp.DefaultBackoff()
 	for round := 1; ; round++ {
-		var again []string // zones whose create failed transiently
-		for i, zone := range zones {
-			if hint != nil && !slices.Contains(hint, zone) {
-				out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeSkipped,
-					reason: "the last stockout error named only " + strings.Join(hint, ", ") + " as having capacity"})
-				continue
-			}
-			if ctx.Err() != nil {
-				for _, z := range zones[i:] {
-					out.attempts = append(out.attempts, attempt{zone: z, result: outcomeNotTried, reason: "the create timeout was reached"})
-				}
-				out.err = fmt.Errorf("creating the TPU VM: %w", ctx.Err())
-				return out
-			}
-			id := spec.nodeID(zone)
-			tflog.Info(ctx, "creating TPU VM", map[string]any{"node": id, "zone_index": i, "round": round})
-			op, err := api.Create(ctx, "projects/"+spec.project+"/locations/"+zone, spec.name, spec.node)
-			if err == nil {
-				op, err = api.Wait(ctx, op)
-			}
-			if err == nil {
-				return created(ctx, api, spec, id, op, out)
-			}
-			if ctx.Err() != nil {
-				return stopped(ctx, api, spec, id, out, err)
-			}
-			class := gcp.Classify(err)
-			tflog.Warn(ctx, "TPU VM creation failed", map[string]any{"node": id, "class": class.String(), "error": err.Error()})
-			switch {
-			case class == gcp.ClassAlreadyExists:
-				return ownCreate(ctx, api, spec, id, out)
-			case class == gcp.ClassCapacity:
-				out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeNoCapacity, reason: err.Error()})
-				if h := gcp.ZonesAvailable(err); len(h) > 0 {
-					hint = h
-				}
-			case gcp.OperationUnavailable(err):
-				// The operation ended UNAVAILABLE, which Google asks callers
-				// to retry (AIP-194): the next zone, then this one again.
-				out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeFailedTemporarily, reason: err.Error()})
-				again = append(again, zone)
-			default:
-				out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeFailed, reason: err.Error()})
-				out.err = fmt.Errorf("creating TPU VM %s: %w", id, err)
-				if leftover, cerr := cleanup(ctx, api, spec, id); cerr != nil {
-					out.node = leftover
-					out.err = fmt.Errorf("%w; deleting the failed node also failed: %w", out.err, cerr)
-				}
-				return out
-			}
-			if leftover, cerr := cleanup(ctx, api, spec, id); cerr != nil {
-				out.node = leftover
-				out.err = fmt.Errorf("zone %s could not create the TPU VM, and deleting the failed TPU VM it left failed: %w", zone, cerr)
-				return out
-			}
+		if c.round(ctx, zones, round) {
+			return c.out
 		}
-		if len(again) == 0 || round >= transientRounds || ctx.Err() != nil {
+		if len(c.again) == 0 || round >= transientRounds || ctx.Err() != nil {
 			break
 		}
 		// The zones that failed temporarily are tried again, after a
@@ -232,10 +179,101 @@ func createNode(ctx context.Context, api nodeAPI, spec createSpec) createOutcome
 		if gcp.Sleep(ctx, backoff, round) != nil {
 			break
 		}
-		zones, hint = again, nil
+		zones, c.hint, c.again = c.again, nil, nil
 	}
-	out.err = &noCapacityError{attempts: out.attempts}
-	return out
+	c.out.err = &noCapacityError{attempts: c.out.attempts}
+	return c.out
+}
+
+// timedOut records the zones not tried because ctx ended, and the error.
+func (o *createOutcome) timedOut(ctx context.Context, zones []string) {
+	for _, z := range zones {
+		o.attempts = append(o.attempts, attempt{zone: z, result: outcomeNotTried, reason: "the create timeout was reached"})
+	}
+	o.err = fmt.Errorf("creating the TPU VM: %w", ctx.Err())
+}
+
+// zoneCreate is one createNode call's progress through the zones.
+type zoneCreate struct {
+	api  nodeAPI
+	spec createSpec
+	out  createOutcome
+	// hint is the zones the last stockout error named as having capacity.
+	hint []string
+	// again is the zones whose create failed transiently in this round.
+	again []string
+}
+
+// round tries zones in order. It reports true when the outcome is final.
+func (c *zoneCreate) round(ctx context.Context, zones []string, round int) bool {
+	for i, zone := range zones {
+		if c.hint != nil && !slices.Contains(c.hint, zone) {
+			c.out.attempts = append(c.out.attempts, attempt{zone: zone, result: outcomeSkipped,
+				reason: "the last stockout error named only " + strings.Join(c.hint, ", ") + " as having capacity"})
+			continue
+		}
+		if ctx.Err() != nil {
+			c.out.timedOut(ctx, zones[i:])
+			return true
+		}
+		if c.try(ctx, zone, i, round) {
+			return true
+		}
+	}
+	return false
+}
+
+// try creates the node in one zone and deletes what a failed create left.
+// It reports true when the outcome is final: the node was created, the
+// create was stopped, or it failed for a reason another zone would not
+// change.
+func (c *zoneCreate) try(ctx context.Context, zone string, i, round int) bool {
+	api, spec := c.api, c.spec
+	id := spec.nodeID(zone)
+	tflog.Info(ctx, "creating TPU VM", map[string]any{"node": id, "zone_index": i, "round": round})
+	op, err := api.Create(ctx, "projects/"+spec.project+"/locations/"+zone, spec.name, spec.node)
+	if err == nil {
+		op, err = api.Wait(ctx, op)
+	}
+	if err == nil {
+		c.out = created(ctx, api, spec, id, op, c.out)
+		return true
+	}
+	if ctx.Err() != nil {
+		c.out = stopped(ctx, api, spec, id, c.out, err)
+		return true
+	}
+	class := gcp.Classify(err)
+	tflog.Warn(ctx, "TPU VM creation failed", map[string]any{"node": id, "class": class.String(), "error": err.Error()})
+	switch {
+	case class == gcp.ClassAlreadyExists:
+		c.out = ownCreate(ctx, api, spec, id, c.out)
+		return true
+	case class == gcp.ClassCapacity:
+		c.out.attempts = append(c.out.attempts, attempt{zone: zone, result: outcomeNoCapacity, reason: err.Error()})
+		if h := gcp.ZonesAvailable(err); len(h) > 0 {
+			c.hint = h
+		}
+	case gcp.OperationUnavailable(err):
+		// The operation ended UNAVAILABLE, which Google asks callers to
+		// retry (AIP-194): the next zone, then this one again.
+		c.out.attempts = append(c.out.attempts, attempt{zone: zone, result: outcomeFailedTemporarily, reason: err.Error()})
+		c.again = append(c.again, zone)
+	default:
+		c.out.attempts = append(c.out.attempts, attempt{zone: zone, result: outcomeFailed, reason: err.Error()})
+		c.out.err = fmt.Errorf("creating TPU VM %s: %w", id, err)
+		if leftover, cerr := cleanup(ctx, api, spec, id); cerr != nil {
+			c.out.node = leftover
+			c.out.err = fmt.Errorf("%w; deleting the failed node also failed: %w", c.out.err, cerr)
+		}
+		return true
+	}
+	if leftover, cerr := cleanup(ctx, api, spec, id); cerr != nil {
+		c.out.node = leftover
+		c.out.err = fmt.Errorf("zone %s could not create the TPU VM, and deleting the failed TPU VM it left failed: %w", zone, cerr)
+		return true
+	}
+	return false
 }
 
 // transientRounds bounds how many times the zones whose create failed

@@ -104,84 +104,23 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 func flattenNode(ctx context.Context, cat *catalog.Catalog, n *tpu.Node, prior vmModel, all bool) (vmModel, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	m := prior
-	project, zone, name, instance, err := parseVMID(n.Name)
-	if err != nil {
-		diags.AddError("Unexpected TPU VM Name", "The API returned a TPU VM whose name is not a node or instance id: "+err.Error()+
-			". Please report this issue to the provider developers.")
+	if !flattenIdentity(n, &m, all, &diags) {
 		return m, diags
-	}
-	m.ID = types.StringValue(n.Name)
-	m.API = types.StringValue(apiOfID(n.Name))
-	m.Project = types.StringValue(project)
-	m.Zone = types.StringValue(zone)
-	m.Name = types.StringValue(name)
-	if !tfmodel.Known(m.Zones) {
-		m.Zones = types.ListValueMust(types.StringType, []attr.Value{types.StringValue(zone)})
-	}
-	m.AcceleratorType = types.StringValue(n.AcceleratorType)
-	if !instance || n.RuntimeVersion != "" {
-		m.RuntimeVersion = types.StringValue(n.RuntimeVersion)
-	} else if m.RuntimeVersion.IsUnknown() || all {
-		// Compute Engine does not report the image an instance's boot disk
-		// was made from: what was planned is kept, an import records none.
-		m.RuntimeVersion = types.StringNull()
 	}
 	m.Description = optionalString(n.Description, prior.Description)
 	m.CIDRBlock = types.StringValue(n.CidrBlock)
-
-	labels := maps.Clone(n.Labels)
-	m.EffectiveLabels = tfmodel.StringMapOrEmpty(labels)
-	delete(labels, ownerLabelKey)
-	m.Labels = managedMap(ctx, labels, prior.Labels, all, &diags)
-	m.TerraformLabels = managedMap(ctx, labels, prior.TerraformLabels, all, &diags)
-	m.Metadata = managedMap(ctx, n.Metadata, prior.Metadata, all, &diags)
-
-	if len(n.Tags) > 0 || tfmodel.Known(prior.Tags) {
-		m.Tags = tfmodel.StringListOrEmpty(n.Tags)
-	} else {
-		m.Tags = types.ListNull(types.StringType)
-	}
-
+	flattenLabels(ctx, n, &m, prior, all, &diags)
 	// A nested block stays absent while the VM has what its absence means
 	// (see blockFromAPI); the API's own choices are always in the effective
 	// attributes.
-	// effective_network_config is the first interface's; the interfaces are
-	// network_configs or network_config, as in prior (on import, as in the
-	// node).
-	ifaces := apiInterfaces(n)
-	var first *tpu.NetworkConfig
-	if len(ifaces) > 0 {
-		first = ifaces[0]
-	}
-	m.EffectiveNetwork = flattenNetworkConfig(first, types.ObjectNull(schemaTypes().networkConfig.AttrTypes), &diags)
-	m.EffectiveSA = flattenServiceAccount(ctx, n.ServiceAccount, types.ObjectNull(schemaTypes().serviceAccount.AttrTypes), true, &diags)
-	if interfacesInState(n, prior, all) {
-		m.NetworkConfigs = flattenInterfaces(ctx, ifaces, prior.NetworkConfigs, &diags)
-		m.NetworkConfig = types.ObjectNull(schemaTypes().networkConfig.AttrTypes)
-	} else {
-		m.NetworkConfigs = flattenInterfaces(ctx, nil, prior.NetworkConfigs, &diags)
-		m.NetworkConfig = blockFromAPI(prior.NetworkConfig, all, flattenNetworkConfig(first, prior.NetworkConfig, &diags),
-			func(o types.Object) bool { return networkChanged(o) || boolAttr(o, "enable_external_ips") })
-	}
+	flattenNetwork(ctx, n, &m, prior, all, &diags)
 	m.BootDisk = flattenBootDisk(n, prior.BootDisk, &diags)
 	if !tfmodel.Known(m.DeletionProtection) {
 		m.DeletionProtection = types.BoolValue(false) // an import: see deletion_protection
 	}
 	m.ServiceAccount = blockFromAPI(prior.ServiceAccount, all,
 		flattenServiceAccount(ctx, n.ServiceAccount, prior.ServiceAccount, false, &diags), serviceAccountChanged)
-	sc := n.SchedulingConfig
-	if sc == nil {
-		sc = &tpu.SchedulingConfig{}
-	}
-	m.SchedulingConfig = blockFromAPI(prior.SchedulingConfig, all, objectValue(schemaTypes().schedulingConfig.AttrTypes, map[string]attr.Value{
-		"preemptible": types.BoolValue(sc.Preemptible),
-		"reserved":    types.BoolValue(sc.Reserved),
-		"spot":        types.BoolValue(sc.Spot),
-	}, &diags), anyFlagSet)
-	secureBoot := n.ShieldedInstanceConfig != nil && n.ShieldedInstanceConfig.EnableSecureBoot
-	m.ShieldedInstanceConfig = blockFromAPI(prior.ShieldedInstanceConfig, all, objectValue(schemaTypes().shieldedInstanceConfig.AttrTypes, map[string]attr.Value{
-		"enable_secure_boot": types.BoolValue(secureBoot),
-	}, &diags), anyFlagSet)
+	flattenFlags(n, &m, prior, all, &diags)
 	m.DataDisks = flattenDataDisks(n.DataDisks, &diags)
 
 	m.State = types.StringValue(n.State)
@@ -201,13 +140,102 @@ func flattenNode(ctx context.Context, cat *catalog.Catalog, n *tpu.Node, prior v
 			m.FrameworkVersion = v
 		}
 	}
-
-	m.Generation, m.Chips, m.Hosts = types.StringNull(), types.Int64Null(), types.Int64Null()
-	if s, ok := shapeOf(cat, n.AcceleratorType); ok {
-		m.Generation, m.Chips, m.Hosts = types.StringValue(s.generation), types.Int64Value(int64(s.chips)), types.Int64Value(int64(s.hosts))
-	}
+	m.Generation, m.Chips, m.Hosts = shapeValues(cat, n.AcceleratorType)
 	setSlices(&m, n.Name, 1)
 	return m, diags
+}
+
+// flattenIdentity sets what names the VM: id, api, project, zone, name,
+// accelerator type and runtime version. It reports false, with an error,
+// when the API's name is not a VM id.
+func flattenIdentity(n *tpu.Node, m *vmModel, all bool, diags *diag.Diagnostics) bool {
+	project, zone, name, instance, err := parseVMID(n.Name)
+	if err != nil {
+		diags.AddError("Unexpected TPU VM Name", "The API returned a TPU VM whose name is not a node or instance id: "+err.Error()+
+			". Please report this issue to the provider developers.")
+		return false
+	}
+	m.ID = types.StringValue(n.Name)
+	m.API = types.StringValue(apiOfID(n.Name))
+	m.Project = types.StringValue(project)
+	m.Zone = types.StringValue(zone)
+	m.Name = types.StringValue(name)
+	if !tfmodel.Known(m.Zones) {
+		m.Zones = types.ListValueMust(types.StringType, []attr.Value{types.StringValue(zone)})
+	}
+	m.AcceleratorType = types.StringValue(n.AcceleratorType)
+	if !instance || n.RuntimeVersion != "" {
+		m.RuntimeVersion = types.StringValue(n.RuntimeVersion)
+	} else if m.RuntimeVersion.IsUnknown() || all {
+		// Compute Engine does not report the image an instance's boot disk
+		// was made from: what was planned is kept, an import records none.
+		m.RuntimeVersion = types.StringNull()
+	}
+	return true
+}
+
+// flattenLabels sets the labels, metadata and tags.
+func flattenLabels(ctx context.Context, n *tpu.Node, m *vmModel, prior vmModel, all bool, diags *diag.Diagnostics) {
+	labels := maps.Clone(n.Labels)
+	m.EffectiveLabels = tfmodel.StringMapOrEmpty(labels)
+	delete(labels, ownerLabelKey)
+	m.Labels = managedMap(ctx, labels, prior.Labels, all, diags)
+	m.TerraformLabels = managedMap(ctx, labels, prior.TerraformLabels, all, diags)
+	m.Metadata = managedMap(ctx, n.Metadata, prior.Metadata, all, diags)
+	if len(n.Tags) > 0 || tfmodel.Known(prior.Tags) {
+		m.Tags = tfmodel.StringListOrEmpty(n.Tags)
+	} else {
+		m.Tags = types.ListNull(types.StringType)
+	}
+}
+
+// flattenNetwork sets the interfaces, as network_configs or network_config
+// as in prior (on import, as in the node), and effective_network_config
+// and effective_service_account, the first interface's and the account the
+// API reports.
+func flattenNetwork(ctx context.Context, n *tpu.Node, m *vmModel, prior vmModel, all bool, diags *diag.Diagnostics) {
+	ifaces := apiInterfaces(n)
+	var first *tpu.NetworkConfig
+	if len(ifaces) > 0 {
+		first = ifaces[0]
+	}
+	m.EffectiveNetwork = flattenNetworkConfig(first, types.ObjectNull(schemaTypes().networkConfig.AttrTypes), diags)
+	m.EffectiveSA = flattenServiceAccount(ctx, n.ServiceAccount, types.ObjectNull(schemaTypes().serviceAccount.AttrTypes), true, diags)
+	if interfacesInState(n, prior, all) {
+		m.NetworkConfigs = flattenInterfaces(ctx, ifaces, prior.NetworkConfigs, diags)
+		m.NetworkConfig = types.ObjectNull(schemaTypes().networkConfig.AttrTypes)
+		return
+	}
+	m.NetworkConfigs = flattenInterfaces(ctx, nil, prior.NetworkConfigs, diags)
+	m.NetworkConfig = blockFromAPI(prior.NetworkConfig, all, flattenNetworkConfig(first, prior.NetworkConfig, diags),
+		func(o types.Object) bool { return networkChanged(o) || boolAttr(o, "enable_external_ips") })
+}
+
+// flattenFlags sets scheduling_config and shielded_instance_config.
+func flattenFlags(n *tpu.Node, m *vmModel, prior vmModel, all bool, diags *diag.Diagnostics) {
+	sc := n.SchedulingConfig
+	if sc == nil {
+		sc = &tpu.SchedulingConfig{}
+	}
+	m.SchedulingConfig = blockFromAPI(prior.SchedulingConfig, all, objectValue(schemaTypes().schedulingConfig.AttrTypes, map[string]attr.Value{
+		"preemptible": types.BoolValue(sc.Preemptible),
+		"reserved":    types.BoolValue(sc.Reserved),
+		"spot":        types.BoolValue(sc.Spot),
+	}, diags), anyFlagSet)
+	secureBoot := n.ShieldedInstanceConfig != nil && n.ShieldedInstanceConfig.EnableSecureBoot
+	m.ShieldedInstanceConfig = blockFromAPI(prior.ShieldedInstanceConfig, all, objectValue(schemaTypes().shieldedInstanceConfig.AttrTypes, map[string]attr.Value{
+		"enable_secure_boot": types.BoolValue(secureBoot),
+	}, diags), anyFlagSet)
+}
+
+// shapeValues are generation, chips and hosts of an accelerator type, null
+// when the catalog does not know it.
+func shapeValues(cat *catalog.Catalog, acceleratorType string) (types.String, types.Int64, types.Int64) {
+	s, ok := shapeOf(cat, acceleratorType)
+	if !ok {
+		return types.StringNull(), types.Int64Null(), types.Int64Null()
+	}
+	return types.StringValue(s.generation), types.Int64Value(int64(s.chips)), types.Int64Value(int64(s.hosts))
 }
 
 // optionalString maps an API string onto an optional attribute: the API's

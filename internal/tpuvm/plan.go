@@ -80,173 +80,240 @@ func (r *vmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequ
 		refuseProtectedDestroy(ctx, req, resp)
 		return
 	}
-	var cfg, plan vmModel
-	resp.Diagnostics.Append(tfmodel.GetConfig(ctx, req.Config, &cfg)...)
-	resp.Diagnostics.Append(tfmodel.GetPlan(ctx, req.Plan, &plan)...)
-	var state *vmModel
-	if !req.State.Raw.IsNull() {
-		state = &vmModel{}
-		resp.Diagnostics.Append(tfmodel.GetState(ctx, req.State, state)...)
-	}
-	if resp.Diagnostics.HasError() {
+	p := &vmPlan{r: r, ctx: ctx, req: req, resp: resp}
+	if !p.read() {
 		return
 	}
-
-	r.planProjectAndZones(cfg, &plan, state, &resp.Diagnostics)
-	r.planAPI(cfg, &plan, state, resp)
-	if state != nil && tfmodel.Known(state.ID) && tfmodel.Known(plan.API) && plan.API.ValueString() != apiOfID(state.ID.ValueString()) &&
-		cfg.CIDRBlock.IsNull() {
-		// A replacement through the other API: the block the old one
-		// reported is not a choice of the user's, nor checked against it.
-		plan.CIDRBlock = types.StringUnknown()
+	r.planProjectAndZones(p.cfg, &p.plan, p.state, &resp.Diagnostics)
+	r.planAPI(p.cfg, &p.plan, p.state, resp)
+	p.forgetOtherAPIsCIDR()
+	computeEngineDiags(ctx, r.catalog, p.plan, &resp.Diagnostics)
+	bootDiskKeyWarnings(p.plan, &resp.Diagnostics)
+	res, resolved := p.checkRuntime()
+	p.carryPrivateState()
+	p.chooseRuntime(res, resolved)
+	p.impliedFramework()
+	p.shape()
+	p.labels()
+	if p.state != nil {
+		p.network()
+		p.lostVM()
 	}
-	computeEngineDiags(ctx, r.catalog, plan, &resp.Diagnostics)
-	bootDiskKeyWarnings(plan, &resp.Diagnostics)
+	p.readOnly()
+	r.planCapacity(ctx, p.cfg, &p.plan, p.state, resp)
+	r.planSlices(ctx, &p.plan, p.state, resp)
+	resp.Diagnostics.Append(tfmodel.SetPlan(ctx, &resp.Plan, &p.plan)...)
+}
 
-	// The runtime version: chosen from the catalog when omitted and not kept
-	// from the state by its plan modifier.
-	choose := cfg.RuntimeVersion.IsNull() && plan.RuntimeVersion.IsUnknown()
-	in := inputsOf(plan)
+// vmPlan is one ModifyPlan call: the configuration, the plan it changes and
+// the prior state (nil for a new VM).
+type vmPlan struct {
+	r         *vmResource
+	ctx       context.Context
+	req       resource.ModifyPlanRequest
+	resp      *resource.ModifyPlanResponse
+	cfg, plan vmModel
+	state     *vmModel
+	// choose is set when the runtime version is chosen from the catalog:
+	// omitted and not kept from the state by its plan modifier.
+	choose bool
+}
+
+// read decodes the configuration, the plan and the state.
+func (p *vmPlan) read() bool {
+	d := &p.resp.Diagnostics
+	d.Append(tfmodel.GetConfig(p.ctx, p.req.Config, &p.cfg)...)
+	d.Append(tfmodel.GetPlan(p.ctx, p.req.Plan, &p.plan)...)
+	if !p.req.State.Raw.IsNull() {
+		p.state = &vmModel{}
+		d.Append(tfmodel.GetState(p.ctx, p.req.State, p.state)...)
+	}
+	return !d.HasError()
+}
+
+// forgetOtherAPIsCIDR: on a replacement through the other API, the block
+// the old one reported is not a choice of the user's, nor checked against
+// it.
+func (p *vmPlan) forgetOtherAPIsCIDR() {
+	if p.state != nil && tfmodel.Known(p.state.ID) && tfmodel.Known(p.plan.API) &&
+		p.plan.API.ValueString() != apiOfID(p.state.ID.ValueString()) && p.cfg.CIDRBlock.IsNull() {
+		p.plan.CIDRBlock = types.StringUnknown()
+	}
+}
+
+// checkRuntime resolves the runtime version against the catalog and
+// reports its findings, with the zones' live offer for a new VM. It
+// reports false when the inputs or the validation mode are not known yet.
+func (p *vmPlan) checkRuntime() (catalog.RuntimeResult, bool) {
+	p.choose = p.cfg.RuntimeVersion.IsNull() && p.plan.RuntimeVersion.IsUnknown()
+	in := inputsOf(p.plan)
 	// The catalog checks the framework and its version as configured: an
 	// omitted one planned from the runtime (or kept from the state) is not
 	// a choice of the user's.
-	in.framework, in.frameworkVersion = cfg.Framework, cfg.FrameworkVersion
-	if choose {
+	in.framework, in.frameworkVersion = p.cfg.Framework, p.cfg.FrameworkVersion
+	if p.choose {
 		in.runtimeVersion = types.StringNull()
 	}
-	res, ok := runtimeOf(r.catalog, in)
-	if plan.Validation.IsUnknown() {
+	res, ok := runtimeOf(p.r.catalog, in)
+	if !ok || p.plan.Validation.IsUnknown() {
 		// The mode decides which findings are errors: check at apply.
-		ok = false
+		return res, false
 	}
-	if ok {
-		mode := r.modes.For(plan.Validation)
-		disks := diskZoneFindings(ctx, r.catalog, plan)
-		fs := res.Findings
-		if state == nil && !resp.Diagnostics.HasError() && !fs.WithMode(mode.Mode).HasErrors() && !disks.WithMode(mode.Mode).HasErrors() {
-			// A new VM: the zones' live offer, when the API can be
-			// reached, replaces the catalog's zone lists.
-			live, answered := r.liveZoneFindings(ctx, plan, res)
-			fs = append(fs.WithoutZoneListsFor(answered), live...)
-		}
-		appendFindings(&resp.Diagnostics, fs, disks, mode, false)
+	mode := p.r.modes.For(p.plan.Validation)
+	disks := diskZoneFindings(p.ctx, p.r.catalog, p.plan)
+	fs := res.Findings
+	if p.state == nil && !p.resp.Diagnostics.HasError() && !fs.WithMode(mode.Mode).HasErrors() && !disks.WithMode(mode.Mode).HasErrors() {
+		// A new VM: the zones' live offer, when the API can be reached,
+		// replaces the catalog's zone lists.
+		live, answered := p.r.liveZoneFindings(p.ctx, p.plan, res)
+		fs = append(fs.WithoutZoneListsFor(answered), live...)
 	}
+	appendFindings(&p.resp.Diagnostics, fs, disks, mode, false)
+	return res, true
+}
+
+// carryPrivateState hands the id of the VM a plan replaces, and whether it
+// was protected, from the plan of its destroy to the plan of its successor,
+// which refuses to replace a protected VM and checks the name.
+func (p *vmPlan) carryPrivateState() {
+	req, resp := p.req, p.resp
 	switch {
 	case req.Private == nil || resp.Private == nil:
 		// No private state (a plan outside Terraform, as in unit tests).
-		if state == nil {
-			r.planNameFindings(ctx, plan, "", &resp.Diagnostics)
+		if p.state == nil {
+			p.r.planNameFindings(p.ctx, p.plan, "", &resp.Diagnostics)
 		}
-	case state != nil:
-		id, _ := json.Marshal(state.ID.ValueString()) // private state values are JSON
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReplacing, id)...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateProtected, protectedJSON(*state))...)
+	case p.state != nil:
+		id, _ := json.Marshal(p.state.ID.ValueString()) // private state values are JSON
+		resp.Diagnostics.Append(resp.Private.SetKey(p.ctx, privateReplacing, id)...)
+		resp.Diagnostics.Append(resp.Private.SetKey(p.ctx, privateProtected, protectedJSON(*p.state))...)
 	default:
-		raw, diags := req.Private.GetKey(ctx, privateReplacing)
+		raw, diags := req.Private.GetKey(p.ctx, privateReplacing)
 		resp.Diagnostics.Append(diags...)
-		protected, diags := req.Private.GetKey(ctx, privateProtected)
+		protected, diags := req.Private.GetKey(p.ctx, privateProtected)
 		resp.Diagnostics.Append(diags...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateReplacing, nil)...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateProtected, nil)...)
+		resp.Diagnostics.Append(resp.Private.SetKey(p.ctx, privateReplacing, nil)...)
+		resp.Diagnostics.Append(resp.Private.SetKey(p.ctx, privateProtected, nil)...)
 		var replacing string
 		if len(raw) > 0 {
 			_ = json.Unmarshal(raw, &replacing) // written above: a JSON string
 		}
-		if replacing != "" && (string(protected) == "true" || plan.DeletionProtection.ValueBool()) {
+		if replacing != "" && (string(protected) == "true" || p.plan.DeletionProtection.ValueBool()) {
 			addProtected(&resp.Diagnostics, replacing, "this plan replaces it (a change that needs a new VM, a tainted VM, or -replace)")
 		}
 		if !resp.Diagnostics.HasError() {
-			r.planNameFindings(ctx, plan, replacing, &resp.Diagnostics)
+			p.r.planNameFindings(p.ctx, p.plan, replacing, &resp.Diagnostics)
 		}
 	}
-	if choose && !ok && state != nil && !importedImage(*state) {
-		// The runtime is chosen once its inputs are known; the VM may
-		// then need another one.
-		resp.RequiresReplace.Append(path.Root("runtime_version"))
-	}
-	if choose && ok {
-		if res.RuntimeVersion != "" {
-			plan.RuntimeVersion = types.StringValue(res.RuntimeVersion)
-			if state != nil && state.RuntimeVersion.ValueString() != res.RuntimeVersion && !importedImage(*state) {
-				resp.RequiresReplace.Append(path.Root("runtime_version"))
-			}
-		} else if !resp.Diagnostics.HasError() {
-			resp.Diagnostics.AddAttributeError(path.Root("runtime_version"), "No Runtime Version to Choose",
-				noRuntimeDetail(plan.AcceleratorType.ValueString(), res))
-		}
-	}
+}
 
-	if state == nil {
-		// An omitted framework and framework_version of a new VM are what
-		// its runtime version implies, as an import reads them back.
-		if fw, v := impliedFramework(r.catalog, plan.RuntimeVersion.ValueString()); tfmodel.Known(plan.RuntimeVersion) {
-			if cfg.Framework.IsNull() {
-				plan.Framework = fw
-			}
-			if cfg.FrameworkVersion.IsNull() {
-				plan.FrameworkVersion = v
-			}
-		}
+// chooseRuntime plans the runtime version the catalog chose, and the
+// replacement a new choice needs.
+func (p *vmPlan) chooseRuntime(res catalog.RuntimeResult, resolved bool) {
+	if !p.choose {
+		return
 	}
-
-	// Generation, chips and hosts are known from the accelerator type.
+	state, resp := p.state, p.resp
 	switch {
-	case !tfmodel.Known(plan.AcceleratorType):
+	case !resolved:
+		if state != nil && !importedImage(*state) {
+			// The runtime is chosen once its inputs are known; the VM
+			// may then need another one.
+			resp.RequiresReplace.Append(path.Root("runtime_version"))
+		}
+	case res.RuntimeVersion != "":
+		p.plan.RuntimeVersion = types.StringValue(res.RuntimeVersion)
+		if state != nil && state.RuntimeVersion.ValueString() != res.RuntimeVersion && !importedImage(*state) {
+			resp.RequiresReplace.Append(path.Root("runtime_version"))
+		}
+	case !resp.Diagnostics.HasError():
+		resp.Diagnostics.AddAttributeError(path.Root("runtime_version"), "No Runtime Version to Choose",
+			noRuntimeDetail(p.plan.AcceleratorType.ValueString(), res))
+	}
+}
+
+// impliedFramework plans an omitted framework and framework_version of a
+// new VM as what its runtime version implies, as an import reads them back.
+func (p *vmPlan) impliedFramework() {
+	if p.state != nil || !tfmodel.Known(p.plan.RuntimeVersion) {
+		return
+	}
+	fw, v := impliedFramework(p.r.catalog, p.plan.RuntimeVersion.ValueString())
+	if p.cfg.Framework.IsNull() {
+		p.plan.Framework = fw
+	}
+	if p.cfg.FrameworkVersion.IsNull() {
+		p.plan.FrameworkVersion = v
+	}
+}
+
+// shape plans generation, chips and hosts, known from the accelerator type.
+func (p *vmPlan) shape() {
+	plan := &p.plan
+	if !tfmodel.Known(plan.AcceleratorType) {
 		plan.Generation, plan.Chips, plan.Hosts = types.StringUnknown(), types.Int64Unknown(), types.Int64Unknown()
-	default:
-		plan.Generation, plan.Chips, plan.Hosts = types.StringNull(), types.Int64Null(), types.Int64Null()
-		if s, ok := shapeOf(r.catalog, plan.AcceleratorType.ValueString()); ok {
-			plan.Generation, plan.Chips, plan.Hosts = types.StringValue(s.generation), types.Int64Value(int64(s.chips)), types.Int64Value(int64(s.hosts))
-		}
+		return
 	}
+	plan.Generation, plan.Chips, plan.Hosts = shapeValues(p.r.catalog, plan.AcceleratorType.ValueString())
+}
 
-	plan.TerraformLabels = r.planTerraformLabels(plan)
-	if tfmodel.WhollyKnown(plan.TerraformLabels) {
-		// The labels the VM carries, default_labels included, and the
-		// ownership label: the resource's label rule, as a node pool's.
-		appendFindings(&resp.Diagnostics, labelFindings(r.catalog, plan.TerraformLabels), nil, r.modes.For(plan.Validation), false)
+// labels plans terraform_labels and effective_labels, and checks the labels
+// the VM carries, default_labels included, and the ownership label: the
+// resource's label rule, as a node pool's.
+func (p *vmPlan) labels() {
+	p.plan.TerraformLabels = p.r.planTerraformLabels(p.plan)
+	if tfmodel.WhollyKnown(p.plan.TerraformLabels) {
+		appendFindings(&p.resp.Diagnostics, labelFindings(p.r.catalog, p.plan.TerraformLabels), nil, p.r.modes.For(p.plan.Validation), false)
 	}
-	plan.EffectiveLabels = planEffectiveLabels(ctx, plan, state, &resp.Diagnostics)
+	p.plan.EffectiveLabels = planEffectiveLabels(p.ctx, p.plan, p.state, &p.resp.Diagnostics)
+}
 
-	if state != nil {
-		// External IPs are switched in place; endpoints change only then.
-		// The interfaces of network_configs are never changed in place.
-		ips, old := wantExternalIPs(plan), externalIPs(state.EffectiveNetwork)
-		switch {
-		case usesInterfaces(plan):
-			plan.NetworkEndpoints, plan.EffectiveNetwork = state.NetworkEndpoints, state.EffectiveNetwork
-		case ips != nil && old != nil && *ips == *old:
-			plan.NetworkEndpoints = state.NetworkEndpoints
-		case ips != nil && tfmodel.Known(state.EffectiveNetwork):
-			attrs := maps.Clone(state.EffectiveNetwork.Attributes())
-			attrs["enable_external_ips"] = types.BoolValue(*ips)
-			plan.EffectiveNetwork = objectValue(schemaTypes().networkConfig.AttrTypes, attrs, &resp.Diagnostics)
-		default:
-			plan.EffectiveNetwork = types.ObjectUnknown(schemaTypes().networkConfig.AttrTypes)
-		}
-		if lost(*state) {
-			plan.State = types.StringUnknown()
-			resp.RequiresReplace.Append(path.Root("state"))
-			resp.Diagnostics.AddAttributeWarning(path.Root("state"), "TPU VM Will Be Replaced",
-				fmt.Sprintf("TPU VM %s is in state %s, from which it does not recover by itself; this plan replaces it.",
-					state.ID.ValueString(), state.State.ValueString()))
-		}
-	}
+// network plans the endpoints and effective network of an existing VM:
+// external IPs are switched in place, and endpoints change only then; the
+// interfaces of network_configs are never changed in place.
+func (p *vmPlan) network() {
+	plan, state := &p.plan, p.state
+	ips, old := wantExternalIPs(*plan), externalIPs(state.EffectiveNetwork)
 	switch {
-	case state == nil || len(resp.RequiresReplace) > 0:
-	case sameSettings(plan, *state):
+	case usesInterfaces(*plan):
+		plan.NetworkEndpoints, plan.EffectiveNetwork = state.NetworkEndpoints, state.EffectiveNetwork
+	case ips != nil && old != nil && *ips == *old:
+		plan.NetworkEndpoints = state.NetworkEndpoints
+	case ips != nil && tfmodel.Known(state.EffectiveNetwork):
+		attrs := maps.Clone(state.EffectiveNetwork.Attributes())
+		attrs["enable_external_ips"] = types.BoolValue(*ips)
+		plan.EffectiveNetwork = objectValue(schemaTypes().networkConfig.AttrTypes, attrs, &p.resp.Diagnostics)
+	default:
+		plan.EffectiveNetwork = types.ObjectUnknown(schemaTypes().networkConfig.AttrTypes)
+	}
+}
+
+// lostVM plans the replacement of a VM in a state it does not recover from.
+func (p *vmPlan) lostVM() {
+	if !lost(*p.state) {
+		return
+	}
+	p.plan.State = types.StringUnknown()
+	p.resp.RequiresReplace.Append(path.Root("state"))
+	p.resp.Diagnostics.AddAttributeWarning(path.Root("state"), "TPU VM Will Be Replaced",
+		fmt.Sprintf("TPU VM %s is in state %s, from which it does not recover by itself; this plan replaces it.",
+			p.state.ID.ValueString(), p.state.State.ValueString()))
+}
+
+// readOnly keeps the read-only values of a VM the plan does not change.
+func (p *vmPlan) readOnly() {
+	switch {
+	case p.state == nil || len(p.resp.RequiresReplace) > 0:
+	case sameSettings(p.plan, *p.state):
 		// Only spellings differed (a network name for its self link, say): the
 		// framework marked the read-only values unknown, but nothing will change.
-		keepReadOnly(&plan, *state)
+		keepReadOnly(&p.plan, *p.state)
 	default:
 		// An update in place reads the VM's labels back, with every label
 		// set outside Terraform meanwhile (between a saved plan and its
 		// apply, say): what they will be is known after the apply.
-		plan.EffectiveLabels = types.MapUnknown(types.StringType)
+		p.plan.EffectiveLabels = types.MapUnknown(types.StringType)
 	}
-	r.planCapacity(ctx, cfg, &plan, state, resp)
-	r.planSlices(ctx, &plan, state, resp)
-	resp.Diagnostics.Append(tfmodel.SetPlan(ctx, &resp.Plan, &plan)...)
 }
 
 // sameSettings reports whether plan and state agree on every attribute that

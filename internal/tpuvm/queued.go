@@ -267,81 +267,99 @@ func createQueued(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createS
 	}
 	for i, zone := range spec.zones {
 		if ctx.Err() != nil {
-			for _, z := range spec.zones[i:] {
-				out.attempts = append(out.attempts, attempt{zone: z, result: outcomeNotTried, reason: "the create timeout was reached"})
-			}
-			out.err = fmt.Errorf("creating the TPU VM: %w", ctx.Err())
+			out.timedOut(ctx, spec.zones[i:])
 			return out
 		}
-		name := queuedName(spec.project, zone, spec.name)
-		req, run := queuedRequest(spec, zone, c)
-		tflog.Info(ctx, "creating TPU VM through a queued resource", map[string]any{"queued_resource": name, "mode": c.Mode.ValueString(), "zone_index": i})
-		op, err := qapi.Create(ctx, "projects/"+spec.project+"/locations/"+zone, spec.name, req, run)
-		if err == nil {
-			_, err = qapi.Wait(ctx, op)
-		}
-		if err != nil && ctx.Err() == nil {
-			out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeFailed, reason: err.Error()})
-			if gcp.Classify(err) == gcp.ClassAlreadyExists {
-				// Only the request exists (nameTaken found no VM): named as
-				// such, with the node id an import takes.
-				taken := &nameTakenError{id: spec.nodeID(zone), queued: name, queuedState: "unknown", reason: "this resource did not create it"}
-				if qr, gerr := qapi.Get(ctx, name); gerr == nil {
-					taken.queuedState = gcp.QueuedState(qr)
-					if qr.Tpu != nil && len(qr.Tpu.NodeSpec) > 0 && qr.Tpu.NodeSpec[0] != nil && qr.Tpu.NodeSpec[0].Node != nil {
-						taken.reason = ownership.Describe(qr.Tpu.NodeSpec[0].Node.Labels)
-					}
-				}
-				out.err = taken
-			} else {
-				out.err = fmt.Errorf("creating queued resource %s: %w", name, err)
-			}
-			return out
-		}
-		qr, err := qapi.WaitActive(ctx, name, nil)
-		if ctx.Err() != nil {
-			rctx, cancel := gcp.AfterDeadline(ctx)
-			defer cancel()
-			if got, gerr := qapi.Get(rctx, name); gerr == nil {
-				qr = got
-			}
-			reason := "queued resource " + gcp.QueuedState(qr)
-			if qr == nil {
-				// Its create operation succeeded, so the request is in the
-				// queue though it could not be read: it is recorded as
-				// accepted, and the next apply reads it and waits on.
-				qr = &tpualpha.QueuedResource{Name: name, State: &tpualpha.QueuedResourceState{State: gcp.QueuedAccepted}}
-				reason = fmt.Sprintf("queued resource in the queue, not read since: %v", err)
-			}
-			out.qr, out.waiting = qr, true
-			out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeWaiting, reason: reason})
-			return out
-		}
-		if err != nil {
-			out.err = fmt.Errorf("waiting for queued resource %s: %w", name, err)
-			out.qr = qr
-			return out
-		}
-		switch st := gcp.QueuedState(qr); st {
-		case gcp.QueuedActive:
-			out.qr = qr
-			out.createOutcome = created(ctx, api, spec, sliceIDs(spec.nodeID(zone), spec.slices)[0], nil, out.createOutcome)
-			return out
-		case gcp.QueuedFailed:
-			out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeFailed, reason: queuedFailure(qr)})
-			if derr := deleteQueued(ctx, qapi, name); derr != nil {
-				out.qr = qr
-				out.err = fmt.Errorf("queued resource %s failed, and deleting it failed: %w", name, derr)
-				return out
-			}
-		default:
-			out.qr = qr
-			out.err = fmt.Errorf("queued resource %s ended in state %s", name, st)
+		if queuedZone(ctx, api, qapi, spec, c, &out, i, zone) {
 			return out
 		}
 	}
 	out.err = &noCapacityError{attempts: out.attempts}
 	return out
+}
+
+// queuedZone asks for the VM in one zone through a queued resource and
+// waits for it. It reports true when the outcome is final: the VM is
+// there, the request still waits when ctx ends, or it failed for a reason
+// another zone would not change. A request that failed is deleted, and
+// the next zone is tried.
+func queuedZone(ctx context.Context, api nodeAPI, qapi queuedAPI, spec createSpec, c capacityModel, out *queuedOutcome, i int, zone string) bool {
+	name := queuedName(spec.project, zone, spec.name)
+	req, run := queuedRequest(spec, zone, c)
+	tflog.Info(ctx, "creating TPU VM through a queued resource", map[string]any{"queued_resource": name, "mode": c.Mode.ValueString(), "zone_index": i})
+	op, err := qapi.Create(ctx, "projects/"+spec.project+"/locations/"+zone, spec.name, req, run)
+	if err == nil {
+		_, err = qapi.Wait(ctx, op)
+	}
+	if err != nil && ctx.Err() == nil {
+		out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeFailed, reason: err.Error()})
+		out.err = queuedCreateError(ctx, qapi, spec, zone, name, err)
+		return true
+	}
+	qr, err := qapi.WaitActive(ctx, name, nil)
+	if ctx.Err() != nil {
+		stillQueued(ctx, qapi, out, zone, name, qr, err)
+		return true
+	}
+	if err != nil {
+		out.err = fmt.Errorf("waiting for queued resource %s: %w", name, err)
+		out.qr = qr
+		return true
+	}
+	switch st := gcp.QueuedState(qr); st {
+	case gcp.QueuedActive:
+		out.qr = qr
+		out.createOutcome = created(ctx, api, spec, sliceIDs(spec.nodeID(zone), spec.slices)[0], nil, out.createOutcome)
+		return true
+	case gcp.QueuedFailed:
+		out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeFailed, reason: queuedFailure(qr)})
+		if derr := deleteQueued(ctx, qapi, name); derr != nil {
+			out.qr = qr
+			out.err = fmt.Errorf("queued resource %s failed, and deleting it failed: %w", name, derr)
+			return true
+		}
+		return false
+	default:
+		out.qr = qr
+		out.err = fmt.Errorf("queued resource %s ended in state %s", name, st)
+		return true
+	}
+}
+
+// queuedCreateError is the error of a queued resource create that failed.
+// When the request already exists (nameTaken found no VM), it is named as
+// such, with the node id an import takes.
+func queuedCreateError(ctx context.Context, qapi queuedAPI, spec createSpec, zone, name string, err error) error {
+	if gcp.Classify(err) != gcp.ClassAlreadyExists {
+		return fmt.Errorf("creating queued resource %s: %w", name, err)
+	}
+	taken := &nameTakenError{id: spec.nodeID(zone), queued: name, queuedState: "unknown", reason: "this resource did not create it"}
+	if qr, gerr := qapi.Get(ctx, name); gerr == nil {
+		taken.queuedState = gcp.QueuedState(qr)
+		if qr.Tpu != nil && len(qr.Tpu.NodeSpec) > 0 && qr.Tpu.NodeSpec[0] != nil && qr.Tpu.NodeSpec[0].Node != nil {
+			taken.reason = ownership.Describe(qr.Tpu.NodeSpec[0].Node.Labels)
+		}
+	}
+	return taken
+}
+
+// stillQueued records a request still waiting when ctx ended, read once
+// more after the deadline. Its create operation succeeded, so a request
+// that cannot be read is in the queue all the same: it is recorded as
+// accepted, and the next apply reads it and waits on.
+func stillQueued(ctx context.Context, qapi queuedAPI, out *queuedOutcome, zone, name string, qr *tpualpha.QueuedResource, err error) {
+	rctx, cancel := gcp.AfterDeadline(ctx)
+	defer cancel()
+	if got, gerr := qapi.Get(rctx, name); gerr == nil {
+		qr = got
+	}
+	reason := "queued resource " + gcp.QueuedState(qr)
+	if qr == nil {
+		qr = &tpualpha.QueuedResource{Name: name, State: &tpualpha.QueuedResourceState{State: gcp.QueuedAccepted}}
+		reason = fmt.Sprintf("queued resource in the queue, not read since: %v", err)
+	}
+	out.qr, out.waiting = qr, true
+	out.attempts = append(out.attempts, attempt{zone: zone, result: outcomeWaiting, reason: reason})
 }
 
 // queuedFailure says why a queued resource failed.

@@ -976,19 +976,8 @@ resource "accel_tpu_vm" "test" {
 		{config: warn, severity: "warning"},
 		{config: cfg(""), severity: "error", wantFail: true},
 	} {
-		diags, stdout, err := acctest.PlanDiagnostics(t, env, tf, tc.config)
-		if failed := err != nil; failed != tc.wantFail {
-			t.Fatalf("plan error = %v, want failure %v\nstdout:\n%s", err, tc.wantFail, stdout)
-		}
-		var found []acctest.Diagnostic
-		for _, d := range diags {
-			if d.Summary == summary {
-				found = append(found, d)
-			}
-		}
-		if len(found) != 1 || found[0].Severity != tc.severity || !strings.Contains(found[0].Detail, "asia-east1-c") {
-			t.Errorf("%q diagnostics %+v, want one %s naming asia-east1-c\nall diagnostics: %+v", summary, found, tc.severity, diags)
-		}
+		acctest.ExpectPlanOnce(t, env, tf, tc.config, tc.wantFail, acctest.Want{Summary: summary},
+			acctest.Want{Summary: summary, Severity: tc.severity, Detail: []string{"asia-east1-c"}})
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,

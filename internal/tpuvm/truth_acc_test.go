@@ -64,19 +64,8 @@ resource "accel_tpu_vm" "test" {
 		{"live", tg.Config(body), "Zone Does Not Offer Accelerator Type", "error", true},
 		{"offline", offlineWithProject + body, "Zone Not Listed for TPU Generation", "warning", false},
 	} {
-		diags, stdout, err := acctest.PlanDiagnostics(t, env, tf, tc.config)
-		if failed := err != nil; failed != tc.wantFail {
-			t.Fatalf("%s: plan error = %v, want failure %v\nstdout:\n%s", tc.name, err, tc.wantFail, stdout)
-		}
-		var found int
-		for _, d := range diags {
-			if d.Summary == tc.summary && d.Severity == tc.severity && strings.Contains(d.Detail, "us-central1-b") {
-				found++
-			}
-		}
-		if found != 1 {
-			t.Errorf("%s: want one %s %q naming us-central1-b; diagnostics: %+v", tc.name, tc.severity, tc.summary, diags)
-		}
+		diags := acctest.ExpectPlanOnce(t, env, tf, tc.config, tc.wantFail,
+			acctest.Want{Summary: tc.summary, Severity: tc.severity, Detail: []string{"us-central1-b"}})
 		for _, d := range diags {
 			if tc.name == "live" && strings.HasPrefix(d.Summary, "Zone Not Listed") {
 				t.Errorf("live: the catalog's %q is shown beside the live answer: %+v", d.Summary, d)

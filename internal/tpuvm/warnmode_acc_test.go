@@ -99,20 +99,10 @@ func TestAccTPUVM_warnModeWarnings(t *testing.T) {
 	env := acctest.DevInstall(t)
 	tg := acctest.New(t, withNewType)
 	tg.RequireEmulatorFor(t, "relies on an accelerator type (v6e-2) that the emulator offers and the catalog does not know")
-	diags, stdout, err := acctest.PlanDiagnostics(t, env, acctest.TerraformPath(t),
-		tg.Config(newTypeVM("  validation = \"warn\"\n  runtime_version  = \"v2-alpha-tpuv6e\"\n")))
-	if err != nil {
-		t.Fatalf("%v\nstdout:\n%s", err, stdout)
-	}
-	var about []acctest.Diagnostic
-	for _, d := range diags {
-		if regexp.MustCompile(regexp.QuoteMeta(`"` + newType + `"`)).MatchString(d.Detail) {
-			about = append(about, d)
-		}
-	}
-	if len(about) != 1 || about[0].Severity != "warning" {
-		t.Errorf("diagnostics naming %q: %+v, want one warning\nstdout:\n%s", newType, about, stdout)
-	}
+	naming := []string{`"` + newType + `"`}
+	acctest.ExpectPlanOnce(t, env, acctest.TerraformPath(t),
+		tg.Config(newTypeVM("  validation = \"warn\"\n  runtime_version  = \"v2-alpha-tpuv6e\"\n")), false,
+		acctest.Want{Detail: naming}, acctest.Want{Severity: "warning", Detail: naming})
 }
 
 // TestAccTPUVM_warnModeKeepsProviderLimits: validation = "warn" turns the
