@@ -54,36 +54,60 @@ func (c *Catalog) TPUPriority(q TPUPriorityQuery) (TPUPoolShape, Findings) {
 	pool := TPUPoolQuery{AcceleratorType: q.AcceleratorType, Topology: q.Topology, NodeLocations: q.NodeLocations, GKEVersion: q.GKEVersion,
 		MachineType: q.MachineType}
 	if q.AcceleratorType != "" {
-		shape, fs := c.TPUNodePool(pool)
-		if fs.HasErrors() {
-			return shape, fs
-		}
-		label := shape.NodeLabels[LabelTPUAccelerator]
-		if q.Count != 0 && q.Count != shape.ChipsPerNode && q.MachineType == "" {
-			// The same slice on nodes of another size, as Google documents
-			// v6e-8 on two 4-chip VMs: GKE's form, machine type and topology.
-			if alt, ok := c.sliceOnNodesOf(pool, shape, label, q.Count); ok {
-				return alt, fs
-			}
-		}
-		if q.Type != "" && q.Type != label {
-			fs = append(fs, newRule(AttrTPUType, q.Type, "TPU Type Does Not Match Accelerator Type", c.data.Sources["gke_tpu"], []string{label},
-				fmt.Sprintf("%q nodes carry the GKE accelerator label %q, not %q; leave tpu_type out (it follows from accelerator_type) or set it to %q.",
-					q.AcceleratorType, label, q.Type, label)))
-		}
-		if q.Count != 0 && q.Count != shape.ChipsPerNode {
-			counts := []string{itoa(shape.ChipsPerNode)}
-			for _, m := range c.tpuMachinesOfLabel(label) {
-				if _, ok := c.sliceOnNodesOf(pool, shape, label, m.Chips); ok && m.Chips != shape.ChipsPerNode && !slices.Contains(counts, itoa(m.Chips)) {
-					counts = append(counts, itoa(m.Chips))
-				}
-			}
-			fs = append(fs, newRule(AttrTPUCount, itoa(q.Count), "TPU Count Does Not Match Accelerator Type", c.data.Sources["gke_tpu"], counts,
-				fmt.Sprintf("%q is %s nodes of %d chips each (%s); tpu_count is chips per node: leave it out or set it to %s.",
-					q.AcceleratorType, shape.MachineType, shape.ChipsPerNode, shape.Topology, joinOr(counts))))
-		}
+		return c.acceleratorTypePriority(q, pool)
+	}
+	return c.tpuLabelPriority(q, pool)
+}
+
+// acceleratorTypePriority checks a priority set by accelerator type: the
+// node-pool check of its slice, then tpu_type and tpu_count against the
+// slice's nodes. A tpu_count of another node size, with no machine type
+// set, lays the same slice out on nodes of that size when GKE can.
+func (c *Catalog) acceleratorTypePriority(q TPUPriorityQuery, pool TPUPoolQuery) (TPUPoolShape, Findings) {
+	shape, fs := c.TPUNodePool(pool)
+	if fs.HasErrors() {
 		return shape, fs
 	}
+	label := shape.NodeLabels[LabelTPUAccelerator]
+	otherCount := q.Count != 0 && q.Count != shape.ChipsPerNode
+	if otherCount && q.MachineType == "" {
+		// The same slice on nodes of another size, as Google documents
+		// v6e-8 on two 4-chip VMs: GKE's form, machine type and topology.
+		if alt, ok := c.sliceOnNodesOf(pool, shape, label, q.Count); ok {
+			return alt, fs
+		}
+	}
+	if q.Type != "" && q.Type != label {
+		fs = append(fs, newRule(AttrTPUType, q.Type, "TPU Type Does Not Match Accelerator Type", c.data.Sources["gke_tpu"], []string{label},
+			fmt.Sprintf("%q nodes carry the GKE accelerator label %q, not %q; leave tpu_type out (it follows from accelerator_type) or set it to %q.",
+				q.AcceleratorType, label, q.Type, label)))
+	}
+	if otherCount {
+		fs = append(fs, c.tpuCountMismatch(q, pool, shape, label))
+	}
+	return shape, fs
+}
+
+// tpuCountMismatch is the error for a tpu_count that is not the chips per
+// node of an accelerator type's slice; it suggests the slice's own count
+// and those of the other node sizes the slice can be laid out on.
+func (c *Catalog) tpuCountMismatch(q TPUPriorityQuery, pool TPUPoolQuery, shape TPUPoolShape, label string) Finding {
+	counts := []string{itoa(shape.ChipsPerNode)}
+	for _, m := range c.tpuMachinesOfLabel(label) {
+		if _, ok := c.sliceOnNodesOf(pool, shape, label, m.Chips); ok && m.Chips != shape.ChipsPerNode && !slices.Contains(counts, itoa(m.Chips)) {
+			counts = append(counts, itoa(m.Chips))
+		}
+	}
+	return newRule(AttrTPUCount, itoa(q.Count), "TPU Count Does Not Match Accelerator Type", c.data.Sources["gke_tpu"], counts,
+		fmt.Sprintf("%q is %s nodes of %d chips each (%s); tpu_count is chips per node: leave it out or set it to %s.",
+			q.AcceleratorType, shape.MachineType, shape.ChipsPerNode, shape.Topology, joinOr(counts)))
+}
+
+// tpuLabelPriority checks a priority in GKE's form: tpu_type (the
+// accelerator label) gives the machine types, machine_type and tpu_count
+// narrow them, and the node-pool check picks the first that holds the
+// topology.
+func (c *Catalog) tpuLabelPriority(q TPUPriorityQuery, pool TPUPoolQuery) (TPUPoolShape, Findings) {
 	if q.Type == "" {
 		return TPUPoolShape{}, Findings{newRule(AttrTPUType, "", "Missing TPU Type", c.data.Sources["gke_tpu"], nil,
 			"Set accelerator_type (such as \"v6e-4\"), or tpu_type (GKE's accelerator label, such as \"tpu-v6e-slice\") with tpu_count and topology.")}
@@ -95,18 +119,40 @@ func (c *Catalog) TPUPriority(q TPUPriorityQuery) (TPUPoolShape, Findings) {
 		}
 		return TPUPoolShape{}, Findings{c.unknownTPULabel(q.Type)}
 	}
-	if q.MachineType != "" {
-		var names []string
-		for _, m := range machines {
-			names = append(names, m.Name)
-		}
-		machines = slices.DeleteFunc(machines, func(m *TPUMachineType) bool { return m.Name != q.MachineType })
-		if len(machines) == 0 {
-			return TPUPoolShape{}, Findings{newRule(AttrMachineType, q.MachineType, "Machine Type Does Not Match TPU Type", c.data.Sources["gke_tpu"],
-				names, fmt.Sprintf("%q nodes are not of type %q: its machine types are %s. Set machine_type to one of them, or leave it out.",
-					q.MachineType, q.Type, joinOr(names)))}
-		}
+	machines, fs := c.keepPriorityMachineType(q, machines)
+	if fs != nil {
+		return TPUPoolShape{}, fs
 	}
+	if fs := c.checkChipsPerNode(q, pool, machines); fs != nil {
+		return TPUPoolShape{}, fs
+	}
+	return c.firstFittingMachine(q, pool, machines)
+}
+
+// keepPriorityMachineType narrows the machine types of tpu_type to the
+// priority's machine_type, when set; it is an error when that is not one
+// of them.
+func (c *Catalog) keepPriorityMachineType(q TPUPriorityQuery, machines []*TPUMachineType) ([]*TPUMachineType, Findings) {
+	if q.MachineType == "" {
+		return machines, nil
+	}
+	var names []string
+	for _, m := range machines {
+		names = append(names, m.Name)
+	}
+	machines = slices.DeleteFunc(machines, func(m *TPUMachineType) bool { return m.Name != q.MachineType })
+	if len(machines) == 0 {
+		return nil, Findings{newRule(AttrMachineType, q.MachineType, "Machine Type Does Not Match TPU Type", c.data.Sources["gke_tpu"],
+			names, fmt.Sprintf("%q nodes are not of type %q: its machine types are %s. Set machine_type to one of them, or leave it out.",
+				q.MachineType, q.Type, joinOr(names)))}
+	}
+	return machines, nil
+}
+
+// checkChipsPerNode requires tpu_count, when set, to be the chips per node
+// of one of the machine types; the suggestions are the counts whose node
+// pool holds the topology, else all of them.
+func (c *Catalog) checkChipsPerNode(q TPUPriorityQuery, pool TPUPoolQuery, machines []*TPUMachineType) Findings {
 	var counts []int
 	for _, m := range machines {
 		if !slices.Contains(counts, m.Chips) {
@@ -114,18 +160,26 @@ func (c *Catalog) TPUPriority(q TPUPriorityQuery) (TPUPoolShape, Findings) {
 		}
 	}
 	slices.Sort(counts)
-	if q.Count != 0 && !slices.Contains(counts, q.Count) {
-		fits := c.countsForTopology(machines, pool)
-		if len(fits) == 0 {
-			fits = counts
-		}
-		return TPUPoolShape{}, Findings{newFinding(SeverityError, AttrTPUCount, itoa(q.Count), "No TPU Node With This Chip Count", c.data.Sources["gke_tpu"],
-			intStrings(fits), fmt.Sprintf("%s nodes have %s chips; tpu_count is chips per node (a multi-host slice is several such nodes), so use %s.",
-				q.Type, joinOr(intStrings(counts)), joinOr(intStrings(fits))))}
+	if q.Count == 0 || slices.Contains(counts, q.Count) {
+		return nil
 	}
+	fits := c.countsForTopology(machines, pool)
+	if len(fits) == 0 {
+		fits = counts
+	}
+	return Findings{newFinding(SeverityError, AttrTPUCount, itoa(q.Count), "No TPU Node With This Chip Count", c.data.Sources["gke_tpu"],
+		intStrings(fits), fmt.Sprintf("%s nodes have %s chips; tpu_count is chips per node (a multi-host slice is several such nodes), so use %s.",
+			q.Type, joinOr(intStrings(counts)), joinOr(intStrings(fits))))}
+}
+
+// firstFittingMachine runs the node-pool check on each machine type with
+// tpu_count chips (any, when not set), its findings on the machine type
+// reported on tpu_count, and returns the first that passes, else the
+// first that fails.
+func (c *Catalog) firstFittingMachine(q TPUPriorityQuery, pool TPUPoolQuery, machines []*TPUMachineType) (TPUPoolShape, Findings) {
 	var first Findings
 	var firstShape TPUPoolShape
-	for i, m := range machines {
+	for _, m := range machines {
 		if q.Count != 0 && m.Chips != q.Count {
 			continue
 		}
@@ -139,7 +193,7 @@ func (c *Catalog) TPUPriority(q TPUPriorityQuery) (TPUPoolShape, Findings) {
 		if !fs.HasErrors() {
 			return shape, fs
 		}
-		if i == 0 || first == nil {
+		if first == nil {
 			first, firstShape = fs, shape
 		}
 	}

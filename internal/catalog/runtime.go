@@ -61,149 +61,220 @@ type RuntimeResult struct {
 // framework (TensorFlow names are checked for -pod, -pjrt/-se and -v4), and
 // each zone (attribute "zones", with its index).
 func (c *Catalog) ResolveRuntime(q RuntimeQuery) RuntimeResult {
-	var r RuntimeResult
 	if c.loadErr != nil {
-		r.Findings = c.unavailable(AttrRuntimeVersion)
-		return r
+		return RuntimeResult{Findings: c.unavailable(AttrRuntimeVersion)}
 	}
-	var g *Generation
-	if q.AcceleratorType != "" {
-		acc, fs := c.accelerator(q.AcceleratorType)
-		r.Findings = append(r.Findings, fs...)
-		if !fs.HasErrors() {
-			r.Accelerator = acc
-			g = c.gens[acc.Generation]
-			if q.ForTPUAPI && !g.TPUAPI.Supported {
-				sev, detail := SeverityError, ""
-				if g.TPUAPI.ConflictSource != "" {
-					sev, detail = SeverityWarning, " "+g.TPUAPI.Decision
-				}
-				r.Findings = append(r.Findings, newFinding(sev, AttrAcceleratorType, q.AcceleratorType,
-					"TPU Generation Not Supported by the Cloud TPU API", g.TPUAPI.Source, nil,
-					fmt.Sprintf("%q is %s, which the Cloud TPU API (api = %q) does not support according to the Cloud TPU docs. %s%s",
-						q.AcceleratorType, g.DisplayName, APICloudTPU, c.tpuAPIAlternative(acc), detail)))
-			}
-			if q.ForComputeEngine {
-				// The shapes Compute Engine creates (single-host, its generations).
-				_, cfs := c.computeEngineShape(q.AcceleratorType, acc)
-				r.Findings = append(r.Findings, cfs...)
-			}
-		}
+	s := &runtimeResolve{c: c, q: q}
+	s.resolveAccelerator()
+	s.resolveFramework()
+	s.parseRuntimeName()
+	if s.g != nil && s.fw != "" {
+		s.add(c.checkFrameworkGen(s.g, s.fw, s.r.Accelerator)...)
 	}
+	s.checkFrameworkVersion()
+	s.checkOrChooseRuntime()
+	s.listCandidates()
+	if len(q.Zones) > 0 {
+		s.add(c.checkZones(s.g, s.r.Accelerator.Type, q.Zones, AttrZones)...)
+	}
+	s.r.Reason = c.runtimeReason(q, s.g, s.fw, s.r)
+	return s.r
+}
 
-	// Framework.
-	fw := q.Framework
-	if fw != "" && c.frameworks[fw] == nil {
-		r.Findings = append(r.Findings, c.unknownFramework(fw))
+// runtimeResolve carries one ResolveRuntime call: the query, what has been
+// resolved of it so far, and the result with its findings.
+type runtimeResolve struct {
+	c *Catalog
+	q RuntimeQuery
+	r RuntimeResult
+
+	// g is the accelerator type's generation, nil when it is not known.
+	g *Generation
+	// givenFW is the valid framework the query sets, "" when none; fw is
+	// the framework in effect, which a TensorFlow runtime name implies
+	// when none is set.
+	givenFW, fw string
+	// tf is the parsed TensorFlow runtime name, rt the known runtime that
+	// runtime_version names (at most one of them is set).
+	tf *tfName
+	rt *Runtime
+	// tfVer is the TensorFlow version framework_version names.
+	tfVer *TFVersion
+}
+
+func (s *runtimeResolve) add(fs ...Finding) { s.r.Findings = append(s.r.Findings, fs...) }
+
+// resolveAccelerator resolves accelerator_type to its slice and generation
+// and checks that the API the VM is created through takes it.
+func (s *runtimeResolve) resolveAccelerator() {
+	c, q := s.c, s.q
+	if q.AcceleratorType == "" {
+		return
+	}
+	acc, fs := c.accelerator(q.AcceleratorType)
+	s.add(fs...)
+	if fs.HasErrors() {
+		return
+	}
+	s.r.Accelerator = acc
+	s.g = c.gens[acc.Generation]
+	if q.ForTPUAPI && !s.g.TPUAPI.Supported {
+		s.add(c.tpuAPIUnsupported(q.AcceleratorType, s.g, acc))
+	}
+	if q.ForComputeEngine {
+		// The shapes Compute Engine creates (single-host, its generations).
+		_, cfs := c.computeEngineShape(q.AcceleratorType, acc)
+		s.add(cfs...)
+	}
+}
+
+// tpuAPIUnsupported is the finding for an accelerator type of generation g
+// that the Cloud TPU docs say the Cloud TPU API does not support: an error,
+// or a warning when the catalog records a conflicting source.
+func (c *Catalog) tpuAPIUnsupported(acceleratorType string, g *Generation, acc Accelerator) Finding {
+	sev, detail := SeverityError, ""
+	if g.TPUAPI.ConflictSource != "" {
+		sev, detail = SeverityWarning, " "+g.TPUAPI.Decision
+	}
+	return newFinding(sev, AttrAcceleratorType, acceleratorType,
+		"TPU Generation Not Supported by the Cloud TPU API", g.TPUAPI.Source, nil,
+		fmt.Sprintf("%q is %s, which the Cloud TPU API (api = %q) does not support according to the Cloud TPU docs. %s%s",
+			acceleratorType, g.DisplayName, APICloudTPU, c.tpuAPIAlternative(acc), detail))
+}
+
+// resolveFramework keeps the query's framework when the catalog knows it,
+// and reports it when it does not.
+func (s *runtimeResolve) resolveFramework() {
+	fw := s.q.Framework
+	if fw != "" && s.c.frameworks[fw] == nil {
+		s.add(s.c.unknownFramework(fw))
 		fw = ""
 	}
-	givenFW := fw // the valid framework the user set, "" when none
+	s.givenFW, s.fw = fw, fw
+}
 
-	// Runtime name (on Compute Engine, the boot image).
-	var tf *tfName
-	var rt *Runtime
-	if q.ForComputeEngine && q.RuntimeVersion != "" {
-		r.Findings = append(r.Findings, c.checkBootImage(g, q.RuntimeVersion)...)
-	} else if q.RuntimeVersion != "" {
-		switch {
-		case isTFName(q.RuntimeVersion):
-			if t, ok := parseTFName(q.RuntimeVersion, c.tfExtras()); ok {
-				tf = &t
-			} else {
-				r.Findings = append(r.Findings, c.invalidTFName(g, r.Accelerator, q.RuntimeVersion))
-			}
-		case c.runtimes[q.RuntimeVersion] != nil:
-			rt = c.runtimes[q.RuntimeVersion]
-		default:
-			r.Findings = append(r.Findings, c.unknownRuntime(g, q.RuntimeVersion))
+// parseRuntimeName reads runtime_version: on Compute Engine a boot image,
+// else a TensorFlow runtime name or a runtime the catalog knows. A
+// TensorFlow runtime name implies the TensorFlow framework when none is
+// set.
+func (s *runtimeResolve) parseRuntimeName() {
+	c, q := s.c, s.q
+	switch {
+	case q.RuntimeVersion == "":
+	case q.ForComputeEngine:
+		s.add(c.checkBootImage(s.g, q.RuntimeVersion)...)
+	case isTFName(q.RuntimeVersion):
+		if t, ok := parseTFName(q.RuntimeVersion, c.tfExtras()); ok {
+			s.tf = &t
+		} else {
+			s.add(c.invalidTFName(s.g, s.r.Accelerator, q.RuntimeVersion))
 		}
-		if tf != nil && q.Framework == "" {
-			fw = FrameworkTensorFlow
-		}
+	case c.runtimes[q.RuntimeVersion] != nil:
+		s.rt = c.runtimes[q.RuntimeVersion]
+	default:
+		s.add(c.unknownRuntime(s.g, q.RuntimeVersion))
 	}
-
-	// Framework against generation.
-	if g != nil && fw != "" {
-		r.Findings = append(r.Findings, c.checkFrameworkGen(g, fw, r.Accelerator)...)
+	if s.tf != nil && q.Framework == "" {
+		s.fw = FrameworkTensorFlow
 	}
+}
 
-	// Framework version.
-	var tfVer *TFVersion
+// checkFrameworkVersion checks framework_version: it needs a framework,
+// must be a version of it (for TensorFlow, one with runtimes) and at least
+// the generation's minimum.
+func (s *runtimeResolve) checkFrameworkVersion() {
+	c, q := s.c, s.q
 	switch {
 	case q.FrameworkVersion == "":
-	case fw == "":
+	case s.fw == "":
 		if q.Framework == "" {
-			r.Findings = append(r.Findings, newFinding(SeverityError, AttrFrameworkVersion, q.FrameworkVersion,
+			s.add(newFinding(SeverityError, AttrFrameworkVersion, q.FrameworkVersion,
 				"Framework Version Without Framework", c.data.Sources["frameworks"], c.Frameworks(),
 				fmt.Sprintf("framework_version %q names a version of no framework; set framework to one of %s, or remove framework_version.",
 					q.FrameworkVersion, quoteList(c.Frameworks()))))
 		}
-	case fw == FrameworkTensorFlow:
+	case s.fw == FrameworkTensorFlow:
 		var fs Findings
-		tfVer, fs = c.resolveTFVersion(q.FrameworkVersion)
-		r.Findings = append(r.Findings, fs...)
-		if tfVer != nil && g != nil {
-			v, _ := parseVersion(tfVer.Version)
-			r.Findings = append(r.Findings, c.checkMinVersion(g, fw, AttrFrameworkVersion, q.FrameworkVersion,
-				"TensorFlow "+q.FrameworkVersion, "Framework Version Too Old", v, r.Accelerator.MultiHost)...)
+		s.tfVer, fs = c.resolveTFVersion(q.FrameworkVersion)
+		s.add(fs...)
+		if s.tfVer != nil {
+			v, _ := parseVersion(s.tfVer.Version)
+			s.checkFrameworkMinVersion("TensorFlow", v)
 		}
 	default:
-		v, ok := parseVersion(q.FrameworkVersion)
-		if !ok {
-			r.Findings = append(r.Findings, c.invalidFrameworkVersion(fw, q.FrameworkVersion))
-		} else if g != nil {
-			r.Findings = append(r.Findings, c.checkMinVersion(g, fw, AttrFrameworkVersion, q.FrameworkVersion,
-				c.frameworks[fw].DisplayName+" "+q.FrameworkVersion, "Framework Version Too Old", v, r.Accelerator.MultiHost)...)
+		if v, ok := parseVersion(q.FrameworkVersion); !ok {
+			s.add(c.invalidFrameworkVersion(s.fw, q.FrameworkVersion))
+		} else {
+			s.checkFrameworkMinVersion(c.frameworks[s.fw].DisplayName, v)
 		}
 	}
+}
 
-	// Runtime against generation and framework, or pick one.
-	multi := r.Accelerator.MultiHost
+// checkFrameworkMinVersion checks framework_version (v, of the framework
+// named display) against the generation's minimum, when the generation is
+// known.
+func (s *runtimeResolve) checkFrameworkMinVersion(display string, v version) {
+	if s.g == nil {
+		return
+	}
+	s.add(s.c.checkMinVersion(s.g, s.fw, AttrFrameworkVersion, s.q.FrameworkVersion,
+		display+" "+s.q.FrameworkVersion, "Framework Version Too Old", v, s.r.Accelerator.MultiHost)...)
+}
+
+// checkOrChooseRuntime checks the given runtime against the generation and
+// the framework, or chooses one when none is given.
+func (s *runtimeResolve) checkOrChooseRuntime() {
+	c, q, g := s.c, s.q, s.g
+	s.r.RuntimeVersion = q.RuntimeVersion
 	switch {
 	case q.ForComputeEngine:
-		r.RuntimeVersion = q.RuntimeVersion
 		if imgs := computeEngineCandidates(g); q.RuntimeVersion == "" && len(imgs) > 0 {
-			r.RuntimeVersion, r.Source = imgs[0], g.ComputeEngine.Image.Source
+			s.r.RuntimeVersion, s.r.Source = imgs[0], g.ComputeEngine.Image.Source
 		}
-	case tf != nil:
-		r.RuntimeVersion = q.RuntimeVersion
-		r.Findings = append(r.Findings, c.checkTFRuntime(g, r.Accelerator, *tf, q.RuntimeVersion, givenFW, q.FrameworkVersion, tfVer)...)
-	case rt != nil:
-		r.RuntimeVersion = q.RuntimeVersion
-		r.Findings = append(r.Findings, c.checkBaseRuntime(g, rt, fw, multi)...)
+	case s.tf != nil:
+		s.add(c.checkTFRuntime(g, s.r.Accelerator, *s.tf, q.RuntimeVersion, s.givenFW, q.FrameworkVersion, s.tfVer)...)
+	case s.rt != nil:
+		s.add(c.checkBaseRuntime(g, s.rt, s.fw, s.r.Accelerator.MultiHost)...)
 	case q.RuntimeVersion != "":
-		r.RuntimeVersion = q.RuntimeVersion
-	case g != nil && fw == FrameworkTensorFlow:
-		v := tfVer
-		if v == nil && q.FrameworkVersion == "" {
-			v = c.tfVersions[c.data.TensorFlow.DefaultVersion]
-		}
-		if v != nil {
-			if name, ok := c.tfNameFor(g, multi, v); ok {
-				r.RuntimeVersion, r.Source = name.String(), c.data.TensorFlow.NameSource
-			}
-		}
-	case g != nil:
-		r.RuntimeVersion, r.Source = g.DefaultRuntime, g.DefaultRuntimeSrc
+		// A runtime the catalog does not know, reported as it was read.
+	case g == nil:
+		// Nothing to choose for.
+	case s.fw == FrameworkTensorFlow:
+		s.chooseTFRuntime()
+	default:
+		s.r.RuntimeVersion, s.r.Source = g.DefaultRuntime, g.DefaultRuntimeSrc
 	}
-	if g != nil {
-		switch {
-		case q.ForComputeEngine:
-			r.Candidates = computeEngineCandidates(g)
-		case fw == FrameworkTensorFlow:
-			r.Candidates = c.tfCandidates(g, multi, tfVer)
-		default:
-			r.Candidates = c.baseCandidates(g)
-		}
-	}
+}
 
-	// Zones.
-	if len(q.Zones) > 0 {
-		r.Findings = append(r.Findings, c.checkZones(g, r.Accelerator.Type, q.Zones, AttrZones)...)
+// chooseTFRuntime chooses the TensorFlow runtime of framework_version's
+// version, or of the default version when framework_version is not set.
+func (s *runtimeResolve) chooseTFRuntime() {
+	c := s.c
+	v := s.tfVer
+	if v == nil && s.q.FrameworkVersion == "" {
+		v = c.tfVersions[c.data.TensorFlow.DefaultVersion]
 	}
+	if v == nil {
+		return
+	}
+	if name, ok := c.tfNameFor(s.g, s.r.Accelerator.MultiHost, v); ok {
+		s.r.RuntimeVersion, s.r.Source = name.String(), c.data.TensorFlow.NameSource
+	}
+}
 
-	r.Reason = c.runtimeReason(q, g, fw, r)
-	return r
+// listCandidates lists the runtimes (on Compute Engine, the boot images)
+// that fit the generation and the framework, best first.
+func (s *runtimeResolve) listCandidates() {
+	c, g := s.c, s.g
+	switch {
+	case g == nil:
+	case s.q.ForComputeEngine:
+		s.r.Candidates = computeEngineCandidates(g)
+	case s.fw == FrameworkTensorFlow:
+		s.r.Candidates = c.tfCandidates(g, s.r.Accelerator.MultiHost, s.tfVer)
+	default:
+		s.r.Candidates = c.baseCandidates(g)
+	}
 }
 
 func (c *Catalog) runtimeReason(q RuntimeQuery, g *Generation, fw string, r RuntimeResult) string {
@@ -451,8 +522,7 @@ func (c *Catalog) resolveTFVersion(s string) (*TFVersion, Findings) {
 			return unlisted, nil
 		}
 	}
-	newest, _ := parseVersion(tfr.Versions[0].Version)
-	if compareVersion(pv, newest) > 0 {
+	if c.newerThanCatalogTF(pv) {
 		// Newer than the catalog: names follow the documented rules, unchecked.
 		var guess *TFVersion
 		if pv.parts == 3 && pv.suffix == "" {
@@ -638,39 +708,86 @@ func (c *Catalog) invalidTFName(g *Generation, acc Accelerator, s string) Findin
 // checkTFRuntime validates a parsed TensorFlow runtime name against the
 // generation, the slice's host count and the framework version.
 func (c *Catalog) checkTFRuntime(g *Generation, acc Accelerator, t tfName, raw, framework, fwVersion string, fwVer *TFVersion) Findings {
-	tfr := &c.data.TensorFlow
-	var fs Findings
-	add := func(sev Severity, summary, src string, sugg []string, detail string) {
-		fs = append(fs, newFinding(sev, AttrRuntimeVersion, raw, summary, src, sugg, detail))
-	}
+	k := &tfRuntimeCheck{c: c, tfr: &c.data.TensorFlow, g: g, acc: acc, t: t, raw: raw, fwVer: fwVer}
 	known := c.tfVersions[t.version]
 	if known == nil {
-		newest, _ := parseVersion(tfr.Versions[0].Version)
-		if compareVersion(t.ver, newest) > 0 {
-			add(SeverityWarning, "Unknown TensorFlow Version", tfr.NameSource, nil,
-				fmt.Sprintf("%q names TensorFlow %s, which is newer than the catalog (newest known: %s), so it is not checked further.", raw, t.version, tfr.Versions[0].Version))
-		} else {
-			var sugg []string
-			if g != nil {
-				sugg = nearest(raw, c.tfCandidates(g, acc.MultiHost, nil))
-			}
-			add(SeverityError, "Unsupported TensorFlow Version", tfr.NameSource, sugg,
-				fmt.Sprintf("%q names TensorFlow %s, which has no TPU VM runtime; versions with runtimes: %s.", raw, t.version, strings.Join(c.tfVersionNames(), ", ")))
-		}
-		return fs
+		k.versionWithoutRuntime()
+		return k.fs
 	}
-	if framework != "" && framework != FrameworkTensorFlow {
-		alt := ""
-		if g != nil {
-			alt = fmt.Sprintf("; for %s on %s use %q", c.frameworks[framework].DisplayName, g.Name, g.DefaultRuntime)
-		}
-		var sugg []string
-		if g != nil {
-			sugg = []string{g.DefaultRuntime}
-		}
-		add(SeverityWarning, "TensorFlow Runtime for Another Framework", tfr.NameSource, sugg,
-			fmt.Sprintf("%q is a TensorFlow image%s.", raw, alt))
+	k.checkFramework(framework)
+	k.checkDeviceAPISuffix()
+	if g == nil || !c.tfSupported(g) {
+		return k.fs
 	}
+	k.want, k.wantOK = k.canonicalName(known)
+	k.checkPJRTOnly()
+	k.checkV4Suffix()
+	k.checkPodSuffix()
+	k.checkUnverifiedSuffix()
+	k.checkFrameworkVersion(fwVersion)
+	return k.fs
+}
+
+// tfRuntimeCheck carries one checkTFRuntime call: the parsed name (t, as
+// written: raw), the slice it is for, the TensorFlow version
+// framework_version names (fwVer), the canonical name for the slice (want,
+// when wantOK) and the findings, all on runtime_version.
+type tfRuntimeCheck struct {
+	c     *Catalog
+	tfr   *TensorFlowRules
+	g     *Generation
+	acc   Accelerator
+	t     tfName
+	raw   string
+	fwVer *TFVersion
+
+	want   tfName
+	wantOK bool
+
+	fs Findings
+}
+
+func (k *tfRuntimeCheck) add(sev Severity, summary, src string, sugg []string, detail string) {
+	k.fs = append(k.fs, newFinding(sev, AttrRuntimeVersion, k.raw, summary, src, sugg, detail))
+}
+
+// versionWithoutRuntime reports a TensorFlow version the catalog has no
+// runtime for: a warning when it is newer than the catalog, else an error.
+func (k *tfRuntimeCheck) versionWithoutRuntime() {
+	tfr, t, raw := k.tfr, k.t, k.raw
+	if k.c.newerThanCatalogTF(t.ver) {
+		k.add(SeverityWarning, "Unknown TensorFlow Version", tfr.NameSource, nil,
+			fmt.Sprintf("%q names TensorFlow %s, which is newer than the catalog (newest known: %s), so it is not checked further.", raw, t.version, tfr.Versions[0].Version))
+		return
+	}
+	var sugg []string
+	if k.g != nil {
+		sugg = nearest(raw, k.c.tfCandidates(k.g, k.acc.MultiHost, nil))
+	}
+	k.add(SeverityError, "Unsupported TensorFlow Version", tfr.NameSource, sugg,
+		fmt.Sprintf("%q names TensorFlow %s, which has no TPU VM runtime; versions with runtimes: %s.", raw, t.version, strings.Join(k.c.tfVersionNames(), ", ")))
+}
+
+// checkFramework warns about a TensorFlow runtime set for another
+// framework (the valid framework the query sets, "" when none).
+func (k *tfRuntimeCheck) checkFramework(framework string) {
+	if framework == "" || framework == FrameworkTensorFlow {
+		return
+	}
+	alt := ""
+	var sugg []string
+	if g := k.g; g != nil {
+		alt = fmt.Sprintf("; for %s on %s use %q", k.c.frameworks[framework].DisplayName, g.Name, g.DefaultRuntime)
+		sugg = []string{g.DefaultRuntime}
+	}
+	k.add(SeverityWarning, "TensorFlow Runtime for Another Framework", k.tfr.NameSource, sugg,
+		fmt.Sprintf("%q is a TensorFlow image%s.", k.raw, alt))
+}
+
+// checkDeviceAPISuffix requires the device API suffix (-pjrt or -se) from
+// the version that introduced it on, and none before.
+func (k *tfRuntimeCheck) checkDeviceAPISuffix() {
+	tfr, t, raw := k.tfr, k.t, k.raw
 	deviceFrom, _ := parseVersion(tfr.DeviceAPIFrom)
 	switch newer := compareVersion(t.ver, deviceFrom) >= 0; {
 	case newer && t.api == "":
@@ -678,67 +795,104 @@ func (c *Catalog) checkTFRuntime(g *Generation, acc Accelerator, t tfName, raw, 
 		fix.api = "pjrt"
 		alt := t
 		alt.api = "se"
-		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.DeviceAPISource, []string{fix.String(), alt.String()},
+		k.add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.DeviceAPISource, []string{fix.String(), alt.String()},
 			fmt.Sprintf("%q lacks the device API suffix that TensorFlow %s and later require; use %q or %q.", raw, tfr.DeviceAPIFrom, fix.String(), alt.String()))
 	case !newer && t.api != "":
 		fix := t
 		fix.api = ""
-		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.DeviceAPISource, []string{fix.String()},
+		k.add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.DeviceAPISource, []string{fix.String()},
 			fmt.Sprintf("%q has a device API suffix, but TensorFlow runtimes before %s have none; use %q.", raw, tfr.DeviceAPIFrom, fix.String()))
 	}
-	if g == nil || !c.tfSupported(g) {
-		return fs
-	}
-	// The canonical name for this version on this slice, when there is one.
-	want, wantOK := c.tfNameFor(g, acc.MultiHost, known)
-	if wantOK && fwVer == nil && t.extra == "" && t.api == "se" && !slices.Contains(tfr.PJRTGenerations, g.Name) {
+}
+
+// canonicalName is the runtime name of version known for this slice, when
+// there is one. A name written with the stream executor (-se) keeps it when
+// the generation takes it, framework_version names no TensorFlow version
+// and the name has no unverified suffix.
+func (k *tfRuntimeCheck) canonicalName(known *TFVersion) (tfName, bool) {
+	t := k.t
+	want, ok := k.c.tfNameFor(k.g, k.acc.MultiHost, known)
+	if ok && k.fwVer == nil && t.extra == "" && t.api == "se" && !slices.Contains(k.tfr.PJRTGenerations, k.g.Name) {
 		want.api = "se"
 	}
-	wantList := func() []string {
-		if wantOK {
-			return []string{want.String()}
-		}
-		return nil
+	return want, ok
+}
+
+// wantList suggests the canonical name, when there is one.
+func (k *tfRuntimeCheck) wantList() []string {
+	if k.wantOK {
+		return []string{k.want.String()}
 	}
-	if slices.Contains(tfr.PJRTGenerations, g.Name) && t.api == "se" {
-		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.PJRTSource, wantList(),
-			fmt.Sprintf("%q uses the stream executor, but %s supports only the PJRT device API%s", raw, g.Name, useSuffix(wantOK, want)))
+	return nil
+}
+
+// checkPJRTOnly rejects the stream executor on a generation that supports
+// only PJRT.
+func (k *tfRuntimeCheck) checkPJRTOnly() {
+	if slices.Contains(k.tfr.PJRTGenerations, k.g.Name) && k.t.api == "se" {
+		k.add(SeverityError, "Invalid TensorFlow Runtime Name", k.tfr.PJRTSource, k.wantList(),
+			fmt.Sprintf("%q uses the stream executor, but %s supports only the PJRT device API%s", k.raw, k.g.Name, useSuffix(k.wantOK, k.want)))
 	}
+}
+
+// checkV4Suffix requires -v4 on v4 runtimes of the versions that have it,
+// and rejects it elsewhere.
+func (k *tfRuntimeCheck) checkV4Suffix() {
+	tfr, t, raw, g := k.tfr, k.t, k.raw, k.g
 	through, _ := parseVersion(tfr.V4SuffixThrough)
 	oldForV4 := compareVersion(t.ver, through) <= 0
 	switch {
 	case g.Name == "v4" && oldForV4 && !t.v4:
-		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.V4Source, wantList(),
-			fmt.Sprintf("%q lacks -v4: TensorFlow %s and older on v4 need the v4 runtime%s", raw, tfr.V4SuffixThrough, useSuffix(wantOK, want)))
+		k.add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.V4Source, k.wantList(),
+			fmt.Sprintf("%q lacks -v4: TensorFlow %s and older on v4 need the v4 runtime%s", raw, tfr.V4SuffixThrough, useSuffix(k.wantOK, k.want)))
 	case t.v4 && (g.Name != "v4" || !oldForV4):
-		add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.V4Source, wantList(),
-			fmt.Sprintf("%q has -v4, but -v4 runtimes exist only for v4 with TensorFlow %s or older%s", raw, tfr.V4SuffixThrough, useSuffix(wantOK, want)))
+		k.add(SeverityError, "Invalid TensorFlow Runtime Name", tfr.V4Source, k.wantList(),
+			fmt.Sprintf("%q has -v4, but -v4 runtimes exist only for v4 with TensorFlow %s or older%s", raw, tfr.V4SuffixThrough, useSuffix(k.wantOK, k.want)))
 	}
+}
+
+// checkPodSuffix requires -pod on a multi-host slice and warns about it on
+// a single host.
+func (k *tfRuntimeCheck) checkPodSuffix() {
+	tfr, t, raw, acc := k.tfr, k.t, k.raw, k.acc
 	switch {
 	case acc.MultiHost && !t.pod:
-		add(SeverityError, "TensorFlow Runtime Missing -pod", tfr.PodSource, wantList(),
-			fmt.Sprintf("%q is for single-host slices, but %s spans %d hosts%s", raw, acc.Type, acc.Hosts, useSuffix(wantOK, want)))
+		k.add(SeverityError, "TensorFlow Runtime Missing -pod", tfr.PodSource, k.wantList(),
+			fmt.Sprintf("%q is for single-host slices, but %s spans %d hosts%s", raw, acc.Type, acc.Hosts, useSuffix(k.wantOK, k.want)))
 	case !acc.MultiHost && t.pod:
-		add(SeverityWarning, "TensorFlow -pod Runtime on a Single Host", tfr.PodSource, wantList(),
-			fmt.Sprintf("%q is a -pod runtime for multi-host slices, but %s is single-host%s", raw, acc.Type, useSuffix(wantOK, want)))
+		k.add(SeverityWarning, "TensorFlow -pod Runtime on a Single Host", tfr.PodSource, k.wantList(),
+			fmt.Sprintf("%q is a -pod runtime for multi-host slices, but %s is single-host%s", raw, acc.Type, useSuffix(k.wantOK, k.want)))
 	}
-	if t.extra != "" {
-		for _, u := range tfr.UnverifiedSuffixes {
-			if u.Suffix != t.extra {
-				continue
-			}
-			if g.Name == "v5e" || g.Name == "v6e" {
-				add(SeverityWarning, "Unverified TensorFlow Runtime Name", u.Source, wantList(),
-					fmt.Sprintf("%q is not a documented runtime name. %s", raw, u.Decision))
-			} else {
-				add(SeverityError, "Invalid TensorFlow Runtime Name", u.Source, wantList(),
-					fmt.Sprintf("%q uses the %s suffix, which is for v5e and v6e only%s", raw, u.Suffix, useSuffix(wantOK, want)))
-			}
+}
+
+// checkUnverifiedSuffix reports a suffix seen in use but not documented:
+// a warning on v5e and v6e, which it is for, else an error.
+func (k *tfRuntimeCheck) checkUnverifiedSuffix() {
+	if k.t.extra == "" {
+		return
+	}
+	for _, u := range k.tfr.UnverifiedSuffixes {
+		switch {
+		case u.Suffix != k.t.extra:
+			// Another suffix.
+		case k.g.Name == "v5e" || k.g.Name == "v6e":
+			k.add(SeverityWarning, "Unverified TensorFlow Runtime Name", u.Source, k.wantList(),
+				fmt.Sprintf("%q is not a documented runtime name. %s", k.raw, u.Decision))
+		default:
+			k.add(SeverityError, "Invalid TensorFlow Runtime Name", u.Source, k.wantList(),
+				fmt.Sprintf("%q uses the %s suffix, which is for v5e and v6e only%s", k.raw, u.Suffix, useSuffix(k.wantOK, k.want)))
 		}
 	}
+}
+
+// checkFrameworkVersion requires framework_version (fwVersion as written)
+// to name the runtime's TensorFlow version; without it, the runtime's own
+// version is checked against the generation's minimum.
+func (k *tfRuntimeCheck) checkFrameworkVersion(fwVersion string) {
+	c, t, raw, fwVer := k.c, k.t, k.raw, k.fwVer
 	if fwVer != nil && fwVer.Version != t.version {
 		var sugg []string
-		if n, ok := c.tfNameFor(g, acc.MultiHost, fwVer); ok {
+		if n, ok := c.tfNameFor(k.g, k.acc.MultiHost, fwVer); ok {
 			sugg = []string{n.String()}
 		}
 		detail := fmt.Sprintf("framework_version %q does not match %q (TensorFlow %s)", fwVersion, raw, t.version)
@@ -747,14 +901,19 @@ func (c *Catalog) checkTFRuntime(g *Generation, acc Accelerator, t tfName, raw, 
 		} else {
 			detail += "."
 		}
-		add(SeverityError, "Framework Version Mismatch", tfr.NameSource, sugg, detail)
+		k.add(SeverityError, "Framework Version Mismatch", k.tfr.NameSource, sugg, detail)
 	}
 	if fwVer == nil && fwVersion == "" {
-		// Without framework_version the minimum is checked on the runtime's own version.
-		fs = append(fs, c.checkMinVersion(g, FrameworkTensorFlow, AttrRuntimeVersion, raw,
-			fmt.Sprintf("%q (TensorFlow %s)", raw, t.version), "TensorFlow Version Too Old for Generation", t.ver, acc.MultiHost)...)
+		k.fs = append(k.fs, c.checkMinVersion(k.g, FrameworkTensorFlow, AttrRuntimeVersion, raw,
+			fmt.Sprintf("%q (TensorFlow %s)", raw, t.version), "TensorFlow Version Too Old for Generation", t.ver, k.acc.MultiHost)...)
 	}
-	return fs
+}
+
+// newerThanCatalogTF reports whether TensorFlow version v is newer than the
+// newest version the catalog knows.
+func (c *Catalog) newerThanCatalogTF(v version) bool {
+	newest, _ := parseVersion(c.data.TensorFlow.Versions[0].Version)
+	return compareVersion(v, newest) > 0
 }
 
 func useSuffix(ok bool, want tfName) string {

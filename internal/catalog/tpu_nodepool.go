@@ -51,177 +51,285 @@ type TPUPoolShape struct {
 // and node count, the generation in each node location, the minimum GKE
 // version, and autoscaling bounds that cannot hold whole slices.
 func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
-	var shape TPUPoolShape
 	if c.loadErr != nil {
-		return shape, c.unavailable(AttrMachineType)
+		return TPUPoolShape{}, c.unavailable(AttrMachineType)
 	}
-	var fs Findings
-	var g *Generation
-	var acc *Accelerator
-	if q.AcceleratorType != "" {
-		a, f := c.accelerator(q.AcceleratorType)
-		fs = append(fs, f...)
-		if f.HasErrors() {
-			return shape, fs
-		}
-		acc = &a
-		g = c.gens[a.Generation]
+	p := &tpuPoolCheck{c: c, q: q}
+	if !p.resolveAcceleratorType() {
+		return p.shape, p.fs
 	}
-	var mt *TPUMachineType
-	if q.MachineType != "" {
-		ref, ok := c.tpuMachines[q.MachineType]
-		switch {
-		case !ok:
-			if m, code := c.codeOnlyTPUMachine(q.MachineType); code {
-				if g != nil && m.Generation != g.Name {
-					names := g.machineNames()
-					fs = append(fs, newFinding(SeverityError, AttrMachineType, q.MachineType, "Machine Type Does Not Match Accelerator Type", m.Source, names,
-						fmt.Sprintf("%q is a machine type of TPU type %s (GKE's table), but %q is %s; use %s.", q.MachineType, m.AcceleratorLabel, q.AcceleratorType, g.Name, quoteList(names))))
-					return shape, fs
-				}
-				shape, f := c.codeOnlyTPUPool(m, acc, q)
-				return shape, append(fs, f...)
-			}
-			// Unknown: an error, or, for a well-formed name that is no near
-			// miss of a known one, a warning and the pool created as written.
-			return shape, append(fs, c.unknownTPUMachine(g, acc, q.MachineType))
-		case g != nil && ref.gen != g:
-			names := g.machineNames()
-			fs = append(fs, newFinding(SeverityError, AttrMachineType, q.MachineType, "Machine Type Does Not Match Accelerator Type",
-				ref.mt.Source, names,
-				fmt.Sprintf("%q is a %s machine type, but %q is %s; use %s.", q.MachineType, ref.gen.Name, q.AcceleratorType, g.Name, quoteList(names))))
-			return shape, fs
-		}
-		g, mt = ref.gen, ref.mt
-		if mt.Status == StatusUnverified {
-			fs = append(fs, newFinding(SeverityWarning, AttrMachineType, q.MachineType, "Unverified TPU Machine Type", mt.Source, nil,
-				fmt.Sprintf("%q is not confirmed by Google docs. %s", q.MachineType, mt.Decision)))
-		}
+	if !p.resolveMachineType() {
+		return p.shape, p.fs
 	}
-	if g == nil {
-		fs = append(fs, newRule(AttrAcceleratorType, "", "Missing TPU Shape", c.data.Sources["gke_tpu"], nil,
-			"Set accelerator_type (e.g. \"v6e-16\") or machine_type (e.g. \"ct6e-standard-4t\") to describe the TPU node pool."))
-		return shape, fs
+	if !p.checkGenerationOnGKE() {
+		return p.shape, p.fs
 	}
-	if g.GKE == nil {
-		var offered []string
-		for _, x := range c.data.Generations {
-			if x.GKE != nil {
-				offered = append(offered, x.Name)
-			}
-		}
-		fs = append(fs, newFinding(SeverityError, AttrAcceleratorType, q.AcceleratorType, "TPU Generation Not Offered in GKE", c.data.Sources["gke_tpu"], nil,
-			fmt.Sprintf("%s has no GKE TPU machine types; GKE offers %s.", g.Name, joinAnd(offered))))
-		return shape, fs
+	if !p.resolveTopology() {
+		return p.shape, p.fs
 	}
+	if !p.resolveLayout() {
+		return p.shape, p.fs
+	}
+	p.checkSliceNodeCounts()
+	p.checkLocationsAndVersion()
+	return p.poolShape(), p.fs
+}
 
-	// Topology: explicit, from the accelerator type, or implied by a single-host machine type.
-	topo, chips := "", 0
-	switch {
-	case q.Topology != "":
-		ch, f := c.checkTopology(g, q.Topology)
-		fs = append(fs, f...)
-		if f.HasErrors() {
-			return shape, fs
-		}
-		topo, chips = q.Topology, ch
-		if acc != nil && chips != acc.Chips {
-			sugg := g.topologiesWithChips(acc.Chips)
-			detail := fmt.Sprintf("Topology %q has %d chips, but %q has %d", q.Topology, chips, acc.Type, acc.Chips)
-			if len(sugg) > 0 {
-				detail += fmt.Sprintf("; use %s.", quoteList(sugg))
-			} else {
-				detail += "."
-			}
-			fs = append(fs, newFinding(SeverityError, AttrTopology, q.Topology, "Topology Does Not Match Accelerator Type", g.sourceOf(), sugg, detail))
-			return shape, fs
-		}
-	case acc != nil:
-		topo, chips = acc.Topology, acc.Chips
-	case mt != nil:
-		chips = mt.Chips
-		if s := g.sizeWithChips(chips); s != nil {
-			topo = s.Topology
+// tpuPoolCheck carries one TPUNodePool call: the query, what has been
+// resolved of it so far, and the findings. Each resolving step reports
+// whether the check goes on; a step that ends it leaves the shape to
+// return (zero, unless the step describes the pool itself).
+type tpuPoolCheck struct {
+	c     *Catalog
+	q     TPUPoolQuery
+	fs    Findings
+	shape TPUPoolShape
+
+	g   *Generation
+	acc *Accelerator // the accelerator type's slice, nil when not set
+	mt  *TPUMachineType
+
+	topo  string
+	chips int
+	// nodes is the number of nodes of one slice.
+	nodes int
+}
+
+// resolveAcceleratorType resolves accelerator_type, when set, to its slice
+// and generation.
+func (p *tpuPoolCheck) resolveAcceleratorType() bool {
+	if p.q.AcceleratorType == "" {
+		return true
+	}
+	a, f := p.c.accelerator(p.q.AcceleratorType)
+	p.fs = append(p.fs, f...)
+	if f.HasErrors() {
+		return false
+	}
+	p.acc = &a
+	p.g = p.c.gens[a.Generation]
+	return true
+}
+
+// resolveMachineType looks machine_type up, when set: a machine type of
+// the catalog's tables sets the generation, which must be the accelerator
+// type's; one the tables do not list ends the check (see
+// resolveUnlistedMachine).
+func (p *tpuPoolCheck) resolveMachineType() bool {
+	name := p.q.MachineType
+	if name == "" {
+		return true
+	}
+	ref, ok := p.c.tpuMachines[name]
+	if !ok {
+		p.resolveUnlistedMachine()
+		return false
+	}
+	if p.g != nil && ref.gen != p.g {
+		p.machineOfOtherGeneration(ref.mt.Source, fmt.Sprintf("a %s machine type", ref.gen.Name))
+		return false
+	}
+	p.g, p.mt = ref.gen, ref.mt
+	if p.mt.Status == StatusUnverified {
+		p.fs = append(p.fs, newFinding(SeverityWarning, AttrMachineType, name, "Unverified TPU Machine Type", p.mt.Source, nil,
+			fmt.Sprintf("%q is not confirmed by Google docs. %s", name, p.mt.Decision)))
+	}
+	return true
+}
+
+// resolveUnlistedMachine handles a machine type the catalog's tables do
+// not list: one only GKE's code names describes the pool (when it is of the
+// accelerator type's generation); any other is unknown.
+func (p *tpuPoolCheck) resolveUnlistedMachine() {
+	name := p.q.MachineType
+	switch m, code := p.c.codeOnlyTPUMachine(name); {
+	case code && p.g != nil && m.Generation != p.g.Name:
+		p.machineOfOtherGeneration(m.Source, fmt.Sprintf("a machine type of TPU type %s (GKE's table)", m.AcceleratorLabel))
+	case code:
+		shape, f := p.c.codeOnlyTPUPool(m, p.acc, p.q)
+		p.shape = shape
+		p.fs = append(p.fs, f...)
+	default:
+		// Unknown: an error, or, for a well-formed name that is no near
+		// miss of a known one, a warning and the pool created as written.
+		p.fs = append(p.fs, p.c.unknownTPUMachine(p.g, p.acc, name))
+	}
+}
+
+// machineOfOtherGeneration is the error for a machine type of another
+// generation than the accelerator type's; what says what the machine type
+// is ("a v5e machine type").
+func (p *tpuPoolCheck) machineOfOtherGeneration(source, what string) {
+	names := p.g.machineNames()
+	p.fs = append(p.fs, newFinding(SeverityError, AttrMachineType, p.q.MachineType, "Machine Type Does Not Match Accelerator Type", source, names,
+		fmt.Sprintf("%q is %s, but %q is %s; use %s.", p.q.MachineType, what, p.q.AcceleratorType, p.g.Name, quoteList(names))))
+}
+
+// checkGenerationOnGKE requires a generation, from accelerator_type or
+// machine_type, that GKE offers.
+func (p *tpuPoolCheck) checkGenerationOnGKE() bool {
+	c, g := p.c, p.g
+	if g == nil {
+		p.fs = append(p.fs, newRule(AttrAcceleratorType, "", "Missing TPU Shape", c.data.Sources["gke_tpu"], nil,
+			"Set accelerator_type (e.g. \"v6e-16\") or machine_type (e.g. \"ct6e-standard-4t\") to describe the TPU node pool."))
+		return false
+	}
+	if g.GKE != nil {
+		return true
+	}
+	var offered []string
+	for _, x := range c.data.Generations {
+		if x.GKE != nil {
+			offered = append(offered, x.Name)
 		}
 	}
-	if topo == "" {
+	p.fs = append(p.fs, newFinding(SeverityError, AttrAcceleratorType, p.q.AcceleratorType, "TPU Generation Not Offered in GKE", c.data.Sources["gke_tpu"], nil,
+		fmt.Sprintf("%s has no GKE TPU machine types; GKE offers %s.", g.Name, joinAnd(offered))))
+	return false
+}
+
+// resolveTopology takes the topology as set, else the accelerator type's,
+// else the one a single-host machine type implies. Without one, the pool
+// is described as a single node and the check ends.
+func (p *tpuPoolCheck) resolveTopology() bool {
+	switch {
+	case p.q.Topology != "":
+		if !p.checkGivenTopology() {
+			return false
+		}
+	case p.acc != nil:
+		p.topo, p.chips = p.acc.Topology, p.acc.Chips
+	case p.mt != nil:
+		p.chips = p.mt.Chips
+		if s := p.g.sizeWithChips(p.chips); s != nil {
+			p.topo = s.Topology
+		}
+	}
+	if p.topo == "" {
 		// Only unverified machine types without a documented shape get
 		// here: describe the single node and leave the topology unset.
-		shape = TPUPoolShape{MachineType: mt.Name, NodeCount: 1, ChipsPerNode: mt.Chips,
-			NodeLabels: map[string]string{LabelTPUAccelerator: g.GKE.labelOf(mt)}}
-		return shape, fs
+		p.shape = TPUPoolShape{MachineType: p.mt.Name, NodeCount: 1, ChipsPerNode: p.mt.Chips,
+			NodeLabels: map[string]string{LabelTPUAccelerator: p.g.GKE.labelOf(p.mt)}}
+		return false
 	}
+	return true
+}
 
-	// Machine type against topology.
-	layouts := gkeLayouts(g, chips)
-	var nodes int
-	if mt == nil {
-		if len(layouts) == 0 {
-			fs = append(fs, newFinding(SeverityError, AttrTopology, topo, "No GKE Machine Type for Topology", g.GKE.LabelSource, nil,
-				fmt.Sprintf("No %s GKE machine type holds topology %q (%d chips).", g.Name, topo, chips)))
-			return shape, fs
-		}
-		mt, nodes = layouts[0].mt, layouts[0].nodes
+// checkGivenTopology checks the topology that is set against the
+// generation and against the accelerator type's chip count.
+func (p *tpuPoolCheck) checkGivenTopology() bool {
+	g, acc, topo := p.g, p.acc, p.q.Topology
+	chips, f := p.c.checkTopology(g, topo)
+	p.fs = append(p.fs, f...)
+	if f.HasErrors() {
+		return false
+	}
+	p.topo, p.chips = topo, chips
+	if acc == nil || chips == acc.Chips {
+		return true
+	}
+	sugg := g.topologiesWithChips(acc.Chips)
+	detail := fmt.Sprintf("Topology %q has %d chips, but %q has %d", topo, chips, acc.Type, acc.Chips)
+	if len(sugg) > 0 {
+		detail += fmt.Sprintf("; use %s.", quoteList(sugg))
 	} else {
-		i := slices.IndexFunc(layouts, func(l layout) bool { return l.mt == mt })
-		if i < 0 {
-			fs = append(fs, c.machineTopologyMismatch(mt, topo, chips, layouts))
-			return shape, fs
-		}
-		nodes = layouts[i].nodes
+		detail += "."
 	}
-	multi := nodes > 1
+	p.fs = append(p.fs, newFinding(SeverityError, AttrTopology, topo, "Topology Does Not Match Accelerator Type", g.sourceOf(), sugg, detail))
+	return false
+}
 
-	// Node counts.
-	src := c.data.Sources["gke_tpu"]
-	if multi && q.NodeCount != 0 && q.NodeCount != nodes {
-		fs = append(fs, newFinding(SeverityError, AttrNodeCount, itoa(q.NodeCount), "Node Count Does Not Match Slice", src, []string{itoa(nodes)},
+// resolveLayout lays the topology out on GKE nodes: the machine type that
+// is set must hold it; without one, the first layout (documented, fewest
+// nodes) chooses the machine type.
+func (p *tpuPoolCheck) resolveLayout() bool {
+	g := p.g
+	layouts := gkeLayouts(g, p.chips)
+	if p.mt == nil {
+		if len(layouts) == 0 {
+			p.fs = append(p.fs, newFinding(SeverityError, AttrTopology, p.topo, "No GKE Machine Type for Topology", g.GKE.LabelSource, nil,
+				fmt.Sprintf("No %s GKE machine type holds topology %q (%d chips).", g.Name, p.topo, p.chips)))
+			return false
+		}
+		p.mt, p.nodes = layouts[0].mt, layouts[0].nodes
+		return true
+	}
+	i := slices.IndexFunc(layouts, func(l layout) bool { return l.mt == p.mt })
+	if i < 0 {
+		p.fs = append(p.fs, p.c.machineTopologyMismatch(p.mt, p.topo, p.chips, layouts))
+		return false
+	}
+	p.nodes = layouts[i].nodes
+	return true
+}
+
+// multiHost reports whether one slice spans several nodes.
+func (p *tpuPoolCheck) multiHost() bool { return p.nodes > 1 }
+
+// checkSliceNodeCounts requires a multi-host pool's node_count to be one
+// slice and its autoscaling bounds to be whole slices.
+func (p *tpuPoolCheck) checkSliceNodeCounts() {
+	if !p.multiHost() {
+		return
+	}
+	q, nodes := p.q, p.nodes
+	if q.NodeCount != 0 && q.NodeCount != nodes {
+		p.fs = append(p.fs, newFinding(SeverityError, AttrNodeCount, itoa(q.NodeCount), "Node Count Does Not Match Slice", p.c.data.Sources["gke_tpu"], []string{itoa(nodes)},
 			fmt.Sprintf("node_count %d does not fit: a multi-host %s pool with topology %s on %s is one slice of exactly %d nodes; set node_count to %d.",
-				q.NodeCount, g.Name, topo, mt.Name, nodes, nodes)))
+				q.NodeCount, p.g.Name, p.topo, p.mt.Name, nodes, nodes)))
 	}
-	if multi {
-		for _, b := range []struct {
-			attr string
-			n    int
-		}{{AttrMinNodeCount, q.MinNodeCount}, {AttrMaxNodeCount, q.MaxNodeCount}} {
-			if b.n == 0 {
-				continue
-			}
-			if b.n%nodes != 0 {
-				lo, hi := b.n/nodes*nodes, (b.n/nodes+1)*nodes
-				sugg := []string{itoa(hi)}
-				if lo > 0 {
-					sugg = []string{itoa(lo), itoa(hi)}
-				}
-				fs = append(fs, newFinding(SeverityError, b.attr, itoa(b.n), "Autoscaling Bounds Do Not Hold Whole Slices", src, sugg,
-					fmt.Sprintf("GKE scales a multi-host TPU pool a whole slice (%d nodes of %s for %s) at a time, so %s %d is not a multiple of %d; use 0 or %d.",
-						nodes, mt.Name, topo, b.attr, b.n, nodes, nodes)))
-			} else if b.attr == AttrMaxNodeCount && b.n > nodes {
-				fs = append(fs, newFinding(SeverityWarning, b.attr, itoa(b.n), "Autoscaling Bound Above One Slice", src, []string{itoa(nodes)},
-					fmt.Sprintf("A multi-host TPU node pool holds one slice of %d nodes, so max_node_count %d cannot be reached; use %d and add a node pool per extra slice.",
-						nodes, b.n, nodes)))
-			}
+	p.checkAutoscalingBound(AttrMinNodeCount, q.MinNodeCount)
+	p.checkAutoscalingBound(AttrMaxNodeCount, q.MaxNodeCount)
+}
+
+// checkAutoscalingBound checks one autoscaling bound (attr, n; 0 is not
+// set) of a multi-host pool: a whole number of slices, and a maximum of
+// one slice.
+func (p *tpuPoolCheck) checkAutoscalingBound(attr string, n int) {
+	nodes, src := p.nodes, p.c.data.Sources["gke_tpu"]
+	switch {
+	case n == 0:
+	case n%nodes != 0:
+		lo, hi := n/nodes*nodes, (n/nodes+1)*nodes
+		sugg := []string{itoa(hi)}
+		if lo > 0 {
+			sugg = []string{itoa(lo), itoa(hi)}
 		}
+		p.fs = append(p.fs, newFinding(SeverityError, attr, itoa(n), "Autoscaling Bounds Do Not Hold Whole Slices", src, sugg,
+			fmt.Sprintf("GKE scales a multi-host TPU pool a whole slice (%d nodes of %s for %s) at a time, so %s %d is not a multiple of %d; use 0 or %d.",
+				nodes, p.mt.Name, p.topo, attr, n, nodes, nodes)))
+	case attr == AttrMaxNodeCount && n > nodes:
+		p.fs = append(p.fs, newFinding(SeverityWarning, attr, itoa(n), "Autoscaling Bound Above One Slice", src, []string{itoa(nodes)},
+			fmt.Sprintf("A multi-host TPU node pool holds one slice of %d nodes, so max_node_count %d cannot be reached; use %d and add a node pool per extra slice.",
+				nodes, n, nodes)))
 	}
+}
 
-	// Node locations and GKE version.
-	a := c.accForChips(g, chips, topo)
-	fs = append(fs, c.checkGKEZones(g, q.NodeLocations)...)
-	if multi && len(q.NodeLocations) > 1 {
-		f := newFinding(SeverityError, AttrNodeLocations, q.NodeLocations[1], "Multi-Host Slice Needs One Zone", src, []string{q.NodeLocations[0]},
+// checkLocationsAndVersion checks the node locations (the generation in
+// each zone, a multi-host slice in one zone) and the GKE version.
+func (p *tpuPoolCheck) checkLocationsAndVersion() {
+	c, q := p.c, p.q
+	p.fs = append(p.fs, c.checkGKEZones(p.g, q.NodeLocations)...)
+	if p.multiHost() && len(q.NodeLocations) > 1 {
+		f := newFinding(SeverityError, AttrNodeLocations, q.NodeLocations[1], "Multi-Host Slice Needs One Zone", c.data.Sources["gke_tpu"], []string{q.NodeLocations[0]},
 			fmt.Sprintf("A multi-host TPU slice (%s, %d nodes of %s) is placed compactly in one zone; set node_locations to exactly one zone, and add a node pool per extra zone.",
-				topo, nodes, mt.Name))
+				p.topo, p.nodes, p.mt.Name))
 		f.Index = 1
-		fs = append(fs, f)
+		p.fs = append(p.fs, f)
 	}
-	fs = append(fs, c.checkGKEVersion(g, q.GKEVersion)...)
+	p.fs = append(p.fs, c.checkGKEVersion(p.g, q.GKEVersion)...)
+}
 
-	shape = TPUPoolShape{
-		Accelerator:  a,
+// poolShape is the resolved pool: its slice, nodes, labels and, for a
+// multi-host pool, how its slice is placed.
+func (p *tpuPoolCheck) poolShape() TPUPoolShape {
+	g, mt, topo := p.g, p.mt, p.topo
+	shape := TPUPoolShape{
+		Accelerator:  p.c.accForChips(g, p.chips, topo),
 		MachineType:  mt.Name,
 		Topology:     topo,
-		NodeCount:    nodes,
-		MultiHost:    multi,
+		NodeCount:    p.nodes,
+		MultiHost:    p.multiHost(),
 		ChipsPerNode: mt.Chips,
 		NodeLabels: map[string]string{
 			LabelTPUAccelerator: g.GKE.labelOf(mt),
@@ -229,13 +337,13 @@ func (c *Catalog) TPUNodePool(q TPUPoolQuery) (TPUPoolShape, Findings) {
 		},
 	}
 	switch {
-	case multi && g.GKE.WorkloadPolicyMultiHost:
+	case p.multiHost() && g.GKE.WorkloadPolicyMultiHost:
 		shape.WorkloadPolicy = true
-	case multi:
+	case p.multiHost():
 		shape.PlacementPolicy = PlacementCompact
 		shape.PlacementTPUTopology = topo
 	}
-	return shape, fs
+	return shape
 }
 
 func (g *Generation) sourceOf() string {
