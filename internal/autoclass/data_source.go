@@ -157,11 +157,56 @@ func priorityKnown(l types.List, i int) bool {
 // returns what it renders, the ComputeClass fields it uses and the
 // tolerations its nodes need; derived TPU values are written back to p.
 func (d *computeClassDataSource) priority(p *priorityModel, version, location string, at path.Path, mode validation.Mode, diags *diag.Diagnostics) (computeclass.Priority, []string, []podspec.Toleration, priorityNeed) {
-	zones := tfmodel.KnownStrings(p.NodeLocations)
+	r := &priorityRender{d: d, p: p, at: at, mode: mode, diags: diags, zones: tfmodel.KnownStrings(p.NodeLocations)}
 	checkShape(p, at, diags)
 	if location != "" {
-		validation.Append(diags, at, d.cat.NodeLocationsInCluster(location, zones), mode)
+		r.check(d.cat.NodeLocationsInCluster(location, r.zones))
 	}
+	r.out = renderPriority(p, r.zones)
+	r.checkNodeRecycling()
+	r.need = priorityNeed{ClassNeed: catalog.ClassNeed{NodePools: len(r.out.NodePools) > 0}}
+	r.machine = r.out.MachineType
+	r.accelerator(version)
+	r.checkMachine()
+	if r.out.Spot {
+		r.tols = append(r.tols, podspec.Toleration{Key: catalog.TaintSpot, Operator: podspec.OperatorEqual, Value: "true", Effect: podspec.EffectNoSchedule})
+	}
+	r.checkFlexStart()
+	r.reservations()
+	r.checkReservationBlock()
+	r.need.zones, r.need.spot = r.zones, r.out.Spot
+	r.usedFields()
+	return r.out, r.fields, r.tols, r.need
+}
+
+// priorityRender is one priority being checked and rendered: the priority
+// as configured, where its diagnostics go, and what it renders so far.
+type priorityRender struct {
+	d     *computeClassDataSource
+	p     *priorityModel
+	at    path.Path
+	mode  validation.Mode
+	diags *diag.Diagnostics
+	// zones are the priority's known node locations.
+	zones []string
+
+	out    computeclass.Priority
+	fields []string
+	tols   []podspec.Toleration
+	need   priorityNeed
+	// machine is the priority's machine type, derived from the TPU when
+	// not set.
+	machine string
+}
+
+// check appends findings of the catalog on the priority.
+func (r *priorityRender) check(fs catalog.Findings) {
+	validation.Append(r.diags, r.at, fs, r.mode)
+}
+
+// renderPriority is the ComputeClass priority of p's plain settings, on
+// zones; accelerators and reservations are rendered by their own steps.
+func renderPriority(p *priorityModel, zones []string) computeclass.Priority {
 	out := computeclass.Priority{MachineFamily: p.MachineFamily.ValueString(), MachineType: p.MachineType.ValueString(),
 		NodePools: tfmodel.KnownStrings(p.Nodepools), Zones: zones, Spot: p.Spot.ValueBool(), FlexStart: p.FlexStart.ValueBool(),
 		PlacementPolicy: p.PlacementPolicy.ValueString(), MaxRunDurationSeconds: p.MaxRunDurationSeconds.ValueInt64(),
@@ -171,119 +216,169 @@ func (d *computeClassDataSource) priority(p *priorityModel, version, location st
 		out.Storage = &computeclass.Storage{BootDiskKMSKey: p.BootDiskKMSKey.ValueString(), BootDiskSizeGB: p.BootDiskSizeGB.ValueInt64(),
 			BootDiskType: p.BootDiskType.ValueString(), LocalSSDCount: tfmodel.Int64Ptr(p.LocalSSDCount)}
 	}
-	if out.NodeRecyclingLeadTime != nil && !out.FlexStart {
-		diags.AddAttributeError(at.AtName("node_recycling_lead_time_seconds"), "Node Recycling Without Flex-Start",
+	return out
+}
+
+// checkNodeRecycling refuses node recycling on a priority that is not
+// flex-start.
+func (r *priorityRender) checkNodeRecycling() {
+	if r.out.NodeRecyclingLeadTime != nil && !r.out.FlexStart {
+		r.diags.AddAttributeError(r.at.AtName("node_recycling_lead_time_seconds"), "Node Recycling Without Flex-Start",
 			"node_recycling_lead_time_seconds is flexStart.nodeRecycling in the CRD: it applies to flex-start nodes only. Set "+
 				"flex_start = true, or remove it.")
 	}
-	var fields []string
-	var tols []podspec.Toleration
-	need := priorityNeed{ClassNeed: catalog.ClassNeed{NodePools: len(out.NodePools) > 0}}
-	machine := out.MachineType // the priority's machine type, derived from the TPU when not set
+}
+
+// accelerator checks and renders the priority's TPU or GPU (a GPU machine
+// type has one too), and refuses both in one priority.
+func (r *priorityRender) accelerator(version string) {
+	p := r.p
 	isTPU := !p.AcceleratorType.IsNull() || !p.TPUType.IsNull()
 	isGPU := !p.GPUType.IsNull() || !p.GPUCount.IsNull() || !p.GPUDriverVersion.IsNull()
 	switch {
 	case isTPU && isGPU:
-		diags.AddAttributeError(at.AtName("gpu_type"), "TPU and GPU in One Priority",
+		r.diags.AddAttributeError(r.at.AtName("gpu_type"), "TPU and GPU in One Priority",
 			"A node is either a TPU node or a GPU node: put the GPU in a priority of its own, after the TPU one.")
 	case isTPU:
-		shape, fs := d.cat.TPUPriority(catalog.TPUPriorityQuery{AcceleratorType: p.AcceleratorType.ValueString(), Type: p.TPUType.ValueString(),
-			Count: int(p.TPUCount.ValueInt64()), Topology: p.Topology.ValueString(), MachineType: out.MachineType, NodeLocations: zones,
-			GKEVersion: version})
-		validation.Append(diags, at, fs, mode)
-		machine = cmp.Or(machine, shape.MachineType)
-		label := shape.NodeLabels[catalog.LabelTPUAccelerator]
-		if label == "" {
-			label = p.TPUType.ValueString()
-		}
-		out.TPU = &computeclass.TPU{Type: label, Count: int64(shape.ChipsPerNode), Topology: shape.Topology}
-		need.Resource, need.TPU, need.PerNode, need.Nodes = label, true, int64(shape.ChipsPerNode), int64(shape.NodeCount)
-		if shape.MachineType != "" {
-			need.live = livecheck.TPUNeed(d.cat, shape.MachineType, shape.Topology)
-		}
-		p.TPUType, p.TPUCount, p.Topology = types.StringValue(label), types.Int64Value(int64(shape.ChipsPerNode)), types.StringValue(shape.Topology)
-		fields = append(fields, "tpu")
-		tols = append(tols, podspec.Toleration{Key: catalog.TaintTPU, Operator: podspec.OperatorExists, Effect: podspec.EffectNoSchedule})
-	case isGPU || d.cat.IsGPUMachineType(out.MachineType):
-		shape, fs := d.cat.GPUPriority(catalog.GPUPriorityQuery{GPUType: p.GPUType.ValueString(), GPUCount: int(p.GPUCount.ValueInt64()),
-			MachineType: out.MachineType, MachineFamily: out.MachineFamily, DriverVersion: p.GPUDriverVersion.ValueString(), NodeLocations: zones})
-		validation.Append(diags, at, fs, mode)
-		out.GPU = &computeclass.GPU{Type: shape.GPUType, Count: int64(shape.GPUCount), DriverVersion: shape.DriverVersion}
-		need.Resource, need.PerNode = shape.GPUType, int64(shape.GPUCount)
-		if shape.GPUType != "" {
-			need.live = livecheck.GPUNeed(d.cat, out.MachineType, shape.GPUType, int64(shape.GPUCount))
-		}
-		if shape.DriverVersion != "" {
-			fields = append(fields, "gpu.driverVersion")
-		}
-		tols = append(tols, podspec.Toleration{Key: catalog.TaintGPU, Operator: podspec.OperatorExists, Effect: podspec.EffectNoSchedule})
+		r.tpu(version)
+	case isGPU || r.d.cat.IsGPUMachineType(r.out.MachineType):
+		r.gpu()
 	}
-	if out.Storage != nil {
-		validation.Append(diags, at, d.cat.BootDiskType("boot_disk_type", machine, out.Storage.BootDiskType), mode)
+}
+
+// tpu checks and renders the priority's TPU, writes the derived TPU values
+// back to the priority, and tolerates the TPU taint.
+func (r *priorityRender) tpu(version string) {
+	p := r.p
+	shape, fs := r.d.cat.TPUPriority(catalog.TPUPriorityQuery{AcceleratorType: p.AcceleratorType.ValueString(), Type: p.TPUType.ValueString(),
+		Count: int(p.TPUCount.ValueInt64()), Topology: p.Topology.ValueString(), MachineType: r.out.MachineType, NodeLocations: r.zones,
+		GKEVersion: version})
+	r.check(fs)
+	r.machine = cmp.Or(r.machine, shape.MachineType)
+	label := cmp.Or(shape.NodeLabels[catalog.LabelTPUAccelerator], p.TPUType.ValueString())
+	r.out.TPU = &computeclass.TPU{Type: label, Count: int64(shape.ChipsPerNode), Topology: shape.Topology}
+	r.need.Resource, r.need.TPU, r.need.PerNode, r.need.Nodes = label, true, int64(shape.ChipsPerNode), int64(shape.NodeCount)
+	if shape.MachineType != "" {
+		r.need.live = livecheck.TPUNeed(r.d.cat, shape.MachineType, shape.Topology)
 	}
-	if out.FlexStart {
-		validation.Append(diags, at, d.cat.FlexStartMachine("flex_start", machine), mode)
+	p.TPUType, p.TPUCount, p.Topology = types.StringValue(label), types.Int64Value(int64(shape.ChipsPerNode)), types.StringValue(shape.Topology)
+	r.fields = append(r.fields, "tpu")
+	r.tols = append(r.tols, podspec.Toleration{Key: catalog.TaintTPU, Operator: podspec.OperatorExists, Effect: podspec.EffectNoSchedule})
+}
+
+// gpu checks and renders the priority's GPU and tolerates the GPU taint.
+func (r *priorityRender) gpu() {
+	p := r.p
+	shape, fs := r.d.cat.GPUPriority(catalog.GPUPriorityQuery{GPUType: p.GPUType.ValueString(), GPUCount: int(p.GPUCount.ValueInt64()),
+		MachineType: r.out.MachineType, MachineFamily: r.out.MachineFamily, DriverVersion: p.GPUDriverVersion.ValueString(), NodeLocations: r.zones})
+	r.check(fs)
+	r.out.GPU = &computeclass.GPU{Type: shape.GPUType, Count: int64(shape.GPUCount), DriverVersion: shape.DriverVersion}
+	r.need.Resource, r.need.PerNode = shape.GPUType, int64(shape.GPUCount)
+	if shape.GPUType != "" {
+		r.need.live = livecheck.GPUNeed(r.d.cat, r.out.MachineType, shape.GPUType, int64(shape.GPUCount))
 	}
-	if out.Spot {
-		tols = append(tols, podspec.Toleration{Key: catalog.TaintSpot, Operator: podspec.OperatorEqual, Value: "true", Effect: podspec.EffectNoSchedule})
+	if shape.DriverVersion != "" {
+		r.fields = append(r.fields, "gpu.driverVersion")
 	}
-	if d := out.MaxRunDurationSeconds; out.FlexStart && d > maxFlexStartSeconds {
-		diags.AddAttributeError(at.AtName("max_run_duration_seconds"), "Flex-Start Runs at Most Seven Days",
+	r.tols = append(r.tols, podspec.Toleration{Key: catalog.TaintGPU, Operator: podspec.OperatorExists, Effect: podspec.EffectNoSchedule})
+}
+
+// checkMachine checks the boot disk type and flex-start against the
+// priority's machine type.
+func (r *priorityRender) checkMachine() {
+	if r.out.Storage != nil {
+		r.check(r.d.cat.BootDiskType("boot_disk_type", r.machine, r.out.Storage.BootDiskType))
+	}
+	if r.out.FlexStart {
+		r.check(r.d.cat.FlexStartMachine("flex_start", r.machine))
+	}
+}
+
+// checkFlexStart refuses a flex-start priority that runs longer than a
+// flex-start VM can, or that is Spot too.
+func (r *priorityRender) checkFlexStart() {
+	if d := r.out.MaxRunDurationSeconds; r.out.FlexStart && d > maxFlexStartSeconds {
+		r.diags.AddAttributeError(r.at.AtName("max_run_duration_seconds"), "Flex-Start Runs at Most Seven Days",
 			fmt.Sprintf("max_run_duration_seconds = %d is more than seven days (%d seconds), the longest a flex-start VM runs "+
 				"(https://cloud.google.com/kubernetes-engine/docs/concepts/flex-start-vms). Set %d or less.", d, maxFlexStartSeconds, maxFlexStartSeconds))
 	}
-	if out.Spot && out.FlexStart {
-		diags.AddAttributeError(at.AtName("flex_start"), "Flex-Start Excludes Spot",
+	if r.out.Spot && r.out.FlexStart {
+		r.diags.AddAttributeError(r.at.AtName("flex_start"), "Flex-Start Excludes Spot",
 			"A ComputeClass priority cannot be both flex-start and Spot (the CRD refuses flexStart.enabled with spot: true); use two priorities.")
 	}
-	names := tfmodel.KnownStrings(p.Reservations)
-	aff := p.ReservationAffinity.ValueString()
-	if aff == "" && len(names) > 0 {
-		aff = computeclass.AffinitySpecific // naming reservations consumes those
-	}
-	if aff != "" {
-		out.Reservations = &computeclass.Reservations{Affinity: aff}
-		for _, r := range names {
-			name, project := r, ""
-			if parts := strings.Split(r, "/"); len(parts) == 4 && parts[0] == "projects" && parts[2] == "reservations" {
-				name, project = parts[3], parts[1]
-			}
-			out.Reservations.Specific = append(out.Reservations.Specific, computeclass.SpecificReservation{Name: name, Project: project,
-				Block: p.ReservationBlock.ValueString()})
-		}
+}
 
-		if out.Spot && aff == computeclass.AffinitySpecific {
-			diags.AddAttributeError(at.AtName("reservations"), "Spot VMs Do Not Consume Reservations",
-				"The priority is Spot and names reservations, but Spot VMs never consume reservations "+
-					"(https://cloud.google.com/compute/docs/instances/reservations-overview): no node of it would ever use them. "+
-					"Put the reservations in a priority of their own, without spot.")
-		}
-		if (aff == computeclass.AffinitySpecific) != (len(out.Reservations.Specific) > 0) {
-			diags.AddAttributeError(at.AtName("reservations"), "Reservations Need Specific Affinity",
-				"The CRD takes reservation names only with reservation_affinity = \"Specific\", and Specific needs at least one name.")
-		}
-		fields = append(fields, "reservations")
-		if aff == computeclass.AffinitySpecific {
-			need.reservations = names
-		}
+// reservations renders the priority's reservation affinity and names
+// (naming reservations consumes those: affinity Specific), and refuses
+// Spot with specific reservations and names without Specific affinity.
+func (r *priorityRender) reservations() {
+	names := tfmodel.KnownStrings(r.p.Reservations)
+	aff := r.p.ReservationAffinity.ValueString()
+	if aff == "" && len(names) > 0 {
+		aff = computeclass.AffinitySpecific
 	}
-	if !p.ReservationBlock.IsNull() && (out.Reservations == nil || len(out.Reservations.Specific) != 1) {
-		named := 0
-		if out.Reservations != nil {
-			named = len(out.Reservations.Specific)
-		}
-		diags.AddAttributeError(at.AtName("reservation_block"), "Reservation Block Needs One Reservation",
-			fmt.Sprintf("reservation_block names a block of one specific reservation, and the priority names %d. Name exactly one "+
-				"reservation in reservations (reservation_affinity \"Specific\").", named))
+	if aff == "" {
+		return
 	}
-	need.zones, need.spot = zones, out.Spot
-	for f, on := range map[string]bool{"flexStart": out.FlexStart, "placement": out.PlacementPolicy != "", "location": len(zones) > 0,
-		"maxRunDurationSeconds": out.MaxRunDurationSeconds > 0} {
+	r.out.Reservations = &computeclass.Reservations{Affinity: aff,
+		Specific: specificReservations(names, r.p.ReservationBlock.ValueString())}
+	if r.out.Spot && aff == computeclass.AffinitySpecific {
+		r.diags.AddAttributeError(r.at.AtName("reservations"), "Spot VMs Do Not Consume Reservations",
+			"The priority is Spot and names reservations, but Spot VMs never consume reservations "+
+				"(https://cloud.google.com/compute/docs/instances/reservations-overview): no node of it would ever use them. "+
+				"Put the reservations in a priority of their own, without spot.")
+	}
+	if (aff == computeclass.AffinitySpecific) != (len(r.out.Reservations.Specific) > 0) {
+		r.diags.AddAttributeError(r.at.AtName("reservations"), "Reservations Need Specific Affinity",
+			"The CRD takes reservation names only with reservation_affinity = \"Specific\", and Specific needs at least one name.")
+	}
+	r.fields = append(r.fields, "reservations")
+	if aff == computeclass.AffinitySpecific {
+		r.need.reservations = names
+	}
+}
+
+// specificReservations are the reservations names, each a name or
+// projects/{project}/reservations/{name}, in block when it is not "".
+func specificReservations(names []string, block string) []computeclass.SpecificReservation {
+	var out []computeclass.SpecificReservation
+	for _, r := range names {
+		name, project := r, ""
+		if parts := strings.Split(r, "/"); len(parts) == 4 && parts[0] == "projects" && parts[2] == "reservations" {
+			name, project = parts[3], parts[1]
+		}
+		out = append(out, computeclass.SpecificReservation{Name: name, Project: project, Block: block})
+	}
+	return out
+}
+
+// checkReservationBlock refuses a reservation block unless the priority
+// names exactly one reservation.
+func (r *priorityRender) checkReservationBlock() {
+	if r.p.ReservationBlock.IsNull() {
+		return
+	}
+	named := 0
+	if r.out.Reservations != nil {
+		named = len(r.out.Reservations.Specific)
+	}
+	if named == 1 {
+		return
+	}
+	r.diags.AddAttributeError(r.at.AtName("reservation_block"), "Reservation Block Needs One Reservation",
+		fmt.Sprintf("reservation_block names a block of one specific reservation, and the priority names %d. Name exactly one "+
+			"reservation in reservations (reservation_affinity \"Specific\").", named))
+}
+
+// usedFields adds the ComputeClass fields of the priority's plain settings
+// to those it uses.
+func (r *priorityRender) usedFields() {
+	for f, on := range map[string]bool{"flexStart": r.out.FlexStart, "placement": r.out.PlacementPolicy != "", "location": len(r.zones) > 0,
+		"maxRunDurationSeconds": r.out.MaxRunDurationSeconds > 0} {
 		if on {
-			fields = append(fields, f)
+			r.fields = append(r.fields, f)
 		}
 	}
-	return out, fields, tols, need
 }
 
 // livePriorityWarnings warns, with the cluster read, of a priority GKE

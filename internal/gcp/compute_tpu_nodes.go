@@ -411,45 +411,63 @@ func NodeFromInstance(shapes InstanceShapes, project string, in *compute.Instanc
 	}
 	zone := path.Base(in.Zone)
 	n := &tpu.Node{
-		Name:        InstanceID(project, zone, in.Name),
-		Description: in.Description,
-		Labels:      maps.Clone(in.Labels),
-		State:       in.Status,
-		CreateTime:  in.CreationTimestamp,
-	}
-	mt := path.Base(in.MachineType)
-	n.AcceleratorType = mt
-	if acc, ok := shapes.AcceleratorTypeOf(mt); ok {
-		n.AcceleratorType = acc
-	}
-	if in.Metadata != nil && len(in.Metadata.Items) > 0 {
-		n.Metadata = map[string]string{}
-		for _, it := range in.Metadata.Items {
-			if it != nil && it.Value != nil {
-				n.Metadata[it.Key] = *it.Value
-			}
-		}
+		Name:             InstanceID(project, zone, in.Name),
+		Description:      in.Description,
+		Labels:           maps.Clone(in.Labels),
+		State:            in.Status,
+		CreateTime:       in.CreationTimestamp,
+		AcceleratorType:  nodeAcceleratorType(shapes, in.MachineType),
+		Metadata:         nodeMetadata(in.Metadata),
+		ServiceAccount:   nodeServiceAccount(in.ServiceAccounts),
+		SchedulingConfig: nodeSchedulingConfig(in.Scheduling),
 	}
 	if in.Tags != nil {
 		n.Tags = slices.Clone(in.Tags.Items)
 	}
-	// One interface is a node's networkConfig; several are its
-	// networkConfigs, one per interface, in order.
+	setNodeNetworks(n, in)
+	if in.ShieldedInstanceConfig != nil && in.ShieldedInstanceConfig.EnableSecureBoot {
+		n.ShieldedInstanceConfig = &tpu.ShieldedInstanceConfig{EnableSecureBoot: true}
+	}
+	n.BootDiskConfig, n.DataDisks = nodeDisks(in.Disks)
+	return n
+}
+
+// nodeAcceleratorType is the accelerator type of the machine type (a URL)
+// of an instance: the shapes' type, or the machine type's name when the
+// shapes do not know it.
+func nodeAcceleratorType(shapes InstanceShapes, machineType string) string {
+	mt := path.Base(machineType)
+	if acc, ok := shapes.AcceleratorTypeOf(mt); ok {
+		return acc
+	}
+	return mt
+}
+
+// nodeMetadata is the node's metadata from the instance's items, nil when
+// it has none.
+func nodeMetadata(md *compute.Metadata) map[string]string {
+	if md == nil || len(md.Items) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	for _, it := range md.Items {
+		if it != nil && it.Value != nil {
+			out[it.Key] = *it.Value
+		}
+	}
+	return out
+}
+
+// setNodeNetworks sets the node's network settings and endpoints from the
+// instance's network interfaces: one interface is a node's networkConfig;
+// several are its networkConfigs, one per interface, in order.
+func setNodeNetworks(n *tpu.Node, in *compute.Instance) {
 	var configs []*tpu.NetworkConfig
 	for _, nic := range in.NetworkInterfaces {
 		if nic == nil {
 			continue
 		}
-		nc := &tpu.NetworkConfig{Network: relativeName(nic.Network), Subnetwork: relativeName(nic.Subnetwork), CanIpForward: in.CanIpForward}
-		ep := &tpu.NetworkEndpoint{IpAddress: nic.NetworkIP}
-		for _, ac := range nic.AccessConfigs {
-			if ac != nil && ac.Type == "ONE_TO_ONE_NAT" {
-				nc.EnableExternalIps = true
-				if ac.NatIP != "" {
-					ep.AccessConfig = &tpu.AccessConfig{ExternalIp: ac.NatIP}
-				}
-			}
-		}
+		nc, ep := nodeNetwork(nic, in.CanIpForward)
 		configs = append(configs, nc)
 		n.NetworkEndpoints = append(n.NetworkEndpoints, ep)
 	}
@@ -461,23 +479,57 @@ func NodeFromInstance(shapes InstanceShapes, project string, in *compute.Instanc
 	default:
 		n.NetworkConfigs = configs
 	}
-	if len(in.ServiceAccounts) > 0 && in.ServiceAccounts[0] != nil {
-		n.ServiceAccount = &tpu.ServiceAccount{Email: in.ServiceAccounts[0].Email, Scope: slices.Clone(in.ServiceAccounts[0].Scopes)}
+}
+
+// nodeNetwork is the network config and endpoint of one network interface
+// of an instance that forwards IP packets when canIPForward: a
+// ONE_TO_ONE_NAT access config is an external IP.
+func nodeNetwork(nic *compute.NetworkInterface, canIPForward bool) (*tpu.NetworkConfig, *tpu.NetworkEndpoint) {
+	nc := &tpu.NetworkConfig{Network: relativeName(nic.Network), Subnetwork: relativeName(nic.Subnetwork), CanIpForward: canIPForward}
+	ep := &tpu.NetworkEndpoint{IpAddress: nic.NetworkIP}
+	for _, ac := range nic.AccessConfigs {
+		if ac != nil && ac.Type == "ONE_TO_ONE_NAT" {
+			nc.EnableExternalIps = true
+			if ac.NatIP != "" {
+				ep.AccessConfig = &tpu.AccessConfig{ExternalIp: ac.NatIP}
+			}
+		}
 	}
-	if s := in.Scheduling; s != nil && (s.ProvisioningModel == "SPOT" || s.Preemptible) {
-		n.SchedulingConfig = &tpu.SchedulingConfig{Spot: s.ProvisioningModel == "SPOT", Preemptible: s.Preemptible}
+	return nc, ep
+}
+
+// nodeServiceAccount is the node's service account: the instance's first,
+// nil when it has none.
+func nodeServiceAccount(sas []*compute.ServiceAccount) *tpu.ServiceAccount {
+	if len(sas) == 0 || sas[0] == nil {
+		return nil
 	}
-	if in.ShieldedInstanceConfig != nil && in.ShieldedInstanceConfig.EnableSecureBoot {
-		n.ShieldedInstanceConfig = &tpu.ShieldedInstanceConfig{EnableSecureBoot: true}
+	return &tpu.ServiceAccount{Email: sas[0].Email, Scope: slices.Clone(sas[0].Scopes)}
+}
+
+// nodeSchedulingConfig is the node's scheduling config: set for a Spot or
+// preemptible instance only.
+func nodeSchedulingConfig(s *compute.Scheduling) *tpu.SchedulingConfig {
+	if s == nil || (s.ProvisioningModel != "SPOT" && !s.Preemptible) {
+		return nil
 	}
-	for _, d := range in.Disks {
+	return &tpu.SchedulingConfig{Spot: s.ProvisioningModel == "SPOT", Preemptible: s.Preemptible}
+}
+
+// nodeDisks is the node's boot disk config (the customer-managed key of the
+// instance's boot disk, nil for none) and its data disks, the instance's
+// other disks in order.
+func nodeDisks(disks []*compute.AttachedDisk) (*tpu.BootDiskConfig, []*tpu.AttachedDisk) {
+	var boot *tpu.BootDiskConfig
+	var data []*tpu.AttachedDisk
+	for _, d := range disks {
 		if d != nil && d.Boot && d.DiskEncryptionKey != nil && d.DiskEncryptionKey.KmsKeyName != "" {
-			n.BootDiskConfig = &tpu.BootDiskConfig{CustomerEncryptionKey: &tpu.CustomerEncryptionKey{KmsKeyName: d.DiskEncryptionKey.KmsKeyName}}
+			boot = &tpu.BootDiskConfig{CustomerEncryptionKey: &tpu.CustomerEncryptionKey{KmsKeyName: d.DiskEncryptionKey.KmsKeyName}}
 		}
 		if d == nil || d.Boot {
 			continue
 		}
-		n.DataDisks = append(n.DataDisks, &tpu.AttachedDisk{SourceDisk: relativeName(d.Source), Mode: d.Mode})
+		data = append(data, &tpu.AttachedDisk{SourceDisk: relativeName(d.Source), Mode: d.Mode})
 	}
-	return n
+	return boot, data
 }

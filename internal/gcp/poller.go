@@ -115,64 +115,137 @@ func WaitFor[T any](ctx context.Context, p *Poller, w StateWait[T], last T, stat
 	if w.Refresh == nil {
 		return last, fmt.Errorf("waiting for %s: nothing to read", w.What)
 	}
-	group := pollGroupOf(ctx)
-	var wake <-chan struct{}
-	if group != nil {
-		wake = group.channel()
-	}
-	wait := p.schedule.Initial
-	notFound, notAPI := 0, 0
-	var lastErr error
-	readNow := state == ""
+	c := newStateWaitCall(ctx, p, &w, last, state)
 	for n := 1; ; n++ {
-		if !readNow {
-			if lastErr == nil { // state is as last read
-				done, err := w.ends(state)
-				if err != nil {
-					return last, err
-				}
-				if done {
-					if group != nil {
-						group.Wake()
-					}
-					return last, nil
-				}
-			}
-			if err := p.pause(ctx, wake, p.jitter(wait)); err != nil {
-				if lastErr != nil {
-					return last, fmt.Errorf("waiting for %s: %w (last poll error: %w)", w.What, err, lastErr)
-				}
-				return last, fmt.Errorf("waiting for %s: %w", w.What, err)
-			}
-			wait = p.schedule.next(wait)
-			if group != nil {
-				wake = group.channel() // a wake from now on cuts the next wait short
+		if n > 1 || state != "" { // an unknown state is read at once
+			if done, err := c.next(ctx); done {
+				return c.last, err
 			}
 		}
-		readNow = false
-		got, st, err := w.Refresh(ctx)
-		if err != nil {
-			err = Compact(err)
-			if ctx.Err() != nil {
-				return last, fmt.Errorf("waiting for %s: %w (last poll error: %w)", w.What, ctx.Err(), err)
-			}
-			class := Classify(err)
-			switch {
-			case class == ClassNotFound && notFound < w.NotFoundRetries:
-				notFound++
-			case class == ClassNotAPI:
-				if notAPI++; notAPI >= NotAPIAttempts {
-					return last, fmt.Errorf("polling %s: %w (after %d attempts)", w.What, err, notAPI)
-				}
-			case !class.Retryable():
-				return last, fmt.Errorf("polling %s: %w", w.What, err)
-			}
-			lastErr = err
-			p.log.DebugContext(ctx, "polling failed, will retry",
-				"waiting_for", w.What, "poll", n, "class", class.String(), "error", err.Error(), "next_wait", wait)
-			continue
+		if err := c.poll(ctx, n); err != nil {
+			return c.last, err
 		}
-		notFound, lastErr, last, state = 0, nil, got, st
-		p.log.DebugContext(ctx, "polled", "waiting_for", w.What, "poll", n, "state", state, "next_wait", wait)
 	}
+}
+
+// stateWaitCall is the state of one call of WaitFor: the object and its
+// state as last read, the error of the last poll when it failed, the next
+// wait, and the failed polls counted against their limits.
+type stateWaitCall[T any] struct {
+	p *Poller
+	w *StateWait[T]
+	// group is ctx's PollGroup, nil for none; wake is its channel as of
+	// the last poll.
+	group *PollGroup
+	wake  <-chan struct{}
+	wait  time.Duration
+	last  T
+	state string
+	// lastErr is the error of the last poll; nil when it read the object.
+	lastErr          error
+	notFound, notAPI int
+}
+
+func newStateWaitCall[T any](ctx context.Context, p *Poller, w *StateWait[T], last T, state string) *stateWaitCall[T] {
+	c := &stateWaitCall[T]{p: p, w: w, group: pollGroupOf(ctx), wait: p.schedule.Initial, last: last, state: state}
+	if c.group != nil {
+		c.wake = c.group.channel()
+	}
+	return c
+}
+
+// next reports whether the wait ends before the next poll: at the state as
+// last read, when the last poll read it, or when ctx ends during the pause
+// before the poll.
+func (c *stateWaitCall[T]) next(ctx context.Context) (bool, error) {
+	if c.lastErr == nil { // the state is as last read
+		if done, err := c.finished(); done || err != nil {
+			return true, err
+		}
+	}
+	if err := c.pause(ctx); err != nil {
+		return true, err
+	}
+	return false, nil
+}
+
+// finished reports whether the state as last read ends the wait, with the
+// error when it ends it as unexpected; a wait that ends wakes its group.
+func (c *stateWaitCall[T]) finished() (bool, error) {
+	done, err := c.w.ends(c.state)
+	if err != nil {
+		return true, err
+	}
+	if done && c.group != nil {
+		c.group.Wake()
+	}
+	return done, nil
+}
+
+// pause waits before the next poll and moves the wait after it on the
+// schedule. It fails when ctx ends first.
+func (c *stateWaitCall[T]) pause(ctx context.Context) error {
+	if err := c.p.pause(ctx, c.wake, c.p.jitter(c.wait)); err != nil {
+		return c.stopped(err, c.lastErr)
+	}
+	c.wait = c.p.schedule.next(c.wait)
+	if c.group != nil {
+		c.wake = c.group.channel() // a wake from now on cuts the next wait short
+	}
+	return nil
+}
+
+// stopped is the error of a wait that cause ended, with pollErr, the error
+// of the last poll, when it failed.
+func (c *stateWaitCall[T]) stopped(cause, pollErr error) error {
+	if pollErr != nil {
+		return fmt.Errorf("waiting for %s: %w (last poll error: %w)", c.w.What, cause, pollErr)
+	}
+	return fmt.Errorf("waiting for %s: %w", c.w.What, cause)
+}
+
+// poll reads the object once, poll number n. A failed read that is
+// retried is kept as the last poll error; one that is not ends the wait.
+func (c *stateWaitCall[T]) poll(ctx context.Context, n int) error {
+	got, st, err := c.w.Refresh(ctx)
+	if err != nil {
+		return c.pollFailed(ctx, n, Compact(err))
+	}
+	c.notFound, c.lastErr, c.last, c.state = 0, nil, got, st
+	c.p.log.DebugContext(ctx, "polled", "waiting_for", c.w.What, "poll", n, "state", c.state, "next_wait", c.wait)
+	return nil
+}
+
+// pollFailed handles the error err of poll n: it ends the wait when ctx
+// has ended or err is not read again, and else keeps it as the last poll
+// error.
+func (c *stateWaitCall[T]) pollFailed(ctx context.Context, n int, err error) error {
+	if ctx.Err() != nil {
+		return c.stopped(ctx.Err(), err)
+	}
+	class := Classify(err)
+	if gaveUp := c.giveUp(class, err); gaveUp != nil {
+		return gaveUp
+	}
+	c.lastErr = err
+	c.p.log.DebugContext(ctx, "polling failed, will retry",
+		"waiting_for", c.w.What, "poll", n, "class", class.String(), "error", err.Error(), "next_wait", c.wait)
+	return nil
+}
+
+// giveUp counts a failed poll of class and returns why the wait ends, or
+// nil when the object is read again: not found NotFoundRetries times in a
+// row, ClassNotAPI until NotAPIAttempts, and any retryable class.
+func (c *stateWaitCall[T]) giveUp(class Class, err error) error {
+	switch {
+	case class == ClassNotFound && c.notFound < c.w.NotFoundRetries:
+		c.notFound++
+	case class == ClassNotAPI:
+		if c.notAPI++; c.notAPI >= NotAPIAttempts {
+			return fmt.Errorf("polling %s: %w (after %d attempts)", c.w.What, err, c.notAPI)
+		}
+	case !class.Retryable():
+		return fmt.Errorf("polling %s: %w", c.w.What, err)
+	}
+	return nil
 }

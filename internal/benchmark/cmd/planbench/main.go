@@ -127,26 +127,14 @@ func logf(format string, args ...any) {
 
 func run(ctx context.Context, o options) error {
 	if o.render != "" {
-		b, err := os.ReadFile(o.render)
-		if err != nil {
-			return err
-		}
-		var rep benchmark.Report
-		if err := json.Unmarshal(b, &rep); err != nil {
-			return fmt.Errorf("%s: %w", o.render, err)
-		}
-		return write(o.out, &rep)
+		return renderResults(o.render, o.out)
 	}
 	if _, err := os.Stat("go.mod"); err != nil {
 		return errors.New("run from the module root (make bench-plan)")
 	}
-	tf := o.terraform
-	if tf == "" {
-		p, err := exec.LookPath("terraform")
-		if err != nil {
-			return errors.New("terraform is not on PATH; pass -terraform")
-		}
-		tf = p
+	tf, err := terraformPath(o.terraform)
+	if err != nil {
+		return err
 	}
 	root, err := os.Getwd()
 	if err != nil {
@@ -156,40 +144,99 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err := os.RemoveAll(tmp); err != nil {
-			logf("removing %s: %v", tmp, err)
-		}
-	}()
+	defer removeTemp(tmp)
+	r, x, err := installProviders(ctx, o, tf, root, tmp)
+	if err != nil {
+		return err
+	}
+	if o.onlyScale {
+		return replaceScale(ctx, r, o, x, tf)
+	}
+	rep, err := measureReport(ctx, r, o, x, tf)
+	if err != nil {
+		return err
+	}
+	if err := writeResults(o.results, rep); err != nil {
+		return err
+	}
+	return write(o.out, rep)
+}
 
+// renderResults writes the report and the guide to out from the
+// measurements in the JSON file results, without measuring.
+func renderResults(results, out string) error {
+	b, err := os.ReadFile(results)
+	if err != nil {
+		return err
+	}
+	var rep benchmark.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return fmt.Errorf("%s: %w", results, err)
+	}
+	return write(out, &rep)
+}
+
+// terraformPath is the terraform binary to measure: tf, or terraform on
+// PATH when tf is "".
+func terraformPath(tf string) (string, error) {
+	if tf != "" {
+		return tf, nil
+	}
+	p, err := exec.LookPath("terraform")
+	if err != nil {
+		return "", errors.New("terraform is not on PATH; pass -terraform")
+	}
+	return p, nil
+}
+
+// removeTemp removes the work directory tmp, logging a failure.
+func removeTemp(tmp string) {
+	if err := os.RemoveAll(tmp); err != nil {
+		logf("removing %s: %v", tmp, err)
+	}
+}
+
+// installProviders builds the providers of the module at root (and of
+// o.before, exported under tmp) into tmp and returns the runner of tf
+// that plans with them, and the builds beside the provider.
+func installProviders(ctx context.Context, o options, tf, root, tmp string) (*benchmark.Runner, benchmark.Extras, error) {
 	x := benchmark.Extras{GoogleBeta: os.Getenv(benchmark.GoogleBetaEnv), Google: os.Getenv(benchmark.GoogleEnv)}
 	if o.before != "" {
+		var err error
 		if x.BeforeRoot, err = exportRevision(ctx, o.before, tmp); err != nil {
-			return err
+			return nil, x, err
 		}
 	}
 	logf("building the providers")
 	env, err := benchmark.Install(ctx, root, tmp, x)
 	if err != nil {
+		return nil, x, err
+	}
+	return &benchmark.Runner{Terraform: tf, Env: env, WorkDir: tmp, Runs: o.runs, Logf: logf}, x, nil
+}
+
+// replaceScale measures the plans at scale alone, prints their targets and
+// replaces their section of the guide o.out.
+func replaceScale(ctx context.Context, r *benchmark.Runner, o options, x benchmark.Extras, tf string) error {
+	s, err := measureScale(ctx, r, o, x, tf)
+	if err != nil {
 		return err
 	}
-	r := &benchmark.Runner{Terraform: tf, Env: env, WorkDir: tmp, Runs: o.runs, Logf: logf}
-	if o.onlyScale {
-		s, err := measureScale(ctx, r, o, x, tf)
-		if err != nil {
-			return err
-		}
-		guide, err := os.ReadFile(o.out)
-		if err != nil {
-			return err
-		}
-		fmt.Print(targetsTable(s))
-		if err := os.WriteFile(o.out, []byte(benchmark.SpliceScale(string(guide), s.Section())), 0o644); err != nil { //nolint:gosec // a documentation file
-			return err
-		}
-		logf("replaced the plans at scale in %s", o.out)
-		return nil
+	guide, err := os.ReadFile(o.out)
+	if err != nil {
+		return err
 	}
+	fmt.Print(targetsTable(s))
+	if err := os.WriteFile(o.out, []byte(benchmark.SpliceScale(string(guide), s.Section())), 0o644); err != nil { //nolint:gosec // a documentation file
+		return err
+	}
+	logf("replaced the plans at scale in %s", o.out)
+	return nil
+}
+
+// measureReport measures what o asks for, in order: the plans, the plans
+// at scale, the applies and the suites.
+func measureReport(ctx context.Context, r *benchmark.Runner, o options, x benchmark.Extras, tf string) (*benchmark.Report, error) {
 	rep := &benchmark.Report{
 		Date:              time.Now().UTC().Format(time.DateOnly),
 		Command:           "make bench-plan",
@@ -201,36 +248,44 @@ func run(ctx context.Context, o options) error {
 		GoogleBeta:        x.GoogleBeta != "",
 	}
 	if err := measurePlans(ctx, r, rep, o); err != nil {
-		return err
+		return nil, err
 	}
 	if len(o.scaleSizes)+len(o.scalePools) > 0 {
+		var err error
 		if rep.Scale, err = measureScale(ctx, r, o, x, tf); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if o.applies {
 		if err := measureApplies(ctx, r, rep, o); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if o.suites {
 		s, err := runSuites(ctx, tf)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rep.Suites = s
 	}
-	if o.results != "" {
-		b, err := json.MarshalIndent(rep, "", " ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(o.results, b, 0o600); err != nil {
-			return err
-		}
-		logf("wrote %s", o.results)
+	return rep, nil
+}
+
+// writeResults writes the measurements of rep to the file results as
+// JSON; results "" writes nothing.
+func writeResults(results string, rep *benchmark.Report) error {
+	if results == "" {
+		return nil
 	}
-	return write(o.out, rep)
+	b, err := json.MarshalIndent(rep, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(results, b, 0o600); err != nil {
+		return err
+	}
+	logf("wrote %s", results)
+	return nil
 }
 
 // targetsTable is the plans-at-scale targets, for the terminal.
