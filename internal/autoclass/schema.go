@@ -19,7 +19,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/validation"
 )
 
-func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
+func dataSourceSchema(cat *catalog.Catalog) schema.Schema { //nolint:funlen // a schema literal
 	podsMin, podsMax := cat.MaxPodsPerNodeRange()
 	optString := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Optional: true, MarkdownDescription: desc, Validators: []validator.String{stringvalidator.LengthAtLeast(1)}}

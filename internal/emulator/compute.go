@@ -4,11 +4,9 @@
 package emulator
 
 import (
-	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	compute "google.golang.org/api/compute/v1"
@@ -133,11 +131,6 @@ func computeNotFound(q *computeRequest, path string) *apiError {
 	return computeResourceNotFound("projects/" + q.project + "/" + path)
 }
 
-// Machine types outside the accelerator families exist in every zone (the
-// general-purpose families); these are the ones zones list.
-var generalMachineTypes = []string{"e2-standard-2", "e2-standard-4", "e2-standard-8",
-	"n1-standard-1", "n1-standard-2", "n1-standard-4", "n1-standard-8", "n1-standard-16", "n1-standard-32", "n1-standard-64", "n1-standard-96"}
-
 func (s *Server) computeZonesList(q *computeRequest) (any, *apiError) {
 	out := &compute.ZoneList{Kind: "compute#zoneList", SelfLink: s.computeSelf(q, "zones")}
 	for _, z := range s.sc.Zones {
@@ -182,8 +175,6 @@ func zoneAcceleratorTypes(z *Zone) []string {
 	}
 	return out
 }
-
-func isGPUAcceleratorType(name string) bool { return strings.HasPrefix(name, "nvidia-") }
 
 // zoneHasMachineType: accelerator machine types only where the scenario
 // lists them, other machine types everywhere.
@@ -320,84 +311,4 @@ func (s *Server) computeAcceleratorTypesAggregated(q *computeRequest) (any, *api
 		out.Items["zones/"+z.Name] = l
 	}
 	return out, nil
-}
-
-// builtinGPUs is the GPU type and count built into a machine type, from
-// Compute Engine's accelerator-optimized machine tables
-// (https://cloud.google.com/compute/docs/accelerator-optimized-machines):
-// A2 highgpu/megagpu carry A100 40GB, A2 ultragpu A100 80GB, A3 highgpu and
-// edgegpu H100, A3 megagpu H100 Mega, A3 ultragpu H200, A4 B200, and the
-// count is the "-<n>g" suffix; G2 carries L4s by size.
-func builtinGPUs(machine string) (string, int) {
-	families := []struct{ prefix, gpu string }{
-		{"a2-highgpu-", "nvidia-tesla-a100"}, {"a2-megagpu-", "nvidia-tesla-a100"},
-		{"a2-ultragpu-", "nvidia-a100-80gb"}, {"a3-highgpu-", "nvidia-h100-80gb"},
-		{"a3-edgegpu-", "nvidia-h100-80gb"}, {"a3-megagpu-", "nvidia-h100-mega-80gb"},
-		{"a3-ultragpu-", "nvidia-h200-141gb"}, {"a4-highgpu-", "nvidia-b200"},
-	}
-	for _, f := range families {
-		if rest, ok := strings.CutPrefix(machine, f.prefix); ok {
-			size, _, _ := strings.Cut(rest, "-")
-			if n, err := strconv.Atoi(strings.TrimSuffix(size, "g")); err == nil && strings.HasSuffix(size, "g") {
-				return f.gpu, n
-			}
-		}
-	}
-	// G2: https://cloud.google.com/compute/docs/gpus#l4-gpus
-	g2 := map[string]int{"g2-standard-4": 1, "g2-standard-8": 1, "g2-standard-12": 1, "g2-standard-16": 1,
-		"g2-standard-24": 2, "g2-standard-32": 1, "g2-standard-48": 4, "g2-standard-96": 8}
-	if n, ok := g2[machine]; ok {
-		return "nvidia-l4", n
-	}
-	return "", 0
-}
-
-// n1GPUCounts are the GPU counts Compute Engine attaches to an N1 VM, per
-// GPU type (https://cloud.google.com/compute/docs/gpus, the N1 table: T4,
-// P4 and P100 in 1, 2 or 4; V100 in 1, 2, 4 or 8).
-var n1GPUCounts = map[string][]int64{
-	"nvidia-tesla-t4":   {1, 2, 4},
-	"nvidia-tesla-p4":   {1, 2, 4},
-	"nvidia-tesla-p100": {1, 2, 4},
-	"nvidia-tesla-v100": {1, 2, 4, 8},
-}
-
-// attachedGPUProblem says why count GPUs of gpuType cannot be attached to
-// machineType, "" when they can or the emulator has no rule for the pair.
-// Assumption: the wording of the answer.
-func attachedGPUProblem(machineType, gpuType string, count int64) string {
-	counts, ok := n1GPUCounts[gpuType]
-	if !ok || !strings.HasPrefix(machineType, "n1-") || slices.Contains(counts, count) {
-		return ""
-	}
-	return fmt.Sprintf("Accelerator count %d of type %s is not supported on N1 machine types; supported counts: %v.", count, gpuType, counts)
-}
-
-// tpuBootDiskRefused are the boot disk types Compute Engine's TPU machine
-// types do not take (https://cloud.google.com/compute/docs/tpus/tpu-machines,
-// the disk table: TPU7x and v6e take Hyperdisk only, v5p no Standard
-// Persistent Disk nor Hyperdisk Balanced). An instance without a disk type
-// gets pd-standard (instances.insert initializeParams.diskType: "If not
-// specified, the default is pd-standard").
-var tpuBootDiskRefused = map[string][]string{
-	"tpu7x-": {"pd-standard", "pd-balanced", "pd-ssd"},
-	"ct6e-":  {"pd-standard", "pd-balanced", "pd-ssd"},
-	"ct5p-":  {"pd-standard", "hyperdisk-balanced"},
-}
-
-// bootDiskProblem says why a boot disk of diskType (a full or partial URL,
-// "" for the default) cannot boot machineType, "" when it can. Assumption:
-// the wording, "<type> disk type cannot be used by <machine type> machine
-// type", as Compute Engine's answers are quoted in user reports.
-func bootDiskProblem(machineType, diskType string) string {
-	t := "pd-standard"
-	if diskType != "" {
-		t = diskType[strings.LastIndex(diskType, "/")+1:]
-	}
-	for prefix, refused := range tpuBootDiskRefused {
-		if strings.HasPrefix(machineType, prefix) && slices.Contains(refused, t) {
-			return fmt.Sprintf("%s disk type cannot be used by %s machine type.", t, machineType)
-		}
-	}
-	return ""
 }

@@ -4,7 +4,6 @@
 package emulator
 
 import (
-	"errors"
 	"sort"
 
 	compute "google.golang.org/api/compute/v1"
@@ -56,25 +55,6 @@ type Reservation struct {
 	SpecificReservationRequired bool `json:"specificReservationRequired,omitempty"`
 }
 
-// SetQuota sets (or adds) a regional quota of every project (project "")
-// or of one project.
-func (s *Server) SetQuota(q Quota) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	upsert(&s.sc.Quotas, q, func(cur Quota) bool {
-		return cur.Project == q.Project && cur.Region == q.Region && cur.Metric == q.Metric
-	})
-}
-
-// SetReservation sets (or adds) a reservation, by project, zone and name.
-func (s *Server) SetReservation(r Reservation) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	upsert(&s.sc.Reservations, r, func(cur Reservation) bool {
-		return cur.Project == r.Project && cur.Zone == r.Zone && cur.Name == r.Name
-	})
-}
-
 // upsert replaces the element of list that is the same as v, or appends v.
 func upsert[T any](list *[]T, v T, same func(T) bool) {
 	for i, cur := range *list {
@@ -84,33 +64,6 @@ func upsert[T any](list *[]T, v T, same func(T) bool) {
 		}
 	}
 	*list = append(*list, v)
-}
-
-// adminCapacityEvidence serves the admin verbs "quota" and "reservation".
-func (s *Server) adminCapacityEvidence(verb string, body []byte) (any, bool, error) {
-	switch verb {
-	case "quota":
-		var q Quota
-		if err := strictJSON(body, &q); err != nil {
-			return nil, true, err
-		}
-		if q.Region == "" || q.Metric == "" {
-			return nil, true, errors.New("quota needs region and metric")
-		}
-		s.SetQuota(q)
-		return okResult, true, nil
-	case "reservation":
-		var r Reservation
-		if err := strictJSON(body, &r); err != nil {
-			return nil, true, err
-		}
-		if r.Zone == "" || r.Name == "" || r.MachineType == "" {
-			return nil, true, errors.New("reservation needs zone, name and machineType")
-		}
-		s.SetReservation(r)
-		return okResult, true, nil
-	}
-	return nil, false, nil
 }
 
 func forProject(scoped, project string) bool {

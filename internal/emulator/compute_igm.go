@@ -121,7 +121,7 @@ func (s *Server) igmURL(project, zone, name string) string {
 func (s *Server) poolIGMs(project, zone string) []*computeIGM {
 	s.ensureProject(project)
 	var out []*computeIGM
-	for _, c := range s.clusters {
+	for _, c := range s.gke.clusters {
 		if c.project != project {
 			continue
 		}

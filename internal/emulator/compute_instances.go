@@ -10,8 +10,6 @@ import (
 	"hash/fnv"
 	"net/http"
 	"path"
-	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -75,19 +73,6 @@ type Image struct {
 	Project string `json:"project"`
 	Name    string `json:"name"`
 	Family  string `json:"family,omitempty"`
-}
-
-// defaultImages are the images of Default. The families are the ones
-// Google's TPU guides create TPU VM instances from
-// (ubuntu-os-accelerator-images: ubuntu-accel-2204-amd64-tpu-v5e-v5p-v6e,
-// https://cloud.google.com/compute/docs/tpus/create-tpu-vm-instance; and
-// ubuntu-accel-2404-amd64-tpu-tpu7x for TPU7x) and the general Ubuntu LTS
-// family. Assumption: the image names (a family plus a date) are
-// illustrative.
-var defaultImages = []Image{
-	{Project: "ubuntu-os-accelerator-images", Name: "ubuntu-accel-2204-amd64-tpu-v5e-v5p-v6e-v20250923", Family: "ubuntu-accel-2204-amd64-tpu-v5e-v5p-v6e"},
-	{Project: "ubuntu-os-accelerator-images", Name: "ubuntu-accel-2404-amd64-tpu-tpu7x-v20250923", Family: "ubuntu-accel-2404-amd64-tpu-tpu7x"},
-	{Project: "ubuntu-os-cloud", Name: "ubuntu-2204-jammy-v20250923", Family: "ubuntu-2204-lts"},
 }
 
 // gceInstance is one instance with what the emulator keeps beside it.
@@ -171,10 +156,9 @@ func computeConditionNotMet(msg string) *apiError {
 	return e
 }
 
-// instanceNameRE is the instance name rule of the instances resource:
-// "The name must be 1-63 characters long, and comply with RFC1035 …
-// [a-z]([-a-z0-9]*[a-z0-9])?".
-var instanceNameRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
+// instanceNameRE is the instance name rule of the instances resource
+// (resourceNameRE).
+var instanceNameRE = resourceNameRE
 
 // resourcePath returns the projects/… part of a Compute Engine resource
 // URL (full or partial), with the request's project for paths that start
@@ -391,7 +375,7 @@ func (s *Server) computeInstancesInsert(q *computeRequest, zone string) (any, *a
 		return nil, computeInvalid("zone", zone, "Unknown zone.")
 	}
 	if !instanceNameRE.MatchString(in.Name) {
-		return nil, computeInvalid("resource.name", in.Name, "Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'")
+		return nil, computeInvalid("resource.name", in.Name, "Must be a match of regex '"+resourceNamePattern+"'")
 	}
 	if why := labelsProblem(in.Labels); why != "" {
 		return nil, computeInvalid("resource.labels", fmt.Sprint(len(in.Labels)), why)
@@ -406,7 +390,7 @@ func (s *Server) computeInstancesInsert(q *computeRequest, zone string) (any, *a
 		return nil, aerr
 	}
 	key := instanceKey(q.project, zone, in.Name)
-	if _, dup := s.instances[key]; dup {
+	if _, dup := s.compute.instances[key]; dup {
 		msg := fmt.Sprintf("The resource '%s' already exists", key)
 		e := newError(statusAlreadyExists, "%s", msg)
 		e.legacy = []legacyError{{Message: msg, Domain: "global", Reason: "alreadyExists"}}
@@ -419,7 +403,7 @@ func (s *Server) computeInstancesInsert(q *computeRequest, zone string) (any, *a
 		return nil, aerr
 	}
 	gi := &gceInstance{inst: s.newInstance(q, zone, machine, in), project: q.project, zone: zone}
-	s.instances[key] = gi
+	s.compute.instances[key] = gi
 
 	op := s.newComputeOperation(q, MethodComputeInstancesInsert, zone, "insert", gi, s.sc.Durations.InstanceInsert)
 	gi.create = op
@@ -436,7 +420,7 @@ func (s *Server) computeInstancesInsert(q *computeRequest, zone string) (any, *a
 	}
 	op.finish = func(op *operation, now time.Time) {
 		gi.create = nil
-		cur, ok := s.instances[key]
+		cur, ok := s.compute.instances[key]
 		switch {
 		case !ok || cur != gi:
 			op.err = &rpcStatus{Code: rpcCodes[statusAborted].rpc, Message: "The instance was deleted while it was being created."}
@@ -444,7 +428,7 @@ func (s *Server) computeInstancesInsert(q *computeRequest, zone string) (any, *a
 			// No instance remains after a failed insert: the stockout
 			// message says to try again, which creates it anew.
 			s.releaseInstance(gi)
-			delete(s.instances, key)
+			delete(s.compute.instances, key)
 			op.err, op.errCode = failure, errCode
 		default:
 			gi.inst.Status = instRunning
@@ -498,12 +482,26 @@ func (s *Server) newInstance(q *computeRequest, zone, machine string, in compute
 	}
 	tags.Fingerprint = tagsFingerprint(tags.Items)
 	out.Tags = tags
+	out.NetworkInterfaces = s.instanceNICs(q, zone, in.NetworkInterfaces)
+	out.Scheduling = instanceScheduling(machine, in.Scheduling)
+	if out.ShieldedInstanceConfig == nil {
+		out.ShieldedInstanceConfig = &compute.ShieldedInstanceConfig{EnableVtpm: true, EnableIntegrityMonitoring: true}
+	}
+	out.Disks = nil
+	for i, d := range in.Disks {
+		out.Disks = append(out.Disks, s.attachedDisk(q, zone, in.Name, i, d))
+	}
+	return &out
+}
 
-	nics := in.NetworkInterfaces
+// instanceNICs are the network interfaces of a new instance: nic0 on the
+// default network when the request names none, each with its network and
+// subnetwork URLs, an internal IP and its access configs.
+func (s *Server) instanceNICs(q *computeRequest, zone string, nics []*compute.NetworkInterface) []*compute.NetworkInterface {
 	if len(nics) == 0 {
 		nics = []*compute.NetworkInterface{{}}
 	}
-	out.NetworkInterfaces = nil
+	out := make([]*compute.NetworkInterface, 0, len(nics))
 	for i, n := range nics {
 		nic := compute.NetworkInterface{}
 		if n != nil {
@@ -523,28 +521,39 @@ func (s *Server) newInstance(q *computeRequest, zone, machine string, in compute
 			s.ipSeq++
 			nic.NetworkIP = fmt.Sprintf("10.128.%d.%d", s.ipSeq/250%256, s.ipSeq%250+2)
 		}
-		var acs []*compute.AccessConfig
-		for _, ac := range nic.AccessConfigs {
-			if ac == nil {
-				continue
-			}
-			c := *ac
-			c.Kind = "compute#accessConfig"
-			if c.Type == "" {
-				c.Type = "ONE_TO_ONE_NAT"
-			}
-			if c.Name == "" {
-				c.Name = "External NAT"
-			}
-			acs = append(acs, &c)
-		}
-		nic.AccessConfigs = acs
-		out.NetworkInterfaces = append(out.NetworkInterfaces, &nic)
+		nic.AccessConfigs = accessConfigs(nic.AccessConfigs)
+		out = append(out, &nic)
 	}
+	return out
+}
 
+// accessConfigs are the external access configs of an interface, with
+// their defaults: ONE_TO_ONE_NAT named "External NAT".
+func accessConfigs(in []*compute.AccessConfig) []*compute.AccessConfig {
+	var out []*compute.AccessConfig
+	for _, ac := range in {
+		if ac == nil {
+			continue
+		}
+		c := *ac
+		c.Kind = "compute#accessConfig"
+		if c.Type == "" {
+			c.Type = "ONE_TO_ONE_NAT"
+		}
+		if c.Name == "" {
+			c.Name = "External NAT"
+		}
+		out = append(out, &c)
+	}
+	return out
+}
+
+// instanceScheduling is the scheduling of a new instance of machine, with
+// the defaults newInstance describes.
+func instanceScheduling(machine string, in *compute.Scheduling) *compute.Scheduling {
 	sch := compute.Scheduling{}
-	if in.Scheduling != nil {
-		sch = *in.Scheduling
+	if in != nil {
+		sch = *in
 	}
 	accelerator := isTPUMachine(machine) || isGPUMachine(machine)
 	if sch.ProvisioningModel == "" {
@@ -564,41 +573,39 @@ func (s *Server) newInstance(q *computeRequest, zone, machine string, in compute
 	if sch.ProvisioningModel == "SPOT" && sch.InstanceTerminationAction == "" {
 		sch.InstanceTerminationAction = "STOP"
 	}
-	out.Scheduling = &sch
-	if out.ShieldedInstanceConfig == nil {
-		out.ShieldedInstanceConfig = &compute.ShieldedInstanceConfig{EnableVtpm: true, EnableIntegrityMonitoring: true}
-	}
+	return &sch
+}
 
-	out.Disks = nil
-	for i, d := range in.Disks {
-		disk := *d
-		disk.Kind, disk.Type, disk.Index = "compute#attachedDisk", "PERSISTENT", int64(i)
-		if disk.Mode == "" {
-			disk.Mode = "READ_WRITE"
-		}
-		if disk.DeviceName == "" {
-			disk.DeviceName = fmt.Sprintf("persistent-disk-%d", i)
-		}
-		if disk.Source == "" {
-			name := in.Name
-			if disk.InitializeParams != nil && disk.InitializeParams.DiskName != "" {
-				name = disk.InitializeParams.DiskName
-			} else if !disk.Boot {
-				name = fmt.Sprintf("%s-%d", in.Name, i)
-			}
-			disk.Source = "zones/" + zone + "/disks/" + name
-		}
-		disk.Source = s.computeSelf(q, strings.TrimPrefix(resourcePath(q.project, disk.Source), "projects/"+q.project+"/"))
-		if disk.InitializeParams != nil {
-			disk.DiskSizeGb = disk.InitializeParams.DiskSizeGb
-		}
-		disk.InitializeParams = nil // input only
-		if k := d.DiskEncryptionKey; k != nil {
-			disk.DiskEncryptionKey = &compute.CustomerEncryptionKey{KmsKeyName: reportedKMSKey(k.KmsKeyName)}
-		}
-		out.Disks = append(out.Disks, &disk)
+// attachedDisk is disk i of a new instance as a read shows it: a
+// persistent disk with its source URL (a new disk is named after the
+// instance) and size, without the input-only initializeParams.
+func (s *Server) attachedDisk(q *computeRequest, zone, instance string, i int, d *compute.AttachedDisk) *compute.AttachedDisk {
+	disk := *d
+	disk.Kind, disk.Type, disk.Index = "compute#attachedDisk", "PERSISTENT", int64(i)
+	if disk.Mode == "" {
+		disk.Mode = "READ_WRITE"
 	}
-	return &out
+	if disk.DeviceName == "" {
+		disk.DeviceName = fmt.Sprintf("persistent-disk-%d", i)
+	}
+	if disk.Source == "" {
+		name := instance
+		if disk.InitializeParams != nil && disk.InitializeParams.DiskName != "" {
+			name = disk.InitializeParams.DiskName
+		} else if !disk.Boot {
+			name = fmt.Sprintf("%s-%d", instance, i)
+		}
+		disk.Source = "zones/" + zone + "/disks/" + name
+	}
+	disk.Source = s.computeSelf(q, strings.TrimPrefix(resourcePath(q.project, disk.Source), "projects/"+q.project+"/"))
+	if disk.InitializeParams != nil {
+		disk.DiskSizeGb = disk.InitializeParams.DiskSizeGb
+	}
+	disk.InitializeParams = nil // input only
+	if k := d.DiskEncryptionKey; k != nil {
+		disk.DiskEncryptionKey = &compute.CustomerEncryptionKey{KmsKeyName: reportedKMSKey(k.KmsKeyName)}
+	}
+	return &disk
 }
 
 // assignNATIPs gives every requested external access config an address
@@ -637,7 +644,7 @@ func copyInstance(in *compute.Instance) *compute.Instance {
 }
 
 func (s *Server) instanceOf(q *computeRequest, zone, name string) (*gceInstance, *apiError) {
-	gi, ok := s.instances[instanceKey(q.project, zone, name)]
+	gi, ok := s.compute.instances[instanceKey(q.project, zone, name)]
 	if !ok {
 		return nil, computeNotFound(q, "zones/"+zone+"/instances/"+name)
 	}
@@ -656,7 +663,7 @@ func (s *Server) computeInstancesGet(q *computeRequest, zone, name string) (any,
 // all), sorted by name.
 func (s *Server) zoneInstances(q *computeRequest, zone, name string) []*compute.Instance {
 	var out []*compute.Instance
-	for _, gi := range s.instances {
+	for _, gi := range s.compute.instances {
 		if gi.project == q.project && gi.zone == zone && (name == "" || gi.inst.Name == name) {
 			out = append(out, s.renderInstance(gi, q.now))
 		}
@@ -715,7 +722,7 @@ func (s *Server) computeInstancesDelete(q *computeRequest, zone, name string) (a
 	op := s.newComputeOperation(q, MethodComputeInstancesDelete, zone, "delete", gi, s.sc.Durations.InstanceDelete)
 	failure := s.takeOpFailure(MethodComputeInstancesDelete)
 	op.finish = func(op *operation, _ time.Time) {
-		if cur, ok := s.instances[key]; !ok || cur != gi {
+		if cur, ok := s.compute.instances[key]; !ok || cur != gi {
 			return // already gone: the delete is done
 		}
 		if failure != nil {
@@ -724,7 +731,7 @@ func (s *Server) computeInstancesDelete(q *computeRequest, zone, name string) (a
 			return
 		}
 		s.releaseInstance(gi)
-		delete(s.instances, key)
+		delete(s.compute.instances, key)
 	}
 	return s.computeOpJSON(op, true), nil
 }
@@ -784,7 +791,7 @@ func (s *Server) computeInstancesSet(q *computeRequest, method, zone, name strin
 	op := s.newComputeOperation(q, method, zone, verb, gi, s.sc.Durations.InstanceUpdate)
 	failure := s.takeOpFailure(method)
 	op.finish = func(op *operation, _ time.Time) {
-		switch cur, ok := s.instances[key]; {
+		switch cur, ok := s.compute.instances[key]; {
 		case failure != nil:
 			op.err = failure
 		case !ok || cur != gi:
@@ -862,98 +869,19 @@ func (s *Server) computeOpJSON(op *operation, fresh bool) *compute.Operation {
 	return out
 }
 
-// Instances returns copies of every Compute Engine instance, sorted by
-// selfLink.
-func (s *Server) Instances() []*compute.Instance {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	s.settle(now)
-	out := make([]*compute.Instance, 0, len(s.instances))
-	for _, gi := range s.instances {
-		out = append(out, s.renderInstance(gi, now))
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].SelfLink < out[j].SelfLink })
-	return out
+// computeState is the Compute Engine API's part of the server's state.
+type computeState struct {
+	instances map[string]*gceInstance // by projects/P/zones/Z/instances/N
+	policies  map[string]*gcePolicy   // by projects/P/regions/R/resourcePolicies/N
 }
 
-// Instance returns a copy of the stored instance name
-// (projects/P/zones/Z/instances/N).
-func (s *Server) Instance(name string) (*compute.Instance, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	s.settle(now)
-	gi, ok := s.instances[name]
-	if !ok {
-		return nil, fmt.Errorf("Instance: no instance %s", name)
-	}
-	return s.renderInstance(gi, now), nil
+func newComputeState() computeState {
+	return computeState{instances: map[string]*gceInstance{}, policies: map[string]*gcePolicy{}}
 }
 
-// PreemptInstance preempts a Spot or preemptible instance
-// (projects/P/zones/Z/instances/N) as Compute Engine does: its capacity is
-// released and, with instanceTerminationAction STOP (the default), it is
-// TERMINATED; with DELETE it is gone
-// (https://cloud.google.com/compute/docs/instances/spot#preemption-process).
-func (s *Server) PreemptInstance(name string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
-	gi, ok := s.instances[name]
-	if !ok {
-		return fmt.Errorf("PreemptInstance: no instance %s", name)
-	}
-	sch := gi.inst.Scheduling
-	if sch == nil || (sch.ProvisioningModel != "SPOT" && !sch.Preemptible) {
-		return fmt.Errorf("PreemptInstance: %s is neither Spot nor preemptible", name)
-	}
-	if gi.inst.Status != instRunning {
-		return fmt.Errorf("PreemptInstance: %s is %s, not RUNNING", name, gi.inst.Status)
-	}
-	s.releaseInstance(gi)
-	if sch.InstanceTerminationAction == "DELETE" {
-		delete(s.instances, name)
-		return nil
-	}
-	gi.inst.Status = instTerminated
-	return nil
-}
-
-// instanceStatuses are the statuses SetInstanceStatus accepts
-// (https://cloud.google.com/compute/docs/instances/instance-life-cycle).
-var instanceStatuses = []string{instProvisioning, instStaging, instRunning, instStopping, "SUSPENDING", "SUSPENDED",
-	"REPAIRING", instTerminated}
-
-// SetInstanceStatus sets the status of instance name out of band, as
-// Compute Engine's own actions do (a stop, a repair). A TERMINATED or
-// SUSPENDED instance holds no capacity; setting it RUNNING again takes
-// capacity without checking the limit.
-func (s *Server) SetInstanceStatus(name, status string) error {
-	if !slices.Contains(instanceStatuses, status) {
-		return fmt.Errorf("SetInstanceStatus: unknown status %q; one of %s", status, strings.Join(instanceStatuses, ", "))
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
-	gi, ok := s.instances[name]
-	if !ok {
-		return fmt.Errorf("SetInstanceStatus: no instance %s", name)
-	}
-	if status == instTerminated || status == "SUSPENDED" {
-		s.releaseInstance(gi)
-	} else if gi.capKey == "" {
-		gi.capKey = capKey(gi.zone, gi.inst.MachineType[strings.LastIndex(gi.inst.MachineType, "/")+1:])
-		s.reserve(gi.capKey, 1)
-	}
-	gi.inst.Status = status
-	return nil
-}
-
-// SetImage adds an image to the scenario's table, or replaces the one of
-// the same project and name.
-func (s *Server) SetImage(img Image) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	upsert(&s.sc.Images, img, func(cur Image) bool { return cur.Project == img.Project && cur.Name == img.Name })
+// computeOperationMethods are the Compute Engine methods that start an
+// operation (operationMethods).
+var computeOperationMethods = []string{
+	MethodComputeInstancesInsert, MethodComputeInstancesDelete, MethodComputeInstancesSetLabels,
+	MethodComputeInstancesSetMetadata, MethodComputeInstancesSetTags,
 }

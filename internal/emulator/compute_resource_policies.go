@@ -13,7 +13,6 @@ import (
 	"time"
 
 	compute "google.golang.org/api/compute/v1"
-	container "google.golang.org/api/container/v1"
 )
 
 // Compute Engine resource policies and their region operations, as the
@@ -119,7 +118,7 @@ func (s *Server) knownRegion(region string) bool {
 // maxTopologyDistance.
 func checkResourcePolicy(p *compute.ResourcePolicy) *apiError {
 	if !instanceNameRE.MatchString(p.Name) {
-		return computeInvalid("resource.name", p.Name, "Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'")
+		return computeInvalid("resource.name", p.Name, "Must be a match of regex '"+resourceNamePattern+"'")
 	}
 	if p.GroupPlacementPolicy != nil || p.InstanceSchedulePolicy != nil || p.SnapshotSchedulePolicy != nil || p.DiskConsistencyGroupPolicy != nil {
 		return newError(statusUnimplemented, "The emulator serves workload policies only (resource.workloadPolicy).")
@@ -150,7 +149,7 @@ func (s *Server) computeResourcePoliciesInsert(q *computeRequest, region string)
 		return nil, aerr
 	}
 	key := policyKey(q.project, region, in.Name)
-	if _, taken := s.policies[key]; taken {
+	if _, taken := s.compute.policies[key]; taken {
 		msg := fmt.Sprintf("The resource '%s' already exists", key)
 		e := newError(statusAlreadyExists, "%s", msg)
 		e.legacy = []legacyError{{Message: msg, Domain: "global", Reason: "alreadyExists"}}
@@ -164,15 +163,15 @@ func (s *Server) computeResourcePoliciesInsert(q *computeRequest, region string)
 	p.SelfLink = s.computeSelf(q, "regions/"+region+"/resourcePolicies/"+in.Name)
 	p.CreationTimestamp = rfc3339(q.now)
 	gp := &gcePolicy{policy: &p, project: q.project, region: region}
-	s.policies[key] = gp
+	s.compute.policies[key] = gp
 	op := s.newRegionOperation(q, MethodComputeResourcePoliciesInsert, region, "insert", gp)
 	failure := s.takeOpFailure(MethodComputeResourcePoliciesInsert)
 	op.finish = func(op *operation, _ time.Time) {
-		if cur, ok := s.policies[key]; !ok || cur != gp {
+		if cur, ok := s.compute.policies[key]; !ok || cur != gp {
 			return
 		}
 		if failure != nil {
-			delete(s.policies, key)
+			delete(s.compute.policies, key)
 			op.err = failure
 			return
 		}
@@ -182,7 +181,7 @@ func (s *Server) computeResourcePoliciesInsert(q *computeRequest, region string)
 }
 
 func (s *Server) policyOf(q *computeRequest, region, name string) (*gcePolicy, *apiError) {
-	gp, ok := s.policies[policyKey(q.project, region, name)]
+	gp, ok := s.compute.policies[policyKey(q.project, region, name)]
 	if !ok {
 		return nil, computeNotFound(q, "regions/"+region+"/resourcePolicies/"+name)
 	}
@@ -203,8 +202,8 @@ func (s *Server) computeResourcePoliciesList(q *computeRequest, region string) (
 		return nil, computeNotFound(q, "regions/"+region)
 	}
 	out := &compute.ResourcePolicyList{Kind: "compute#resourcePolicyList", SelfLink: s.computeSelf(q, "regions/"+region+"/resourcePolicies")}
-	for _, key := range slices.Sorted(maps.Keys(s.policies)) {
-		if gp := s.policies[key]; gp.project == q.project && gp.region == region {
+	for _, key := range slices.Sorted(maps.Keys(s.compute.policies)) {
+		if gp := s.compute.policies[key]; gp.project == q.project && gp.region == region {
 			p := *gp.policy
 			out.Items = append(out.Items, &p)
 		}
@@ -233,7 +232,7 @@ func (s *Server) computeResourcePoliciesDelete(q *computeRequest, region, name s
 	op := s.newRegionOperation(q, MethodComputeResourcePoliciesDelete, region, "delete", gp)
 	failure := s.takeOpFailure(MethodComputeResourcePoliciesDelete)
 	op.finish = func(op *operation, _ time.Time) {
-		if cur, ok := s.policies[key]; !ok || cur != gp {
+		if cur, ok := s.compute.policies[key]; !ok || cur != gp {
 			return
 		}
 		if failure != nil {
@@ -241,7 +240,7 @@ func (s *Server) computeResourcePoliciesDelete(q *computeRequest, region, name s
 			op.err = failure
 			return
 		}
-		delete(s.policies, key)
+		delete(s.compute.policies, key)
 	}
 	return s.computeOpJSON(op, true), nil
 }
@@ -249,8 +248,8 @@ func (s *Server) computeResourcePoliciesDelete(q *computeRequest, region, name s
 // policyUser names the node pool that uses a policy, "" for none (a pool's
 // placementPolicy.policyName names it: GKE's NodePool.PlacementPolicy).
 func (s *Server) policyUser(gp *gcePolicy) string {
-	for _, ck := range slices.Sorted(maps.Keys(s.clusters)) {
-		c := s.clusters[ck]
+	for _, ck := range slices.Sorted(maps.Keys(s.gke.clusters)) {
+		c := s.gke.clusters[ck]
 		for _, pk := range slices.Sorted(maps.Keys(c.pools)) {
 			np := c.pools[pk].np
 			if pp := np.PlacementPolicy; pp != nil && pp.PolicyName != "" && policyNamed(pp.PolicyName, gp) {
@@ -288,59 +287,4 @@ func (s *Server) computeRegionOperationsGet(q *computeRequest, region, id string
 	// regionOperations.wait, like zoneOperations.wait, may answer before the
 	// operation is DONE: the emulator answers at once.
 	return s.computeOpJSON(op, false), nil
-}
-
-// ResourcePolicies returns copies of every resource policy, sorted by
-// selfLink.
-func (s *Server) ResourcePolicies() []*compute.ResourcePolicy {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
-	var out []*compute.ResourcePolicy
-	for _, key := range slices.Sorted(maps.Keys(s.policies)) {
-		p := *s.policies[key].policy
-		out = append(out, &p)
-	}
-	return out
-}
-
-// workloadTopology resolves the placement policy a node pool names
-// (placementPolicy.policyName: a policy's name, in the cluster's project and
-// region, or its URL) and returns the slice topology it places: its
-// acceleratorTopology. Refused, with GKE's INVALID_ARGUMENT: a policy that
-// does not exist, one of another region, one that is no workload policy or
-// not HIGH_THROUGHPUT (the type GKE "About Ironwood (TPU7x) in GKE" says
-// TPU7x supports), a workload policy on a machine type that is not TPU7x,
-// one without an acceleratorTopology, and a pool that sets a tpuTopology
-// too. Assumption: the wording of GKE's messages.
-func (s *Server) workloadTopology(c *gkeCluster, np *container.NodePool, pp *container.PlacementPolicy) (string, *apiError) {
-	region := regionOf(c.location)
-	key := policyKey(c.project, region, pp.PolicyName)
-	if strings.Contains(pp.PolicyName, "/") {
-		key = resourcePath(c.project, pp.PolicyName)
-	}
-	gp, ok := s.policies[key]
-	if !ok {
-		return "", s.gkeInvalid("Invalid value for field \"node_pool.placement_policy.policy_name\": %q. The resource policy %s was not found.", pp.PolicyName, key)
-	}
-	if gp.region != region {
-		return "", s.gkeInvalid("Invalid value for field \"node_pool.placement_policy.policy_name\": %q. The resource policy must be in the cluster's region %s, not %s.",
-			pp.PolicyName, region, gp.region)
-	}
-	w := gp.policy.WorkloadPolicy
-	mt := np.Config.MachineType
-	if w == nil || !strings.HasPrefix(mt, "tpu7") {
-		// Other generations and GPU pools may name a compact placement
-		// policy; the emulator serves workload policies only.
-		return "", nil
-	}
-	switch {
-	case pp.TpuTopology != "":
-		return "", s.gkeInvalid("placement_policy.tpu_topology and placement_policy.policy_name cannot both be set: the workload policy %s sets the topology.", pp.PolicyName)
-	case w.Type != "HIGH_THROUGHPUT":
-		return "", s.gkeInvalid("Invalid value for field \"node_pool.placement_policy.policy_name\": %q. TPU7x node pools need a HIGH_THROUGHPUT workload policy, not %s.", pp.PolicyName, w.Type)
-	case w.AcceleratorTopology == "":
-		return "", s.gkeInvalid("Invalid value for field \"node_pool.placement_policy.policy_name\": %q. The workload policy sets no accelerator_topology.", pp.PolicyName)
-	}
-	return w.AcceleratorTopology, nil
 }

@@ -132,5 +132,40 @@
 // A scenario file is JSON in the form of Scenario; fields it leaves out keep
 // their Default values.
 //
+// # Layout
+//
+// One package, in parts named like the APIs it serves, around a shared
+// core. The core: server.go (the server, routing by API, pagination,
+// capacity, settings), ops.go (the clock and long-running operations),
+// errors.go (the error envelopes), faults.go (injected faults and the
+// method names), admin.go (the admin API's driver and its core verbs),
+// core_snapshot.go (Snapshot, LoadSnapshot), scenario.go (Scenario,
+// Default), core_topology.go (TPU slice topologies), kms.go and
+// core_facts.go (the facts all APIs share: labels, resource names,
+// flex-start). The core reaches an API only through named hooks: its
+// route (routeTPU, routeContainer, routeCompute), its state (tpuState,
+// gkeState, computeState), its method lists, its admin verbs
+// (tpuAdminVerbs, …) and its part of a snapshot.
+//
+// Cloud TPU, tpu_*.go: tpu.go (state, routing, errors), tpu_catalog.go
+// (locations, accelerator types, runtime versions), tpu_nodes.go,
+// tpu_ops.go, tpu_queued.go, tpu_admin.go. GKE, gke_*.go: gke.go (state,
+// clusters and pools), gke_routes.go, gke_clusters.go, gke_pools.go,
+// gke_validate.go, gke_tpu_shape.go, gke_settings.go, gke_local_ssd.go,
+// gke_provisioning.go, gke_capacity.go, gke_updates.go, gke_ops.go,
+// gke_admin.go. Compute Engine, compute_*.go: compute.go (routing, zones,
+// machine and accelerator types), compute_instances.go,
+// compute_capacity.go (quotas, reservations), compute_igm.go,
+// compute_resource_policies.go, compute_admin.go.
+//
+// Each API's facts have one home, written from Google's public references
+// with their sources beside them: tpu_facts.go (TPU generations, with their
+// accelerator types, machine types and boot disks; runtime versions),
+// gke_facts.go (names, node pool defaults and limits, minimum versions,
+// Default's clusters) and compute_facts.go (GPU machine families, N1 GPUs,
+// boot disks, general machine types, images). Adding a GPU family is one
+// row of gpuMachineFamilies; adding a TPU generation one entry of
+// tpuFamilies.
+//
 // The package imports nothing else from this project.
 package emulator

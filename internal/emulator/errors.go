@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"regexp"
-	"sort"
 
 	"google.golang.org/api/googleapi"
 )
@@ -260,39 +258,4 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 // writeError answers e in the Google error envelope.
 func writeError(w http.ResponseWriter, e *apiError) {
 	writeJSON(w, e.httpCode(), e.body())
-}
-
-// Label rules of Google Cloud resources
-// (https://cloud.google.com/compute/docs/labeling-resources#requirements):
-// "Each resource can have up to 64 labels"; keys of 1 to 63 characters
-// starting with a lowercase letter or an international character; keys
-// and values of lowercase letters, international characters, digits,
-// underscores and dashes, values of at most 63 characters.
-var (
-	labelKeyRE   = regexp.MustCompile(`^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$`)
-	labelValueRE = regexp.MustCompile(`^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$`)
-)
-
-// maxLabels is the most labels a resource has.
-const maxLabels = 64
-
-// labelsProblem says what is wrong with labels, "" when nothing is.
-func labelsProblem(labels map[string]string) string {
-	if len(labels) > maxLabels {
-		return fmt.Sprintf("A resource can have at most %d labels; the request has %d.", maxLabels, len(labels))
-	}
-	keys := make([]string, 0, len(labels))
-	for k := range labels {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !labelKeyRE.MatchString(k) {
-			return fmt.Sprintf("Label key %q is invalid: keys start with a lowercase letter and hold at most 63 lowercase letters, digits, underscores and dashes.", k)
-		}
-		if !labelValueRE.MatchString(labels[k]) {
-			return fmt.Sprintf("The value of label %q is invalid: values hold at most 63 lowercase letters, digits, underscores and dashes.", k)
-		}
-	}
-	return ""
 }

@@ -10,68 +10,15 @@ import (
 	"time"
 )
 
-// Method names, used by the fault controls and the counters. They follow the
-// discovery method ids without the "projects.locations." part.
-const (
-	MethodTPULocationsList        = "tpu.locations.list"
-	MethodTPULocationsGet         = "tpu.locations.get"
-	MethodTPUNodesCreate          = "tpu.nodes.create"
-	MethodTPUNodesList            = "tpu.nodes.list"
-	MethodTPUNodesGet             = "tpu.nodes.get"
-	MethodTPUNodesPatch           = "tpu.nodes.patch"
-	MethodTPUNodesDelete          = "tpu.nodes.delete"
-	MethodTPUNodesStart           = "tpu.nodes.start"
-	MethodTPUNodesStop            = "tpu.nodes.stop"
-	MethodTPUAcceleratorTypesList = "tpu.acceleratorTypes.list"
-	MethodTPUAcceleratorTypesGet  = "tpu.acceleratorTypes.get"
-	MethodTPURuntimeVersionsList  = "tpu.runtimeVersions.list"
-	MethodTPURuntimeVersionsGet   = "tpu.runtimeVersions.get"
-	MethodTPUOperationsList       = "tpu.operations.list"
-	MethodTPUOperationsGet        = "tpu.operations.get"
-
-	MethodTPUQueuedResourcesCreate = "tpu.queuedResources.create"
-	MethodTPUQueuedResourcesList   = "tpu.queuedResources.list"
-	MethodTPUQueuedResourcesGet    = "tpu.queuedResources.get"
-	MethodTPUQueuedResourcesDelete = "tpu.queuedResources.delete"
-	MethodTPUQueuedResourcesReset  = "tpu.queuedResources.reset"
-
-	MethodClustersList            = "container.clusters.list"
-	MethodClustersGet             = "container.clusters.get"
-	MethodClustersCreate          = "container.clusters.create"
-	MethodClustersDelete          = "container.clusters.delete"
-	MethodNodePoolsCreate         = "container.nodePools.create"
-	MethodNodePoolsList           = "container.nodePools.list"
-	MethodNodePoolsGet            = "container.nodePools.get"
-	MethodNodePoolsUpdate         = "container.nodePools.update"
-	MethodNodePoolsDelete         = "container.nodePools.delete"
-	MethodNodePoolsSetSize        = "container.nodePools.setSize"
-	MethodNodePoolsSetAutoscaling = "container.nodePools.setAutoscaling"
-	MethodNodePoolsSetManagement  = "container.nodePools.setManagement"
-	MethodContainerOperationsList = "container.operations.list"
-	MethodContainerOperationsGet  = "container.operations.get"
-	methodHoldCluster             = "admin.holdCluster"
-)
-
 // methodNames are the methods of every API the emulator serves, one group
-// per API, each declared beside its handlers.
-var methodNames = slices.Concat(tpuAndGKEMethods, computeCatalogMethods, computeCapacityMethods, computeIGMMethods, computeInstanceMethods, computeResourcePolicyMethods)
+// per API, each declared beside its handlers. Method names follow the
+// discovery method ids without the "projects.locations." part.
+var methodNames = slices.Concat(tpuMethods, gkeMethods, computeCatalogMethods, computeCapacityMethods, computeIGMMethods,
+	computeInstanceMethods, computeResourcePolicyMethods)
 
-// tpuAndGKEMethods are the Cloud TPU and GKE methods.
-var tpuAndGKEMethods = []string{
-	MethodTPULocationsList, MethodTPULocationsGet,
-	MethodTPUNodesCreate, MethodTPUNodesList, MethodTPUNodesGet, MethodTPUNodesPatch,
-	MethodTPUNodesDelete, MethodTPUNodesStart, MethodTPUNodesStop,
-	MethodTPUAcceleratorTypesList, MethodTPUAcceleratorTypesGet,
-	MethodTPURuntimeVersionsList, MethodTPURuntimeVersionsGet,
-	MethodTPUOperationsList, MethodTPUOperationsGet,
-	MethodTPUQueuedResourcesCreate, MethodTPUQueuedResourcesList, MethodTPUQueuedResourcesGet,
-	MethodTPUQueuedResourcesDelete, MethodTPUQueuedResourcesReset,
-	MethodClustersList, MethodClustersGet, MethodClustersCreate, MethodClustersDelete,
-	MethodNodePoolsCreate, MethodNodePoolsList, MethodNodePoolsGet, MethodNodePoolsUpdate,
-	MethodNodePoolsDelete, MethodNodePoolsSetSize, MethodNodePoolsSetAutoscaling,
-	MethodNodePoolsSetManagement,
-	MethodContainerOperationsList, MethodContainerOperationsGet,
-}
+// operationMethods are the methods that start a long-running operation,
+// those FailNextOperations and HangOperations take.
+var operationMethods = slices.Concat(tpuOperationMethods, gkeOperationMethods, computeOperationMethods)
 
 // Methods lists every method name the fault controls and counters accept.
 func Methods() []string { return slices.Clone(methodNames) }
@@ -297,18 +244,7 @@ func (s *Server) Counters() map[string]int64 {
 	return out
 }
 
-func startsOperation(method string) bool {
-	switch method {
-	case MethodTPUNodesCreate, MethodTPUNodesPatch, MethodTPUNodesDelete, MethodTPUNodesStart, MethodTPUNodesStop,
-		MethodTPUQueuedResourcesCreate, MethodTPUQueuedResourcesDelete, MethodTPUQueuedResourcesReset,
-		MethodNodePoolsCreate, MethodNodePoolsUpdate, MethodNodePoolsDelete, MethodNodePoolsSetSize,
-		MethodNodePoolsSetAutoscaling, MethodNodePoolsSetManagement,
-		MethodComputeInstancesInsert, MethodComputeInstancesDelete, MethodComputeInstancesSetLabels,
-		MethodComputeInstancesSetMetadata, MethodComputeInstancesSetTags:
-		return true
-	}
-	return false
-}
+func startsOperation(method string) bool { return slices.Contains(operationMethods, method) }
 
 // intercept counts a call and applies FailNext and SetRateLimit. The caller
 // holds s.mu.
@@ -383,65 +319,4 @@ func (s *Server) takeOpFailure(method string) *rpcStatus {
 	status := statusForRPC(f.code)
 	_, msg := statusForHTTP(rpcCodes[status].http)
 	return &rpcStatus{Code: f.code, Message: msg}
-}
-
-// HoldCluster starts an external cluster-level operation (UPGRADE_MASTER)
-// on a GKE cluster that lasts d and returns its operation name. While it runs
-// the cluster is RECONCILING and node-pool operations are refused with 400
-// FAILED_PRECONDITION CLUSTER_ALREADY_HAS_OPERATION.
-func (s *Server) HoldCluster(project, location, cluster string, d time.Duration) (string, error) {
-	if d < 0 {
-		return "", fmt.Errorf("HoldCluster: negative duration %s", d)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	op, err := s.holdCluster(project, location, cluster, d)
-	if err != nil {
-		return "", err
-	}
-	return op.id, nil
-}
-
-// HoldClusterUntilCalls starts an operation on the whole cluster, like
-// HoldCluster, that ends once the emulator has counted calls more calls of
-// method, for example the first container.operations.get of a caller that
-// waits for it: the call that reaches the count still sees it running, the
-// next one sees it done.
-func (s *Server) HoldClusterUntilCalls(project, location, cluster, method string, calls int) (string, error) {
-	if err := checkMethod(method); err != nil {
-		return "", err
-	}
-	if calls < 1 {
-		return "", fmt.Errorf("HoldClusterUntilCalls: calls must be at least 1, not %d", calls)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	op, err := s.holdCluster(project, location, cluster, 0)
-	if err != nil {
-		return "", err
-	}
-	op.hung = true
-	s.faults.releases = append(s.faults.releases, &callRelease{method: method, left: calls, release: func(now time.Time) {
-		op.hung, op.started, op.dur = false, now, 0
-	}})
-	return op.id, nil
-}
-
-// holdCluster starts a cluster-level operation of duration d. The caller
-// holds s.mu.
-func (s *Server) holdCluster(project, location, cluster string, d time.Duration) (*operation, error) {
-	now := s.clock.Now()
-	s.settle(now)
-	c, aerr := s.getCluster(project, location, cluster)
-	if aerr != nil {
-		return nil, aerr
-	}
-	if cur := s.clusterLevelOp(c.key); cur != nil {
-		return nil, fmt.Errorf("HoldCluster: cluster %s already runs %s", c.key, cur.id)
-	}
-	op := s.newOperation(apiContainer, methodHoldCluster, project, location, d, now)
-	op.opType = "UPGRADE_MASTER"
-	op.clusterKey = c.key
-	op.targetLink = s.url + "/v1/" + c.key
-	return op, nil
 }

@@ -40,11 +40,11 @@ func (s *Server) gkeClustersCreate(q *gkeRequest) (any, *apiError) {
 		return nil, s.gkeInvalid("Invalid value for field \"cluster\": must be set.")
 	}
 	if !poolNameRE.MatchString(cl.Name) {
-		return nil, s.gkeInvalid("Invalid value for field \"cluster.name\": %q. Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,38}[a-z0-9])?)' (only alphanumerics and '-' allowed, must start with a letter and end with an alphanumeric, and must be no longer than 40 characters).", cl.Name)
+		return nil, s.gkeInvalid("Invalid value for field \"cluster.name\": %q. Must be a match of regex '"+gkeNamePattern+"' "+gkeNameRule+".", cl.Name)
 	}
 	s.ensureProject(q.project)
 	key := "projects/" + q.project + "/locations/" + q.location + "/clusters/" + cl.Name
-	if _, ok := s.clusters[key]; ok {
+	if _, ok := s.gke.clusters[key]; ok {
 		return nil, newError(statusAlreadyExists, "Already exists: %s.", key).with(requestInfo(s.requestID()))
 	}
 	zones := s.zonesOf(q.location)
@@ -90,7 +90,7 @@ func (s *Server) gkeClustersCreate(q *gkeRequest) (any, *apiError) {
 		}
 	}
 	s.seedCluster(q.project, seed)
-	c := s.clusters[key]
+	c := s.gke.clusters[key]
 	c.c.CreateTime = rfc3339(q.now)
 	op := s.newOperation(apiContainer, MethodClustersCreate, q.project, q.location, s.sc.Durations.ClusterCreate, q.now)
 	op.opType = opCreateCluster
@@ -115,13 +115,13 @@ func (s *Server) gkeClustersDelete(q *gkeRequest, name string) (any, *apiError) 
 	op.clusterKey = c.key
 	op.targetLink = s.url + "/v1/" + c.key
 	op.finish = func(*operation, time.Time) {
-		if s.clusters[c.key] != c {
+		if s.gke.clusters[c.key] != c {
 			return
 		}
 		for _, p := range c.pools {
 			s.removePool(c, p)
 		}
-		delete(s.clusters, c.key)
+		delete(s.gke.clusters, c.key)
 	}
 	return s.gkeOpJSON(op), nil
 }
@@ -161,28 +161,6 @@ func (s *Server) newestClusterVersion() string {
 		}
 	}
 	return newest
-}
-
-// AddCluster adds a GKE cluster of one project at once, out of band, as if it
-// had been created outside this emulator. The seed takes the scenario's
-// cluster form, with a project.
-func (s *Server) AddCluster(seed ClusterSeed) error {
-	if seed.Project == "" || seed.Project == "*" {
-		return fmt.Errorf("AddCluster: cluster %q needs a project", seed.Name)
-	}
-	if err := (&Scenario{Clusters: []ClusterSeed{seed}}).validateClusters(); err != nil {
-		return fmt.Errorf("AddCluster: %w", err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
-	s.ensureProject(seed.Project)
-	key := "projects/" + seed.Project + "/locations/" + seed.Location + "/clusters/" + seed.Name
-	if _, ok := s.clusters[key]; ok {
-		return fmt.Errorf("AddCluster: %s already exists", key)
-	}
-	s.seedCluster(seed.Project, seed)
-	return nil
 }
 
 // clusterAutoscaling is Cluster.autoscaling of a new cluster: the seed's,
@@ -229,4 +207,104 @@ func autoscalingProblem(a *container.ClusterAutoscaling) string {
 		return "Invalid value for field \"cluster.autoscaling.resource_limits\": node auto-provisioning needs cpu and memory limits."
 	}
 	return ""
+}
+
+// renderCluster returns the cluster as the API shows it.
+func (s *Server) renderCluster(c *gkeCluster) *container.Cluster {
+	out := *c.c
+	out.Status = clusterStatus(s.clusterLevelOp(c.key))
+	out.NodePools = nil
+	for _, name := range c.order {
+		out.NodePools = append(out.NodePools, c.pools[name].np)
+	}
+	return &out
+}
+
+func (s *Server) gkeClustersList(q *gkeRequest) (any, *apiError) {
+	s.ensureProject(q.project)
+	var keys []string
+	for k, c := range s.gke.clusters {
+		if c.project == q.project && (q.location == "-" || c.location == q.location) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	out := &container.ListClustersResponse{Clusters: []*container.Cluster{}}
+	for _, k := range keys {
+		out.Clusters = append(out.Clusters, s.renderCluster(s.gke.clusters[k]))
+	}
+	return out, nil
+}
+
+func (s *Server) gkeClustersGet(q *gkeRequest, name string) (any, *apiError) {
+	c, err := s.getCluster(q.project, q.location, name)
+	if err != nil {
+		return nil, err
+	}
+	return s.renderCluster(c), nil
+}
+
+// ClusterSeed is a GKE cluster that exists from the start.
+type ClusterSeed struct {
+	// Project of the cluster; empty or "*" seeds it in every project.
+	Project string `json:"project,omitempty"`
+	// Location is a region (regional cluster) or a zone (zonal cluster).
+	Location string `json:"location"`
+	// Name of the cluster.
+	Name string `json:"name"`
+	// Version is the control plane version, such as "1.33.5-gke.1000000".
+	Version string `json:"version"`
+	// NodeVersion is the default node version; empty means Version.
+	NodeVersion string `json:"nodeVersion,omitempty"`
+	// Locations are the zones of the cluster's nodes.
+	Locations []string `json:"locations"`
+	// NodePools that exist from the start, such as a default pool.
+	NodePools []*container.NodePool `json:"nodePools,omitempty"`
+	// Autopilot makes it an Autopilot cluster (Cluster.autopilot.enabled):
+	// GKE manages its nodes, and nodePools.create is refused.
+	Autopilot bool `json:"autopilot,omitempty"`
+	// Autoscaling is the cluster's Cluster.autoscaling: node
+	// auto-provisioning and its resource limits (Standard clusters).
+	Autoscaling *container.ClusterAutoscaling `json:"autoscaling,omitempty"`
+}
+
+// validateClusters checks the seeded clusters of a scenario.
+func (sc *Scenario) validateClusters() error {
+	seen := map[string]bool{}
+	for _, c := range sc.Clusters {
+		if c.Name == "" || c.Location == "" || c.Version == "" {
+			return fmt.Errorf("cluster %q needs a name, a location and a version", c.Name)
+		}
+		if !validVersion(c.Version) {
+			return fmt.Errorf("cluster %s: version %q is not of the form 1.33.5-gke.1000000", c.Name, c.Version)
+		}
+		if c.NodeVersion != "" && !validVersion(c.NodeVersion) {
+			return fmt.Errorf("cluster %s: node version %q is not of the form 1.33.5-gke.1000000", c.Name, c.NodeVersion)
+		}
+		key := c.Project + "/" + c.Location + "/" + c.Name
+		if seen[key] {
+			return fmt.Errorf("cluster %s in %s listed twice", c.Name, c.Location)
+		}
+		seen[key] = true
+		if len(c.Locations) == 0 {
+			return fmt.Errorf("cluster %s has no node locations", c.Name)
+		}
+		for _, l := range c.Locations {
+			if regionOf(l) != regionOf(c.Location) {
+				return fmt.Errorf("cluster %s: node location %s is outside %s", c.Name, l, regionOf(c.Location))
+			}
+		}
+		for _, np := range c.NodePools {
+			if np == nil || !poolNameRE.MatchString(np.Name) {
+				return fmt.Errorf("cluster %s: seeded node pool without a valid name", c.Name)
+			}
+		}
+		if c.Autopilot && (len(c.NodePools) > 0 || c.Autoscaling != nil) {
+			return fmt.Errorf("cluster %s: an Autopilot cluster takes no node pools or autoscaling settings", c.Name)
+		}
+		if problem := autoscalingProblem(c.Autoscaling); problem != "" {
+			return fmt.Errorf("cluster %s: %s", c.Name, problem)
+		}
+	}
+	return nil
 }

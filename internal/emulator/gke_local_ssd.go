@@ -9,29 +9,6 @@ import (
 	container "google.golang.org/api/container/v1"
 )
 
-// Local SSD rules of a new node pool, from the public documentation:
-//   - NodeConfig.ephemeralStorageLocalSsdConfig.localSsdCount and
-//     NodeConfig.localNvmeSsdBlockConfig.localSsdCount: "The limit for this
-//     value is dependent upon the maximum number of disk available on a
-//     machine per zone"
-//     (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/NodeConfig);
-//     a VM has at most 32 Local SSD disks
-//     (https://cloud.google.com/compute/docs/disks/local-ssd).
-//   - Both in one pool: GKE answers "Can not use local SSDs as volumes when
-//     using ephemeral storage backed by local SSDs."
-//     (https://github.com/terraform-google-modules/terraform-google-kubernetes-engine/pull/902).
-//   - E2 machine types support no Local SSD
-//     (https://cloud.google.com/kubernetes-engine/docs/how-to/persistent-volumes/local-ssd).
-//   - NVMe Local SSDs need GKE 1.25.3-gke.1800 or later
-//     (https://cloud.google.com/kubernetes-engine/docs/concepts/local-ssd).
-//
-// nodePools.update has no Local SSD field: a change needs a new pool.
-// Messages are assumptions in GKE's "Invalid value for field" style.
-const (
-	maxLocalSSDsPerVM     = 32
-	minLocalSSDGKEVersion = "1.25.3-gke.1800"
-)
-
 // checkLocalSSD checks the Local SSDs of a new node pool whose nodes run
 // GKE version.
 func (s *Server) checkLocalSSD(cfg *container.NodeConfig, version string) *apiError {

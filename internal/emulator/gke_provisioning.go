@@ -20,7 +20,7 @@ import (
 // cluster autoscaler from zero nodes and consume no reservation (the pages'
 // commands pass --enable-autoscaling --num-nodes=0 --reservation-affinity=none),
 // and neither is Spot. Messages are assumptions in GKE's style.
-// The seven days are maxFlexStartRun (tpu_queued.go), the same bound.
+// The seven days are maxFlexStartRun (core_facts.go), the same bound.
 // Additions: flex-start pools report the provisioning model resource label
 // "flex-start"; queued pools report the taint
 // cloud.google.com/gke-queued=true:NO_SCHEDULE in config.taints (as public
@@ -69,7 +69,7 @@ func (s *Server) addProvisioningAdditions(np *container.NodePool) {
 		if cfg.ResourceLabels == nil {
 			cfg.ResourceLabels = map[string]string{}
 		}
-		cfg.ResourceLabels["goog-gke-node-pool-provisioning-model"] = "flex-start"
+		cfg.ResourceLabels[provisioningModelLabel] = "flex-start"
 	}
 	if np.QueuedProvisioning != nil && np.QueuedProvisioning.Enabled {
 		cfg.Taints = append(cfg.Taints, &container.NodeTaint{Key: "cloud.google.com/gke-queued", Value: "true", Effect: "NO_SCHEDULE"})

@@ -13,60 +13,6 @@ import (
 	container "google.golang.org/api/container/v1"
 )
 
-// Node settings rules, from the GKE v1 REST reference and the pages it
-// links. Messages are assumptions in GKE's "Invalid value for field" style.
-//   - NodeConfig.diskSizeGb: "The smallest allowed disk size is 10GB"
-//     (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/NodeConfig).
-//   - MaxPodsConstraint.maxPodsPerNode: 8 to 256
-//     (https://cloud.google.com/kubernetes-engine/docs/how-to/flexible-pod-cidr).
-//   - WorkloadMetadataConfig.mode: GCE_METADATA or GKE_METADATA.
-//   - GPUSharingConfig: TIME_SHARING or MPS, at most 48 clients per GPU
-//     (https://cloud.google.com/kubernetes-engine/docs/concepts/timesharing-gpus).
-//   - NodePoolAutoscaling.locationPolicy: BALANCED or ANY; GKE reports
-//     BALANCED when a request leaves it out (assumption: the default the
-//     autoscaler documents for pools that set none).
-//   - UpgradeSettings.maxSurge and maxUnavailable: counts of nodes, not
-//     negative; at least one of them above 0, else no node could be
-//     upgraded (https://cloud.google.com/kubernetes-engine/docs/concepts/node-pool-upgrade-strategies#surge).
-//     GKE reports maxSurge 1, maxUnavailable 0 for a pool that sets none.
-//   - NodeConfig.shieldedInstanceConfig: GKE reports Secure Boot off and
-//     integrity monitoring on for nodes that set none
-//     (https://cloud.google.com/kubernetes-engine/docs/how-to/shielded-gke-nodes).
-//     nodePools.update has no field for it: changing it needs a new pool.
-//   - ResourceManagerTags.tags: "tagKeys/{tag_key_id}=tagValues/{tag_value_id}",
-//     "{org_id}/{tag_key_name}={tag_value_name}" or
-//     "{project_id}/{tag_key_name}={tag_value_name}"
-//     (https://cloud.google.com/kubernetes-engine/docs/reference/rest/v1/ResourceManagerTags).
-//   - NodeConfig.bootDiskKmsKey: "of the form projects/[KEY_PROJECT_ID]/
-//     locations/[LOCATION]/keyRings/[RING_NAME]/cryptoKeys/[KEY_NAME]";
-//     SandboxConfig.type: GVISOR; SecondaryBootDisk.mode:
-//     CONTAINER_IMAGE_CACHE (or unspecified), diskImage required. None is a
-//     field of UpdateNodePoolRequest: changing them needs a new pool.
-//   - NodeKubeletConfig: cpuManagerPolicy none or static; cpuCfsQuotaPeriod
-//     a duration; imageGcLowThresholdPercent below
-//     imageGcHighThresholdPercent; containerLogMaxFiles 2 to 10. LinuxNodeConfig.cgroupMode:
-//     CGROUP_MODE_V1 or CGROUP_MODE_V2
-//     (https://cloud.google.com/kubernetes-engine/docs/how-to/node-system-config).
-//     Both are fields of UpdateNodePoolRequest.
-//   - NodeConfig.gvnic, confidentialNodes, resourceManagerTags and
-//     NodeNetworkConfig.enablePrivateNodes are fields of
-//     UpdateNodePoolRequest: updated in place.
-const (
-	minDiskSizeGB          = 10
-	minPodsPerNode         = 8
-	maxPodsPerNode         = 256
-	maxSharedClientsPerGPU = 48
-	locationPolicyBalanced = "BALANCED"
-)
-
-var (
-	tagKeyForm            = regexp.MustCompile(`^(tagKeys/[0-9]+|[a-z0-9][a-z0-9-]*/[^/]+)$`)
-	tagValueForm          = regexp.MustCompile(`^(tagValues/[0-9]+|[^/]+)$`)
-	workloadMetadataModes = []string{"GCE_METADATA", "GKE_METADATA"}
-	gpuSharingStrategies  = []string{"TIME_SHARING", "MPS"}
-	locationPolicies      = []string{"", locationPolicyBalanced, "ANY"}
-)
-
 // checkNodeSettings checks the node settings of a create or update.
 func (s *Server) checkNodeSettings(cfg *container.NodeConfig, maxPods *container.MaxPodsConstraint) *apiError {
 	if cfg.DiskSizeGb != 0 && cfg.DiskSizeGb < minDiskSizeGB {
@@ -76,6 +22,20 @@ func (s *Server) checkNodeSettings(cfg *container.NodeConfig, maxPods *container
 		return s.gkeInvalid("Invalid value for field \"node_pool.max_pods_constraint.max_pods_per_node\": %d. Must be between %d and %d.",
 			maxPods.MaxPodsPerNode, minPodsPerNode, maxPodsPerNode)
 	}
+	for _, check := range []func(*container.NodeConfig) *apiError{
+		s.checkNodeDisks, s.checkNodeRuntime, s.checkNodeConfigSystem, s.checkResourceManagerTags,
+		s.checkWorkloadMetadata, s.checkGPUSharing,
+	} {
+		if err := check(cfg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkNodeDisks checks the boot disk's key, the sandbox and the secondary
+// boot disks.
+func (s *Server) checkNodeDisks(cfg *container.NodeConfig) *apiError {
 	if k := cfg.BootDiskKmsKey; k != "" && !kmsKeyNameRE.MatchString(k) {
 		return s.gkeInvalid("Invalid value for field \"node_pool.config.boot_disk_kms_key\": %q. The key must be of the form "+
 			"%s.", k, kmsKeyForm)
@@ -91,35 +51,62 @@ func (s *Server) checkNodeSettings(cfg *container.NodeConfig, maxPods *container
 			return s.gkeInvalid("Invalid value for field \"node_pool.config.secondary_boot_disks[%d].mode\": %q.", i, d.Mode)
 		}
 	}
+	return nil
+}
+
+// checkNodeRuntime checks the GPUDirect and containerd settings.
+func (s *Server) checkNodeRuntime(cfg *container.NodeConfig) *apiError {
 	if g := cfg.GpuDirectConfig; g != nil && !slices.Contains([]string{"", "GPU_DIRECT_STRATEGY_UNSPECIFIED", "RDMA"}, g.GpuDirectStrategy) {
 		return s.gkeInvalid("Invalid value for field \"node_pool.config.gpu_direct_config.gpu_direct_strategy\": %q.", g.GpuDirectStrategy)
 	}
-	if c := cfg.ContainerdConfig; c != nil && c.PrivateRegistryAccessConfig != nil {
-		for i, d := range c.PrivateRegistryAccessConfig.CertificateAuthorityDomainConfig {
-			if d == nil || len(d.Fqdns) == 0 || d.GcpSecretManagerCertificateConfig == nil ||
-				!secretVersionForm.MatchString(d.GcpSecretManagerCertificateConfig.SecretUri) {
-				return s.gkeInvalid("Invalid value for field \"node_pool.config.containerd_config.private_registry_access_config."+
-					"certificate_authority_domain_config[%d]\": fqdns and a Secret Manager secret version "+
-					"(projects/{project}/secrets/{secret}/versions/{version}) must be set.", i)
-			}
+	c := cfg.ContainerdConfig
+	if c == nil || c.PrivateRegistryAccessConfig == nil {
+		return nil
+	}
+	for i, d := range c.PrivateRegistryAccessConfig.CertificateAuthorityDomainConfig {
+		if d == nil || len(d.Fqdns) == 0 || d.GcpSecretManagerCertificateConfig == nil ||
+			!secretVersionForm.MatchString(d.GcpSecretManagerCertificateConfig.SecretUri) {
+			return s.gkeInvalid("Invalid value for field \"node_pool.config.containerd_config.private_registry_access_config."+
+				"certificate_authority_domain_config[%d]\": fqdns and a Secret Manager secret version "+
+				"(projects/{project}/secrets/{secret}/versions/{version}) must be set.", i)
 		}
 	}
-	if err := s.checkNodeSystem(cfg.KubeletConfig, cfg.LinuxNodeConfig); err != nil {
-		return err
+	return nil
+}
+
+// checkNodeConfigSystem checks the node system configuration of a node
+// config (checkNodeSystem).
+func (s *Server) checkNodeConfigSystem(cfg *container.NodeConfig) *apiError {
+	return s.checkNodeSystem(cfg.KubeletConfig, cfg.LinuxNodeConfig)
+}
+
+// checkResourceManagerTags checks the forms of the resource manager tags.
+func (s *Server) checkResourceManagerTags(cfg *container.NodeConfig) *apiError {
+	t := cfg.ResourceManagerTags
+	if t == nil {
+		return nil
 	}
-	if t := cfg.ResourceManagerTags; t != nil {
-		for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
-			if !tagKeyForm.MatchString(k) || !tagValueForm.MatchString(t.Tags[k]) ||
-				strings.HasPrefix(k, "tagKeys/") != strings.HasPrefix(t.Tags[k], "tagValues/") {
-				return s.gkeInvalid("Invalid value for field \"node_pool.config.resource_manager_tags\": %q=%q. Tags must be "+
-					"tagKeys/{tag_key_id}=tagValues/{tag_value_id}, {org_id}/{tag_key_name}={tag_value_name} or "+
-					"{project_id}/{tag_key_name}={tag_value_name}.", k, t.Tags[k])
-			}
+	for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
+		if !tagKeyForm.MatchString(k) || !tagValueForm.MatchString(t.Tags[k]) ||
+			strings.HasPrefix(k, "tagKeys/") != strings.HasPrefix(t.Tags[k], "tagValues/") {
+			return s.gkeInvalid("Invalid value for field \"node_pool.config.resource_manager_tags\": %q=%q. Tags must be "+
+				"tagKeys/{tag_key_id}=tagValues/{tag_value_id}, {org_id}/{tag_key_name}={tag_value_name} or "+
+				"{project_id}/{tag_key_name}={tag_value_name}.", k, t.Tags[k])
 		}
 	}
+	return nil
+}
+
+// checkWorkloadMetadata checks the workload metadata mode.
+func (s *Server) checkWorkloadMetadata(cfg *container.NodeConfig) *apiError {
 	if w := cfg.WorkloadMetadataConfig; w != nil && !slices.Contains(workloadMetadataModes, w.Mode) {
 		return s.gkeInvalid("Invalid value for field \"node_pool.config.workload_metadata_config.mode\": %q.", w.Mode)
 	}
+	return nil
+}
+
+// checkGPUSharing checks the GPU sharing of each accelerator.
+func (s *Server) checkGPUSharing(cfg *container.NodeConfig) *apiError {
 	for _, a := range cfg.Accelerators {
 		if a == nil || a.GpuSharingConfig == nil {
 			continue

@@ -167,17 +167,6 @@ func (s *Server) complete(op *operation, at time.Time) {
 	}
 }
 
-// runningOps lists the unfinished operations on a GKE cluster.
-func (s *Server) runningOps(clusterKey string) []*operation {
-	var out []*operation
-	for _, op := range s.pending {
-		if op.api == apiContainer && op.clusterKey == clusterKey {
-			out = append(out, op)
-		}
-	}
-	return out
-}
-
 // releaseHung restarts the clock of every hung operation of method.
 func (s *Server) releaseHung(method string, now time.Time) {
 	for _, op := range s.pending {

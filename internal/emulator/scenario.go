@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"os"
 	"time"
-
-	container "google.golang.org/api/container/v1"
 )
 
 // Scenario is the world the emulator starts from: which zones offer which
@@ -66,35 +64,13 @@ type Zone struct {
 	TPUAcceleratorTypes []string `json:"tpuAcceleratorTypes,omitempty"`
 	// RuntimeVersions are the TPU software versions offered.
 	RuntimeVersions []string `json:"runtimeVersions,omitempty"`
-	// MachineTypes are the accelerator machine types GKE can use here
-	// (TPU ct*/tpu7x* and GPU a2/a3/a4/g2/g4 families) and the attachable
-	// GPU accelerator types (such as "nvidia-tesla-t4"). Machine types outside
-	// the accelerator families are accepted in every zone.
+	// MachineTypes are the accelerator machine types GKE and Compute Engine
+	// can use here (TPU machine types such as "ct6e-standard-4t", GPU
+	// machine types of the accelerator-optimized series such as
+	// "a3-highgpu-8g") and the attachable GPU accelerator types (such as
+	// "nvidia-tesla-t4"). Machine types outside the accelerator series are
+	// accepted in every zone.
 	MachineTypes []string `json:"machineTypes,omitempty"`
-}
-
-// ClusterSeed is a GKE cluster that exists from the start.
-type ClusterSeed struct {
-	// Project of the cluster; empty or "*" seeds it in every project.
-	Project string `json:"project,omitempty"`
-	// Location is a region (regional cluster) or a zone (zonal cluster).
-	Location string `json:"location"`
-	// Name of the cluster.
-	Name string `json:"name"`
-	// Version is the control plane version, such as "1.33.5-gke.1000000".
-	Version string `json:"version"`
-	// NodeVersion is the default node version; empty means Version.
-	NodeVersion string `json:"nodeVersion,omitempty"`
-	// Locations are the zones of the cluster's nodes.
-	Locations []string `json:"locations"`
-	// NodePools that exist from the start, such as a default pool.
-	NodePools []*container.NodePool `json:"nodePools,omitempty"`
-	// Autopilot makes it an Autopilot cluster (Cluster.autopilot.enabled):
-	// GKE manages its nodes, and nodePools.create is refused.
-	Autopilot bool `json:"autopilot,omitempty"`
-	// Autoscaling is the cluster's Cluster.autoscaling: node
-	// auto-provisioning and its resource limits (Standard clusters).
-	Autoscaling *container.ClusterAutoscaling `json:"autoscaling,omitempty"`
 }
 
 // Capacity is how many TPU nodes (Cloud TPU API), GKE nodes or Compute
@@ -107,18 +83,6 @@ type Capacity struct {
 	Zone  string `json:"zone"`
 	Type  string `json:"type"`
 	Count int    `json:"count"`
-}
-
-// GKEAdditions switches off what GKE adds to a node pool's config by itself.
-// The zero value keeps every addition on, as GKE does.
-type GKEAdditions struct {
-	// SkipGPUTaint stops adding nvidia.com/gpu=present:NO_SCHEDULE to GPU pools.
-	SkipGPUTaint bool `json:"skipGpuTaint,omitempty"`
-	// SkipTPUTaint stops adding google.com/tpu=present:NO_SCHEDULE to TPU pools.
-	SkipTPUTaint bool `json:"skipTpuTaint,omitempty"`
-	// SkipProvisioningModelLabel stops adding the resource label
-	// goog-gke-node-pool-provisioning-model.
-	SkipProvisioningModelLabel bool `json:"skipProvisioningModelLabel,omitempty"`
 }
 
 // Durations are how long each kind of long-running operation takes on the
@@ -220,75 +184,6 @@ func allDurations(d time.Duration) Durations {
 	return out
 }
 
-// Runtime versions offered in every TPU zone of Default. Source: Cloud TPU
-// runtimes, https://cloud.google.com/tpu/docs/runtimes (base images, TF names
-// and the legacy images) and https://cloud.google.com/tpu/docs/supported-versions.
-var defaultRuntimeVersions = []string{
-	"tpu-ubuntu2204-base",
-	"v2-alpha-tpuv5-lite",
-	// Not on the runtimes page; Google's sample behind the tpu_vm_create
-	// snippet creates v5litepod-4 with it
-	// (https://github.com/GoogleCloudPlatform/python-docs-samples/blob/0ef3b45edce3b65e02853105f72107588df8d7a4/tpu/create_tpu.py).
-	"v2-tpuv5-litepod",
-	"v2-alpha-tpuv5",
-	"v2-alpha-tpuv6e",
-	"tpu-vm-tf-2.18.0-pjrt",
-	"tpu-vm-tf-2.18.0-pod-pjrt",
-	"tpu-vm-tf-2.17.1-pjrt",
-	"tpu-vm-tf-2.17.1-pod-pjrt",
-	"tpu-vm-tf-2.16.1-pjrt",
-	"tpu-vm-tf-2.16.1-pod-pjrt",
-	"tpu-vm-tf-2.16.1-se",
-	"tpu-vm-tf-2.16.1-pod-se",
-	"tpu-vm-tf-2.15.1-pjrt",
-	"tpu-vm-tf-2.15.1-pod-pjrt",
-	"tpu-vm-tf-2.14.1",
-	"tpu-vm-tf-2.14.1-pod",
-	"tpu-vm-tf-2.10.0-v4",
-	"tpu-vm-tf-2.10.0-pod-v4",
-	"tpu-vm-base",
-	"tpu-vm-v4-base",
-	"tpu-vm-pt-2.0",
-	"tpu-vm-v4-pt-2.0",
-}
-
-// TPU accelerator types per generation, as documented on the generation pages
-// (https://cloud.google.com/tpu/docs/v2, /v3, /v4, /v5e, /v5p, /v6e).
-var (
-	typesV2  = []string{"v2-8", "v2-32", "v2-128", "v2-256", "v2-512"}
-	typesV3  = []string{"v3-8", "v3-32", "v3-64", "v3-128", "v3-256", "v3-512", "v3-1024", "v3-2048"}
-	typesV4  = []string{"v4-8", "v4-16", "v4-32", "v4-64", "v4-128", "v4-256", "v4-512", "v4-1024", "v4-2048", "v4-4096"}
-	typesV5e = []string{"v5litepod-1", "v5litepod-4", "v5litepod-8", "v5litepod-16", "v5litepod-32", "v5litepod-64", "v5litepod-128", "v5litepod-256"}
-	typesV5p = []string{"v5p-8", "v5p-16", "v5p-32", "v5p-64", "v5p-128", "v5p-256", "v5p-512", "v5p-1024", "v5p-2048", "v5p-4096", "v5p-8192", "v5p-12288"}
-	typesV6e = []string{"v6e-1", "v6e-4", "v6e-8", "v6e-16", "v6e-32", "v6e-64", "v6e-128", "v6e-256"}
-)
-
-// GKE TPU machine types per generation, from the TPU generation pages and
-// https://github.com/GoogleCloudPlatform/cluster-toolkit/blob/e07b3ea5dd665400a34111245f306cd3411af73a/modules/internal/tpu-definition/main.tf.
-var (
-	// v3 on GKE: https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus.
-	machinesV3  = []string{"ct3-hightpu-4t", "ct3p-hightpu-4t"}
-	machinesV4  = []string{"ct4p-hightpu-4t"}
-	machinesV5e = []string{"ct5lp-hightpu-1t", "ct5lp-hightpu-4t", "ct5lp-hightpu-8t"}
-	machinesV5p = []string{"ct5p-hightpu-4t"}
-	machinesV6e = []string{"ct6e-standard-1t", "ct6e-standard-4t", "ct6e-standard-8t"}
-	machines7x  = []string{"tpu7x-standard-4t"}
-)
-
-// GPU machine types and accelerator types. Assumption: the per-zone GPU lists
-// in Default are illustrative, not copied from the Compute Engine GPU regions
-// page; the machine-type-to-GPU pairs follow
-// https://github.com/GoogleCloudPlatform/cluster-toolkit/blob/e07b3ea5dd665400a34111245f306cd3411af73a/modules/internal/gpu-definition/main.tf.
-var (
-	gpusL4    = []string{"g2-standard-4", "g2-standard-8", "g2-standard-12", "g2-standard-16", "g2-standard-24", "g2-standard-32", "g2-standard-48", "g2-standard-96", "nvidia-l4"}
-	gpusA100  = []string{"a2-highgpu-1g", "a2-highgpu-2g", "a2-highgpu-4g", "a2-highgpu-8g", "a2-megagpu-16g", "nvidia-tesla-a100"}
-	gpusA100u = []string{"a2-ultragpu-1g", "a2-ultragpu-2g", "a2-ultragpu-4g", "a2-ultragpu-8g", "nvidia-a100-80gb"}
-	gpusH100  = []string{"a3-highgpu-1g", "a3-highgpu-2g", "a3-highgpu-4g", "a3-highgpu-8g", "a3-megagpu-8g", "nvidia-h100-80gb", "nvidia-h100-mega-80gb"}
-	gpusT4    = []string{"nvidia-tesla-t4"}
-	// N1 attachables besides T4: https://cloud.google.com/compute/docs/gpus.
-	gpusN1 = []string{"nvidia-tesla-p4", "nvidia-tesla-p100", "nvidia-tesla-v100"}
-)
-
 func concat(lists ...[]string) []string {
 	var out []string
 	for _, l := range lists {
@@ -328,6 +223,17 @@ func concat(lists ...[]string) []string {
 // Every operation takes DefaultDuration, capacity is unlimited, and
 // GKE's own additions are on.
 func Default() *Scenario {
+	return &Scenario{
+		Zones:           defaultZones(),
+		Clusters:        defaultClusters(),
+		Images:          append([]Image(nil), defaultImages...),
+		Durations:       allDurations(DefaultDuration),
+		MinNodeVersions: defaultMinNodeVersions(),
+	}
+}
+
+// defaultZones are the zones of Default, with what each offers.
+func defaultZones() []Zone {
 	tpuZone := func(name string, types, machines []string) Zone {
 		z := Zone{Name: name, TPUAcceleratorTypes: types, MachineTypes: machines}
 		if len(types) > 0 {
@@ -335,102 +241,30 @@ func Default() *Scenario {
 		}
 		return z
 	}
-	return &Scenario{
-		Zones: []Zone{
-			tpuZone("us-central1-a",
-				concat(typesV5p, typesV5e, []string{"v3-8"}, typesV2[1:]),
-				concat(machinesV5p, machinesV5e, machinesV3, gpusA100, gpusH100, gpusL4, gpusT4, gpusN1)),
-			tpuZone("us-central1-b",
-				concat(typesV6e, []string{"v3-8", "v2-8"}),
-				concat(machinesV6e, machinesV3, gpusL4, gpusT4)),
-			tpuZone("us-central1-c",
-				[]string{"v2-8"},
-				concat(machines7x, gpusA100u, gpusL4)),
-			tpuZone("us-east5-a",
-				concat(typesV6e, typesV5p),
-				concat(machinesV6e, machinesV5p, gpusH100)),
-			tpuZone("us-east5-b", typesV6e, machinesV6e),
-			tpuZone("us-east1-d", typesV6e, machinesV6e),
-			tpuZone("us-south1-a", typesV5e, machinesV5e),
-			tpuZone("us-west1-c", typesV5e, machinesV5e),
-			tpuZone("us-west4-a", typesV5e, machinesV5e),
-			tpuZone("asia-northeast1-b", typesV6e, machinesV6e),
-			tpuZone("asia-east1-c", []string{"v2-8"}, nil),
-			tpuZone("us-central2-b", typesV4, machinesV4),
-			tpuZone("europe-west4-a",
-				concat(typesV6e, typesV3, typesV2),
-				concat(machinesV6e, machinesV3, gpusL4)),
-		},
-		Clusters: []ClusterSeed{
-			{
-				Location:  "us-central1",
-				Name:      "serving",
-				Version:   "1.33.5-gke.1000000",
-				Locations: []string{"us-central1-a", "us-central1-b", "us-central1-c"},
-				NodePools: []*container.NodePool{{
-					Name:             "default-pool",
-					InitialNodeCount: 1,
-					Config:           &container.NodeConfig{MachineType: "e2-standard-4"},
-				}},
-			},
-			{
-				// A cluster with TPU7x nodes: GKE 1.34 (Ironwood needs
-				// Standard 1.34.0-gke.2201000, GKE's Ironwood page), in the
-				// TPU7x zone and an L4 zone.
-				Location:  "us-central1",
-				Name:      "ironwood",
-				Version:   "1.34.1-gke.1000000",
-				Locations: []string{"us-central1-a", "us-central1-c"},
-			},
-			{
-				Location:  "us-east5",
-				Name:      "training",
-				Version:   "1.34.1-gke.1000000",
-				Locations: []string{"us-east5-a"},
-			},
-			{
-				// An Autopilot cluster: GKE creates its nodes from
-				// ComputeClasses and pods; it has no user node pools.
-				Location:  "us-central1",
-				Name:      "autopilot",
-				Version:   "1.33.5-gke.1000000",
-				Locations: []string{"us-central1-a", "us-central1-b", "us-central1-c"},
-				Autopilot: true,
-			},
-			{
-				// A Standard cluster with node auto-provisioning, whose
-				// resource limits cover Trillium and L4 GPUs (GKE's
-				// resource types: the GPU type, the TPU label).
-				Location:  "us-central1",
-				Name:      "autoprovisioned",
-				Version:   "1.33.5-gke.1000000",
-				Locations: []string{"us-central1-a", "us-central1-b", "us-central1-c"},
-				Autoscaling: &container.ClusterAutoscaling{
-					EnableNodeAutoprovisioning: true,
-					ResourceLimits: []*container.ResourceLimit{
-						{ResourceType: "cpu", Maximum: 2000},
-						{ResourceType: "memory", Maximum: 8000},
-						{ResourceType: "nvidia-l4", Maximum: 16},
-						{ResourceType: "tpu-v6e-slice", Maximum: 64},
-					},
-				},
-			},
-			{
-				Location:  "us-central1-b",
-				Name:      "legacy",
-				Version:   "1.30.5-gke.1014001",
-				Locations: []string{"us-central1-b"},
-			},
-		},
-		Images:    append([]Image(nil), defaultImages...),
-		Durations: allDurations(DefaultDuration),
-		MinNodeVersions: map[string]string{
-			// Ray's GKE TPU guide citing GKE's TPU machine-type table:
-			// https://github.com/ray-project/ray/blob/02745f527856b07d09c266967b026c7a1cd60121/doc/source/cluster/kubernetes/user-guides/gcp-gke-tpu-cluster.md
-			"ct6e-": "1.31.2-gke.1115000",
-			// https://cloud.google.com/kubernetes-engine/docs/concepts/tpu-ironwood (Standard clusters).
-			"tpu7x-": "1.34.0-gke.2201000",
-		},
+	return []Zone{
+		tpuZone("us-central1-a",
+			concat(typesV5p, typesV5e, []string{"v3-8"}, typesV2[1:]),
+			concat(machinesV5p, machinesV5e, machinesV3, gpusA100, gpusH100, gpusL4, gpusT4, gpusN1)),
+		tpuZone("us-central1-b",
+			concat(typesV6e, []string{"v3-8", "v2-8"}),
+			concat(machinesV6e, machinesV3, gpusL4, gpusT4)),
+		tpuZone("us-central1-c",
+			[]string{"v2-8"},
+			concat(machines7x, gpusA100u, gpusL4)),
+		tpuZone("us-east5-a",
+			concat(typesV6e, typesV5p),
+			concat(machinesV6e, machinesV5p, gpusH100)),
+		tpuZone("us-east5-b", typesV6e, machinesV6e),
+		tpuZone("us-east1-d", typesV6e, machinesV6e),
+		tpuZone("us-south1-a", typesV5e, machinesV5e),
+		tpuZone("us-west1-c", typesV5e, machinesV5e),
+		tpuZone("us-west4-a", typesV5e, machinesV5e),
+		tpuZone("asia-northeast1-b", typesV6e, machinesV6e),
+		tpuZone("asia-east1-c", []string{"v2-8"}, nil),
+		tpuZone("us-central2-b", typesV4, machinesV4),
+		tpuZone("europe-west4-a",
+			concat(typesV6e, typesV3, typesV2),
+			concat(machinesV6e, machinesV3, gpusL4)),
 	}
 }
 
@@ -531,45 +365,4 @@ func (sc *Scenario) clone() *Scenario {
 		return Default()
 	}
 	return out
-}
-
-// validateClusters checks the seeded clusters of a scenario.
-func (sc *Scenario) validateClusters() error {
-	seen := map[string]bool{}
-	for _, c := range sc.Clusters {
-		if c.Name == "" || c.Location == "" || c.Version == "" {
-			return fmt.Errorf("cluster %q needs a name, a location and a version", c.Name)
-		}
-		if !validVersion(c.Version) {
-			return fmt.Errorf("cluster %s: version %q is not of the form 1.33.5-gke.1000000", c.Name, c.Version)
-		}
-		if c.NodeVersion != "" && !validVersion(c.NodeVersion) {
-			return fmt.Errorf("cluster %s: node version %q is not of the form 1.33.5-gke.1000000", c.Name, c.NodeVersion)
-		}
-		key := c.Project + "/" + c.Location + "/" + c.Name
-		if seen[key] {
-			return fmt.Errorf("cluster %s in %s listed twice", c.Name, c.Location)
-		}
-		seen[key] = true
-		if len(c.Locations) == 0 {
-			return fmt.Errorf("cluster %s has no node locations", c.Name)
-		}
-		for _, l := range c.Locations {
-			if regionOf(l) != regionOf(c.Location) {
-				return fmt.Errorf("cluster %s: node location %s is outside %s", c.Name, l, regionOf(c.Location))
-			}
-		}
-		for _, np := range c.NodePools {
-			if np == nil || !poolNameRE.MatchString(np.Name) {
-				return fmt.Errorf("cluster %s: seeded node pool without a valid name", c.Name)
-			}
-		}
-		if c.Autopilot && (len(c.NodePools) > 0 || c.Autoscaling != nil) {
-			return fmt.Errorf("cluster %s: an Autopilot cluster takes no node pools or autoscaling settings", c.Name)
-		}
-		if problem := autoscalingProblem(c.Autoscaling); problem != "" {
-			return fmt.Errorf("cluster %s: %s", c.Name, problem)
-		}
-	}
-	return nil
 }

@@ -61,17 +61,10 @@ type Server struct {
 	capLimit map[string]int // zone/type → limit; absent = unlimited
 	capUsed  map[string]int
 
-	nodes     map[string]*tpuNode
-	instances map[string]*gceInstance // by projects/P/zones/Z/instances/N
-	policies  map[string]*gcePolicy   // by projects/P/regions/R/resourcePolicies/N
-	queued    map[string]*queuedResource
-	// queuedFail is, per zone, the message with which its waiting queued
-	// resources fail (FailQueuedIn).
-	queuedFail   map[string]string
-	clusters     map[string]*gkeCluster
-	materialized map[string]bool
-	// poolEvents logs node pool status changes (PoolEvents).
-	poolEvents []PoolEvent
+	// The state of each API, kept in that API's files.
+	tpu     tpuState
+	gke     gkeState
+	compute computeState
 
 	ops     []*operation
 	opsByID map[string]*operation
@@ -146,7 +139,6 @@ func (s *Server) Reset() {
 
 func (s *Server) resetLocked() {
 	s.sc = s.initial.clone()
-	s.poolEvents = nil
 	s.rand = rand.New(rand.NewPCG(uint64(s.clock.Now().UnixNano()), 0x5eed))
 	s.zones = map[string]*Zone{}
 	for i := range s.sc.Zones {
@@ -161,13 +153,9 @@ func (s *Server) resetLocked() {
 			s.capLimit[capKey(c.Zone, c.Type)] = c.Count
 		}
 	}
-	s.nodes = map[string]*tpuNode{}
-	s.instances = map[string]*gceInstance{}
-	s.policies = map[string]*gcePolicy{}
-	s.queued = map[string]*queuedResource{}
-	s.queuedFail = map[string]string{}
-	s.clusters = map[string]*gkeCluster{}
-	s.materialized = map[string]bool{}
+	s.tpu = newTPUState()
+	s.gke = newGKEState()
+	s.compute = newComputeState()
 	s.ops = nil
 	s.opsByID = map[string]*operation{}
 	s.pending = nil
@@ -447,4 +435,57 @@ func (s *Server) Scenario() *Scenario {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.scenarioLocked()
+}
+
+// snakeCase turns a camelCase field-mask path into its proto field name.
+func snakeCase(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if r >= 'A' && r <= 'Z' {
+			b.WriteByte('_')
+			b.WriteRune(r - 'A' + 'a')
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// deepCopy copies v through JSON, as the API sends it, so that what a caller
+// is given shares nothing with the emulator's records. orElse, a record with
+// only the name, stands in should the round trip ever fail.
+func deepCopy[T any](v, orElse *T) *T {
+	var out T
+	b, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(b, &out)
+	}
+	if err != nil {
+		return orElse
+	}
+	return &out
+}
+
+// SetCapacityAfterCalls leaves the capacity of type in zone as it is until
+// the emulator has counted calls more calls of method, then sets it to n
+// (see SetCapacity): capacity that arrives while a client waits, at a point
+// of its wait that does not depend on the machine's speed.
+func (s *Server) SetCapacityAfterCalls(zone, acceleratorOrMachineType string, n int, method string, calls int) error {
+	if err := checkMethod(method); err != nil {
+		return err
+	}
+	if calls < 1 {
+		return fmt.Errorf("SetCapacityAfterCalls: calls must be at least 1, not %d", calls)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := capKey(zone, acceleratorOrMachineType)
+	s.faults.releases = append(s.faults.releases, &callRelease{method: method, left: calls, release: func(time.Time) {
+		if n < 0 {
+			delete(s.capLimit, key)
+			return
+		}
+		s.capLimit[key] = n
+	}})
+	return nil
 }

@@ -41,11 +41,6 @@ const (
 	provisioningFlexStart = "FLEX_START"
 )
 
-// maxFlexStartRun is the longest flex-start run: "You can request
-// Flex-start resources for a duration of up to 7 days"
-// (https://cloud.google.com/tpu/docs/request-using-flex-start).
-const maxFlexStartRun = 7 * 24 * time.Hour
-
 // qrIDRE is the queuedResourceId rule of queuedResources.create ("Should
 // follow the ^[A-Za-z0-9_.~+%-]+$ regex format", v2 REST reference).
 var qrIDRE = regexp.MustCompile(`^[A-Za-z0-9_.~+%-]+$`)
@@ -326,7 +321,7 @@ func (s *Server) queuedCreate(q *tpuRequest) (any, *apiError) {
 		return nil, aerr
 	}
 	name := q.parent() + "/queuedResources/" + id
-	if _, dup := s.queued[name]; dup {
+	if _, dup := s.tpu.queued[name]; dup {
 		return nil, newError(statusAlreadyExists, "Resource '%s' already exists", name).
 			with(resourceInfo("tpu.googleapis.com", name))
 	}
@@ -336,19 +331,19 @@ func (s *Server) queuedCreate(q *tpuRequest) (any, *apiError) {
 	qr.setState(qrAccepted, "")
 	s.seq++
 	qr.seq = s.seq
-	s.queued[name] = qr
+	s.tpu.queued[name] = qr
 
 	// The create operation ends once the request is in the queue, not once
 	// it is provisioned.
 	op := s.newTPUOperation(q, MethodTPUQueuedResourcesCreate, "create", name, 0)
 	failure := s.takeOpFailure(MethodTPUQueuedResourcesCreate)
 	op.finish = func(op *operation, now time.Time) {
-		if cur, ok := s.queued[name]; !ok || cur != qr {
+		if cur, ok := s.tpu.queued[name]; !ok || cur != qr {
 			op.err = &rpcStatus{Code: rpcCodes[statusAborted].rpc, Message: "Cloud TPU received a bad request. The queued resource was deleted while it was being created. " + s.eid()}
 			return
 		}
 		if failure != nil {
-			delete(s.queued, name)
+			delete(s.tpu.queued, name)
 			op.err = failure
 			return
 		}
@@ -369,36 +364,11 @@ func (s *Server) checkQueuedSpec(q *tpuRequest, id string, in *qrWire, qr *queue
 	if ns.Parent != q.parent() {
 		return s.invalidQueued("tpu.node_spec.parent", "The parent %q must be the queued resource's location %q.", ns.Parent, q.parent())
 	}
-	multi := ns.MultisliceParams
-	if multi == nil {
-		multi = ns.MultiNodeParams
+	names, aerr := s.queuedNodeNames(q, id, ns)
+	if aerr != nil {
+		return aerr
 	}
-	switch {
-	case ns.NodeID != "" && multi != nil:
-		return s.invalidQueued("tpu.node_spec.node_id", "Only one of node_id and the multislice parameters may be set.")
-	case ns.NodeID != "":
-		if !nodeIDRE.MatchString(ns.NodeID) {
-			return s.invalidQueued("tpu.node_spec.node_id", "The node id %q is not valid: it must be 1-63 characters long, start with a lowercase letter, contain only lowercase letters, digits and hyphens, and not end with a hyphen.", ns.NodeID)
-		}
-		qr.names = []string{q.parent() + "/nodes/" + ns.NodeID}
-	case multi != nil:
-		// "This needs to be > 1"; without node_id_prefix "we use
-		// queued_resource_id as the node_id_prefix" (MultisliceParams, v2
-		// REST reference).
-		if multi.NodeCount < 2 {
-			return s.invalidQueued("tpu.node_spec.multislice_params.node_count", "node_count must be greater than 1, not %d.", multi.NodeCount)
-		}
-		prefix := cmp.Or(multi.NodeIDPrefix, id)
-		for i := range multi.NodeCount {
-			id := fmt.Sprintf("%s-%d", prefix, i)
-			if !nodeIDRE.MatchString(id) {
-				return s.invalidQueued("tpu.node_spec.multislice_params.node_id_prefix", "The node id %q made from the prefix is not valid.", id)
-			}
-			qr.names = append(qr.names, q.parent()+"/nodes/"+id)
-		}
-	default:
-		return s.invalidQueued("tpu.node_spec.node_id", "One of node_id and the multislice parameters is required.")
-	}
+	qr.names = names
 	accel, cfg, aerr := s.checkNodeOffer(ns.Node, q.location)
 	if aerr != nil {
 		return aerr
@@ -413,38 +383,11 @@ func (s *Server) checkQueuedSpec(q *tpuRequest, id string, in *qrWire, qr *queue
 	if tiers > 1 {
 		return s.invalidQueued("tier", "Only one of spot, guaranteed and best_effort may be set.")
 	}
-	qr.capKey = capKey(q.location, accel)
-	if in.ReservationName != "" {
-		m := reservationRE.FindStringSubmatch(in.ReservationName)
-		if m == nil {
-			return s.invalidQueued("reservation_name", "%q is not projects/{project}/locations/{zone}/reservations/{reservation}.", in.ReservationName)
-		}
-		if m[2] != q.location {
-			return s.invalidQueued("reservation_name", "The reservation %q is not in the queued resource's zone %s.", in.ReservationName, q.location)
-		}
-		if key := capKey(q.location, "reservations/"+m[3]); s.available(key) >= 0 {
-			qr.capKey = key
-		}
+	if qr.capKey, aerr = s.queuedCapacity(q, in, accel); aerr != nil {
+		return aerr
 	}
-	switch in.ProvisioningModel {
-	case "", "PROVISIONING_MODEL_UNSPECIFIED", "STANDARD", "SPOT", "RESERVATION_BOUND":
-		if in.RunDuration != nil && in.RunDuration.MaxRunDuration != "" {
-			return s.invalidQueued("run_duration", "run_duration is only supported with the FLEX_START provisioning model.")
-		}
-	case provisioningFlexStart:
-		if in.RunDuration == nil || in.RunDuration.MaxRunDuration == "" {
-			return s.invalidQueued("run_duration.max_run_duration", "max_run_duration is required with the FLEX_START provisioning model.")
-		}
-		d, ok := parseProtoDuration(in.RunDuration.MaxRunDuration)
-		if !ok || d <= 0 || d > maxFlexStartRun {
-			return s.invalidQueued("run_duration.max_run_duration", "max_run_duration %q must be a duration above 0s and at most %ds (7 days).", in.RunDuration.MaxRunDuration, int(maxFlexStartRun.Seconds()))
-		}
-		if tiers > 0 || in.ReservationName != "" {
-			return s.invalidQueued("provisioning_model", "FLEX_START cannot be combined with a tier or a reservation.")
-		}
-		qr.maxRun = d
-	default:
-		return s.invalidQueued("provisioning_model", "Unknown provisioning model %q.", in.ProvisioningModel)
+	if qr.maxRun, aerr = s.queuedMaxRun(in, tiers); aerr != nil {
+		return aerr
 	}
 	after, until, aerr := s.queueWindow(in.QueueingPolicy, q.now)
 	if aerr != nil {
@@ -454,8 +397,92 @@ func (s *Server) checkQueuedSpec(q *tpuRequest, id string, in *qrWire, qr *queue
 	return nil
 }
 
+// queuedNodeNames are the names of the nodes a node spec creates: its
+// node_id's, or those of its multislice parameters.
+func (s *Server) queuedNodeNames(q *tpuRequest, id string, ns *qrNodeSpec) ([]string, *apiError) {
+	multi := ns.MultisliceParams
+	if multi == nil {
+		multi = ns.MultiNodeParams
+	}
+	switch {
+	case ns.NodeID != "" && multi != nil:
+		return nil, s.invalidQueued("tpu.node_spec.node_id", "Only one of node_id and the multislice parameters may be set.")
+	case ns.NodeID != "":
+		if !nodeIDRE.MatchString(ns.NodeID) {
+			return nil, s.invalidQueued("tpu.node_spec.node_id", "The node id %q is not valid: it must be 1-63 characters long, start with a lowercase letter, contain only lowercase letters, digits and hyphens, and not end with a hyphen.", ns.NodeID)
+		}
+		return []string{q.parent() + "/nodes/" + ns.NodeID}, nil
+	case multi == nil:
+		return nil, s.invalidQueued("tpu.node_spec.node_id", "One of node_id and the multislice parameters is required.")
+	}
+	// "This needs to be > 1"; without node_id_prefix "we use
+	// queued_resource_id as the node_id_prefix" (MultisliceParams, v2
+	// REST reference).
+	if multi.NodeCount < 2 {
+		return nil, s.invalidQueued("tpu.node_spec.multislice_params.node_count", "node_count must be greater than 1, not %d.", multi.NodeCount)
+	}
+	prefix := cmp.Or(multi.NodeIDPrefix, id)
+	var names []string
+	for i := range multi.NodeCount {
+		id := fmt.Sprintf("%s-%d", prefix, i)
+		if !nodeIDRE.MatchString(id) {
+			return nil, s.invalidQueued("tpu.node_spec.multislice_params.node_id_prefix", "The node id %q made from the prefix is not valid.", id)
+		}
+		names = append(names, q.parent()+"/nodes/"+id)
+	}
+	return names, nil
+}
+
+// queuedCapacity is the capacity key a queued resource's nodes take: the
+// reservation it names, when that has a capacity limit, else the
+// accelerator type's in its zone.
+func (s *Server) queuedCapacity(q *tpuRequest, in *qrWire, accel string) (string, *apiError) {
+	key := capKey(q.location, accel)
+	if in.ReservationName == "" {
+		return key, nil
+	}
+	m := reservationRE.FindStringSubmatch(in.ReservationName)
+	if m == nil {
+		return "", s.invalidQueued("reservation_name", "%q is not projects/{project}/locations/{zone}/reservations/{reservation}.", in.ReservationName)
+	}
+	if m[2] != q.location {
+		return "", s.invalidQueued("reservation_name", "The reservation %q is not in the queued resource's zone %s.", in.ReservationName, q.location)
+	}
+	if rk := capKey(q.location, "reservations/"+m[3]); s.available(rk) >= 0 {
+		key = rk
+	}
+	return key, nil
+}
+
+// queuedMaxRun checks the provisioning model and returns the longest run
+// of a flex-start request (0 for the other models). tiers is how many of
+// spot, guaranteed and best_effort the request sets.
+func (s *Server) queuedMaxRun(in *qrWire, tiers int) (time.Duration, *apiError) {
+	switch in.ProvisioningModel {
+	case "", "PROVISIONING_MODEL_UNSPECIFIED", "STANDARD", "SPOT", "RESERVATION_BOUND":
+		if in.RunDuration != nil && in.RunDuration.MaxRunDuration != "" {
+			return 0, s.invalidQueued("run_duration", "run_duration is only supported with the FLEX_START provisioning model.")
+		}
+		return 0, nil
+	case provisioningFlexStart:
+	default:
+		return 0, s.invalidQueued("provisioning_model", "Unknown provisioning model %q.", in.ProvisioningModel)
+	}
+	if in.RunDuration == nil || in.RunDuration.MaxRunDuration == "" {
+		return 0, s.invalidQueued("run_duration.max_run_duration", "max_run_duration is required with the FLEX_START provisioning model.")
+	}
+	d, ok := parseProtoDuration(in.RunDuration.MaxRunDuration)
+	if !ok || d <= 0 || d > maxFlexStartRun {
+		return 0, s.invalidQueued("run_duration.max_run_duration", "max_run_duration %q must be a duration above 0s and at most %ds (7 days).", in.RunDuration.MaxRunDuration, int(maxFlexStartRun.Seconds()))
+	}
+	if tiers > 0 || in.ReservationName != "" {
+		return 0, s.invalidQueued("provisioning_model", "FLEX_START cannot be combined with a tier or a reservation.")
+	}
+	return d, nil
+}
+
 func (s *Server) queuedGet(q *tpuRequest, name string) (any, *apiError) {
-	qr, ok := s.queued[name]
+	qr, ok := s.tpu.queued[name]
 	if !ok {
 		return nil, s.tpuNotFound(name)
 	}
@@ -491,7 +518,7 @@ func viewQueued(w *qrWire, version string) *qrWire {
 func (s *Server) queuedList(q *tpuRequest) (any, *apiError) {
 	prefix := q.parent() + "/queuedResources/"
 	var names []string
-	for name, qr := range s.queued {
+	for name, qr := range s.tpu.queued {
 		if strings.HasPrefix(name, prefix) || (q.location == "-" && qr.project == q.project) {
 			names = append(names, name)
 		}
@@ -503,7 +530,7 @@ func (s *Server) queuedList(q *tpuRequest) (any, *apiError) {
 	}
 	out := make([]*qrWire, 0, page.hi-page.lo)
 	for _, name := range names[page.lo:page.hi] {
-		out = append(out, viewQueued(s.queued[name].wire, q.version))
+		out = append(out, viewQueued(s.tpu.queued[name].wire, q.version))
 	}
 	return map[string]any{"queuedResources": out, "nextPageToken": next}, nil
 }
@@ -512,7 +539,7 @@ func (s *Server) queuedList(q *tpuRequest) (any, *apiError) {
 func (s *Server) liveNodes(qr *queuedResource) []*tpuNode {
 	var out []*tpuNode
 	for _, name := range qr.names {
-		if tn, ok := s.nodes[name]; ok && tn.node.QueuedResource == qr.wire.Name {
+		if tn, ok := s.tpu.nodes[name]; ok && tn.node.QueuedResource == qr.wire.Name {
 			out = append(out, tn)
 		}
 	}
@@ -523,12 +550,12 @@ func (s *Server) liveNodes(qr *queuedResource) []*tpuNode {
 func (s *Server) dropNodes(qr *queuedResource) {
 	for _, tn := range s.liveNodes(qr) {
 		s.releaseNode(tn)
-		delete(s.nodes, tn.node.Name)
+		delete(s.tpu.nodes, tn.node.Name)
 	}
 }
 
 func (s *Server) queuedDelete(q *tpuRequest, name string) (any, *apiError) {
-	qr, ok := s.queued[name]
+	qr, ok := s.tpu.queued[name]
 	if !ok {
 		return nil, s.tpuNotFound(name)
 	}
@@ -552,7 +579,7 @@ func (s *Server) queuedDelete(q *tpuRequest, name string) (any, *apiError) {
 	op := s.newTPUOperation(q, MethodTPUQueuedResourcesDelete, "delete", name, s.sc.Durations.TPUDelete)
 	failure := s.takeOpFailure(MethodTPUQueuedResourcesDelete)
 	op.finish = func(op *operation, now time.Time) {
-		if cur, ok := s.queued[name]; !ok || cur != qr {
+		if cur, ok := s.tpu.queued[name]; !ok || cur != qr {
 			return
 		}
 		if failure != nil {
@@ -561,7 +588,7 @@ func (s *Server) queuedDelete(q *tpuRequest, name string) (any, *apiError) {
 			return
 		}
 		s.dropNodes(qr)
-		delete(s.queued, name)
+		delete(s.tpu.queued, name)
 	}
 	return s.tpuOpJSON(op), nil
 }
@@ -574,7 +601,7 @@ func (s *Server) queuedReset(q *tpuRequest, name string) (any, *apiError) {
 	if err := decodeBody(q.body, &body); err != nil {
 		return nil, err
 	}
-	qr, ok := s.queued[name]
+	qr, ok := s.tpu.queued[name]
 	if !ok {
 		return nil, s.tpuNotFound(name)
 	}
@@ -593,8 +620,8 @@ func (s *Server) queuedReset(q *tpuRequest, name string) (any, *apiError) {
 // now, oldest request first, so that capacity goes to requests in the order
 // they were made. The caller holds s.mu.
 func (s *Server) advanceQueued(now time.Time) {
-	list := make([]*queuedResource, 0, len(s.queued))
-	for _, qr := range s.queued {
+	list := make([]*queuedResource, 0, len(s.tpu.queued))
+	for _, qr := range s.tpu.queued {
 		list = append(list, qr)
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].seq < list[j].seq })
@@ -654,7 +681,7 @@ func (s *Server) tryProvision(qr *queuedResource, now time.Time) {
 		}}
 		return
 	}
-	if msg, ok := s.queuedFail[qr.zone]; ok {
+	if msg, ok := s.tpu.queuedFail[qr.zone]; ok {
 		qr.setState(qrFailed, initiatorService)
 		qr.wire.State.FailedData = &qrFailedData{Error: &tpu.Status{
 			Code: int64(rpcCodes[statusResourceExhausted].rpc), Message: msg + " " + s.eid(),
@@ -669,7 +696,7 @@ func (s *Server) tryProvision(qr *queuedResource, now time.Time) {
 		return
 	}
 	for _, name := range qr.names {
-		if tn, ok := s.nodes[name]; ok && tn.node.QueuedResource != qr.wire.Name {
+		if tn, ok := s.tpu.nodes[name]; ok && tn.node.QueuedResource != qr.wire.Name {
 			qr.setState(qrFailed, initiatorService)
 			qr.wire.State.FailedData = &qrFailedData{Error: &tpu.Status{
 				Code: int64(rpcCodes[statusAlreadyExists].rpc), Message: fmt.Sprintf("Resource '%s' already exists", name),
@@ -703,7 +730,7 @@ func (s *Server) tryProvision(qr *queuedResource, now time.Time) {
 // SERVICE when one was preempted; "" when every node is there.
 func (s *Server) lostNode(qr *queuedResource) string {
 	for _, name := range qr.names {
-		tn, ok := s.nodes[name]
+		tn, ok := s.tpu.nodes[name]
 		if !ok || tn.node.QueuedResource != qr.wire.Name {
 			return initiatorUser
 		}
@@ -735,94 +762,4 @@ func copyQueued(w *qrWire) *qrWire {
 		c.State = &st
 	}
 	return &c
-}
-
-// QueuedResourceInfo is a snapshot of one queued resource for assertions.
-type QueuedResourceInfo struct {
-	Name  string   `json:"name"`
-	State string   `json:"state"`
-	Nodes []string `json:"nodes"`
-}
-
-// QueuedResources returns every queued resource, sorted by name.
-func (s *Server) QueuedResources() []QueuedResourceInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
-	out := make([]QueuedResourceInfo, 0, len(s.queued))
-	for name, qr := range s.queued {
-		info := QueuedResourceInfo{Name: name, State: qr.state()}
-		for _, tn := range s.liveNodes(qr) {
-			info.Nodes = append(info.Nodes, tn.node.Name)
-		}
-		out = append(out, info)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// PreemptNode preempts a Spot or preemptible TPU node at once, as Compute
-// Engine does when it needs the capacity back: the node becomes PREEMPTED
-// and gives its capacity back, and a queued resource it belongs to is
-// suspended. Only Spot and preemptible TPUs are preempted
-// (https://cloud.google.com/tpu/docs/queued-resources).
-func (s *Server) PreemptNode(name string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
-	tn, ok := s.nodes[name]
-	if !ok {
-		return fmt.Errorf("PreemptNode: no node %s", name)
-	}
-	sc := tn.node.SchedulingConfig
-	if sc == nil || (!sc.Spot && !sc.Preemptible) {
-		return fmt.Errorf("PreemptNode: %s is neither Spot nor preemptible", name)
-	}
-	s.releaseNode(tn)
-	tn.node.State, tn.node.Health = statePreempted, ""
-	s.advanceQueued(s.clock.Now())
-	return nil
-}
-
-// FailQueuedIn makes the queued resources that wait in zone fail (FAILED,
-// with message and RESOURCE_EXHAUSTED), now and until ClearQueuedFailure:
-// the service giving up on a request the zone cannot serve, which is what
-// sends a client on to its next zone. The docs do not say which error a
-// failed request carries; RESOURCE_EXHAUSTED is an assumption.
-func (s *Server) FailQueuedIn(zone, message string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.queuedFail[zone] = message
-	s.advanceQueued(s.clock.Now())
-}
-
-// ClearQueuedFailure ends FailQueuedIn for zone.
-func (s *Server) ClearQueuedFailure(zone string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.queuedFail, zone)
-}
-
-// SetCapacityAfterCalls leaves the capacity of type in zone as it is until
-// the emulator has counted calls more calls of method, then sets it to n
-// (see SetCapacity): capacity that arrives while a client waits, at a point
-// of its wait that does not depend on the machine's speed.
-func (s *Server) SetCapacityAfterCalls(zone, acceleratorOrMachineType string, n int, method string, calls int) error {
-	if err := checkMethod(method); err != nil {
-		return err
-	}
-	if calls < 1 {
-		return fmt.Errorf("SetCapacityAfterCalls: calls must be at least 1, not %d", calls)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	key := capKey(zone, acceleratorOrMachineType)
-	s.faults.releases = append(s.faults.releases, &callRelease{method: method, left: calls, release: func(time.Time) {
-		if n < 0 {
-			delete(s.capLimit, key)
-			return
-		}
-		s.capLimit[key] = n
-	}})
-	return nil
 }

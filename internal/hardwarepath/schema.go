@@ -66,7 +66,7 @@ var (
 	}
 )
 
-func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
+func dataSourceSchema(cat *catalog.Catalog) schema.Schema { //nolint:funlen // a schema literal
 	gpuBlock := func(what string) schema.ListNestedBlock {
 		return schema.ListNestedBlock{
 			MarkdownDescription: what + " Repeat the block for each, in order of preference.",

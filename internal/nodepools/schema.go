@@ -140,7 +140,7 @@ func tolerationNestedObject() schema.NestedAttributeObject {
 }
 
 // Schema describes accel_fallback_nodepools.
-func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchemaRequest, resp *resourceSchemaResponse) {
+func (r *fallbackNodePoolsResource) Schema(ctx context.Context, _ resourceSchemaRequest, resp *resourceSchemaResponse) { //nolint:funlen // a schema literal
 	cat := r.catalog
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An ordered set of GKE node pools for one serving workload: TPU pools first for performance, GPU pools " +
@@ -289,7 +289,7 @@ func timeoutsBlock(ctx context.Context) schema.Block {
 	return b
 }
 
-func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject {
+func tierBlockObject(cat *catalog.Catalog) schema.NestedBlockObject { //nolint:funlen // a schema literal
 	computedString := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}

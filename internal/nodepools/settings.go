@@ -98,7 +98,7 @@ type gpuSharingModel struct {
 }
 
 // settingsAttributes are the settings' schema attributes.
-func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute {
+func settingsAttributes(cat *catalog.Catalog) map[string]schema.Attribute { //nolint:funlen // a schema literal
 	podsMin, podsMax := cat.MaxPodsPerNodeRange()
 	surge, unavailable := cat.UpgradeDefaults()
 	secureBoot, integrity := cat.ShieldedVMDefaults()

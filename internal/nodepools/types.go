@@ -4,19 +4,17 @@
 package nodepools
 
 import (
-	"context"
 	"sync"
 
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
 	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
-// objectTypes are the types of the resource's nested objects, the ones its
-// values are built with. They are taken from the schema, so an attribute is
-// declared in the schema and in its model and nowhere else.
+// objectTypes are the node-pool resource's nested object types, for the
+// values it builds: taken from its schema, as each attribute is declared in
+// the schema and the model only.
 type objectTypes struct {
 	tier, taint, reservation, capacity, poolEntry, timeouts types.ObjectType
 	gpuSharing, kubelet, linux, blueGreen, rollout          types.ObjectType
@@ -28,9 +26,7 @@ type objectTypes struct {
 // changes descriptions and validators, never a type, so the embedded one
 // serves every resource.
 var schemaTypes = sync.OnceValue(func() objectTypes {
-	var resp resource.SchemaResponse
-	(&fallbackNodePoolsResource{catalog: catalog.Default()}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
-	root := resp.Schema.Type()
+	root := tfmodel.SchemaType(&fallbackNodePoolsResource{catalog: catalog.Default()})
 	at := func(path ...string) types.ObjectType { return tfmodel.ObjectTypeAt(root, path...) }
 	registry := []string{"tiers", "containerd_config", "private_registry_access_config"}
 	caDomain := append(registry, "certificate_authority_domain_config")

@@ -57,7 +57,7 @@ func (d *runtimeVersionDataSource) Schema(_ context.Context, _ datasource.Schema
 
 // dataSourceSchema builds the schema; allowed values in descriptions come
 // from the same catalog lists the checks use.
-func dataSourceSchema(cat *catalog.Catalog) schema.Schema {
+func dataSourceSchema(cat *catalog.Catalog) schema.Schema { //nolint:funlen // a schema literal
 	return schema.Schema{
 		MarkdownDescription: "Chooses the Cloud TPU runtime version (software version) for an accelerator type and framework, " +
 			"or validates the one you give, from the provider's compatibility catalog (version " + cat.Version() + ", reviewed " + cat.Date() + "). " +

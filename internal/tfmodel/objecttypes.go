@@ -4,10 +4,12 @@
 package tfmodel
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -49,4 +51,12 @@ func elementOf(t attr.Type) attr.Type {
 		}
 		t = c.ElementType()
 	}
+}
+
+// SchemaType is the type of r's schema: the root from which ObjectTypeAt
+// takes a resource's nested object types. A resource works it out once.
+func SchemaType(r resource.Resource) attr.Type {
+	var resp resource.SchemaResponse
+	r.Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	return resp.Schema.Type()
 }

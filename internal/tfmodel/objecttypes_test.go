@@ -35,13 +35,16 @@ func TestObjectTypeAt(t *testing.T) {
 		},
 	})
 	root := s.Type()
+	tiers := ObjectTypeAt(root).AttrTypes["tiers"]
 	for _, c := range []struct {
 		path []string
 		want map[string]attr.Type
 	}{
 		{[]string{"tiers", "boot"}, map[string]attr.Type{"size": types.Int64Type}},
 		{[]string{"tiers", "taints"}, map[string]attr.Type{"key": types.StringType}},
-		{nil, map[string]attr.Type{"id": types.StringType, "tiers": root.(attr.TypeWithAttributeTypes).AttributeTypes()["tiers"]}},
+		{nil, map[string]attr.Type{"id": types.StringType, "tiers": tiers}},
+		{[]string{"tiers"}, map[string]attr.Type{"name": types.StringType, "taints": ObjectTypeAt(root, "tiers").AttrTypes["taints"],
+			"boot": types.ObjectType{AttrTypes: map[string]attr.Type{"size": types.Int64Type}}}},
 	} {
 		if diff := cmp.Diff(c.want, ObjectTypeAt(root, c.path...).AttrTypes); diff != "" {
 			t.Errorf("%v (-want +got):\n%s", c.path, diff)

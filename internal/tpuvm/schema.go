@@ -62,7 +62,7 @@ var nameRE = regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
 // tpuServiceAccountAddedScopesSuppress does the same).
 const pubSubScope = "https://www.googleapis.com/auth/pubsub"
 
-func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *vmResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) { //nolint:funlen // a schema literal
 	cat := r.catalog
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A Cloud TPU VM (Cloud TPU API v2), validated at plan time against the provider's " +

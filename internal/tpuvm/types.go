@@ -4,10 +4,8 @@
 package tpuvm
 
 import (
-	"context"
 	"sync"
 
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/catalog"
@@ -26,9 +24,7 @@ type objectTypes struct {
 // changes descriptions and validators, never a type, so the embedded one
 // serves every resource.
 var schemaTypes = sync.OnceValue(func() objectTypes {
-	var resp resource.SchemaResponse
-	(&vmResource{catalog: catalog.Default()}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
-	root := resp.Schema.Type()
+	root := tfmodel.SchemaType(&vmResource{catalog: catalog.Default()})
 	return objectTypes{
 		networkConfig:          tfmodel.ObjectTypeAt(root, "network_config"),
 		bootDisk:               tfmodel.ObjectTypeAt(root, "boot_disk"),
