@@ -60,19 +60,19 @@ func (r ZoneReservation) Free() int64 { return max(r.Count-r.InUseCount, 0) }
 // template carry no machine type here.
 func (cc *ComputeCatalog) Reservations(ctx context.Context, project string) ([]ZoneReservation, error) {
 	var out []ZoneReservation
-	err := cc.c.withRetry(ctx, "reservations.aggregatedList", 0, nil, func(ctx context.Context) error {
-		out = nil
-		return cc.svc.Reservations.AggregatedList(project).Context(ctx).
-			Pages(ctx, func(page *compute.ReservationAggregatedList) error {
-				for scope, l := range page.Items {
-					for _, r := range l.Reservations {
-						if r != nil {
-							out = append(out, zoneReservation(zoneOfScope(scope), r))
-						}
-					}
+	err := cc.c.listPages(ctx, "reservations.aggregatedList", 0, func(ctx context.Context, token string) (string, error) {
+		page, err := cc.svc.Reservations.AggregatedList(project).PageToken(token).Context(ctx).Do()
+		if err != nil {
+			return "", err
+		}
+		for scope, l := range page.Items {
+			for _, r := range l.Reservations {
+				if r != nil {
+					out = append(out, zoneReservation(zoneOfScope(scope), r))
 				}
-				return nil
-			})
+			}
+		}
+		return page.NextPageToken, nil
 	})
 	slices.SortFunc(out, func(a, b ZoneReservation) int {
 		return strings.Compare(a.Zone+"/"+a.Name, b.Zone+"/"+b.Name)

@@ -83,19 +83,19 @@ func zoneOfScope(scope string) string {
 // with one machineTypes.aggregatedList call filtered by name.
 func (cc *ComputeCatalog) MachineTypeZones(ctx context.Context, project, name string) ([]ZoneMachineType, error) {
 	var out []ZoneMachineType
-	err := cc.c.withRetry(ctx, "machineTypes.aggregatedList "+name, 0, nil, func(ctx context.Context) error {
-		out = nil
-		return cc.svc.MachineTypes.AggregatedList(project).Filter(fmt.Sprintf("name = %q", name)).
-			Context(ctx).Pages(ctx, func(page *compute.MachineTypeAggregatedList) error {
-			for scope, l := range page.Items {
-				for _, mt := range l.MachineTypes {
-					if mt != nil && mt.Name == name {
-						out = append(out, zoneMachineType(zoneOfScope(scope), mt))
-					}
+	err := cc.c.listPages(ctx, "machineTypes.aggregatedList "+name, 0, func(ctx context.Context, token string) (string, error) {
+		page, err := cc.svc.MachineTypes.AggregatedList(project).Filter(fmt.Sprintf("name = %q", name)).PageToken(token).Context(ctx).Do()
+		if err != nil {
+			return "", err
+		}
+		for scope, l := range page.Items {
+			for _, mt := range l.MachineTypes {
+				if mt != nil && mt.Name == name {
+					out = append(out, zoneMachineType(zoneOfScope(scope), mt))
 				}
 			}
-			return nil
-		})
+		}
+		return page.NextPageToken, nil
 	})
 	slices.SortFunc(out, func(a, b ZoneMachineType) int { return strings.Compare(a.Zone, b.Zone) })
 	return out, err
@@ -106,19 +106,19 @@ func (cc *ComputeCatalog) MachineTypeZones(ctx context.Context, project, name st
 // acceleratorTypes.aggregatedList call filtered by name.
 func (cc *ComputeCatalog) AcceleratorTypeZones(ctx context.Context, project, name string) ([]string, error) {
 	var out []string
-	err := cc.c.withRetry(ctx, "acceleratorTypes.aggregatedList "+name, 0, nil, func(ctx context.Context) error {
-		out = nil
-		return cc.svc.AcceleratorTypes.AggregatedList(project).Filter(fmt.Sprintf("name = %q", name)).
-			Context(ctx).Pages(ctx, func(page *compute.AcceleratorTypeAggregatedList) error {
-			for scope, l := range page.Items {
-				for _, at := range l.AcceleratorTypes {
-					if at != nil && at.Name == name {
-						out = append(out, zoneOfScope(scope))
-					}
+	err := cc.c.listPages(ctx, "acceleratorTypes.aggregatedList "+name, 0, func(ctx context.Context, token string) (string, error) {
+		page, err := cc.svc.AcceleratorTypes.AggregatedList(project).Filter(fmt.Sprintf("name = %q", name)).PageToken(token).Context(ctx).Do()
+		if err != nil {
+			return "", err
+		}
+		for scope, l := range page.Items {
+			for _, at := range l.AcceleratorTypes {
+				if at != nil && at.Name == name {
+					out = append(out, zoneOfScope(scope))
 				}
 			}
-			return nil
-		})
+		}
+		return page.NextPageToken, nil
 	})
 	slices.Sort(out)
 	return out, err
@@ -127,14 +127,15 @@ func (cc *ComputeCatalog) AcceleratorTypeZones(ctx context.Context, project, nam
 // Zones lists the zone names of project.
 func (cc *ComputeCatalog) Zones(ctx context.Context, project string) ([]string, error) {
 	var out []string
-	err := cc.c.withRetry(ctx, "zones.list", 0, nil, func(ctx context.Context) error {
-		out = nil
-		return cc.svc.Zones.List(project).Context(ctx).Pages(ctx, func(page *compute.ZoneList) error {
-			for _, z := range page.Items {
-				out = append(out, z.Name)
-			}
-			return nil
-		})
+	err := cc.c.listPages(ctx, "zones.list", 0, func(ctx context.Context, token string) (string, error) {
+		page, err := cc.svc.Zones.List(project).PageToken(token).Context(ctx).Do()
+		if err != nil {
+			return "", err
+		}
+		for _, z := range page.Items {
+			out = append(out, z.Name)
+		}
+		return page.NextPageToken, nil
 	})
 	return out, err
 }
@@ -142,14 +143,15 @@ func (cc *ComputeCatalog) Zones(ctx context.Context, project string) ([]string, 
 // MachineTypes lists the machine types of a zone.
 func (cc *ComputeCatalog) MachineTypes(ctx context.Context, project, zone string) ([]ZoneMachineType, error) {
 	var out []ZoneMachineType
-	err := cc.c.withRetry(ctx, "machineTypes.list "+zone, 0, nil, func(ctx context.Context) error {
-		out = nil
-		return cc.svc.MachineTypes.List(project, zone).Context(ctx).Pages(ctx, func(page *compute.MachineTypeList) error {
-			for _, mt := range page.Items {
-				out = append(out, zoneMachineType(zone, mt))
-			}
-			return nil
-		})
+	err := cc.c.listPages(ctx, "machineTypes.list "+zone, 0, func(ctx context.Context, token string) (string, error) {
+		page, err := cc.svc.MachineTypes.List(project, zone).PageToken(token).Context(ctx).Do()
+		if err != nil {
+			return "", err
+		}
+		for _, mt := range page.Items {
+			out = append(out, zoneMachineType(zone, mt))
+		}
+		return page.NextPageToken, nil
 	})
 	return out, err
 }
@@ -157,14 +159,15 @@ func (cc *ComputeCatalog) MachineTypes(ctx context.Context, project, zone string
 // AcceleratorTypes lists the accelerator type names of a zone.
 func (cc *ComputeCatalog) AcceleratorTypes(ctx context.Context, project, zone string) ([]string, error) {
 	var out []string
-	err := cc.c.withRetry(ctx, "acceleratorTypes.list "+zone, 0, nil, func(ctx context.Context) error {
-		out = nil
-		return cc.svc.AcceleratorTypes.List(project, zone).Context(ctx).Pages(ctx, func(page *compute.AcceleratorTypeList) error {
-			for _, at := range page.Items {
-				out = append(out, at.Name)
-			}
-			return nil
-		})
+	err := cc.c.listPages(ctx, "acceleratorTypes.list "+zone, 0, func(ctx context.Context, token string) (string, error) {
+		page, err := cc.svc.AcceleratorTypes.List(project, zone).PageToken(token).Context(ctx).Do()
+		if err != nil {
+			return "", err
+		}
+		for _, at := range page.Items {
+			out = append(out, at.Name)
+		}
+		return page.NextPageToken, nil
 	})
 	return out, err
 }

@@ -160,28 +160,31 @@ func (ci *ComputeInstances) List(ctx context.Context, project, zone string) ([]*
 // retried until ctx ends or maxAttempts (0: no bound) calls failed.
 func (ci *ComputeInstances) list(ctx context.Context, project, zone, filter string, maxAttempts int) ([]*compute.Instance, error) {
 	var out []*compute.Instance
-	err := ci.c.withRetry(ctx, "instances.list "+zone+" "+filter, maxAttempts, nil, func(ctx context.Context) error {
-		out = nil
+	err := ci.c.listPages(ctx, "instances.list "+zone+" "+filter, maxAttempts, func(ctx context.Context, token string) (string, error) {
 		if zone != "-" {
-			call := ci.svc.Instances.List(project, zone)
+			call := ci.svc.Instances.List(project, zone).PageToken(token)
 			if filter != "" {
 				call = call.Filter(filter)
 			}
-			return call.Context(ctx).Pages(ctx, func(page *compute.InstanceList) error {
-				out = append(out, page.Items...)
-				return nil
-			})
+			page, err := call.Context(ctx).Do()
+			if err != nil {
+				return "", err
+			}
+			out = append(out, page.Items...)
+			return page.NextPageToken, nil
 		}
-		call := ci.svc.Instances.AggregatedList(project)
+		call := ci.svc.Instances.AggregatedList(project).PageToken(token)
 		if filter != "" {
 			call = call.Filter(filter)
 		}
-		return call.Context(ctx).Pages(ctx, func(page *compute.InstanceAggregatedList) error {
-			for _, l := range page.Items {
-				out = append(out, l.Instances...)
-			}
-			return nil
-		})
+		page, err := call.Context(ctx).Do()
+		if err != nil {
+			return "", err
+		}
+		for _, l := range page.Items {
+			out = append(out, l.Instances...)
+		}
+		return page.NextPageToken, nil
 	})
 	out = slices.DeleteFunc(out, func(inst *compute.Instance) bool { return inst == nil })
 	slices.SortFunc(out, func(a, b *compute.Instance) int {

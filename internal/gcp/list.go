@@ -21,18 +21,41 @@ func (n *TPUNodes) List(ctx context.Context, project, location string) ([]*tpu.N
 // retried until ctx ends or maxAttempts (0: no bound) calls failed.
 func (n *TPUNodes) list(ctx context.Context, parent string, maxAttempts int) ([]*tpu.Node, error) {
 	var out []*tpu.Node
-	err := n.c.withRetry(ctx, "nodes.list "+parent, maxAttempts, nil, func(ctx context.Context) error {
-		out = nil
-		return n.svc.Projects.Locations.Nodes.List(parent).Context(ctx).Pages(ctx, func(r *tpu.ListNodesResponse) error {
-			for _, node := range r.Nodes {
-				if node != nil {
-					out = append(out, node)
-				}
+	err := n.c.listPages(ctx, "nodes.list "+parent, maxAttempts, func(ctx context.Context, token string) (string, error) {
+		r, err := n.svc.Projects.Locations.Nodes.List(parent).PageToken(token).Context(ctx).Do()
+		if err != nil {
+			return "", err
+		}
+		for _, node := range r.Nodes {
+			if node != nil {
+				out = append(out, node)
 			}
-			return nil
-		})
+		}
+		return r.NextPageToken, nil
 	})
 	return out, err
+}
+
+// listPages reads every page of a list within the bounds of one withRetry
+// (maxAttempts failed calls, 0: until ctx ends). page reads the page of
+// token, keeps its items and returns the next page's token, "" after the
+// last. A page that fails is asked again, after the retry's backoff, with
+// the token it had: a rate limit met on page 5 costs a call, not pages 1 to
+// 4 again.
+func (c *Clients) listPages(ctx context.Context, what string, maxAttempts int, page func(ctx context.Context, token string) (string, error)) error {
+	token := ""
+	return c.withRetry(ctx, what, maxAttempts, nil, func(ctx context.Context) error {
+		for {
+			next, err := page(ctx, token)
+			if err != nil {
+				return err
+			}
+			if next == "" {
+				return nil
+			}
+			token = next
+		}
+	})
 }
 
 // ClusterIDs lists the ids (projects/P/locations/L/clusters/C) of the GKE

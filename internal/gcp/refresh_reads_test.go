@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	tpu "google.golang.org/api/tpu/v2"
 
@@ -185,5 +186,50 @@ func TestComputeInstancesReadSharesOneListPerZone(t *testing.T) {
 	got := calls(srv, before, emulator.MethodComputeInstancesList, emulator.MethodComputeInstancesGet)
 	if got[emulator.MethodComputeInstancesList] != 1 || got[emulator.MethodComputeInstancesGet] != 1 {
 		t.Errorf("a refresh of 3 instances and a missing one made %v, want one list and one get", got)
+	}
+}
+
+// TestListResumesAfterRateLimit: a paged list that meets a rate limit on a
+// page asks for that page again, with its token, and goes on from there;
+// it does not start over from the first page. Here every third call of
+// nodes.list answers 429: starting over, a list of four pages would never
+// end; resuming, it takes five calls.
+func TestListResumesAfterRateLimit(t *testing.T) {
+	t.Parallel()
+	srv := refreshEmulator(t, 2)
+	ctx := context.Background()
+	c := gcp.NewClients(gcp.Config{TPUEndpoint: srv.TPUEndpoint(), Polling: fastPolling()})
+	nodes, err := c.TPUNodes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := "projects/p/locations/us-central1-b"
+	for i := range 8 {
+		op, err := nodes.Create(ctx, parent, fmt.Sprintf("vm-%d", i), &tpu.Node{AcceleratorType: "v6e-4", RuntimeVersion: "v2-alpha-tpuv6e"})
+		if err == nil {
+			_, err = nodes.Wait(ctx, op)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	const list = "tpu.nodes.list"
+	if err := srv.SetRateLimit(list, 3); err != nil {
+		t.Fatal(err)
+	}
+	before := srv.Counters()
+	// A list that started over would never end: the deadline only ends
+	// such a failure, it measures nothing.
+	lctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	got, err := nodes.List(lctx, "p", "us-central1-b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 8 {
+		t.Errorf("listed %d nodes, want 8", len(got))
+	}
+	if n := calls(srv, before, list)[list]; n != 5 {
+		t.Errorf("%s called %d times for 4 pages with a 429 every third call, want 5 (4 pages and the one retried)", list, n)
 	}
 }

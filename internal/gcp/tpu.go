@@ -148,26 +148,28 @@ func (c *Clients) ListTPUZoneOffer(ctx context.Context, project, zone string) (T
 		return offer, fmt.Errorf("creating the Cloud TPU client: %w", err)
 	}
 	parent := fmt.Sprintf("projects/%s/locations/%s", project, zone)
-	err = c.withRetry(ctx, "acceleratorTypes.list "+parent, 0, nil, func(ctx context.Context) error {
-		offer.AcceleratorTypes = nil
-		return svc.Projects.Locations.AcceleratorTypes.List(parent).Pages(ctx, func(page *tpu.ListAcceleratorTypesResponse) error {
-			for _, t := range page.AcceleratorTypes {
-				offer.AcceleratorTypes = append(offer.AcceleratorTypes, t.Type)
-			}
-			return nil
-		})
+	err = c.listPages(ctx, "acceleratorTypes.list "+parent, 0, func(ctx context.Context, token string) (string, error) {
+		page, err := svc.Projects.Locations.AcceleratorTypes.List(parent).PageToken(token).Context(ctx).Do()
+		if err != nil {
+			return "", err
+		}
+		for _, t := range page.AcceleratorTypes {
+			offer.AcceleratorTypes = append(offer.AcceleratorTypes, t.Type)
+		}
+		return page.NextPageToken, nil
 	})
 	if err != nil {
 		return offer, fmt.Errorf("listing accelerator types of %s: %w", parent, err)
 	}
-	err = c.withRetry(ctx, "runtimeVersions.list "+parent, 0, nil, func(ctx context.Context) error {
-		offer.RuntimeVersions = nil
-		return svc.Projects.Locations.RuntimeVersions.List(parent).Pages(ctx, func(page *tpu.ListRuntimeVersionsResponse) error {
-			for _, v := range page.RuntimeVersions {
-				offer.RuntimeVersions = append(offer.RuntimeVersions, v.Version)
-			}
-			return nil
-		})
+	err = c.listPages(ctx, "runtimeVersions.list "+parent, 0, func(ctx context.Context, token string) (string, error) {
+		page, err := svc.Projects.Locations.RuntimeVersions.List(parent).PageToken(token).Context(ctx).Do()
+		if err != nil {
+			return "", err
+		}
+		for _, v := range page.RuntimeVersions {
+			offer.RuntimeVersions = append(offer.RuntimeVersions, v.Version)
+		}
+		return page.NextPageToken, nil
 	})
 	if err != nil {
 		return offer, fmt.Errorf("listing runtime versions of %s: %w", parent, err)
