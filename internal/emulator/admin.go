@@ -14,6 +14,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 )
 
 // The admin API: the Go controls as JSON over HTTP, for the command-line
@@ -81,6 +82,11 @@ var coreAdminVerbs = []adminVerb{
 		serve: adminRequestVerb(func(s *Server, a *adminRequest) error { return s.SetRateLimit(a.Method, a.Every) })},
 	{post: true, verb: "hang", usage: `{"method":"container.nodePools.create","hang":true} (or "untilMethod":"container.nodePools.create","untilCalls":4: until 4 more such calls)`,
 		serve: adminRequestVerb((*Server).adminHang)},
+	{verb: "latency", serve: func(s *Server, _ *adminCall) (any, error) { return latencyJSON(s.Latencies()), nil }},
+	{post: true, verb: "latency", usage: `{"ms":100} (every API method; with "method":"tpu.nodes.list", that method only; "ms":0 removes it)`,
+		serve: adminRequestVerb(func(s *Server, a *adminRequest) error {
+			return s.SetLatency(a.Method, time.Duration(a.MS)*time.Millisecond)
+		})},
 	{post: true, verb: "durations", usage: `{"tpuCreate":"2s","poolCreate":"5s"}`, serve: (*Server).adminDurations},
 	{post: true, verb: "settings", usage: `{"serializePoolCreates":true,"maxConcurrentOperationsPerCluster":5,"gkeAdditions":{"skipGpuTaint":true}}`,
 		serve: adminJSONVerb((*Server).adminSettings)},
@@ -110,6 +116,17 @@ type adminRequest struct {
 	Duration    string `json:"duration"`
 	Name        string `json:"name"`
 	Status      string `json:"status"`
+	MS          int    `json:"ms"`
+}
+
+// latencyJSON is GET /admin/latency's answer: milliseconds by method, ""
+// for every method.
+func latencyJSON(l map[string]time.Duration) map[string]int64 {
+	out := make(map[string]int64, len(l))
+	for m, d := range l {
+		out[m] = d.Milliseconds()
+	}
+	return out
 }
 
 // adminSettingsRequest is the body of POST /admin/settings.

@@ -6,6 +6,7 @@ package emulator
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -118,6 +119,16 @@ func TestAdminAPI(t *testing.T) {
 	_, err = e.tpu.Projects.Locations.Nodes.List(parent).Do()
 	checkErr(t, err, wantErr{429, statusResourceExhausted, "RATE_LIMIT_EXCEEDED", "Quota exceeded"})
 	admin(t, e, "POST", "rate-limit", `{"method":"tpu.nodes.list","every":0}`, 200, nil)
+	admin(t, e, "POST", "latency", `{"ms":100}`, 200, nil)
+	admin(t, e, "POST", "latency", `{"method":"tpu.nodes.get","ms":250}`, 200, nil)
+	var lat map[string]int64
+	admin(t, e, "GET", "latency", "", 200, &lat)
+	if want := map[string]int64{"": 100, "tpu.nodes.get": 250}; !maps.Equal(lat, want) {
+		t.Errorf("GET /admin/latency = %v, want %v", lat, want)
+	}
+	admin(t, e, "POST", "latency", `{"method":"tpu.nodes.nope","ms":1}`, 400, nil)
+	admin(t, e, "POST", "latency", `{"ms":0}`, 200, nil)
+	admin(t, e, "POST", "latency", `{"method":"tpu.nodes.get","ms":0}`, 200, nil)
 	admin(t, e, "POST", "hang", `{"method":"tpu.nodes.create","hang":true}`, 200, nil)
 	hop, err := createNode("c")
 	if err != nil {

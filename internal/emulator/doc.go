@@ -99,6 +99,9 @@
 //     instance. SetCapacityAfterCalls sets it once a number of calls were
 //     counted: capacity that arrives while a client waits. FailQueuedIn
 //     fails the queued resources waiting in a zone.
+//   - SetLatency(method, d) delays every answer (of one method, or of every
+//     method with ""), on the real clock: a Google-like round trip for
+//     benchmarks.
 //   - FailNext(method, n, httpCode), FailNextOperations(method, n, rpcCode),
 //     SetRateLimit(method, every) (429 RATE_LIMIT_EXCEEDED), HangOperations,
 //     HoldCluster (an UPGRADE_MASTER operation that blocks pool operations).
@@ -120,7 +123,7 @@
 // # Command
 //
 // go run ./internal/emulator/cmd/accel-emulator [-addr 127.0.0.1:8089]
-// [-scenario file.json] [-serialize-pool-creates] [-snapshot file] listens on
+// [-scenario file.json] [-serialize-pool-creates] [-latency 100ms] [-snapshot file] listens on
 // a free loopback port unless -addr names one, prints the environment to
 // export (ACCEL_TPU_ENDPOINT, ACCEL_CONTAINER_ENDPOINT, ACCEL_COMPUTE_ENDPOINT)
 // and serves until SIGINT or SIGTERM. It can then be driven with curl, e.g.

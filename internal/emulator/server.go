@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -48,6 +49,11 @@ type Server struct {
 	srv    *http.Server
 	url    string
 	rand   *rand.Rand
+
+	// latency is what SetLatency set, read without the lock.
+	latency atomic.Pointer[latencies]
+	// delayed counts the calls waiting out their latency.
+	delayed atomic.Int64
 
 	snapDir string    // Options.SnapshotDir
 	initial *Scenario // as started, for Reset
@@ -203,6 +209,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		writeError(w, newError(statusInvalidArgument, "Could not read the request body: %v", err))
 		return
+	}
+	if !s.delay(r, method) {
+		return // the client gave up while its answer was delayed
 	}
 	s.mu.Lock()
 	q := &request{r: r, body: body, now: s.clock.Now()}

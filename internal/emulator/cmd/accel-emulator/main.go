@@ -44,6 +44,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	snapshotPath := fl.String("snapshot", "", "state file: loaded at start when it exists, written at exit")
 	snapshotDir := fl.String("snapshot-dir", "", "the one directory the admin API's snapshot and load-snapshot may write and read (off when empty)")
 	quiet := fl.Bool("quiet", false, "do not log requests")
+	latency := fl.Duration("latency", 0, "delay every API answer this long, as Google's APIs answer in tens to hundreds of milliseconds (e.g. 100ms)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -72,6 +73,10 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) error {
 	}
 	srv, err := emulator.Start(emulator.Options{Addr: *addr, Scenario: sc, Logger: logger, SnapshotDir: *snapshotDir})
 	if err != nil {
+		return err
+	}
+	if err := srv.SetLatency("", *latency); err != nil {
+		_ = srv.Close()
 		return err
 	}
 	if *snapshotPath != "" {
