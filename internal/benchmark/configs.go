@@ -78,6 +78,10 @@ const (
 	KindRawThing     Kind = "raw_thing"
 	KindRawTPUVM     Kind = "raw_tpu_vm"
 	KindRawNodePools Kind = "raw_fallback_nodepools"
+	// KindRawGoogleTPUVM is the raw provider's resource of google-beta's
+	// google_tpu_v2_vm schema (RawSchemasEnv): the floor under any provider
+	// of that schema.
+	KindRawGoogleTPUVM Kind = "raw_google_tpu_v2_vm"
 )
 
 // PlanKinds are the kinds make bench-plan plans, in the order of the
@@ -156,7 +160,10 @@ func benchProvider(name string) string {
 // is never sent, since a plan for create calls no API, and the universe
 // domain that keeps its configure from asking Google for the token's
 // identity (see googleUniverse).
-const googleBetaProvider = "terraform {\n  required_providers {\n    google-beta = { source = \"" + GoogleBetaSource + "\" }\n  }\n}\n\n" +
+// GoogleBetaRequired requires the google-beta provider, and nothing else.
+const GoogleBetaRequired = "terraform {\n  required_providers {\n    google-beta = { source = \"" + GoogleBetaSource + "\" }\n  }\n}\n"
+
+const googleBetaProvider = GoogleBetaRequired + "\n" +
 	"provider \"google-beta\" {\n  project         = \"bench-project\"\n  zone            = \"us-central1-a\"\n  access_token    = \"offline\"\n" +
 	"  universe_domain = \"" + googleUniverse + "\"\n}\n"
 
@@ -191,6 +198,9 @@ func planConfig(kind Kind, n int, source string) string {
 				kind, i, i, s.accelerator, s.zone)
 		case KindGoogleBeta:
 			fmt.Fprintf(&b, "\nresource %q \"vm%d\" {\n  provider         = google-beta\n  name             = \"bench-vm-%d\"\n  accelerator_type = %q\n  zone             = %q\n  runtime_version  = %q\n}\n",
+				kind, i, i, s.accelerator, s.zone, s.runtime)
+		case KindRawGoogleTPUVM:
+			fmt.Fprintf(&b, "\nresource %q \"vm%d\" {\n  name             = \"bench-vm-%d\"\n  accelerator_type = %q\n  zone             = %q\n  runtime_version  = %q\n}\n",
 				kind, i, i, s.accelerator, s.zone, s.runtime)
 		case KindDataSources:
 			fmt.Fprintf(&b, "\ndata \"accel_runtime_version\" \"rv%d\" {\n  accelerator_type = %q\n  zone             = %q\n}\n",

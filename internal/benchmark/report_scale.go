@@ -14,21 +14,38 @@ import (
 
 // scaleTarget is one target of the scale comparison: this provider's kind
 // against the Google provider's peer at the sizes given, at least factor
-// times as fast; objects names the API methods that read kind's objects
-// (their prefix), whose calls in a refresh are held against the list pages.
+// times as fast, at no latency (latent false) or at the run's latency; a
+// plan of a create and a plan with state, or only the latter.
 type scaleTarget struct {
 	kind, peer Kind
 	sizes      []int
+	latent     bool
+	stateOnly  bool
 	factor     float64
-	objects    string
 }
 
-// scaleTargets: plans of 500 and 1000 TPU VMs at least 1.5x as fast as
-// google-beta's, plans of 100 node-pool resources at least as fast as the
-// google provider's 300 pools.
+// scaleTargets: plans of 300 and 1000 TPU VMs at least 1.5x as fast as
+// google-beta's on loopback, and with state at least 3x at the run's
+// latency (Google's APIs answer in about 100 ms); plans with state of 100
+// node-pool resources at least 2x as fast as the google provider's 300
+// pools at that latency.
 var scaleTargets = []scaleTarget{
-	{KindResources, KindGoogleBeta, []int{500, 1000}, 1.5, "tpu.nodes."},
-	{KindNodePools, KindGooglePools, []int{100}, 1.0, "container.nodePools."},
+	{KindResources, KindGoogleBeta, []int{300, 1000}, false, false, 1.5},
+	{KindResources, KindGoogleBeta, []int{300, 1000}, true, true, 3},
+	{KindNodePools, KindGooglePools, []int{100}, true, true, 2},
+}
+
+// floorMargin is the target of a plan the floors do not leave room for:
+// at most this many times the floor of this provider's own schema.
+const floorMargin = 1.15
+
+// objectsOf names the API methods that read kind's objects (their
+// prefix), whose calls in a refresh are held against the list pages.
+func objectsOf(kind Kind) string {
+	if kind == KindNodePools {
+		return "container.nodePools."
+	}
+	return "tpu.nodes."
 }
 
 // Markers around the scale section in the guide, so that a run of the
@@ -45,6 +62,9 @@ type ScaleRun struct {
 	Runs    int
 	// PageSize is the emulator's list page size.
 	PageSize int
+	// Latency is the emulator's delay before every answer in the latent
+	// half of the run (the other half has none).
+	Latency time.Duration
 	// LoadBefore and LoadAfter are the machine's load averages
 	// (/proc/loadavg) when the run started and ended.
 	LoadBefore, LoadAfter string
@@ -63,9 +83,10 @@ func LoadAverage() string {
 	return "n/a"
 }
 
-func (s *ScaleRun) result(kind Kind, n int) (ScaleResult, bool) {
+// result is the plans of n of kind at the latency, if measured.
+func (s *ScaleRun) result(kind Kind, n int, latency time.Duration) (ScaleResult, bool) {
 	for _, r := range s.Results {
-		if r.Kind == kind && r.N == n {
+		if r.Kind == kind && r.N == n && r.Latency == latency {
 			return r, true
 		}
 	}
@@ -73,42 +94,113 @@ func (s *ScaleRun) result(kind Kind, n int) (ScaleResult, bool) {
 }
 
 // ScaleTargets are the targets of the scale comparison: for each target
-// size measured, the plan of a create and the plan with state against the
-// Google provider's, and the reads of the refresh against the list pages.
+// size measured, the plans against the Google provider's (or, where the
+// floors leave no room for the ratio, against this provider's floor), the
+// reads of the refresh against the list pages, and the calls of the plan
+// of a create at the latency against those without it.
 func (s *ScaleRun) ScaleTargets() []TargetResult {
 	var out []TargetResult
 	for _, st := range scaleTargets {
+		latency := time.Duration(0)
+		if st.latent {
+			if s.Latency <= 0 {
+				continue
+			}
+			latency = s.Latency
+		}
 		for _, n := range st.sizes {
-			a, ok := s.result(st.kind, n)
+			a, ok := s.result(st.kind, n, latency)
 			if !ok {
 				continue
 			}
-			g, gok := s.result(st.peer, n)
-			for _, p := range []struct {
+			g, gok := s.result(st.peer, n, latency)
+			plans := []struct {
 				what        string
 				accel, peer Sample
-			}{{"plan of a create", a.Create, g.Create}, {"plan with state", a.Refresh, g.Refresh}} {
-				t := TargetResult{Target: fmt.Sprintf("%s of %s: at least %.1fx as fast as %s", p.what, scaleWhat(st.kind, n), st.factor, scaleWhat(st.peer, n))}
-				if !gok {
-					t.Measured = fmt.Sprintf("%s; `%s` not measured (no build given)", fmtDur(p.accel.Wall.Median()), st.peer)
-				} else {
-					ratio := Ratio(p.peer.Wall.Median(), p.accel.Wall.Median())
-					t.Measured = fmt.Sprintf("%s against %s: x%.2f", fmtDur(p.accel.Wall.Median()), fmtDur(p.peer.Wall.Median()), ratio)
-					t.Met = ratio >= st.factor
-				}
-				out = append(out, t)
+				floor       func(ScaleResult) Sample
+			}{{"plan of a create", a.Create, g.Create, func(r ScaleResult) Sample { return r.Create }},
+				{"plan with state", a.Refresh, g.Refresh, func(r ScaleResult) Sample { return r.Refresh }}}
+			if st.stateOnly {
+				plans = plans[1:]
 			}
-			lists, gets := objectCalls(a.Refresh, st.objects)
-			pages := s.listPages(a)
-			out = append(out, TargetResult{
-				Target: fmt.Sprintf("API reads of the objects in the refresh of %s: at most the list pages (%d) and the reads a list cannot answer (none here)",
-					scaleWhat(st.kind, n), pages),
-				Measured: fmt.Sprintf("%d list calls and %d other reads (`%s*`)", lists, gets, st.objects),
-				Met:      lists <= int64(pages) && gets == 0,
-			})
+			for _, p := range plans {
+				out = append(out, s.planTarget(st, n, latency, p.what, p.accel, p.peer, gok, p.floor))
+			}
+			if !st.latent {
+				out = append(out, s.readsTarget(st.kind, n, a))
+			} else if z, ok := s.result(st.kind, n, 0); ok {
+				out = append(out, latentCallsTarget(st.kind, n, latency, z.Create, a.Create))
+			}
 		}
 	}
 	return out
+}
+
+// planTarget is one plan of n of st.kind against its peer at latency: at
+// least st.factor times as fast, unless the floors leave no room for it
+// (the peer's time over this provider's floor is less than the factor),
+// when it is at most floorMargin times this provider's floor.
+func (s *ScaleRun) planTarget(st scaleTarget, n int, latency time.Duration, what string, accel, peer Sample, peerOK bool, floorOf func(ScaleResult) Sample) TargetResult {
+	at := ""
+	if latency > 0 {
+		at = fmt.Sprintf(" at %s a call", latency)
+	}
+	t := TargetResult{Target: fmt.Sprintf("%s of %s%s: at least %.1fx as fast as %s", what, scaleWhat(st.kind, n), at, st.factor, scaleWhat(st.peer, n))}
+	if !peerOK {
+		t.Measured = fmt.Sprintf("%s; `%s` not measured (no build given)", fmtDur(accel.Wall.Median()), st.peer)
+		return t
+	}
+	ratio := Ratio(peer.Wall.Median(), accel.Wall.Median())
+	t.Measured = fmt.Sprintf("%s against %s: x%.2f", fmtDur(accel.Wall.Median()), fmtDur(peer.Wall.Median()), ratio)
+	t.Met = ratio >= st.factor
+	floorKind, ok := st.kind.RawOf()
+	f, fok := s.result(floorKind, n, 0)
+	if t.Met || !ok || !fok || latency > 0 {
+		return t
+	}
+	floor := floorOf(f).Wall.Median()
+	if room := Ratio(peer.Wall.Median(), floor); room < st.factor {
+		// The least any provider of this schema can cost is too close to
+		// the peer's time for the factor.
+		t.Target += fmt.Sprintf(", or, as the floor of its schema (%s) is only x%.2f ahead of %s, at most %.2fx that floor",
+			fmtDur(floor), room, st.peer, floorMargin)
+		t.Measured += fmt.Sprintf("; x%.2f the floor", Ratio(accel.Wall.Median(), floor))
+		t.Met = Ratio(accel.Wall.Median(), floor) <= floorMargin
+	}
+	return t
+}
+
+// readsTarget holds the reads of kind's objects in the refresh of n of
+// them at no latency against the list pages.
+func (s *ScaleRun) readsTarget(kind Kind, n int, a ScaleResult) TargetResult {
+	lists, gets := objectCalls(a.Refresh, objectsOf(kind))
+	pages := s.listPages(a)
+	return TargetResult{
+		Target: fmt.Sprintf("API reads of the objects in the refresh of %s: at most the list pages (%d) and the reads a list cannot answer (none here)",
+			scaleWhat(kind, n), pages),
+		Measured: fmt.Sprintf("%d list calls and %d other reads (`%s*`)", lists, gets, objectsOf(kind)),
+		Met:      lists <= int64(pages) && gets == 0,
+	}
+}
+
+// latentCallsTarget holds the calls of the plan of a create of n of kind
+// at latency (the plan-time live checks) to those without it: one call per
+// distinct question, however long each takes.
+func latentCallsTarget(kind Kind, n int, latency time.Duration, fast, slow Sample) TargetResult {
+	f, l := totalCalls(fast.CallsByMethod), totalCalls(slow.CallsByMethod)
+	return TargetResult{
+		Target:   fmt.Sprintf("API calls of the plan of a create of %s at %s a call: as many as with no latency (the live checks ask each distinct question once)", scaleWhat(kind, n), latency),
+		Measured: fmt.Sprintf("%d calls at %s, %d with none", l, latency, f),
+		Met:      l <= f,
+	}
+}
+
+func totalCalls(byMethod map[string]int64) int64 {
+	var n int64
+	for _, c := range byMethod {
+		n += c
+	}
+	return n
 }
 
 // scaleWhat names n resources of kind ("100 `accel_fallback_nodepools` of 3 tiers").
@@ -199,23 +291,37 @@ func (s *ScaleRun) Section() string {
 		w("one page")
 	}
 	w("), reached only through the providers' endpoint settings. The plan of a create has no state; the plan with state follows an apply of the same configuration and refreshes every resource. ")
+	if s.Latency > 0 {
+		w("Each plan runs twice: on loopback, where the emulator answers in microseconds, and with the emulator delaying every answer by %s, about what Google's APIs take. ", s.Latency)
+	}
+	w("The floors (`raw_*`) are a provider that does nothing but serve the schema over the plugin protocol, with no API: `raw_tpu_vm` has `accel_tpu_vm`'s schema and `raw_google_tpu_v2_vm` google-beta's `google_tpu_v2_vm`'s, the least any provider of that schema can cost. ")
 	w("API calls are those the emulator answered during the last measured run, by method.")
 	for _, p := range []struct{ build, kind string }{{s.GoogleBeta, "google-beta"}, {s.Google, "google"}} {
 		if p.build == "" {
 			w(" **The %s provider was not measured in this run**, so its comparison has only this provider's side.", p.kind)
 		}
 	}
-	w("\n\n| Resource | N | Plan of a create | Fastest – slowest | API calls | Plan with state | Fastest – slowest | API calls of the refresh and plan |\n|---|---:|---:|---:|---|---:|---:|---|\n")
+	w("\n\n| Resource | N | Latency | Plan of a create | Fastest – slowest | API calls | Plan with state | Fastest – slowest | API calls of the refresh and plan |\n|---|---:|---:|---:|---:|---|---:|---:|---|\n")
 	for _, r := range s.Results {
 		n := fmt.Sprint(r.N)
 		if r.Kind == KindGooglePools {
 			n = fmt.Sprintf("%d (%d pools)", r.N, r.N*len(googleTiers))
 		}
-		w("| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", r.Kind, n,
+		latency := "none"
+		if r.Latency > 0 {
+			latency = r.Latency.String()
+		}
+		w("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Kind, n, latency,
 			fmtDur(r.Create.Wall.Median()), fmtRange(r.Create.Wall), cell(fmtCalls(r.Create.CallsByMethod)),
 			fmtDur(r.Refresh.Wall.Median()), fmtRange(r.Refresh.Wall), cell(fmtCalls(r.Refresh.CallsByMethod)))
 	}
-	w("\nPer resource, from the least-squares line through the sizes measured (N as in the table):")
+	if targets := s.ScaleTargets(); len(targets) > 0 {
+		w("\n| Target | Measured | Met |\n|---|---|---|\n")
+		for _, t := range targets {
+			w("| %s | %s | %s |\n", cell(t.Target), cell(t.Measured), passFail(t.Met))
+		}
+	}
+	w("\nPer resource with no latency, from the least-squares line through the sizes measured (N as in the table):")
 	for _, k := range ScaleKinds {
 		if c, rf, ok := s.perResource(k); ok {
 			w(" `%s` %s a create, %s with state;", k, fmtDur(c), fmtDur(rf))
@@ -287,7 +393,7 @@ provider's pools at N = 100 and with state about as fast (x1.00: 0.3% short of t
 func (s *ScaleRun) perResource(kind Kind) (create, refresh time.Duration, ok bool) {
 	var ns, cs, rs []float64
 	for _, r := range s.Results {
-		if r.Kind == kind {
+		if r.Kind == kind && r.Latency == 0 {
 			ns = append(ns, float64(r.N))
 			cs = append(cs, r.Create.Wall.Median().Seconds())
 			rs = append(rs, r.Refresh.Wall.Median().Seconds())

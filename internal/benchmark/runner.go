@@ -146,6 +146,13 @@ type Job struct {
 	// against has answered so far, by method: each run records how many it
 	// made. Runs are never concurrent, so the difference is the run's own.
 	Calls func() map[string]int64
+	// Before, when set, runs before each run of the job (the warm-up
+	// included, its Setup not): the emulator's latency of the job, say.
+	Before func() error
+	// Workspace, when set, names a working directory that the jobs of the
+	// same Workspace share: the first one's Setup makes it, for all of them
+	// (plans with state at two latencies read the same applied state).
+	Workspace string
 }
 
 // RepeatAll measures every job Runs times, after one warm-up run each. The
@@ -153,13 +160,42 @@ type Job struct {
 // background load on the machine affects every job alike instead of the few
 // measured while it lasts.
 func (r *Runner) RepeatAll(ctx context.Context, jobs []Job) ([]Sample, error) {
+	dirs, err := r.prepare(ctx, jobs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Sample, len(jobs))
+	for round := range r.Runs + 1 {
+		r.logf("round %d of %d (the first is a warm-up)", round+1, r.Runs+1)
+		for i, j := range jobs {
+			var into *Sample
+			if round > 0 {
+				into = &out[i]
+			}
+			if err := r.runJob(ctx, j, dirs[i], into); err != nil {
+				return nil, fmt.Errorf("%s: %w", j.Label, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// prepare makes the jobs' working directories, one per Workspace, and runs
+// each directory's Setup once.
+func (r *Runner) prepare(ctx context.Context, jobs []Job) ([]string, error) {
 	dirs := make([]string, len(jobs))
+	shared := map[string]string{}
 	for i, j := range jobs {
+		if dir, ok := shared[j.Workspace]; ok && j.Workspace != "" {
+			dirs[i] = dir
+			continue
+		}
 		dir, err := r.workspace(j.Config)
 		if err != nil {
 			return nil, err
 		}
 		dirs[i] = dir
+		shared[j.Workspace] = dir
 		if len(j.Setup) > 0 {
 			r.logf("%s: terraform %s", j.Label, strings.Join(j.Setup, " "))
 			if _, err := Measure(ctx, r.command(ctx, dir, j.Setup...)); err != nil {
@@ -167,28 +203,30 @@ func (r *Runner) RepeatAll(ctx context.Context, jobs []Job) ([]Sample, error) {
 			}
 		}
 	}
-	out := make([]Sample, len(jobs))
-	for round := range r.Runs + 1 {
-		r.logf("round %d of %d (the first is a warm-up)", round+1, r.Runs+1)
-		for i, j := range jobs {
-			var before map[string]int64
-			if j.Calls != nil {
-				before = j.Calls()
-			}
-			m, err := Measure(ctx, r.command(ctx, dirs[i], j.Args...))
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", j.Label, err)
-			}
-			if round == 0 {
-				continue
-			}
-			out[i].add(m)
-			if j.Calls != nil {
-				out[i].addCalls(before, j.Calls())
-			}
+	return dirs, nil
+}
+
+// runJob runs j once in dir, after its Before, and adds the run to into
+// (nil for a warm-up run), with its API calls when j counts them.
+func (r *Runner) runJob(ctx context.Context, j Job, dir string, into *Sample) error {
+	if j.Before != nil {
+		if err := j.Before(); err != nil {
+			return err
 		}
 	}
-	return out, nil
+	var before map[string]int64
+	if j.Calls != nil {
+		before = j.Calls()
+	}
+	m, err := Measure(ctx, r.command(ctx, dir, j.Args...))
+	if err != nil || into == nil {
+		return err
+	}
+	into.add(m)
+	if j.Calls != nil {
+		into.addCalls(before, j.Calls())
+	}
+	return nil
 }
 
 // PlanArgs are the arguments of a measured plan.

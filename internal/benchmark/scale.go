@@ -6,6 +6,7 @@ package benchmark
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/accel-dev/terraform-provider-accel/internal/emulator"
 )
@@ -33,8 +34,9 @@ const (
 const googleUniverse = "emulator.test"
 
 // ScaleKinds are the resources of the scale comparison: this provider's and
-// the Google providers' of the same objects.
-var ScaleKinds = []Kind{KindResources, KindGoogleBeta, KindNodePools, KindGooglePools}
+// the Google providers' of the same objects, and the floors of the two TPU
+// VM schemas.
+var ScaleKinds = []Kind{KindResources, KindGoogleBeta, KindNodePools, KindGooglePools, KindRawTPUVM, KindRawGoogleTPUVM}
 
 // ScalePeer is the Google provider resource compared with kind.
 func ScalePeer(kind Kind) Kind {
@@ -53,6 +55,9 @@ type ScaleResult struct {
 	// Zones is how many zones the TPU VMs are spread over (1 for the pools:
 	// one cluster).
 	Zones int
+	// Latency is the emulator's delay before every answer (0 for the
+	// floors, which call no API).
+	Latency time.Duration
 	// Create is a plan with no state; Refresh a plan with the state of an
 	// apply of the same configuration, which reads every resource.
 	Create, Refresh Sample
@@ -82,6 +87,9 @@ var googleTiers = []struct{ machine, accelerator, taint, zone string }{
 // node pools as PlanConfig's (3N google_container_node_pool for
 // KindGooglePools).
 func ScaleConfig(kind Kind, n int, baseURL string) string {
+	if kind.Raw() { // no API: the floor of the schema
+		return planConfig(kind, n, "")
+	}
 	var b strings.Builder
 	project := fmt.Sprintf("%s-%d", scaleAccelProject, n)
 	if kind == KindGoogleBeta || kind == KindGooglePools {
@@ -137,14 +145,22 @@ func ScaleConfig(kind Kind, n int, baseURL string) string {
 	return b.String()
 }
 
-// ScaleJobs are the jobs of the scale comparison of kind at n: a plan of a
-// create and a plan with state (its workspace applied first), both counting
-// srv's API calls.
-func ScaleJobs(kind Kind, n int, srv *emulator.Server) []Job {
+// ScaleJobs are the jobs of the scale comparison of kind at n with srv
+// answering after latency: a plan of a create and a plan with state (its
+// workspace applied first, with no latency), both counting srv's API calls.
+// The jobs of kind and n at other latencies share their workspaces.
+func ScaleJobs(kind Kind, n int, srv *emulator.Server, latency time.Duration) []Job {
 	config := ScaleConfig(kind, n, srv.URL())
+	before := func() error { return srv.SetLatency("", latency) }
+	at := ""
+	if latency > 0 {
+		at = " at " + latency.String()
+	}
 	return []Job{
-		{Label: fmt.Sprintf("plan of a create of %d %s", n, kind), Config: config, Args: PlanArgs, Calls: srv.Counters},
-		{Label: fmt.Sprintf("plan with state of %d %s", n, kind), Config: config, Args: PlanArgs, Calls: srv.Counters,
+		{Label: fmt.Sprintf("plan of a create of %d %s%s", n, kind, at), Config: config, Args: PlanArgs, Calls: srv.Counters,
+			Before: before, Workspace: fmt.Sprintf("create %s %d", kind, n)},
+		{Label: fmt.Sprintf("plan with state of %d %s%s", n, kind, at), Config: config, Args: PlanArgs, Calls: srv.Counters,
+			Before: before, Workspace: fmt.Sprintf("state %s %d", kind, n),
 			Setup: []string{"apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=32"}},
 	}
 }

@@ -72,6 +72,41 @@ func TestScaleTargets(t *testing.T) {
 	if got := s.ScaleTargets()[2]; got.Met {
 		t.Errorf("a get beside the lists, with every VM listed, is one call too many: %+v", got)
 	}
+	s.Results[0].Refresh.CallsByMethod = map[string]int64{"tpu.nodes.list": 12}
+
+	// The floor of accel_tpu_vm's schema with state, 4.9 s, is only x1.43
+	// ahead of google-beta's 7 s: the target is then 1.15x that floor.
+	s.Results = append(s.Results, ScaleResult{Kind: KindRawTPUVM, N: 1000, Create: sample(time.Second, nil), Refresh: sample(4900*time.Millisecond, nil)})
+	if got := s.ScaleTargets()[1]; !got.Met || !strings.Contains(got.Target, "1.15x that floor") || !strings.Contains(got.Measured, "x1.02 the floor") {
+		t.Errorf("plan with state within 1.15x of a floor that leaves no room for x1.5: %+v", got)
+	}
+	if got := s.ScaleTargets()[0]; !got.Met || strings.Contains(got.Target, "floor") {
+		t.Errorf("a plan of a create the floors leave room for is held to x1.5 alone: %+v", got)
+	}
+
+	// At 100 ms a call: the plan with state against x3, and the create's
+	// calls against those with no latency.
+	s.Latency = 100 * time.Millisecond
+	s.Results = append(s.Results,
+		ScaleResult{Kind: KindResources, N: 1000, Zones: 3, Latency: s.Latency, Create: sample(4*time.Second, nil),
+			Refresh: sample(6*time.Second, map[string]int64{"tpu.nodes.list": 12})},
+		ScaleResult{Kind: KindGoogleBeta, N: 1000, Zones: 3, Latency: s.Latency, Create: sample(8*time.Second, nil),
+			Refresh: sample(17*time.Second, map[string]int64{"tpu.nodes.get": 1000})})
+	got = s.ScaleTargets()
+	if len(got) != 5 {
+		t.Fatalf("%d targets, want 5 with the latent run: %+v", len(got), got)
+	}
+	if got[3].Met || !strings.Contains(got[3].Target, "at 100ms a call: at least 3.0x") || !strings.Contains(got[3].Measured, "x2.83") {
+		t.Errorf("plan with state at 100 ms, x2.83, is not met: %+v", got[3])
+	}
+	if !got[4].Met || !strings.Contains(got[4].Measured, "0 calls at 100ms, 0 with none") {
+		t.Errorf("the create at 100 ms makes no more calls: %+v", got[4])
+	}
+	s.Results[3].Create.CallsByMethod = map[string]int64{"compute.zones.list": 2}
+	if got := s.ScaleTargets()[4]; got.Met {
+		t.Errorf("the create at 100 ms makes two calls more than without latency: %+v", got)
+	}
+
 	s.Results = s.Results[:1]
 	if got := s.ScaleTargets(); got[0].Met || !strings.Contains(got[0].Measured, "not measured") {
 		t.Errorf("without google-beta the targets are not met: %+v", got[0])

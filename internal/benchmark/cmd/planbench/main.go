@@ -55,7 +55,10 @@ type options struct {
 	scalePools []int
 	scaleRuns  int
 	scalePage  int
-	onlyScale  bool
+	// scaleLatency is the emulator's delay before every answer in the
+	// latent half of the plans at scale (0: that half is not run).
+	scaleLatency time.Duration
+	onlyScale    bool
 	// before is a git revision of this module whose provider is planned
 	// beside the current one.
 	before string
@@ -77,8 +80,9 @@ func main() {
 	flag.StringVar(&kinds, "kinds", "", "resource and data source types to plan, comma-separated (default: all)")
 	flag.StringVar(&o.terraform, "terraform", "", "terraform binary (default: terraform on PATH)")
 	flag.StringVar(&o.before, "before", "", "a git revision of this module whose provider is also planned, in the same rounds, for before-and-after figures")
-	flag.StringVar(&scaleSizes, "scale-sizes", "100,500,1000", "numbers of TPU VMs of the plans at scale beside google-beta (\"none\": not run)")
-	flag.StringVar(&scalePools, "scale-pools", "10,50,100", "numbers of accel_fallback_nodepools (of 3 tiers) of the plans at scale beside the google provider's pools (\"none\": not run)")
+	flag.StringVar(&scaleSizes, "scale-sizes", "300,1000", "numbers of TPU VMs of the plans at scale beside google-beta (\"none\": not run)")
+	flag.StringVar(&scalePools, "scale-pools", "100", "numbers of accel_fallback_nodepools (of 3 tiers) of the plans at scale beside the google provider's pools (\"none\": not run)")
+	flag.DurationVar(&o.scaleLatency, "scale-latency", 100*time.Millisecond, "the emulator's delay before every answer in the second half of the plans at scale, about Google's (0: not run)")
 	flag.IntVar(&o.scaleRuns, "scale-runs", 3, "measured runs per figure of the plans at scale")
 	flag.IntVar(&o.scalePage, "scale-page-size", 500, "the emulator's list page size in the plans at scale")
 	flag.BoolVar(&o.onlyScale, "only-scale", false, "run only the plans at scale and replace their section of the guide")
@@ -360,8 +364,10 @@ func measurePlans(ctx context.Context, r *benchmark.Runner, rep *benchmark.Repor
 
 // measureScale plans N accel_tpu_vm and N accel_fallback_nodepools, and
 // the Google providers' resources of the same objects when their builds are
-// given, against one emulator: a create and, after an apply, with state;
-// every configuration and size in the same rounds.
+// given, against one emulator, with no latency and with o.scaleLatency: a
+// create and, after an apply, with state; and the floors of the TPU VM
+// schemas (google-beta's when its build is given). Every configuration,
+// size and latency runs in the same rounds.
 func measureScale(ctx context.Context, r *benchmark.Runner, o options, x benchmark.Extras, tf string) (*benchmark.ScaleRun, error) {
 	srv, err := benchmark.StartScaleEmulator(o.scalePage)
 	if err != nil {
@@ -370,29 +376,19 @@ func measureScale(ctx context.Context, r *benchmark.Runner, o options, x benchma
 	defer func() { _ = srv.Close() }()
 	s := &benchmark.ScaleRun{
 		Date: time.Now().UTC().Format(time.DateOnly), Machine: benchmark.DetectMachine(ctx, tf),
-		Runs: o.scaleRuns, PageSize: o.scalePage, LoadBefore: benchmark.LoadAverage(), GoogleBeta: x.GoogleBeta, Google: x.Google,
+		Runs: o.scaleRuns, PageSize: o.scalePage, Latency: o.scaleLatency, LoadBefore: benchmark.LoadAverage(),
+		GoogleBeta: x.GoogleBeta, Google: x.Google,
 	}
-	var jobs []benchmark.Job
-	add := func(sizes []int, kind, peer benchmark.Kind, build, env string) {
-		kinds := []benchmark.Kind{kind}
-		if build != "" {
-			kinds = append(kinds, peer)
-		} else if len(sizes) > 0 {
-			logf("plans at scale: %s is not set, so %s is not compared (%s is measured alone)", env, peer, kind)
+	floors := []benchmark.Kind{benchmark.KindRawTPUVM}
+	if x.GoogleBeta != "" && len(o.scaleSizes) > 0 {
+		path, err := r.WriteRawSchema(ctx, benchmark.GoogleBetaRequired, benchmark.GoogleBetaSource, string(benchmark.KindGoogleBeta), string(benchmark.KindRawGoogleTPUVM))
+		if err != nil {
+			return nil, err
 		}
-		for _, n := range sizes {
-			for _, k := range kinds {
-				jobs = append(jobs, benchmark.ScaleJobs(k, n, srv)...)
-				zones := 1
-				if k == benchmark.KindResources || k == benchmark.KindGoogleBeta {
-					zones = benchmark.ScaleZones(n)
-				}
-				s.Results = append(s.Results, benchmark.ScaleResult{Kind: k, N: n, Zones: zones})
-			}
-		}
+		r.Env = append(r.Env, benchmark.RawSchemasEnv+"="+path)
+		floors = append(floors, benchmark.KindRawGoogleTPUVM)
 	}
-	add(o.scaleSizes, benchmark.KindResources, benchmark.KindGoogleBeta, x.GoogleBeta, benchmark.GoogleBetaEnv)
-	add(o.scalePools, benchmark.KindNodePools, benchmark.KindGooglePools, x.Google, benchmark.GoogleEnv)
+	jobs := scaleJobs(srv, s, o, x, floors)
 	logf("plans at scale: %d configurations, interleaved", len(jobs))
 	runs := r.Runs
 	r.Runs = o.scaleRuns
@@ -406,6 +402,53 @@ func measureScale(ctx context.Context, r *benchmark.Runner, o options, x benchma
 	}
 	s.LoadAfter = benchmark.LoadAverage()
 	return s, nil
+}
+
+// scaleJobs are the jobs of the plans at scale, each size of each kind
+// with no latency and with o.scaleLatency (the floors with none), their
+// results added to s in the same order.
+func scaleJobs(srv *emulator.Server, s *benchmark.ScaleRun, o options, x benchmark.Extras, floors []benchmark.Kind) []benchmark.Job {
+	latencies := []time.Duration{0}
+	if o.scaleLatency > 0 {
+		latencies = append(latencies, o.scaleLatency)
+	}
+	var jobs []benchmark.Job
+	add := func(kind benchmark.Kind, n int, latency time.Duration) {
+		jobs = append(jobs, benchmark.ScaleJobs(kind, n, srv, latency)...)
+		zones := 1
+		if kind != benchmark.KindNodePools && kind != benchmark.KindGooglePools {
+			zones = benchmark.ScaleZones(n)
+		}
+		s.Results = append(s.Results, benchmark.ScaleResult{Kind: kind, N: n, Zones: zones, Latency: latency})
+	}
+	for _, set := range []struct {
+		sizes      []int
+		kind, peer benchmark.Kind
+		build, env string
+	}{
+		{o.scaleSizes, benchmark.KindResources, benchmark.KindGoogleBeta, x.GoogleBeta, benchmark.GoogleBetaEnv},
+		{o.scalePools, benchmark.KindNodePools, benchmark.KindGooglePools, x.Google, benchmark.GoogleEnv},
+	} {
+		kinds := []benchmark.Kind{set.kind}
+		if set.build != "" {
+			kinds = append(kinds, set.peer)
+		} else if len(set.sizes) > 0 {
+			logf("plans at scale: %s is not set, so %s is not compared (%s is measured alone)", set.env, set.peer, set.kind)
+		}
+		for _, n := range set.sizes {
+			for _, latency := range latencies {
+				for _, k := range kinds {
+					add(k, n, latency)
+				}
+			}
+			if set.kind == benchmark.KindResources {
+				for _, k := range floors {
+					add(k, n, 0)
+				}
+			}
+		}
+	}
+	return jobs
 }
 
 func measureApplies(ctx context.Context, r *benchmark.Runner, rep *benchmark.Report, o options) error {

@@ -9,7 +9,9 @@
 // receives for accel_tpu_vm and accel_fallback_nodepools, taken from this
 // provider once at start-up. A plan of them measures Terraform's own cost
 // and the protocol's for resources of those schemas, which no provider of
-// the same schemas can go under. Like the accel provider, it turns the
+// the same schemas can go under. With benchmark.RawSchemasEnv set, it also
+// serves the schemas of that file (google-beta's google_tpu_v2_vm, as
+// raw_google_tpu_v2_vm). Like the accel provider, it turns the
 // plugin library's unrequested logs off (provider.QuietUnrequestedLogs).
 package main
 
@@ -57,6 +59,15 @@ func rawSchemas(ctx context.Context) (map[string]*tfprotov6.Schema, error) {
 			return nil, fmt.Errorf("the provider has no accel_%s", name)
 		}
 		out["raw_"+name] = s
+	}
+	if path := os.Getenv(benchmark.RawSchemasEnv); path != "" {
+		more, err := benchmark.LoadRawSchemas(path)
+		if err != nil {
+			return nil, err
+		}
+		for name, s := range more {
+			out[name] = s
+		}
 	}
 	return out, nil
 }
