@@ -280,9 +280,9 @@ description: |-
 
 How long ` + "`terraform plan`" + ` takes for many resources of this provider, beside the same objects declared with the Google
 providers, and how many API calls the refresh makes. Every figure below comes from one dated run of ` + "`make bench-scale`" + `
-on the machine it names, against the local emulator (so the API answers in microseconds: against Google's APIs, where
-a call takes tens to hundreds of milliseconds, the calls a refresh saves count for more). Absolute times depend on the
-machine; compare the columns of one table.
+on the machine it names, against the local emulator: once as it answers on loopback, in microseconds, and once with
+every answer delayed by about what a call to Google's APIs takes, where the calls a refresh saves count. Absolute times
+depend on the machine; compare the rows of one table.
 
 `
 
