@@ -4,6 +4,7 @@
 package benchmark
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -123,5 +124,18 @@ func TestSpliceScale(t *testing.T) {
 	}
 	if got := SpliceScale("# B\n", scaleBegin+"x\n"+scaleEnd); got != "# B\n\n"+scaleBegin+"x\n"+scaleEnd {
 		t.Errorf("SpliceScale without a section = %q", got)
+	}
+}
+
+// TestGuideHeaderInTemplate: the Benchmarks guide's template starts with
+// GuideHeader, which a run of the plans at scale alone does not rewrite.
+func TestGuideHeaderInTemplate(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../templates/guides/benchmarks.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), GuideHeader) {
+		t.Error("templates/guides/benchmarks.md.tmpl does not start with GuideHeader: rewrite its header (make bench-plan does)")
 	}
 }
