@@ -49,9 +49,7 @@ func (s *Server) Instance(name string) (*compute.Instance, error) {
 // TERMINATED; with DELETE it is gone
 // (https://cloud.google.com/compute/docs/instances/spot#preemption-process).
 func (s *Server) PreemptInstance(name string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
+	defer s.settled()()
 	gi, ok := s.compute.instances[name]
 	if !ok {
 		return fmt.Errorf("PreemptInstance: no instance %s", name)
@@ -85,9 +83,7 @@ func (s *Server) SetInstanceStatus(name, status string) error {
 	if !slices.Contains(instanceStatuses, status) {
 		return fmt.Errorf("SetInstanceStatus: unknown status %q; one of %s", status, strings.Join(instanceStatuses, ", "))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
+	defer s.settled()()
 	gi, ok := s.compute.instances[name]
 	if !ok {
 		return fmt.Errorf("SetInstanceStatus: no instance %s", name)
@@ -169,9 +165,7 @@ var computeAdminVerbs = []adminVerb{
 // ResourcePolicies returns copies of every resource policy, sorted by
 // selfLink.
 func (s *Server) ResourcePolicies() []*compute.ResourcePolicy {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
+	defer s.settled()()
 	var out []*compute.ResourcePolicy
 	for _, key := range slices.Sorted(maps.Keys(s.compute.policies)) {
 		p := *s.compute.policies[key].policy

@@ -27,9 +27,7 @@ type NodePoolInfo struct {
 // cluster (a project's seeded clusters appear once the project is used),
 // sorted by name.
 func (s *Server) NodePools() []NodePoolInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
+	defer s.settled()()
 	var out []NodePoolInfo
 	for key, c := range s.gke.clusters {
 		for _, name := range c.order {
@@ -52,9 +50,7 @@ func (s *Server) DeleteNodePool(name string) error {
 	if len(segs) != 8 || segs[0] != "projects" || segs[2] != "locations" || segs[4] != "clusters" || segs[6] != "nodePools" {
 		return fmt.Errorf("DeleteNodePool: %q is not projects/P/locations/L/clusters/C/nodePools/NP", name)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
+	defer s.settled()()
 	c, aerr := s.getCluster(segs[1], segs[3], segs[5])
 	if aerr != nil {
 		return fmt.Errorf("DeleteNodePool: %w", aerr)
@@ -77,9 +73,7 @@ func (s *Server) AddCluster(seed ClusterSeed) error {
 	if err := (&Scenario{Clusters: []ClusterSeed{seed}}).validateClusters(); err != nil {
 		return fmt.Errorf("AddCluster: %w", err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
+	defer s.settled()()
 	s.ensureProject(seed.Project)
 	key := "projects/" + seed.Project + "/locations/" + seed.Location + "/clusters/" + seed.Name
 	if _, ok := s.gke.clusters[key]; ok {
@@ -113,9 +107,7 @@ type PoolEvent struct {
 // by time, not by when an event was noticed): what a test reads to check
 // that, at every moment, a pool of a class was serving.
 func (s *Server) PoolEvents() []PoolEvent {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
+	defer s.settled()()
 	out := slices.Clone(s.gke.poolEvents)
 	slices.SortStableFunc(out, func(a, b PoolEvent) int { return a.At.Compare(b.At) })
 	return out

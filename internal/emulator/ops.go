@@ -131,6 +131,15 @@ func (s *Server) newOperation(api, method, project, location string, dur time.Du
 	return op
 }
 
+// settled locks the server and brings every operation up to the clock's
+// now, for a Go control that reads or changes state out of band; it
+// returns the unlock: defer s.settled()().
+func (s *Server) settled() func() {
+	s.mu.Lock()
+	s.settle(s.clock.Now())
+	return s.mu.Unlock
+}
+
 // settle finishes, in order, every pending operation due at or before now.
 // The caller holds s.mu.
 func (s *Server) settle(now time.Time) {

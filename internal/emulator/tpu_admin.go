@@ -12,9 +12,7 @@ import (
 
 // Nodes returns copies of every Cloud TPU node, sorted by name.
 func (s *Server) Nodes() []*tpu.Node {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
+	defer s.settled()()
 	out := make([]*tpu.Node, 0, len(s.tpu.nodes))
 	for _, n := range s.tpu.nodes {
 		out = append(out, copyNode(n.node))
@@ -26,9 +24,7 @@ func (s *Server) Nodes() []*tpu.Node {
 // DeleteNode removes a Cloud TPU node at once, out of band, as if someone
 // deleted it behind the client's back. name is the full resource name.
 func (s *Server) DeleteNode(name string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
+	defer s.settled()()
 	tn, ok := s.tpu.nodes[name]
 	if !ok {
 		return fmt.Errorf("DeleteNode: no node %s", name)
@@ -47,9 +43,7 @@ type QueuedResourceInfo struct {
 
 // QueuedResources returns every queued resource, sorted by name.
 func (s *Server) QueuedResources() []QueuedResourceInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
+	defer s.settled()()
 	out := make([]QueuedResourceInfo, 0, len(s.tpu.queued))
 	for name, qr := range s.tpu.queued {
 		info := QueuedResourceInfo{Name: name, State: qr.state()}
@@ -68,9 +62,7 @@ func (s *Server) QueuedResources() []QueuedResourceInfo {
 // suspended. Only Spot and preemptible TPUs are preempted
 // (https://cloud.google.com/tpu/docs/queued-resources).
 func (s *Server) PreemptNode(name string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settle(s.clock.Now())
+	defer s.settled()()
 	tn, ok := s.tpu.nodes[name]
 	if !ok {
 		return fmt.Errorf("PreemptNode: no node %s", name)

@@ -343,20 +343,38 @@ func (s *Server) tpuNodesDelete(q *tpuRequest, name string) (any, *apiError) {
 	return s.tpuOpJSON(op), nil
 }
 
-func (s *Server) tpuNodesStop(q *tpuRequest, name string) (any, *apiError) {
+// tpuPowerChange starts a stop or start of node name: from the state it
+// must be in, to the state it has while the operation runs. The operation's
+// finish checks that the node is still that one, in that state.
+func (s *Server) tpuPowerChange(q *tpuRequest, name, verb, method, from, during string, d time.Duration) (*tpuNode, *operation, *rpcStatus, *apiError) {
 	tn, ok := s.tpu.nodes[name]
 	if !ok {
-		return nil, s.tpuNotFound(name)
+		return nil, nil, nil, s.tpuNotFound(name)
 	}
-	if tn.node.State != stateReady {
-		return nil, s.tpuBadState("stop", tn.node.State)
+	if tn.node.State != from {
+		return nil, nil, nil, s.tpuBadState(verb, tn.node.State)
 	}
-	tn.node.State = stateStopping
-	op := s.newTPUOperation(q, MethodTPUNodesStop, "stop", name, s.sc.Durations.TPUStop)
-	failure := s.takeOpFailure(MethodTPUNodesStop)
+	tn.node.State = during
+	return tn, s.newTPUOperation(q, method, verb, name, d), s.takeOpFailure(method), nil
+}
+
+// tpuStillChanging is the error of a stop or start whose node changed
+// meanwhile, nil when it is still tn in state during.
+func (s *Server) tpuStillChanging(name string, tn *tpuNode, during, verbed string) *rpcStatus {
+	if cur, ok := s.tpu.nodes[name]; !ok || cur != tn || tn.node.State != during {
+		return &rpcStatus{Code: rpcCodes[statusAborted].rpc, Message: "Cloud TPU received a bad request. The node changed state while it was being " + verbed + ". " + s.eid()}
+	}
+	return nil
+}
+
+func (s *Server) tpuNodesStop(q *tpuRequest, name string) (any, *apiError) {
+	tn, op, failure, aerr := s.tpuPowerChange(q, name, "stop", MethodTPUNodesStop, stateReady, stateStopping, s.sc.Durations.TPUStop)
+	if aerr != nil {
+		return nil, aerr
+	}
 	op.finish = func(op *operation, now time.Time) {
-		if cur, ok := s.tpu.nodes[name]; !ok || cur != tn || tn.node.State != stateStopping {
-			op.err = &rpcStatus{Code: rpcCodes[statusAborted].rpc, Message: "Cloud TPU received a bad request. The node changed state while it was being stopped. " + s.eid()}
+		if err := s.tpuStillChanging(name, tn, stateStopping, "stopped"); err != nil {
+			op.err = err
 			return
 		}
 		if failure != nil {
@@ -375,16 +393,10 @@ func (s *Server) tpuNodesStop(q *tpuRequest, name string) (any, *apiError) {
 }
 
 func (s *Server) tpuNodesStart(q *tpuRequest, name string) (any, *apiError) {
-	tn, ok := s.tpu.nodes[name]
-	if !ok {
-		return nil, s.tpuNotFound(name)
+	tn, op, failure, aerr := s.tpuPowerChange(q, name, "start", MethodTPUNodesStart, stateStopped, stateStarting, s.sc.Durations.TPUStart)
+	if aerr != nil {
+		return nil, aerr
 	}
-	if tn.node.State != stateStopped {
-		return nil, s.tpuBadState("start", tn.node.State)
-	}
-	tn.node.State = stateStarting
-	op := s.newTPUOperation(q, MethodTPUNodesStart, "start", name, s.sc.Durations.TPUStart)
-	failure := s.takeOpFailure(MethodTPUNodesStart)
 	key := capKey(tn.zone, tn.node.AcceleratorType)
 	if failure == nil {
 		if s.available(key) == 0 {
@@ -395,8 +407,8 @@ func (s *Server) tpuNodesStart(q *tpuRequest, name string) (any, *apiError) {
 		}
 	}
 	op.finish = func(op *operation, now time.Time) {
-		if cur, ok := s.tpu.nodes[name]; !ok || cur != tn || tn.node.State != stateStarting {
-			op.err = &rpcStatus{Code: rpcCodes[statusAborted].rpc, Message: "Cloud TPU received a bad request. The node changed state while it was being started. " + s.eid()}
+		if err := s.tpuStillChanging(name, tn, stateStarting, "started"); err != nil {
+			op.err = err
 			return
 		}
 		if failure != nil {
