@@ -408,10 +408,11 @@ func (s *ScaleRun) perResource(kind Kind) (create, refresh time.Duration, ok boo
 // SpliceScale replaces the scale section of guide with section; a guide
 // without one gets it at the end.
 func SpliceScale(guide, section string) string {
+	end := strings.TrimSuffix(scaleEnd, "\n") // the guide's last line may have no newline
 	i := strings.Index(guide, scaleBegin)
-	j := strings.Index(guide, scaleEnd)
+	j := strings.Index(guide, end)
 	if i < 0 || j < i {
 		return strings.TrimRight(guide, "\n") + "\n\n" + section
 	}
-	return guide[:i] + section + guide[j+len(scaleEnd):]
+	return guide[:i] + section + strings.TrimPrefix(guide[j+len(end):], "\n")
 }

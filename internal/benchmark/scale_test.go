@@ -125,6 +125,11 @@ func TestSpliceScale(t *testing.T) {
 	if got := SpliceScale("# B\n", scaleBegin+"x\n"+scaleEnd); got != "# B\n\n"+scaleBegin+"x\n"+scaleEnd {
 		t.Errorf("SpliceScale without a section = %q", got)
 	}
+	// A guide whose last line, the end marker, has no newline.
+	noNewline := "# B\n\n" + scaleBegin + "old\n" + strings.TrimSuffix(scaleEnd, "\n")
+	if got := SpliceScale(noNewline, scaleBegin+"new\n"+scaleEnd); got != "# B\n\n"+scaleBegin+"new\n"+scaleEnd {
+		t.Errorf("SpliceScale of a guide ending without a newline = %q", got)
+	}
 }
 
 // TestGuideHeaderInTemplate: the Benchmarks guide's template starts with
