@@ -93,16 +93,7 @@ func (s *Server) tpuNodesCreate(q *tpuRequest) (any, *apiError) {
 	tn := s.newNode(q, in, name, accel, cfg)
 
 	op := s.newTPUOperation(q, MethodTPUNodesCreate, "create", name, s.sc.Durations.TPUCreate)
-	failure := s.takeOpFailure(MethodTPUNodesCreate)
-	key := capKey(q.location, accel)
-	if failure == nil {
-		if s.available(key) == 0 {
-			failure = s.tpuStockout(q.location)
-		} else {
-			s.reserve(key, 1)
-			tn.capKey = key
-		}
-	}
+	failure := s.tpuClaim(tn, q.location, accel, s.takeOpFailure(MethodTPUNodesCreate))
 	op.finish = func(op *operation, now time.Time) {
 		cur, ok := s.tpu.nodes[name]
 		switch {
@@ -218,6 +209,22 @@ func (s *Server) newNode(q *tpuRequest, in tpu.Node, name, accel string, cfg *tp
 	tn := &tpuNode{node: &node, project: q.project, zone: q.location, workers: shape.workers}
 	s.tpu.nodes[name] = tn
 	return tn
+}
+
+// tpuClaim reserves one accelerator of type accel in zone for tn, and
+// returns how its operation fails: failure (an injected one) when set, a
+// stockout when the zone has no more.
+func (s *Server) tpuClaim(tn *tpuNode, zone, accel string, failure *rpcStatus) *rpcStatus {
+	if failure != nil {
+		return failure
+	}
+	key := capKey(zone, accel)
+	if s.available(key) == 0 {
+		return s.tpuStockout(zone)
+	}
+	s.reserve(key, 1)
+	tn.capKey = key
+	return nil
 }
 
 // tpuStockout is the create error of a zone out of TPU capacity. The message
@@ -397,15 +404,7 @@ func (s *Server) tpuNodesStart(q *tpuRequest, name string) (any, *apiError) {
 	if aerr != nil {
 		return nil, aerr
 	}
-	key := capKey(tn.zone, tn.node.AcceleratorType)
-	if failure == nil {
-		if s.available(key) == 0 {
-			failure = s.tpuStockout(tn.zone)
-		} else {
-			s.reserve(key, 1)
-			tn.capKey = key
-		}
-	}
+	failure = s.tpuClaim(tn, tn.zone, tn.node.AcceleratorType, failure)
 	op.finish = func(op *operation, now time.Time) {
 		if err := s.tpuStillChanging(name, tn, stateStarting, "started"); err != nil {
 			op.err = err
