@@ -27,27 +27,28 @@ type objectTypes struct {
 // serves every resource.
 var schemaTypes = sync.OnceValue(func() objectTypes {
 	root := tfmodel.SchemaType(&fallbackNodePoolsResource{catalog: catalog.Default()})
-	at := func(path ...string) types.ObjectType { return tfmodel.ObjectTypeAt(root, path...) }
-	registry := []string{"tiers", "containerd_config", "private_registry_access_config"}
-	caDomain := append(registry, "certificate_authority_domain_config")
+	tier := tfmodel.ObjectTypeAt(root, "tiers")
+	at := func(path ...string) types.ObjectType { return tfmodel.ObjectTypeAt(tier, path...) }
+	registry := at("containerd_config", "private_registry_access_config")
+	caDomain := tfmodel.ObjectTypeAt(registry, "certificate_authority_domain_config")
 	return objectTypes{
-		tier:              at("tiers"),
-		taint:             at("tiers", "taints"),
-		reservation:       at("tiers", "reservation_affinity"),
-		capacity:          at("tiers", "capacity"),
-		poolEntry:         at("pools"),
-		timeouts:          at("timeouts"),
-		gpuSharing:        at("tiers", "gpu_sharing_config"),
-		kubelet:           at("tiers", "kubelet_config"),
-		linux:             at("tiers", "linux_node_config"),
-		blueGreen:         at("tiers", "blue_green_settings"),
-		rollout:           at("tiers", "blue_green_settings", "standard_rollout_policy"),
-		containerd:        at("tiers", "containerd_config"),
-		registryAccess:    at(registry...),
-		caDomain:          at(caDomain...),
-		secretConfig:      at(append(caDomain, "gcp_secret_manager_certificate_config")...),
-		nodeNetwork:       at("tiers", "additional_node_network_configs"),
-		podNetwork:        at("tiers", "additional_pod_network_configs"),
-		secondaryBootDisk: at("tiers", "secondary_boot_disks"),
+		tier:              tier,
+		taint:             at("taints"),
+		reservation:       at("reservation_affinity"),
+		capacity:          at("capacity"),
+		poolEntry:         tfmodel.ObjectTypeAt(root, "pools"),
+		timeouts:          tfmodel.ObjectTypeAt(root, "timeouts"),
+		gpuSharing:        at("gpu_sharing_config"),
+		kubelet:           at("kubelet_config"),
+		linux:             at("linux_node_config"),
+		blueGreen:         at("blue_green_settings"),
+		rollout:           at("blue_green_settings", "standard_rollout_policy"),
+		containerd:        at("containerd_config"),
+		registryAccess:    registry,
+		caDomain:          caDomain,
+		secretConfig:      tfmodel.ObjectTypeAt(caDomain, "gcp_secret_manager_certificate_config"),
+		nodeNetwork:       at("additional_node_network_configs"),
+		podNetwork:        at("additional_pod_network_configs"),
+		secondaryBootDisk: at("secondary_boot_disks"),
 	}
 })
