@@ -29,6 +29,7 @@ func main() {
 		go exitWithParent(os.Getppid(), parentCheckInterval)
 		provider.QuietUnrequestedLogs(os.Environ(), os.Setenv)
 	}
+	provider.TuneGarbageCollector(os.Getenv)
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())

@@ -96,7 +96,7 @@ func (d *computeClassDataSource) render(ctx context.Context, m *model, live *cat
 		version = live.Version
 	}
 	var prios []priorityModel
-	diags.Append(m.Priority.ElementsAs(ctx, &prios, false)...)
+	diags.Append(tfmodel.ElementsAs(ctx, m.Priority, &prios)...)
 	class := computeclass.Class{Name: m.Name.ValueString(), WhenUnsatisfiable: computeclass.DoNotScaleUp,
 		AutoCreation: m.AutoCreation.IsNull() || m.AutoCreation.ValueBool(), ActiveMigration: m.ActiveMigration.ValueBool()}
 	if !m.WhenUnsatisfiable.IsNull() {
@@ -451,7 +451,7 @@ func clusterLocation(id types.String) string {
 }
 
 func priorityList(ctx context.Context, ps []priorityModel, diags *diag.Diagnostics) types.List {
-	l, d := types.ListValueFrom(ctx, types.ObjectType{AttrTypes: priorityAttrTypes()}, ps)
+	l, d := tfmodel.ListOf(ctx, types.ObjectType{AttrTypes: priorityAttrTypes()}, ps)
 	diags.Append(d...)
 	return l
 }

@@ -91,7 +91,7 @@ func inputs(ctx context.Context, m model, diags *diag.Diagnostics) (in decisiont
 			c := decisiontree.Candidate{Family: decisiontree.GPU, Smaller: smaller}
 			if block == "tpu" {
 				var t tpuModel
-				diags.Append(obj.As(ctx, &t, tfmodel.ObjectAsOptions)...)
+				diags.Append(tfmodel.As(ctx, obj, &t, tfmodel.ObjectAsOptions)...)
 				c.Family, c.AcceleratorType = decisiontree.TPU, t.AcceleratorType.ValueString()
 				if t.AcceleratorType.IsUnknown() {
 					g.cands = append(g.cands, nil)
@@ -99,7 +99,7 @@ func inputs(ctx context.Context, m model, diags *diag.Diagnostics) (in decisiont
 				}
 			} else {
 				var t gpuModel
-				diags.Append(obj.As(ctx, &t, tfmodel.ObjectAsOptions)...)
+				diags.Append(tfmodel.As(ctx, obj, &t, tfmodel.ObjectAsOptions)...)
 				if t.MachineType.IsUnknown() || t.GPUType.IsUnknown() || t.GPUCount.IsUnknown() {
 					g.cands = append(g.cands, nil)
 					continue

@@ -123,7 +123,7 @@ func bootOf(ctx context.Context, m tierBootModel, diags *diag.Diagnostics) (node
 	known := !m.BootDiskKMSKey.IsUnknown() && !m.SandboxType.IsUnknown() && tfmodel.WhollyKnown(m.SecondaryBootDisks)
 	if tfmodel.Known(m.SecondaryBootDisks) {
 		var disks []secondaryBootDiskModel
-		diags.Append(m.SecondaryBootDisks.ElementsAs(ctx, &disks, false)...)
+		diags.Append(tfmodel.ElementsAs(ctx, m.SecondaryBootDisks, &disks)...)
 		for _, d := range disks {
 			b.Secondary = append(b.Secondary, secondaryBootDisk{Image: d.DiskImage.ValueString(), Mode: d.Mode.ValueString()})
 		}

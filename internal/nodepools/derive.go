@@ -109,7 +109,7 @@ func inputOf(ctx context.Context, t tierModel, diags *diag.Diagnostics) tierInpu
 	in.AutoUpgrade = t.AutoUpgrade.IsNull() || t.AutoUpgrade.IsUnknown() || t.AutoUpgrade.ValueBool()
 	if !t.NodeLocations.IsNull() && !t.NodeLocations.IsUnknown() {
 		var locs []types.String
-		diags.Append(t.NodeLocations.ElementsAs(ctx, &locs, false)...)
+		diags.Append(tfmodel.ElementsAs(ctx, t.NodeLocations, &locs)...)
 		for _, l := range locs {
 			if l.IsUnknown() {
 				in.known = false
@@ -166,7 +166,7 @@ func taintsInput(ctx context.Context, l types.List, diags *diag.Diagnostics) (ou
 				continue
 			}
 			var x taintModel
-			diags.Append(obj.As(ctx, &x, tfmodel.ObjectAsOptions)...)
+			diags.Append(tfmodel.As(ctx, obj, &x, tfmodel.ObjectAsOptions)...)
 			if x.Key.IsUnknown() || x.Value.IsUnknown() || x.Effect.IsUnknown() {
 				known = false
 			}
@@ -184,11 +184,11 @@ func reservationInput(ctx context.Context, o types.Object, diags *diag.Diagnosti
 		known = false
 	} else if !o.IsNull() {
 		var rm reservationModel
-		diags.Append(o.As(ctx, &rm, tfmodel.ObjectAsOptions)...)
+		diags.Append(tfmodel.As(ctx, o, &rm, tfmodel.ObjectAsOptions)...)
 		r := &reservation{Type: rm.ConsumeReservationType.ValueString(), Key: rm.Key.ValueString()}
 		if !rm.Values.IsNull() && !rm.Values.IsUnknown() {
 			var vals []types.String
-			diags.Append(rm.Values.ElementsAs(ctx, &vals, false)...)
+			diags.Append(tfmodel.ElementsAs(ctx, rm.Values, &vals)...)
 			for _, v := range vals {
 				if v.IsUnknown() {
 					known = false

@@ -62,7 +62,7 @@ func tiersOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []tierM
 			continue
 		}
 		var t tierModel
-		diags.Append(obj.As(ctx, &t, tfmodel.ObjectAsOptions)...)
+		diags.Append(tfmodel.As(ctx, obj, &t, tfmodel.ObjectAsOptions)...)
 		out = append(out, t)
 	}
 	return out
@@ -70,7 +70,7 @@ func tiersOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []tierM
 
 // tierList builds the tiers list.
 func tierList(ctx context.Context, tiers []tierModel, diags *diag.Diagnostics) types.List {
-	v, d := types.ListValueFrom(ctx, schemaTypes().tier, tiers)
+	v, d := tfmodel.ListOf(ctx, schemaTypes().tier, tiers)
 	diags.Append(d...)
 	return v
 }
@@ -80,7 +80,7 @@ func taintsOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []tain
 		return nil
 	}
 	var ts []taintModel
-	diags.Append(l.ElementsAs(ctx, &ts, false)...)
+	diags.Append(tfmodel.ElementsAs(ctx, l, &ts)...)
 	out := make([]taint, 0, len(ts))
 	for _, x := range ts {
 		out = append(out, taint{Key: x.Key.ValueString(), Value: x.Value.ValueString(), Effect: x.Effect.ValueString()})

@@ -18,6 +18,7 @@ import (
 	"github.com/accel-dev/terraform-provider-accel/internal/computeclass"
 	"github.com/accel-dev/terraform-provider-accel/internal/gcp"
 	"github.com/accel-dev/terraform-provider-accel/internal/providerdata"
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 var _ resource.ResourceWithIdentity = &fallbackNodePoolsResource{}
@@ -62,7 +63,7 @@ func identityOf(ctx context.Context, cluster string, pools []string, diags *diag
 	if err != nil {
 		return identityModel{}, false
 	}
-	list, d := types.ListValueFrom(ctx, types.StringType, pools)
+	list, d := tfmodel.ListOf(ctx, types.StringType, pools)
 	diags.Append(d...)
 	return identityModel{
 		Project: types.StringValue(project), Location: types.StringValue(location),
@@ -107,7 +108,7 @@ func importIDFromIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity,
 	var m identityModel
 	diags.Append(identity.Get(ctx, &m)...)
 	var pools []string
-	diags.Append(m.NodePools.ElementsAs(ctx, &pools, false)...)
+	diags.Append(tfmodel.ElementsAs(ctx, m.NodePools, &pools)...)
 	if diags.HasError() {
 		return ""
 	}

@@ -112,14 +112,14 @@ func networksOf(ctx context.Context, m tierNetworkModel, diags *diag.Diagnostics
 	known := !m.CreatePodRange.IsUnknown() && tfmodel.WhollyKnown(m.AdditionalNodeNetworks) && tfmodel.WhollyKnown(m.AdditionalPodNetworks)
 	if tfmodel.Known(m.AdditionalNodeNetworks) {
 		var ns []nodeNetworkModel
-		diags.Append(m.AdditionalNodeNetworks.ElementsAs(ctx, &ns, false)...)
+		diags.Append(tfmodel.ElementsAs(ctx, m.AdditionalNodeNetworks, &ns)...)
 		for _, n := range ns {
 			out.Node = append(out.Node, nodeNetwork{Network: n.Network.ValueString(), Subnetwork: n.Subnetwork.ValueString()})
 		}
 	}
 	if tfmodel.Known(m.AdditionalPodNetworks) {
 		var ps []podNetworkModel
-		diags.Append(m.AdditionalPodNetworks.ElementsAs(ctx, &ps, false)...)
+		diags.Append(tfmodel.ElementsAs(ctx, m.AdditionalPodNetworks, &ps)...)
 		for _, p := range ps {
 			out.Pod = append(out.Pod, podNetwork{Subnetwork: p.Subnetwork.ValueString(), SecondaryPodRange: p.SecondaryPodRange.ValueString(),
 				MaxPods: p.MaxPodsPerNode.ValueInt64()})

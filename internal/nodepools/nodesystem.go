@@ -146,7 +146,7 @@ func nodeSystemOf(ctx context.Context, k, l types.Object, diags *diag.Diagnostic
 	known := tfmodel.WhollyKnown(k) && tfmodel.WhollyKnown(l)
 	if tfmodel.Known(k) && !k.IsNull() {
 		var m kubeletModel
-		diags.Append(k.As(ctx, &m, tfmodel.ObjectAsOptions)...)
+		diags.Append(tfmodel.As(ctx, k, &m, tfmodel.ObjectAsOptions)...)
 		out.Kubelet = &kubelet{CPUManagerPolicy: m.CPUManagerPolicy.ValueString(), CPUCFSQuota: tfmodel.BoolPtr(m.CPUCFSQuota),
 			CPUCFSQuotaPeriod: m.CPUCFSQuotaPeriod.ValueString(), PodPidsLimit: tfmodel.Int64Ptr(m.PodPidsLimit),
 			ImageGCLowPercent: tfmodel.Int64Ptr(m.ImageGCLowPercent), ImageGCHighPercent: tfmodel.Int64Ptr(m.ImageGCHighPercent),
@@ -154,7 +154,7 @@ func nodeSystemOf(ctx context.Context, k, l types.Object, diags *diag.Diagnostic
 	}
 	if tfmodel.Known(l) && !l.IsNull() {
 		var m linuxModel
-		diags.Append(l.As(ctx, &m, tfmodel.ObjectAsOptions)...)
+		diags.Append(tfmodel.As(ctx, l, &m, tfmodel.ObjectAsOptions)...)
 		out.Linux = &linuxConfig{Sysctls: tfmodel.KnownStringMap(m.Sysctls), CgroupMode: m.CgroupMode.ValueString(),
 			Huge2M: tfmodel.Int64Ptr(m.Huge2M), Huge1G: tfmodel.Int64Ptr(m.Huge1G)}
 	}
@@ -465,17 +465,17 @@ func containerdOf(ctx context.Context, o types.Object, diags *diag.Diagnostics) 
 		return nil
 	}
 	var m containerdModel
-	diags.Append(o.As(ctx, &m, tfmodel.ObjectAsOptions)...)
+	diags.Append(tfmodel.As(ctx, o, &m, tfmodel.ObjectAsOptions)...)
 	out := &containerd{}
 	if !tfmodel.Known(m.PrivateRegistryAccess) || m.PrivateRegistryAccess.IsNull() {
 		return out
 	}
 	var r registryAccessModel
-	diags.Append(m.PrivateRegistryAccess.As(ctx, &r, tfmodel.ObjectAsOptions)...)
+	diags.Append(tfmodel.As(ctx, m.PrivateRegistryAccess, &r, tfmodel.ObjectAsOptions)...)
 	out.Access, out.Enabled = true, r.Enabled.ValueBool()
 	var cas []caDomainModel
 	if tfmodel.Known(r.CAs) {
-		diags.Append(r.CAs.ElementsAs(ctx, &cas, false)...)
+		diags.Append(tfmodel.ElementsAs(ctx, r.CAs, &cas)...)
 	}
 	for _, c := range cas {
 		d := caDomain{FQDNs: tfmodel.KnownStrings(c.FQDNs)}

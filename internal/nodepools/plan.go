@@ -183,7 +183,7 @@ func (r *fallbackNodePoolsResource) planTier(ctx context.Context, p *planning, i
 		return tierPlan{tier: pt, name: types.StringUnknown()}, true
 	}
 	var ct tierModel
-	d := obj.As(ctx, &ct, tfmodel.ObjectAsOptions)
+	d := tfmodel.As(ctx, obj, &ct, tfmodel.ObjectAsOptions)
 	diags.Append(d...)
 	if d.HasError() {
 		return tierPlan{}, false

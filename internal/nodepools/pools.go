@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/accel-dev/terraform-provider-accel/internal/tfmodel"
 )
 
 // pools is the resource's `pools` attribute: one entry per node pool,
@@ -29,7 +31,7 @@ func poolEntries(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[
 	if m.IsNull() || m.IsUnknown() {
 		return out
 	}
-	diags.Append(m.ElementsAs(ctx, &out, false)...)
+	diags.Append(tfmodel.MapAs(ctx, m, &out)...)
 	return out
 }
 

@@ -125,7 +125,7 @@ func tolerationsOfModel(ctx context.Context, t tierModel, diags *diag.Diagnostic
 		return nil
 	}
 	var ms []tolerationModel
-	diags.Append(t.Tolerations.ElementsAs(ctx, &ms, false)...)
+	diags.Append(tfmodel.ElementsAs(ctx, t.Tolerations, &ms)...)
 	out := make([]podspec.Toleration, 0, len(ms))
 	for _, m := range ms {
 		out = append(out, podspec.Toleration{Key: m.Key.ValueString(), Operator: m.Operator.ValueString(), Value: m.Value.ValueString(), Effect: m.Effect.ValueString()})

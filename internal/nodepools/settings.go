@@ -450,7 +450,7 @@ func settingsOf(ctx context.Context, m tierSettingsModel, diags *diag.Diagnostic
 	s.GPUPartitionSize = m.GPUPartitionSize.ValueString()
 	if !m.GPUSharingConfig.IsNull() && !m.GPUSharingConfig.IsUnknown() {
 		var g gpuSharingModel
-		diags.Append(m.GPUSharingConfig.As(ctx, &g, tfmodel.ObjectAsOptions)...)
+		diags.Append(tfmodel.As(ctx, m.GPUSharingConfig, &g, tfmodel.ObjectAsOptions)...)
 		s.GPUSharing = &gpuSharing{Strategy: g.Strategy.ValueString(), MaxClients: g.MaxClients.ValueInt64()}
 	}
 	return s, known

@@ -117,11 +117,11 @@ func blueGreenOf(ctx context.Context, o types.Object, diags *diag.Diagnostics) *
 		return nil
 	}
 	var m blueGreenModel
-	diags.Append(o.As(ctx, &m, tfmodel.ObjectAsOptions)...)
+	diags.Append(tfmodel.As(ctx, o, &m, tfmodel.ObjectAsOptions)...)
 	out := &blueGreen{PoolSoak: m.NodePoolSoakDuration.ValueString()}
 	if r := m.StandardRolloutPolicy; tfmodel.Known(r) && !r.IsNull() {
 		var rm rolloutModel
-		diags.Append(r.As(ctx, &rm, tfmodel.ObjectAsOptions)...)
+		diags.Append(tfmodel.As(ctx, r, &rm, tfmodel.ObjectAsOptions)...)
 		out.Rollout = &rollout{Percentage: rm.BatchPercentage.ValueFloat64Pointer(), NodeCount: tfmodel.Int64Ptr(rm.BatchNodeCount),
 			BatchSoak: rm.BatchSoakDuration.ValueString()}
 	}

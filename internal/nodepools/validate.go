@@ -51,7 +51,7 @@ func (r *fallbackNodePoolsResource) ValidateConfig(ctx context.Context, req reso
 			continue
 		}
 		var t tierModel
-		diags := obj.As(ctx, &t, tfmodel.ObjectAsOptions)
+		diags := tfmodel.As(ctx, obj, &t, tfmodel.ObjectAsOptions)
 		resp.Diagnostics.Append(diags...)
 		if diags.HasError() {
 			continue

@@ -193,7 +193,7 @@ func flatten(ctx context.Context, cat *catalog.Catalog, cfg runtimeVersionModel,
 	if candidates == nil {
 		candidates = []string{}
 	}
-	list, diags := types.ListValueFrom(ctx, types.StringType, candidates)
+	list, diags := tfmodel.ListOf(ctx, types.StringType, candidates)
 	m.Candidates = list
 	if cfg.RuntimeVersion.IsNull() || cfg.RuntimeVersion.IsUnknown() {
 		m.RuntimeVersion = tfmodel.StringOrNull(res.RuntimeVersion)

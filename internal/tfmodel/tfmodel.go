@@ -134,8 +134,7 @@ func get(ctx context.Context, typ attr.Type, raw tftypes.Value, target any) bool
 	if _, ok := typ.(xattr.TypeWithValidate); ok { //nolint:staticcheck // the framework still honours it; so must this
 		return false
 	}
-	l := layoutOf(ptr.Elem().Type())
-	if l == nil {
+	if layoutOf(ptr.Elem().Type()) == nil {
 		return false
 	}
 	v, err := typ.ValueFromTerraform(ctx, raw)
@@ -143,33 +142,7 @@ func get(ctx context.Context, typ attr.Type, raw tftypes.Value, target any) bool
 		return false
 	}
 	obj, ok := v.(attributes)
-	if !ok {
-		return false
-	}
-	attrs := obj.Attributes()
-	if len(attrs) != len(l) {
-		return false
-	}
-	values := make([]reflect.Value, len(l))
-	for i, f := range l {
-		a, ok := attrs[f.name]
-		if !ok {
-			return false
-		}
-		if _, validates := a.(xattr.ValidateableAttribute); validates {
-			return false
-		}
-		rv := reflect.ValueOf(a)
-		if rv.Type() != f.typ {
-			return false
-		}
-		values[i] = rv
-	}
-	out := ptr.Elem()
-	for i, f := range l {
-		out.Field(f.index).Set(values[i])
-	}
-	return true
+	return ok && fill(obj.Attributes(), ptr.Elem())
 }
 
 // encode turns val, a model struct or a pointer to one, into the

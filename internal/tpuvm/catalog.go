@@ -134,7 +134,7 @@ func diskZoneFindings(ctx context.Context, cat *catalog.Catalog, m vmModel) cata
 		gen = s.generation
 	}
 	var disks []dataDiskModel
-	if diags := m.DataDisks.ElementsAs(ctx, &disks, false); diags.HasError() {
+	if diags := tfmodel.ElementsAs(ctx, m.DataDisks, &disks); diags.HasError() {
 		return nil
 	}
 	paths := make([]string, len(disks))

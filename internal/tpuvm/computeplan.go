@@ -95,7 +95,7 @@ func computeEngineDiags(ctx context.Context, cat *catalog.Catalog, m vmModel, di
 	if tfmodel.Known(m.Capacity) {
 		var c capacityModel
 		var d diag.Diagnostics
-		d.Append(m.Capacity.As(ctx, &c, tfmodel.LenientObjectAsOptions)...)
+		d.Append(tfmodel.As(ctx, m.Capacity, &c, tfmodel.LenientObjectAsOptions)...)
 		if mode := tfmodel.KnownString(c.Mode); !d.HasError() && mode != "" && mode != catalog.CapacityOnDemand {
 			refuseWith(path.Root("capacity").AtName("mode"), fmt.Sprintf("Capacity mode %q is a Cloud TPU queued resource, "+
 				"which Compute Engine does not create.", mode), capacityAdvice(mode))
@@ -105,7 +105,7 @@ func computeEngineDiags(ctx context.Context, cat *catalog.Catalog, m vmModel, di
 	if tfmodel.Known(m.SchedulingConfig) {
 		var sc schedulingConfigModel
 		var d diag.Diagnostics
-		d.Append(m.SchedulingConfig.As(ctx, &sc, tfmodel.LenientObjectAsOptions)...)
+		d.Append(tfmodel.As(ctx, m.SchedulingConfig, &sc, tfmodel.LenientObjectAsOptions)...)
 		if !d.HasError() && tfmodel.Known(sc.Reserved) && sc.Reserved.ValueBool() {
 			refuse(path.Root("scheduling_config").AtName("reserved"), "reserved is a Cloud TPU API setting: a Compute Engine "+
 				"instance consumes a matching reservation that is consumed automatically, without a setting of its own.")

@@ -37,16 +37,16 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 		maps.Copy(n.Labels, labels)
 	}
 	if !m.Metadata.IsNull() && !m.Metadata.IsUnknown() {
-		diags.Append(m.Metadata.ElementsAs(ctx, &n.Metadata, false)...)
+		diags.Append(tfmodel.MapAs(ctx, m.Metadata, &n.Metadata)...)
 	}
 	if !m.Tags.IsNull() && !m.Tags.IsUnknown() {
-		diags.Append(m.Tags.ElementsAs(ctx, &n.Tags, false)...)
+		diags.Append(tfmodel.ElementsAs(ctx, m.Tags, &n.Tags)...)
 	}
 	n.BootDiskConfig = expandBootDisk(m.BootDisk)
 	n.NetworkConfigs = expandInterfaces(ctx, m.NetworkConfigs, &diags)
 	if tfmodel.Known(m.NetworkConfig) {
 		var nc networkConfigModel
-		diags.Append(m.NetworkConfig.As(ctx, &nc, tfmodel.LenientObjectAsOptions)...)
+		diags.Append(tfmodel.As(ctx, m.NetworkConfig, &nc, tfmodel.LenientObjectAsOptions)...)
 		n.NetworkConfig = &tpu.NetworkConfig{
 			Network:           tfmodel.KnownString(nc.Network),
 			Subnetwork:        tfmodel.KnownString(nc.Subnetwork),
@@ -56,10 +56,10 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 	}
 	if tfmodel.Known(m.ServiceAccount) {
 		var sa serviceAccountModel
-		diags.Append(m.ServiceAccount.As(ctx, &sa, tfmodel.LenientObjectAsOptions)...)
+		diags.Append(tfmodel.As(ctx, m.ServiceAccount, &sa, tfmodel.LenientObjectAsOptions)...)
 		out := &tpu.ServiceAccount{Email: tfmodel.KnownString(sa.Email)}
 		if !sa.Scopes.IsNull() && !sa.Scopes.IsUnknown() {
-			diags.Append(sa.Scopes.ElementsAs(ctx, &out.Scope, false)...)
+			diags.Append(tfmodel.ElementsAs(ctx, sa.Scopes, &out.Scope)...)
 			slices.Sort(out.Scope)
 		}
 		if out.Email != "" || len(out.Scope) > 0 {
@@ -68,7 +68,7 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 	}
 	if tfmodel.Known(m.SchedulingConfig) {
 		var sc schedulingConfigModel
-		diags.Append(m.SchedulingConfig.As(ctx, &sc, tfmodel.LenientObjectAsOptions)...)
+		diags.Append(tfmodel.As(ctx, m.SchedulingConfig, &sc, tfmodel.LenientObjectAsOptions)...)
 		if sc.Spot.ValueBool() || sc.Preemptible.ValueBool() || sc.Reserved.ValueBool() {
 			n.SchedulingConfig = &tpu.SchedulingConfig{
 				Spot: sc.Spot.ValueBool(), Preemptible: sc.Preemptible.ValueBool(), Reserved: sc.Reserved.ValueBool(),
@@ -77,14 +77,14 @@ func expandNode(ctx context.Context, m vmModel) (*tpu.Node, diag.Diagnostics) {
 	}
 	if tfmodel.Known(m.ShieldedInstanceConfig) {
 		var sic shieldedInstanceConfigModel
-		diags.Append(m.ShieldedInstanceConfig.As(ctx, &sic, tfmodel.LenientObjectAsOptions)...)
+		diags.Append(tfmodel.As(ctx, m.ShieldedInstanceConfig, &sic, tfmodel.LenientObjectAsOptions)...)
 		if sic.EnableSecureBoot.ValueBool() {
 			n.ShieldedInstanceConfig = &tpu.ShieldedInstanceConfig{EnableSecureBoot: true}
 		}
 	}
 	if !m.DataDisks.IsNull() && !m.DataDisks.IsUnknown() {
 		var disks []dataDiskModel
-		diags.Append(m.DataDisks.ElementsAs(ctx, &disks, false)...)
+		diags.Append(tfmodel.ElementsAs(ctx, m.DataDisks, &disks)...)
 		for _, d := range disks {
 			n.DataDisks = append(n.DataDisks, &tpu.AttachedDisk{SourceDisk: d.SourceDisk.ValueString(), Mode: d.Mode.ValueString()})
 		}
@@ -260,7 +260,7 @@ func managedMap(ctx context.Context, api map[string]string, prior types.Map, all
 		return types.MapNull(types.StringType)
 	}
 	var managed map[string]string
-	diags.Append(prior.ElementsAs(ctx, &managed, false)...)
+	diags.Append(tfmodel.MapAs(ctx, prior, &managed)...)
 	out := map[string]string{}
 	for k := range managed {
 		if v, ok := api[k]; ok {
@@ -326,7 +326,7 @@ func flattenServiceAccount(ctx context.Context, sa *tpu.ServiceAccount, prior ty
 	var priorScopes []string
 	if tfmodel.Known(prior) {
 		if s, ok := prior.Attributes()["scopes"].(types.Set); ok && tfmodel.Known(s) {
-			diags.Append(s.ElementsAs(ctx, &priorScopes, false)...)
+			diags.Append(tfmodel.ElementsAs(ctx, s, &priorScopes)...)
 		}
 	}
 	if !raw && !slices.Contains(priorScopes, pubSubScope) {

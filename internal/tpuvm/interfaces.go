@@ -39,7 +39,7 @@ func interfaceModels(ctx context.Context, l types.List, diags *diag.Diagnostics)
 		return nil
 	}
 	var out []networkConfigModel
-	diags.Append(l.ElementsAs(ctx, &out, false)...)
+	diags.Append(tfmodel.ElementsAs(ctx, l, &out)...)
 	return out
 }
 

@@ -246,7 +246,7 @@ func (scopesPlanModifier) PlanModifySet(ctx context.Context, req planmodifier.Se
 // scope is left out.
 func sameScopes(ctx context.Context, a, b types.Set) bool {
 	var x, y []string
-	if a.ElementsAs(ctx, &x, false).HasError() || b.ElementsAs(ctx, &y, false).HasError() {
+	if tfmodel.ElementsAs(ctx, a, &x).HasError() || tfmodel.ElementsAs(ctx, b, &y).HasError() {
 		return false
 	}
 	norm := func(s []string) []string {

@@ -396,7 +396,7 @@ func planEffectiveLabels(ctx context.Context, plan vmModel, state *vmModel, diag
 	}
 	var want map[string]string
 	if tfmodel.Known(plan.TerraformLabels) {
-		diags.Append(plan.TerraformLabels.ElementsAs(ctx, &want, false)...)
+		diags.Append(tfmodel.MapAs(ctx, plan.TerraformLabels, &want)...)
 	}
 	vals := make(map[string]attr.Value, len(want)+1)
 	for k, v := range want {

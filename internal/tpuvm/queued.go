@@ -122,7 +122,7 @@ func capacityOf(ctx context.Context, m vmModel, diags *diag.Diagnostics) (capaci
 	if m.Capacity.IsNull() {
 		return c, true
 	}
-	diags.Append(m.Capacity.As(ctx, &c, tfmodel.LenientObjectAsOptions)...)
+	diags.Append(tfmodel.As(ctx, m.Capacity, &c, tfmodel.LenientObjectAsOptions)...)
 	if c.Mode.IsNull() {
 		c.Mode = types.StringValue(catalog.CapacityOnDemand)
 	}

@@ -403,7 +403,7 @@ func patchFor(ctx context.Context, current *tpu.Node, state, plan vmModel) (*tpu
 	}
 	if !plan.Tags.Equal(state.Tags) {
 		if tfmodel.Known(plan.Tags) {
-			diags.Append(plan.Tags.ElementsAs(ctx, &patch.Tags, false)...)
+			diags.Append(tfmodel.ElementsAs(ctx, plan.Tags, &patch.Tags)...)
 		}
 		patch.ForceSendFields = append(patch.ForceSendFields, "Tags")
 		mask = append(mask, "tags")
@@ -435,10 +435,10 @@ func merged(ctx context.Context, current map[string]string, state, plan types.Ma
 	}
 	var old, want map[string]string
 	if tfmodel.Known(state) {
-		diags.Append(state.ElementsAs(ctx, &old, false)...)
+		diags.Append(tfmodel.MapAs(ctx, state, &old)...)
 	}
 	if tfmodel.Known(plan) {
-		diags.Append(plan.ElementsAs(ctx, &want, false)...)
+		diags.Append(tfmodel.MapAs(ctx, plan, &want)...)
 	}
 	for k := range old {
 		if _, keep := want[k]; !keep {
@@ -552,7 +552,7 @@ func ownerOf(ctx context.Context, state vmModel) string {
 		return ""
 	}
 	var labels map[string]string
-	if diags := state.EffectiveLabels.ElementsAs(ctx, &labels, false); diags.HasError() {
+	if diags := tfmodel.MapAs(ctx, state.EffectiveLabels, &labels); diags.HasError() {
 		// A map of strings by schema: cannot fail. Were it to, no owner
 		// id means no VM is this resource's, so nothing is touched.
 		return ""

@@ -1,0 +1,188 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tfmodel
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+)
+
+// The framework's obj.As, list.ElementsAs and types.ListValueFrom turn a
+// value into Terraform's form and back through reflection, working out the
+// model's tfsdk tags each time: for a node-pool resource, whose tiers are
+// read and written several times per plan, about a fifth of the provider's
+// CPU in a plan with state. As, ElementsAs and ListOf copy the attribute
+// values straight between the framework's values and the model's fields,
+// with the layouts of the whole-value functions, and leave every case they
+// do not cover exactly as the framework does to the framework.
+
+// As reads obj into target, a pointer to a tfsdk-tagged struct, as
+// obj.As(ctx, target, opts) does.
+func As(ctx context.Context, obj types.Object, target any, opts basetypes.ObjectAsOptions) diag.Diagnostics {
+	ptr := reflect.ValueOf(target)
+	if obj.IsNull() || obj.IsUnknown() || ptr.Kind() != reflect.Pointer || ptr.IsNil() || !fill(obj.Attributes(), ptr.Elem()) {
+		return obj.As(ctx, target, opts)
+	}
+	return nil
+}
+
+// List is what a list or a set offers ElementsAs.
+type List interface {
+	Elements
+	ElementsAs(ctx context.Context, target any, allowUnhandled bool) diag.Diagnostics
+}
+
+// ElementsAs reads the elements of l, a list or set of objects or of
+// strings, into target, as l.ElementsAs(ctx, target, false) does.
+func ElementsAs[T any](ctx context.Context, l List, target *[]T) diag.Diagnostics {
+	if l.IsNull() || l.IsUnknown() {
+		return l.ElementsAs(ctx, target, false)
+	}
+	elems := l.Elements()
+	out := make([]T, len(elems))
+	for i, e := range elems {
+		if !elementInto(e, &out[i]) {
+			return l.ElementsAs(ctx, target, false)
+		}
+	}
+	*target = out
+	return nil
+}
+
+// Map is what a map offers MapAs.
+type Map interface {
+	IsNull() bool
+	IsUnknown() bool
+	Elements() map[string]attr.Value
+	ElementsAs(ctx context.Context, target any, allowUnhandled bool) diag.Diagnostics
+}
+
+// MapAs reads the elements of m, a map of objects or of strings, into
+// target, as m.ElementsAs(ctx, target, false) does.
+func MapAs[T any](ctx context.Context, m Map, target *map[string]T) diag.Diagnostics {
+	if m.IsNull() || m.IsUnknown() {
+		return m.ElementsAs(ctx, target, false)
+	}
+	out := make(map[string]T, len(m.Elements()))
+	for k, e := range m.Elements() {
+		var v T
+		if !elementInto(e, &v) {
+			return m.ElementsAs(ctx, target, false)
+		}
+		out[k] = v
+	}
+	*target = out
+	return nil
+}
+
+// elementInto copies e into *dst when it is a known string into a string,
+// or a known object into a model struct; it reports false otherwise.
+func elementInto(e attr.Value, dst any) bool {
+	if e.IsNull() || e.IsUnknown() {
+		return false
+	}
+	switch d := dst.(type) {
+	case *string:
+		s, ok := e.(basetypes.StringValue)
+		*d = s.ValueString()
+		return ok
+	default:
+		obj, ok := e.(basetypes.ObjectValue)
+		out := reflect.ValueOf(dst).Elem()
+		return ok && out.Kind() == reflect.Struct && fill(obj.Attributes(), out)
+	}
+}
+
+// ListOf is the list of elem elements of elems, model structs or strings,
+// as types.ListValueFrom(ctx, elem, elems) makes it: null for a nil slice.
+func ListOf[T any](ctx context.Context, elem attr.Type, elems []T) (types.List, diag.Diagnostics) {
+	if elems == nil {
+		return types.ListNull(elem), nil
+	}
+	values := make([]attr.Value, len(elems))
+	for i := range elems {
+		v, ok := valueOf(ctx, elem, &elems[i])
+		if !ok {
+			return types.ListValueFrom(ctx, elem, elems)
+		}
+		values[i] = v
+	}
+	list, diags := types.ListValue(elem, values)
+	if diags.HasError() {
+		return types.ListValueFrom(ctx, elem, elems)
+	}
+	return list, nil
+}
+
+// valueOf is the value of type elem of *src, a string or a model struct,
+// or false when the framework must make it.
+func valueOf(ctx context.Context, elem attr.Type, src any) (attr.Value, bool) {
+	if s, ok := src.(*string); ok {
+		return types.StringValue(*s), elem.Equal(types.StringType)
+	}
+	objType, ok := elem.(types.ObjectType)
+	if !ok {
+		return nil, false
+	}
+	rv := reflect.ValueOf(src).Elem()
+	if rv.Kind() != reflect.Struct {
+		return nil, false
+	}
+	l := layoutOf(rv.Type())
+	if l == nil || len(l) != len(objType.AttrTypes) {
+		return nil, false
+	}
+	attrs := make(map[string]attr.Value, len(l))
+	for _, f := range l {
+		a, ok := rv.Field(f.index).Interface().(attr.Value)
+		t, known := objType.AttrTypes[f.name]
+		if !ok || a == nil || !known || !t.Equal(a.Type(ctx)) {
+			return nil, false
+		}
+		if _, validates := a.(xattr.ValidateableAttribute); validates {
+			return nil, false
+		}
+		attrs[f.name] = a
+	}
+	obj, diags := types.ObjectValue(objType.AttrTypes, attrs)
+	return obj, !diags.HasError()
+}
+
+// fill copies attrs into out, a struct with a field of the attribute's own
+// value type for each attribute, and reports false, having changed
+// nothing, when it cannot.
+func fill(attrs map[string]attr.Value, out reflect.Value) bool {
+	if out.Kind() != reflect.Struct {
+		return false
+	}
+	l := layoutOf(out.Type())
+	if l == nil || len(attrs) != len(l) {
+		return false
+	}
+	values := make([]reflect.Value, len(l))
+	for i, f := range l {
+		a, ok := attrs[f.name]
+		if !ok || a == nil {
+			return false
+		}
+		if _, validates := a.(xattr.ValidateableAttribute); validates {
+			return false
+		}
+		rv := reflect.ValueOf(a)
+		if rv.Type() != f.typ {
+			return false
+		}
+		values[i] = rv
+	}
+	for i, f := range l {
+		out.Field(f.index).Set(values[i])
+	}
+	return true
+}

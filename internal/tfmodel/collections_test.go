@@ -1,0 +1,200 @@
+// Copyright (c) The terraform-provider-accel authors
+// SPDX-License-Identifier: MPL-2.0
+
+package tfmodel
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+)
+
+// netModel is an object model with a nested list, as a node pool's tier.
+type netModel struct {
+	Network  types.String `tfsdk:"network"`
+	External types.Bool   `tfsdk:"external"`
+	Ranges   types.List   `tfsdk:"ranges"`
+}
+
+var netType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"network": types.StringType, "external": types.BoolType, "ranges": types.ListType{ElemType: types.StringType},
+}}
+
+// mismatched has a field of another type than netType's attribute.
+type mismatched struct {
+	Network  types.Int64 `tfsdk:"network"`
+	External types.Bool  `tfsdk:"external"`
+	Ranges   types.List  `tfsdk:"ranges"`
+}
+
+func netValue(t *testing.T, network string, external attr.Value, ranges ...string) types.Object {
+	t.Helper()
+	obj, diags := types.ObjectValue(netType.AttrTypes, map[string]attr.Value{
+		"network": types.StringValue(network), "external": external, "ranges": StringList(ranges),
+	})
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	return obj
+}
+
+// TestAsMatchesFramework checks As against obj.As, for the objects it reads
+// itself and those it leaves to the framework.
+func TestAsMatchesFramework(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		obj  types.Object
+		opts basetypes.ObjectAsOptions
+	}{
+		{"known", netValue(t, "default", types.BoolValue(true), "10.0.0.0/8"), ObjectAsOptions},
+		{"an unknown attribute", netValue(t, "default", types.BoolUnknown()), ObjectAsOptions},
+		{"a null attribute and no ranges", netValue(t, "", types.BoolNull()), ObjectAsOptions},
+		{"null, strict", types.ObjectNull(netType.AttrTypes), ObjectAsOptions},
+		{"null, lenient", types.ObjectNull(netType.AttrTypes), LenientObjectAsOptions},
+		{"unknown, lenient", types.ObjectUnknown(netType.AttrTypes), LenientObjectAsOptions},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got, want netModel
+			gotDiags, wantDiags := As(ctx, tc.obj, &got, tc.opts), tc.obj.As(ctx, &want, tc.opts)
+			// The zero values of the framework's types are not Equal to
+			// themselves, so compare the fields.
+			if !reflect.DeepEqual(want, got) {
+				t.Errorf("As = %+v, framework %+v", got, want)
+			}
+			if diff := cmp.Diff(wantDiags, gotDiags); diff != "" {
+				t.Errorf("diagnostics (-framework +As):\n%s", diff)
+			}
+		})
+	}
+	t.Run("a field of another type goes to the framework", func(t *testing.T) {
+		var got mismatched
+		if diags := As(ctx, netValue(t, "default", types.BoolValue(true)), &got, ObjectAsOptions); !diags.HasError() {
+			t.Errorf("As into a mismatched model = %v, want the framework's error", got)
+		}
+	})
+}
+
+// TestElementsAsMatchesFramework checks ElementsAs against l.ElementsAs for
+// lists and sets of objects and of strings.
+func TestElementsAsMatchesFramework(t *testing.T) {
+	ctx := context.Background()
+	objects := func(elems ...attr.Value) types.List {
+		l, diags := types.ListValue(netType, elems)
+		if diags.HasError() {
+			t.Fatal(diags)
+		}
+		return l
+	}
+	for _, tc := range []struct {
+		name string
+		list List
+	}{
+		{"objects", objects(netValue(t, "a", types.BoolValue(false), "r"), netValue(t, "b", types.BoolNull()))},
+		{"no objects", objects()},
+		{"a null object", objects(netValue(t, "a", types.BoolValue(false)), types.ObjectNull(netType.AttrTypes))},
+		{"an unknown object", objects(types.ObjectUnknown(netType.AttrTypes))},
+		{"null", types.ListNull(netType)},
+		{"unknown", types.ListUnknown(netType)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got, want []netModel
+			gotDiags, wantDiags := ElementsAs(ctx, tc.list, &got), tc.list.ElementsAs(ctx, &want, false)
+			if !reflect.DeepEqual(want, got) {
+				t.Errorf("ElementsAs = %+v, framework %+v", got, want)
+			}
+			if diff := cmp.Diff(wantDiags, gotDiags); diff != "" {
+				t.Errorf("diagnostics (-framework +ElementsAs):\n%s", diff)
+			}
+		})
+	}
+	set := func(elems ...attr.Value) types.Set {
+		s, diags := types.SetValue(types.StringType, elems)
+		if diags.HasError() {
+			t.Fatal(diags)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name string
+		list List
+	}{
+		{"strings", StringList([]string{"a", "b"})},
+		{"a set of strings", set(types.StringValue("x"), types.StringValue("y"))},
+		{"a null string", set(types.StringValue("x"), types.StringNull())},
+		{"an unknown string", set(types.StringUnknown())},
+		{"no strings", StringListOrEmpty(nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got, want []string
+			gotDiags, wantDiags := ElementsAs(ctx, tc.list, &got), tc.list.ElementsAs(ctx, &want, false)
+			if !reflect.DeepEqual(want, got) {
+				t.Errorf("ElementsAs = %+v, framework %+v", got, want)
+			}
+			if diff := cmp.Diff(wantDiags, gotDiags); diff != "" {
+				t.Errorf("diagnostics (-framework +ElementsAs):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestListOfMatchesFramework checks ListOf against types.ListValueFrom.
+func TestListOfMatchesFramework(t *testing.T) {
+	ctx := context.Background()
+	known := netModel{Network: types.StringValue("a"), External: types.BoolValue(true), Ranges: StringList([]string{"r"})}
+	partly := netModel{Network: types.StringUnknown(), External: types.BoolNull(), Ranges: types.ListNull(types.StringType)}
+	for _, tc := range []struct {
+		name  string
+		elems []netModel
+	}{
+		{"models", []netModel{known, partly}},
+		{"none", []netModel{}},
+		{"nil", nil},
+		{"a model with a field of the wrong element type", []netModel{{Network: types.StringValue("a"), External: types.BoolValue(true),
+			Ranges: types.ListNull(types.Int64Type)}}},
+		{"a model with an unset field", []netModel{{Network: types.StringValue("a")}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, gotDiags := ListOf(ctx, netType, tc.elems)
+			want, wantDiags := types.ListValueFrom(ctx, netType, tc.elems)
+			if !got.Equal(want) {
+				t.Errorf("ListOf = %v, want %v", got, want)
+			}
+			if diff := cmp.Diff(wantDiags, gotDiags); diff != "" {
+				t.Errorf("diagnostics (-framework +ListOf):\n%s", diff)
+			}
+		})
+	}
+	for _, elems := range [][]string{{"a", "b"}, {}, nil} {
+		got, _ := ListOf(ctx, types.StringType, elems)
+		want, _ := types.ListValueFrom(ctx, types.StringType, elems)
+		if !got.Equal(want) {
+			t.Errorf("ListOf(%q) = %v, want %v", elems, got, want)
+		}
+	}
+}
+
+// BenchmarkListOf compares ListOf with the framework's types.ListValueFrom.
+func BenchmarkListOf(b *testing.B) {
+	ctx := context.Background()
+	elems := make([]netModel, 3)
+	for i := range elems {
+		elems[i] = netModel{Network: types.StringValue("a"), External: types.BoolValue(true), Ranges: StringList([]string{"r"})}
+	}
+	b.Run("ListOf", func(b *testing.B) {
+		for b.Loop() {
+			_, _ = ListOf(ctx, netType, elems)
+		}
+	})
+	b.Run("framework", func(b *testing.B) {
+		for b.Loop() {
+			_, _ = types.ListValueFrom(ctx, netType, elems)
+		}
+	})
+}
