@@ -141,7 +141,7 @@ func valueOf(ctx context.Context, elem attr.Type, src any) (attr.Value, bool) {
 	}
 	attrs := make(map[string]attr.Value, len(l))
 	for _, f := range l {
-		a, ok := rv.Field(f.index).Interface().(attr.Value)
+		a, ok := rv.FieldByIndex(f.index).Interface().(attr.Value)
 		t, known := objType.AttrTypes[f.name]
 		if !ok || a == nil || !known || !t.Equal(a.Type(ctx)) {
 			return nil, false
@@ -182,7 +182,7 @@ func fill(attrs map[string]attr.Value, out reflect.Value) bool {
 		values[i] = rv
 	}
 	for i, f := range l {
-		out.Field(f.index).Set(values[i])
+		out.FieldByIndex(f.index).Set(values[i])
 	}
 	return true
 }

@@ -198,3 +198,40 @@ func BenchmarkListOf(b *testing.B) {
 		}
 	})
 }
+
+// splitNet is netModel with two of its fields in an embedded struct, as the
+// node-pool tier model is made of parts.
+type splitNet struct {
+	netPart
+	Ranges types.List `tfsdk:"ranges"`
+}
+
+type netPart struct {
+	Network  types.String `tfsdk:"network"`
+	External types.Bool   `tfsdk:"external"`
+}
+
+// TestEmbeddedModels: a model made of embedded parts is read and written
+// as the framework does, by the fast paths.
+func TestEmbeddedModels(t *testing.T) {
+	ctx := context.Background()
+	obj := netValue(t, "default", types.BoolValue(true), "r")
+	var got, want splitNet
+	if diags := As(ctx, obj, &got, ObjectAsOptions); diags.HasError() {
+		t.Fatal(diags)
+	}
+	if diags := obj.As(ctx, &want, ObjectAsOptions); diags.HasError() {
+		t.Fatal(diags)
+	}
+	if !reflect.DeepEqual(want, got) {
+		t.Errorf("As = %+v, framework %+v", got, want)
+	}
+	if layoutOf(reflect.TypeFor[splitNet]()) == nil {
+		t.Error("no layout for a model of embedded parts: the fast paths would leave it to the framework")
+	}
+	list, diags := ListOf(ctx, netType, []splitNet{got})
+	wantList, wantDiags := types.ListValueFrom(ctx, netType, []splitNet{want})
+	if diags.HasError() || wantDiags.HasError() || !list.Equal(wantList) {
+		t.Errorf("ListOf = %v, %v; framework %v, %v", list, diags, wantList, wantDiags)
+	}
+}

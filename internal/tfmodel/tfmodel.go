@@ -78,9 +78,10 @@ func SetState(ctx context.Context, s *tfsdk.State, val any) diag.Diagnostics {
 	return s.Set(ctx, val)
 }
 
-// field is one tagged field of a model struct.
+// field is one tagged field of a model struct, at index (a path through
+// embedded structs, as reflect.Value.FieldByIndex takes it).
 type field struct {
-	index int
+	index []int
 	name  string
 	typ   reflect.Type
 }
@@ -102,21 +103,44 @@ func layoutOf(t reflect.Type) layout {
 	if l, ok := layouts.Load(t); ok {
 		return l.(layout) //nolint:forcetypeassert // only layouts are stored
 	}
-	l := make(layout, 0, t.NumField())
-	seen := map[string]bool{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, tagged := f.Tag.Lookup("tfsdk")
-		if f.Anonymous || !tagged || name == "-" || !f.IsExported() || seen[name] ||
-			!fieldName.MatchString(name) || !f.Type.Implements(attrValue) || f.Type.Kind() == reflect.Interface {
-			l = nil
-			break
-		}
-		seen[name] = true
-		l = append(l, field{index: i, name: name, typ: f.Type})
+	l, ok := fieldsOf(t, nil, map[string]bool{})
+	if !ok {
+		l = nil
 	}
 	layouts.Store(t, l)
 	return l
+}
+
+// fieldsOf lists the tagged fields of struct type t, whose own index is
+// prefix, and the fields of the untagged structs it embeds, as the
+// framework promotes them; it reports false for a struct the fast path
+// leaves to the framework (an embedded pointer or tagged embedded struct,
+// an untagged or unexported field, a tag used twice, a field that is not
+// an attr.Value).
+func fieldsOf(t reflect.Type, prefix []int, seen map[string]bool) (layout, bool) {
+	var l layout
+	for i := range t.NumField() {
+		f := t.Field(i)
+		index := append(append([]int(nil), prefix...), i)
+		name, tagged := f.Tag.Lookup("tfsdk")
+		switch {
+		case name == "-":
+			continue
+		case f.Anonymous && !tagged && f.Type.Kind() == reflect.Struct:
+			embedded, ok := fieldsOf(f.Type, index, seen)
+			if !ok {
+				return nil, false
+			}
+			l = append(l, embedded...)
+			continue
+		case f.Anonymous || !tagged || !f.IsExported() || seen[name] || !fieldName.MatchString(name) ||
+			!f.Type.Implements(attrValue) || f.Type.Kind() == reflect.Interface:
+			return nil, false
+		}
+		seen[name] = true
+		l = append(l, field{index: index, name: name, typ: f.Type})
+	}
+	return l, true
 }
 
 // attributes is what the framework's object values offer.
@@ -169,7 +193,7 @@ func encode(ctx context.Context, typ attr.Type, val any) (tftypes.Value, bool) {
 	}
 	vals := make(map[string]tftypes.Value, len(l))
 	for _, f := range l {
-		a, ok := rv.Field(f.index).Interface().(attr.Value)
+		a, ok := rv.FieldByIndex(f.index).Interface().(attr.Value)
 		t, known := types[f.name]
 		if !ok || !known || !t.Equal(a.Type(ctx)) {
 			return tftypes.Value{}, false

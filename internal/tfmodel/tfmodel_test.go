@@ -221,8 +221,23 @@ func TestLayoutOnce(t *testing.T) {
 	if second := layoutOf(typeOf(m)); len(first) != 9 || &first[0] != &second[0] {
 		t.Errorf("layout = %v then %v: not one cached layout of 9 fields", first, second)
 	}
-	if layoutOf(typeOf(once{})) != nil {
-		t.Error("an embedded struct got a layout; the framework's rules for it are not the fast path's")
+	// An untagged embedded struct's fields are promoted, as the framework
+	// does; an embedded pointer or a tagged embedded struct is left to it.
+	if l := layoutOf(typeOf(once{})); len(l) != 9 || len(l[0].index) != 2 {
+		t.Errorf("layout of a model embedded whole = %v, want its 9 fields through the embedded struct", l)
+	}
+	var embedded once
+	if !get(ctx, s.Type(), v, &embedded) || !reflect.DeepEqual(embedded.model, m) {
+		t.Errorf("get into an embedded model = %+v, want %+v", embedded.model, m)
+	}
+	type pointer struct {
+		*model
+	}
+	type tagged struct {
+		model `tfsdk:"model"`
+	}
+	if layoutOf(typeOf(pointer{})) != nil || layoutOf(typeOf(tagged{})) != nil {
+		t.Error("an embedded pointer or a tagged embedded struct got a layout; the framework decides those")
 	}
 }
 
