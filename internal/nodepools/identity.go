@@ -79,9 +79,10 @@ func syncIdentity(ctx context.Context, state, prior *tfsdk.State, identity *tfsd
 		return
 	}
 	var cluster types.String
-	var tiers []tierModel
+	var list types.List
 	diags.Append(state.GetAttribute(ctx, path.Root("cluster"), &cluster)...)
-	diags.Append(state.GetAttribute(ctx, path.Root("tiers"), &tiers)...)
+	diags.Append(state.GetAttribute(ctx, path.Root("tiers"), &list)...)
+	tiers := tiersOf(ctx, list, diags)
 	pools := make([]string, 0, len(tiers))
 	for _, t := range tiers {
 		if t.Name.IsUnknown() || t.Name.IsNull() {
