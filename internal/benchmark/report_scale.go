@@ -86,7 +86,7 @@ func LoadAverage() string {
 // result is the plans of n of kind at the latency, if measured.
 func (s *ScaleRun) result(kind Kind, n int, latency time.Duration) (ScaleResult, bool) {
 	for _, r := range s.Results {
-		if r.Kind == kind && r.N == n && r.Latency == latency {
+		if r.Kind == kind && r.N == n && r.Latency == latency && !r.Before {
 			return r, true
 		}
 	}
@@ -303,6 +303,9 @@ func (s *ScaleRun) Section() string {
 	}
 	w("\n\n| Resource | N | Latency | Plan of a create | Fastest – slowest | API calls | Plan with state | Fastest – slowest | API calls of the refresh and plan |\n|---|---:|---:|---:|---:|---|---:|---:|---|\n")
 	for _, r := range s.Results {
+		if r.Before { // a maintainer's before-and-after figure, not the users'
+			continue
+		}
 		n := fmt.Sprint(r.N)
 		if r.Kind == KindGooglePools {
 			n = fmt.Sprintf("%d (%d pools)", r.N, r.N*len(googleTiers))
@@ -391,7 +394,7 @@ framework's. Neither is done yet.
 func (s *ScaleRun) perResource(kind Kind) (create, refresh time.Duration, ok bool) {
 	var ns, cs, rs []float64
 	for _, r := range s.Results {
-		if r.Kind == kind && r.Latency == 0 {
+		if r.Kind == kind && r.Latency == 0 && !r.Before {
 			ns = append(ns, float64(r.N))
 			cs = append(cs, r.Create.Wall.Median().Seconds())
 			rs = append(rs, r.Refresh.Wall.Median().Seconds())
@@ -401,6 +404,41 @@ func (s *ScaleRun) perResource(kind Kind) (create, refresh time.Duration, ok boo
 		return 0, 0, false
 	}
 	return time.Duration(FitLine(ns, cs).Slope * float64(time.Second)), time.Duration(FitLine(ns, rs).Slope * float64(time.Second)), true
+}
+
+// BeforeAfter is the plans of this provider built from revision rev
+// (planbench -before) beside the same plans of this version, measured in
+// the same rounds, for the terminal; "" when none was measured.
+func (s *ScaleRun) BeforeAfter(rev string) string {
+	var b strings.Builder
+	for _, before := range s.Results {
+		if !before.Before {
+			continue
+		}
+		after, ok := s.result(before.Kind, before.N, before.Latency)
+		if !ok {
+			continue
+		}
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "\n| Plans of | Latency | Create, %s | Create, now | With state, %s | With state, now |\n|---|---:|---:|---:|---:|---:|\n", rev, rev)
+		}
+		latency := "none"
+		if before.Latency > 0 {
+			latency = before.Latency.String()
+		}
+		fmt.Fprintf(&b, "| %d `%s` | %s | %s | %s (%s) | %s | %s (%s) |\n", before.N, before.Kind, latency,
+			fmtDur(before.Create.Wall.Median()), fmtDur(after.Create.Wall.Median()), ratio(before.Create, after.Create),
+			fmtDur(before.Refresh.Wall.Median()), fmtDur(after.Refresh.Wall.Median()), ratio(before.Refresh, after.Refresh))
+	}
+	return b.String()
+}
+
+// ratio is how many times faster the median of now is than that of then.
+func ratio(then, now Sample) string {
+	if now.Wall.Median() <= 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("x%.2f", then.Wall.Median().Seconds()/now.Wall.Median().Seconds())
 }
 
 // SpliceScale replaces the scale section of guide with section; a guide

@@ -61,6 +61,10 @@ type ScaleResult struct {
 	// Create is a plan with no state; Refresh a plan with the state of an
 	// apply of the same configuration, which reads every resource.
 	Create, Refresh Sample
+	// Before marks this provider built from another revision (planbench
+	// -before), planned in the same rounds for before-and-after figures;
+	// the guide leaves such results out.
+	Before bool `json:",omitempty"`
 }
 
 // ScaleZones is the number of distinct zones of ScaleConfig's TPU VMs.
@@ -87,11 +91,21 @@ var googleTiers = []struct{ machine, accelerator, taint, zone string }{
 // node pools as PlanConfig's (3N google_container_node_pool for
 // KindGooglePools).
 func ScaleConfig(kind Kind, n int, baseURL string) string {
+	return scaleConfig(kind, n, baseURL, false)
+}
+
+// scaleConfig is ScaleConfig, of the provider built from the -before
+// revision (BeforeSource, in a project of its own) when before is set.
+func scaleConfig(kind Kind, n int, baseURL string, before bool) string {
 	if kind.Raw() { // no API: the floor of the schema
 		return planConfig(kind, n, "")
 	}
 	var b strings.Builder
 	project := fmt.Sprintf("%s-%d", scaleAccelProject, n)
+	source := AccelSource
+	if before {
+		project, source = fmt.Sprintf("%s-before-%d", scaleAccelProject, n), BeforeSource
+	}
 	if kind == KindGoogleBeta || kind == KindGooglePools {
 		project = fmt.Sprintf("%s-%d", scaleGoogleProject, n)
 	}
@@ -115,7 +129,7 @@ func ScaleConfig(kind Kind, n int, baseURL string) string {
 		}
 		b.WriteString("}\n")
 	default:
-		b.WriteString(requiredProviders)
+		b.WriteString(requiredSource(source))
 		fmt.Fprintf(&b, "provider \"accel\" {\n  project            = %q\n  zone               = \"us-central1-a\"\n"+
 			"  tpu_endpoint       = \"%s/\"\n  container_endpoint = \"%s/\"\n  compute_endpoint   = \"%s/compute/v1/\"\n}\n",
 			project, baseURL, baseURL, baseURL)
@@ -136,7 +150,7 @@ func ScaleConfig(kind Kind, n int, baseURL string) string {
 			}
 		}
 	default:
-		config := planConfig(kind, n, AccelSource)
+		config := planConfig(kind, n, source)
 		// The blocks of PlanConfig, after its provider settings, on this
 		// project's cluster.
 		blocks := config[strings.Index(config, "\nresource "):]
@@ -148,19 +162,24 @@ func ScaleConfig(kind Kind, n int, baseURL string) string {
 // ScaleJobs are the jobs of the scale comparison of kind at n with srv
 // answering after latency: a plan of a create and a plan with state (its
 // workspace applied first, with no latency), both counting srv's API calls.
-// The jobs of kind and n at other latencies share their workspaces.
-func ScaleJobs(kind Kind, n int, srv *emulator.Server, latency time.Duration) []Job {
-	config := ScaleConfig(kind, n, srv.URL())
-	before := func() error { return srv.SetLatency("", latency) }
-	at := ""
+// The jobs of kind and n at other latencies share their workspaces. With
+// before, they plan the provider built from the -before revision.
+func ScaleJobs(kind Kind, n int, srv *emulator.Server, latency time.Duration, before bool) []Job {
+	config := scaleConfig(kind, n, srv.URL(), before)
+	setLatency := func() error { return srv.SetLatency("", latency) }
+	at, workspace := "", fmt.Sprintf("%s %d", kind, n)
 	if latency > 0 {
 		at = " at " + latency.String()
 	}
+	if before {
+		at += ", before"
+		workspace += " before"
+	}
 	return []Job{
 		{Label: fmt.Sprintf("plan of a create of %d %s%s", n, kind, at), Config: config, Args: PlanArgs, Calls: srv.Counters,
-			Before: before, Workspace: fmt.Sprintf("create %s %d", kind, n)},
+			Before: setLatency, Workspace: "create " + workspace},
 		{Label: fmt.Sprintf("plan with state of %d %s%s", n, kind, at), Config: config, Args: PlanArgs, Calls: srv.Counters,
-			Before: before, Workspace: fmt.Sprintf("state %s %d", kind, n),
+			Before: setLatency, Workspace: "state " + workspace,
 			Setup: []string{"apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=32"}},
 	}
 }

@@ -144,3 +144,40 @@ func TestGuideHeaderInTemplate(t *testing.T) {
 		t.Error("templates/guides/benchmarks.md.tmpl does not start with GuideHeader: rewrite its header (make bench-plan does)")
 	}
 }
+
+// TestScaleBeforeAfter: the provider of the -before revision is planned in
+// a project of its own, stays out of the guide and the targets, and is set
+// beside this version for the terminal.
+func TestScaleBeforeAfter(t *testing.T) {
+	t.Parallel()
+	before := scaleConfig(KindNodePools, 2, "http://127.0.0.1:9", true)
+	for _, want := range []string{`project            = "bench-accel-before-2-pools"`, `source = "` + BeforeSource + `"`,
+		`cluster       = "projects/bench-accel-before-2-pools/locations/us-central1/clusters/serving"`} {
+		if !strings.Contains(before, want) {
+			t.Errorf("the before configuration lacks %q:\n%s", want, before)
+		}
+	}
+	if strings.Contains(before, `"`+AccelSource+`"`) {
+		t.Errorf("the before configuration names this version's provider:\n%s", before)
+	}
+	sample := func(d time.Duration) Sample { return Sample{Wall: Series[time.Duration]{d}} }
+	s := &ScaleRun{Results: []ScaleResult{
+		{Kind: KindResources, N: 300, Create: sample(3 * time.Second), Refresh: sample(4 * time.Second)},
+		{Kind: KindResources, N: 300, Create: sample(6 * time.Second), Refresh: sample(5 * time.Second), Before: true},
+	}}
+	if r, ok := s.result(KindResources, 300, 0); !ok || r.Before {
+		t.Errorf("result = %+v, %v; want this version's", r, ok)
+	}
+	table := s.BeforeAfter("abc123")
+	for _, want := range []string{"Create, abc123", "| 300 `accel_tpu_vm` | none | 6.00 s | 3.00 s (x2.00) | 5.00 s | 4.00 s (x1.25) |"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("BeforeAfter lacks %q:\n%s", want, table)
+		}
+	}
+	if section := s.Section(); strings.Count(section, "| `accel_tpu_vm` | 300 |") != 1 || strings.Contains(section, "6.00 s") {
+		t.Errorf("the guide's section shows the before figures:\n%s", section)
+	}
+	if (&ScaleRun{Results: s.Results[:1]}).BeforeAfter("abc123") != "" {
+		t.Error("BeforeAfter of a run without -before is not empty")
+	}
+}

@@ -231,6 +231,7 @@ func replaceScale(ctx context.Context, r *benchmark.Runner, o options, x benchma
 		return err
 	}
 	fmt.Print(targetsTable(s))
+	fmt.Print(s.BeforeAfter(o.before))
 	if err := os.WriteFile(o.out, []byte(benchmark.SpliceScale(string(guide), s.Section())), 0o644); err != nil { //nolint:gosec // a documentation file
 		return err
 	}
@@ -413,13 +414,13 @@ func scaleJobs(srv *emulator.Server, s *benchmark.ScaleRun, o options, x benchma
 		latencies = append(latencies, o.scaleLatency)
 	}
 	var jobs []benchmark.Job
-	add := func(kind benchmark.Kind, n int, latency time.Duration) {
-		jobs = append(jobs, benchmark.ScaleJobs(kind, n, srv, latency)...)
+	add := func(kind benchmark.Kind, n int, latency time.Duration, before bool) {
+		jobs = append(jobs, benchmark.ScaleJobs(kind, n, srv, latency, before)...)
 		zones := 1
 		if kind != benchmark.KindNodePools && kind != benchmark.KindGooglePools {
 			zones = benchmark.ScaleZones(n)
 		}
-		s.Results = append(s.Results, benchmark.ScaleResult{Kind: kind, N: n, Zones: zones, Latency: latency})
+		s.Results = append(s.Results, benchmark.ScaleResult{Kind: kind, N: n, Zones: zones, Latency: latency, Before: before})
 	}
 	for _, set := range []struct {
 		sizes      []int
@@ -438,12 +439,15 @@ func scaleJobs(srv *emulator.Server, s *benchmark.ScaleRun, o options, x benchma
 		for _, n := range set.sizes {
 			for _, latency := range latencies {
 				for _, k := range kinds {
-					add(k, n, latency)
+					add(k, n, latency, false)
+				}
+				if o.before != "" {
+					add(set.kind, n, latency, true)
 				}
 			}
 			if set.kind == benchmark.KindResources {
 				for _, k := range floors {
-					add(k, n, 0)
+					add(k, n, 0, false)
 				}
 			}
 		}
