@@ -80,9 +80,13 @@ func syncIdentity(ctx context.Context, state, prior *tfsdk.State, identity *tfsd
 	}
 	var cluster types.String
 	var list types.List
+	var tiers []tierModel
 	diags.Append(state.GetAttribute(ctx, path.Root("cluster"), &cluster)...)
 	diags.Append(state.GetAttribute(ctx, path.Root("tiers"), &list)...)
-	tiers := tiersOf(ctx, list, diags)
+	if !tfmodel.Known(list) || tfmodel.ElementsAs(ctx, list, &tiers).HasError() {
+		// The framework's own reading, with its diagnostics at their paths.
+		diags.Append(state.GetAttribute(ctx, path.Root("tiers"), &tiers)...)
+	}
 	pools := make([]string, 0, len(tiers))
 	for _, t := range tiers {
 		if t.Name.IsUnknown() || t.Name.IsNull() {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 )
@@ -27,7 +28,7 @@ import (
 // obj.As(ctx, target, opts) does.
 func As(ctx context.Context, obj types.Object, target any, opts basetypes.ObjectAsOptions) diag.Diagnostics {
 	ptr := reflect.ValueOf(target)
-	if obj.IsNull() || obj.IsUnknown() || ptr.Kind() != reflect.Pointer || ptr.IsNil() || !fill(obj.Attributes(), ptr.Elem()) {
+	if obj.IsNull() || obj.IsUnknown() || ptr.Kind() != reflect.Pointer || ptr.IsNil() || !fill(ctx, obj.Attributes(), ptr.Elem()) {
 		return obj.As(ctx, target, opts)
 	}
 	return nil
@@ -48,7 +49,7 @@ func ElementsAs[T any](ctx context.Context, l List, target *[]T) diag.Diagnostic
 	elems := l.Elements()
 	out := make([]T, len(elems))
 	for i, e := range elems {
-		if !elementInto(e, &out[i]) {
+		if !elementInto(ctx, e, &out[i]) {
 			return l.ElementsAs(ctx, target, false)
 		}
 	}
@@ -73,7 +74,7 @@ func MapAs[T any](ctx context.Context, m Map, target *map[string]T) diag.Diagnos
 	out := make(map[string]T, len(m.Elements()))
 	for k, e := range m.Elements() {
 		var v T
-		if !elementInto(e, &v) {
+		if !elementInto(ctx, e, &v) {
 			return m.ElementsAs(ctx, target, false)
 		}
 		out[k] = v
@@ -84,7 +85,7 @@ func MapAs[T any](ctx context.Context, m Map, target *map[string]T) diag.Diagnos
 
 // elementInto copies e into *dst when it is a known string into a string,
 // or a known object into a model struct; it reports false otherwise.
-func elementInto(e attr.Value, dst any) bool {
+func elementInto(ctx context.Context, e attr.Value, dst any) bool {
 	if e.IsNull() || e.IsUnknown() {
 		return false
 	}
@@ -96,7 +97,7 @@ func elementInto(e attr.Value, dst any) bool {
 	default:
 		obj, ok := e.(basetypes.ObjectValue)
 		out := reflect.ValueOf(dst).Elem()
-		return ok && out.Kind() == reflect.Struct && fill(obj.Attributes(), out)
+		return ok && out.Kind() == reflect.Struct && fill(ctx, obj.Attributes(), out)
 	}
 }
 
@@ -146,7 +147,7 @@ func valueOf(ctx context.Context, elem attr.Type, src any) (attr.Value, bool) {
 		if !ok || a == nil || !known || !t.Equal(a.Type(ctx)) {
 			return nil, false
 		}
-		if _, validates := a.(xattr.ValidateableAttribute); validates {
+		if _, validates := a.(xattr.ValidateableAttribute); validates || !typeValid(ctx, a) {
 			return nil, false
 		}
 		attrs[f.name] = a
@@ -158,7 +159,7 @@ func valueOf(ctx context.Context, elem attr.Type, src any) (attr.Value, bool) {
 // fill copies attrs into out, a struct with a field of the attribute's own
 // value type for each attribute, and reports false, having changed
 // nothing, when it cannot.
-func fill(attrs map[string]attr.Value, out reflect.Value) bool {
+func fill(ctx context.Context, attrs map[string]attr.Value, out reflect.Value) bool {
 	if out.Kind() != reflect.Struct {
 		return false
 	}
@@ -172,7 +173,7 @@ func fill(attrs map[string]attr.Value, out reflect.Value) bool {
 		if !ok || a == nil {
 			return false
 		}
-		if _, validates := a.(xattr.ValidateableAttribute); validates {
+		if _, validates := a.(xattr.ValidateableAttribute); validates || !typeValid(ctx, a) {
 			return false
 		}
 		rv := reflect.ValueOf(a)
@@ -185,4 +186,35 @@ func fill(attrs map[string]attr.Value, out reflect.Value) bool {
 		out.FieldByIndex(f.index).Set(values[i])
 	}
 	return true
+}
+
+// typeValid reports whether a passes its type's own Validate, which the
+// framework runs on every attribute value it reads or writes through
+// reflection (a set's duplicate elements, a number out of its type's
+// range). A list or map whose element type has no Validate has nothing
+// to check beyond its type, which the callers compare.
+func typeValid(ctx context.Context, a attr.Value) bool {
+	t := a.Type(ctx)
+	if !mayFailValidate(t) {
+		return true
+	}
+	v, ok := t.(xattr.TypeWithValidate) //nolint:staticcheck // the framework still honours it; so must this
+	if !ok {
+		return true
+	}
+	tv, err := a.ToTerraformValue(ctx)
+	return err == nil && !v.Validate(ctx, tv, path.Empty()).HasError()
+}
+
+// mayFailValidate reports whether a value of type t may fail t's Validate.
+func mayFailValidate(t attr.Type) bool {
+	switch t := t.(type) {
+	case basetypes.ListType:
+		return mayFailValidate(t.ElemType)
+	case basetypes.MapType:
+		return mayFailValidate(t.ElemType)
+	default:
+		_, ok := t.(xattr.TypeWithValidate) //nolint:staticcheck // as in typeValid
+		return ok
+	}
 }

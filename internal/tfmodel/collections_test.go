@@ -235,3 +235,53 @@ func TestEmbeddedModels(t *testing.T) {
 		t.Errorf("ListOf = %v, %v; framework %v, %v", list, diags, wantList, wantDiags)
 	}
 }
+
+// scopesModel has a set, whose type's Validate refuses duplicate elements.
+type scopesModel struct {
+	Scopes types.Set `tfsdk:"scopes"`
+}
+
+var scopesType = types.ObjectType{AttrTypes: map[string]attr.Type{"scopes": types.SetType{ElemType: types.StringType}}}
+
+// TestTypeValidation: a value its type's own Validate refuses (a set built
+// with duplicate elements) is left to the framework, whose error it gets.
+func TestTypeValidation(t *testing.T) {
+	ctx := context.Background()
+	dup := types.SetValueMust(types.StringType, []attr.Value{types.StringValue("a"), types.StringValue("a")})
+	elems := []scopesModel{{Scopes: dup}}
+	got, gotDiags := ListOf(ctx, scopesType, elems)
+	want, wantDiags := types.ListValueFrom(ctx, scopesType, elems)
+	if !wantDiags.HasError() || !got.Equal(want) || !sameDiagnostics(wantDiags, gotDiags) {
+		t.Errorf("ListOf = %v, %v; want the framework's %v, %v", got, gotDiags, want, wantDiags)
+	}
+	obj := types.ObjectValueMust(scopesType.AttrTypes, map[string]attr.Value{"scopes": dup})
+	var gotModel, wantModel scopesModel
+	if gotDiags, wantDiags := As(ctx, obj, &gotModel, ObjectAsOptions), obj.As(ctx, &wantModel, ObjectAsOptions); !wantDiags.HasError() ||
+		!sameDiagnostics(wantDiags, gotDiags) {
+		t.Errorf("As diagnostics = %v, want the framework's %v", gotDiags, wantDiags)
+	}
+	// A set without duplicates takes the fast path.
+	ok := types.SetValueMust(types.StringType, []attr.Value{types.StringValue("a"), types.StringValue("b")})
+	if !fill(ctx, map[string]attr.Value{"scopes": ok}, reflect.ValueOf(&gotModel).Elem()) || !gotModel.Scopes.Equal(ok) {
+		t.Errorf("fill of a valid set = %v, want it copied", gotModel.Scopes)
+	}
+	if fill(ctx, map[string]attr.Value{"scopes": dup}, reflect.ValueOf(&gotModel).Elem()) {
+		t.Error("fill copied a set with duplicate elements")
+	}
+}
+
+// TestIgnoredFieldsFallBack: a model with a `tfsdk:"-"` field, which the
+// framework zeroes when it reads into it, is left to the framework.
+func TestIgnoredFieldsFallBack(t *testing.T) {
+	type withIgnored struct {
+		Network  types.String `tfsdk:"network"`
+		External types.Bool   `tfsdk:"external"`
+		Ranges   types.List   `tfsdk:"ranges"`
+		Cache    string       `tfsdk:"-"`
+	}
+	ctx := context.Background()
+	got := withIgnored{Cache: "x"}
+	if diags := As(ctx, netValue(t, "default", types.BoolValue(true)), &got, ObjectAsOptions); diags.HasError() || got.Cache != "" {
+		t.Errorf("As = %+v, %v; want the framework's read, which zeroes Cache", got, diags)
+	}
+}

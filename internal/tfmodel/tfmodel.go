@@ -28,6 +28,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -124,8 +125,8 @@ func fieldsOf(t reflect.Type, prefix []int, seen map[string]bool) (layout, bool)
 		index := append(append([]int(nil), prefix...), i)
 		name, tagged := f.Tag.Lookup("tfsdk")
 		switch {
-		case name == "-":
-			continue
+		case name == "-": // the framework zeroes such a field; fill leaves it
+			return nil, false
 		case f.Anonymous && !tagged && f.Type.Kind() == reflect.Struct:
 			embedded, ok := fieldsOf(f.Type, index, seen)
 			if !ok {
@@ -166,7 +167,7 @@ func get(ctx context.Context, typ attr.Type, raw tftypes.Value, target any) bool
 		return false
 	}
 	obj, ok := v.(attributes)
-	return ok && fill(obj.Attributes(), ptr.Elem())
+	return ok && fill(ctx, obj.Attributes(), ptr.Elem())
 }
 
 // encode turns val, a model struct or a pointer to one, into the
@@ -203,6 +204,9 @@ func encode(ctx context.Context, typ attr.Type, val any) (tftypes.Value, bool) {
 		}
 		tv, err := a.ToTerraformValue(ctx)
 		if err != nil {
+			return tftypes.Value{}, false
+		}
+		if v, ok := t.(xattr.TypeWithValidate); ok && mayFailValidate(t) && v.Validate(ctx, tv, path.Empty()).HasError() { //nolint:staticcheck // as in get
 			return tftypes.Value{}, false
 		}
 		vals[f.name] = tv
