@@ -354,38 +354,39 @@ func (s *ScaleRun) Section() string {
 // that stays beside the measured section (outside its markers), written
 // with the full report.
 func ScaleAnalysis() string {
-	return `### What holds the TPU VM plans back
+	return `### What holds the plans at scale back
 
 The reads are no longer the cost: the emulator answers on loopback in microseconds, and 3 lists instead of 1000 gets
 change the API quota a refresh uses far more than its time. The time is CPU, in Terraform and in the provider, per
-resource. In process, on the same machine when it was quiet (` + "`go test ./internal/benchmark -run '^$' -bench 'ReadResource_tpuVM|tpuVMWithState|PlanResourceChange_tpuVM/accel|ValidateResourceConfig_tpuVM/accel' -benchmem`" + `,
-2026-12-03), one ` + "`accel_tpu_vm`" + ` costs the provider 1.0 ms for each of the two validations of a plan, 2.6 ms to
-refresh (10,163 allocations) and 8.5 ms to plan with state (28,775 allocations; 6.3 ms and 20,064 for a create):
-about 13 ms of the 29 ms a VM adds to a plan with state, and 8 of the 17 ms it adds to a plan of a create; Terraform's
-own work for a schema of this size is the rest.
+resource. Profiles of the provider process during ` + "`terraform plan`" + ` with state (a CPU profile of the provider
+binary, its CPU time and peak memory read with ` + "`/usr/bin/time`" + `, 2026-12-07) found three costs:
 
-CPU profiles of those calls (` + "`-cpuprofile`" + `) put the provider's own code (ModifyPlan, Read, its plan
-modifiers and validators, the catalog) at 6.5% of the plan with state and 13% of the refresh. The rest is
-terraform-plugin-framework v1.19.0 (the newest release) doing per attribute what the bare-schema baseline above does
-too: for each of the 32 top-level attributes and 7 blocks of ` + "`accel_tpu_vm`" + ` it reads the configuration, plan
-and state at the attribute's path and writes the plan back (` + "`fwserver.SchemaModifyPlan`" + `, 32% of the plan call),
-and it walks every value to nullify write-only attributes and collection blocks, fill defaults and compare semantic
-equality. Each step of each of those paths asks the schema for its attributes, and
-` + "`resource/schema.Schema.GetAttributes`" + ` builds a new map of all top-level attributes on every call: 22% of the
-plan call and 26% of the refresh, growing with the square of the number of top-level attributes.
-google-beta serves ` + "`google_tpu_v2_vm`" + ` through terraform-plugin-sdk/v2, whose plan does not rewrite the whole
-value once per top-level attribute.
+1. **The garbage collector: about a third of the provider's CPU.** The provider keeps a few MiB between calls while
+   each plan call of the framework allocates a few MiB, so with Go's default it collected about once per call. It now
+   runs as ` + "`GOGC=400`" + ` and ` + "`GOMEMLIMIT=1GiB`" + ` would unless either is set (` + "`provider.TuneGarbageCollector`" + `): for 300
+   ` + "`accel_tpu_vm`" + ` with state, 3.9-4.1 s of provider CPU became 2.6-2.8 s, peak memory 85 MB became about 200 MB.
+2. **The framework's reflection over model structs: about a fifth of the provider's CPU for node pools.** ` + "`obj.As`" + `,
+   ` + "`ElementsAs`" + ` and ` + "`types.ListValueFrom`" + ` turn each tier to Terraform's form and back, working out the
+   model's tags (a regular expression compiled per tag) on every call. ` + "`tfmodel.As`" + `, ` + "`ElementsAs`" + `, ` + "`MapAs`" + ` and
+   ` + "`ListOf`" + ` copy the values between the framework's values and the fields, with the framework's checks (each
+   attribute type's ` + "`Validate`" + `) and its results, and leave every other case to it. For 100
+   ` + "`accel_fallback_nodepools`" + ` with state, with item 1, 17.8 s of provider CPU became 9.6 s.
+3. **The framework's per-attribute walk: most of what is left.** For each top-level attribute
+   ` + "`fwserver.SchemaModifyPlan`" + ` reads the configuration, plan and state at its path and writes the whole plan
+   back, and ` + "`resource/schema.Schema.GetAttributes`" + ` copies the map of every top-level attribute at each step of
+   each path: 27% of the provider's CPU for ` + "`accel_tpu_vm`" + `, whose own code (ModifyPlan, Read, ValidateConfig, the
+   catalog) is about 10%. google-beta serves ` + "`google_tpu_v2_vm`" + ` through terraform-plugin-sdk/v2, which does not
+   rewrite the whole value once per top-level attribute.
 
-What was tried and what is left: the model reads and writes (` + "`internal/tfmodel`" + `) and the nested block types
-(` + "`tfmodel.FixTypes`" + `) are already done once per schema, and the libraries' unrequested logs are off. What would
-close the gap is a smaller top-level schema or a plan served from the protocol for resources that do not change.
-` + "`BenchmarkPlanResourceChange_tpuVMSchemaShape`" + ` tried the first on the bare schema: with the 15 computed outputs
-(` + "`state`" + `, ` + "`health`" + `, ` + "`network_endpoints`" + `, ` + "`effective_*`" + `, ` + "`create_time`" + ` and their kin) in one
-nested object, 25 top-level attributes and blocks instead of 39, the framework's plan of a create allocates 12,060
-times (0.94 MB) instead of 18,470 (1.82 MB), a third less, for the same configuration. That is a third of the framework's share, not
-the 1.5x of the whole plan the target asks, and it would break every configuration that reads
-` + "`network_endpoints`" + ` or ` + "`state`" + `; the second would be a second implementation of the resource's plan beside the
-framework's. Neither is done yet.
+Measured and not done: ` + "`BenchmarkPlanResourceChange_tpuVMSchemaShape`" + ` moves computed outputs into one nested
+object on the bare schema. The 9 that users read least (` + "`state`" + `, ` + "`health`" + `, ` + "`health_description`" + `,
+` + "`network_endpoints`" + `, ` + "`effective_network_config`" + `, ` + "`effective_service_account`" + `, ` + "`queued_resource_state`" + `,
+` + "`slice_nodes`" + `, ` + "`create_time`" + `) cut the framework's plan of a create by about a quarter (2.35 ms to 1.74 ms,
+20,825 allocations to 16,970); all 15 computed outputs, by about a third. That is a quarter of the framework's share
+of one call, and it would change how every configuration reads those attributes, with plan semantics (kept from
+state, unknown on update) that differ between them and would have to be set inside one object. Dropping the
+attribute-level plan modifiers where ModifyPlan decides is bounded by the difference between this provider and the
+bare schema with no behaviour at all, 7% of the plan call, and would not remove the framework's walk.
 `
 }
 
