@@ -81,10 +81,34 @@ func TestAsMatchesFramework(t *testing.T) {
 	})
 }
 
+// elementsCase is a list or set for ElementsAs.
+type elementsCase struct {
+	name string
+	list List
+}
+
+// sameAsFramework checks ElementsAs into []T against l.ElementsAs for
+// every case.
+func sameAsFramework[T any](t *testing.T, cases []elementsCase) {
+	t.Helper()
+	ctx := context.Background()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got, want []T
+			gotDiags, wantDiags := ElementsAs(ctx, tc.list, &got), tc.list.ElementsAs(ctx, &want, false)
+			if !reflect.DeepEqual(want, got) {
+				t.Errorf("ElementsAs = %+v, framework %+v", got, want)
+			}
+			if diff := cmp.Diff(wantDiags, gotDiags); diff != "" {
+				t.Errorf("diagnostics (-framework +ElementsAs):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestElementsAsMatchesFramework checks ElementsAs against l.ElementsAs for
 // lists and sets of objects and of strings.
 func TestElementsAsMatchesFramework(t *testing.T) {
-	ctx := context.Background()
 	objects := func(elems ...attr.Value) types.List {
 		l, diags := types.ListValue(netType, elems)
 		if diags.HasError() {
@@ -92,28 +116,14 @@ func TestElementsAsMatchesFramework(t *testing.T) {
 		}
 		return l
 	}
-	for _, tc := range []struct {
-		name string
-		list List
-	}{
+	sameAsFramework[netModel](t, []elementsCase{
 		{"objects", objects(netValue(t, "a", types.BoolValue(false), "r"), netValue(t, "b", types.BoolNull()))},
 		{"no objects", objects()},
 		{"a null object", objects(netValue(t, "a", types.BoolValue(false)), types.ObjectNull(netType.AttrTypes))},
 		{"an unknown object", objects(types.ObjectUnknown(netType.AttrTypes))},
 		{"null", types.ListNull(netType)},
 		{"unknown", types.ListUnknown(netType)},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var got, want []netModel
-			gotDiags, wantDiags := ElementsAs(ctx, tc.list, &got), tc.list.ElementsAs(ctx, &want, false)
-			if !reflect.DeepEqual(want, got) {
-				t.Errorf("ElementsAs = %+v, framework %+v", got, want)
-			}
-			if diff := cmp.Diff(wantDiags, gotDiags); diff != "" {
-				t.Errorf("diagnostics (-framework +ElementsAs):\n%s", diff)
-			}
-		})
-	}
+	})
 	set := func(elems ...attr.Value) types.Set {
 		s, diags := types.SetValue(types.StringType, elems)
 		if diags.HasError() {
@@ -121,27 +131,13 @@ func TestElementsAsMatchesFramework(t *testing.T) {
 		}
 		return s
 	}
-	for _, tc := range []struct {
-		name string
-		list List
-	}{
+	sameAsFramework[string](t, []elementsCase{
 		{"strings", StringList([]string{"a", "b"})},
 		{"a set of strings", set(types.StringValue("x"), types.StringValue("y"))},
 		{"a null string", set(types.StringValue("x"), types.StringNull())},
 		{"an unknown string", set(types.StringUnknown())},
 		{"no strings", StringListOrEmpty(nil)},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var got, want []string
-			gotDiags, wantDiags := ElementsAs(ctx, tc.list, &got), tc.list.ElementsAs(ctx, &want, false)
-			if !reflect.DeepEqual(want, got) {
-				t.Errorf("ElementsAs = %+v, framework %+v", got, want)
-			}
-			if diff := cmp.Diff(wantDiags, gotDiags); diff != "" {
-				t.Errorf("diagnostics (-framework +ElementsAs):\n%s", diff)
-			}
-		})
-	}
+	})
 }
 
 // TestListOfMatchesFramework checks ListOf against types.ListValueFrom.
