@@ -19,7 +19,7 @@ import (
 // value into Terraform's form and back through reflection, working out the
 // model's tfsdk tags each time: for a node-pool resource, whose tiers are
 // read and written several times per plan, about a fifth of the provider's
-// CPU in a plan with state. As, ElementsAs and ListOf copy the attribute
+// CPU in a plan with state. As, ElementsAs, MapAs and ListOf copy the attribute
 // values straight between the framework's values and the model's fields,
 // with the layouts of the whole-value functions, and leave every case they
 // do not cover exactly as the framework does to the framework.
