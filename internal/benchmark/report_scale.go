@@ -310,11 +310,7 @@ func (s *ScaleRun) Section() string {
 		if r.Kind == KindGooglePools {
 			n = fmt.Sprintf("%d (%d pools)", r.N, r.N*len(googleTiers))
 		}
-		latency := "none"
-		if r.Latency > 0 {
-			latency = r.Latency.String()
-		}
-		w("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Kind, n, latency,
+		w("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Kind, n, latencyCell(r.Latency),
 			fmtDur(r.Create.Wall.Median()), fmtRange(r.Create.Wall), cell(fmtCalls(r.Create.CallsByMethod)),
 			fmtDur(r.Refresh.Wall.Median()), fmtRange(r.Refresh.Wall), cell(fmtCalls(r.Refresh.CallsByMethod)))
 	}
@@ -423,15 +419,19 @@ func (s *ScaleRun) BeforeAfter(rev string) string {
 		if b.Len() == 0 {
 			fmt.Fprintf(&b, "\n| Plans of | Latency | Create, %s | Create, now | With state, %s | With state, now |\n|---|---:|---:|---:|---:|---:|\n", rev, rev)
 		}
-		latency := "none"
-		if before.Latency > 0 {
-			latency = before.Latency.String()
-		}
-		fmt.Fprintf(&b, "| %d `%s` | %s | %s | %s (%s) | %s | %s (%s) |\n", before.N, before.Kind, latency,
+		fmt.Fprintf(&b, "| %d `%s` | %s | %s | %s (%s) | %s | %s (%s) |\n", before.N, before.Kind, latencyCell(before.Latency),
 			fmtDur(before.Create.Wall.Median()), fmtDur(after.Create.Wall.Median()), ratio(before.Create, after.Create),
 			fmtDur(before.Refresh.Wall.Median()), fmtDur(after.Refresh.Wall.Median()), ratio(before.Refresh, after.Refresh))
 	}
 	return b.String()
+}
+
+// latencyCell is the emulator's delay as a table shows it.
+func latencyCell(d time.Duration) string {
+	if d <= 0 {
+		return "none"
+	}
+	return d.String()
 }
 
 // ratio is how many times faster the median of now is than that of then.

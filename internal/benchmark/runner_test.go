@@ -50,6 +50,19 @@ func fakeTerraform(t *testing.T, runs int) (*Runner, string) {
 	return &Runner{Terraform: fakeScript, Env: env, WorkDir: t.TempDir(), Runs: runs}, log
 }
 
+// checkCalls checks the fake terraform's log against the calls wanted, in
+// order.
+func checkCalls(t *testing.T, log string, want ...string) {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, strings.Split(strings.TrimSpace(string(b)), "\n")); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+}
+
 func TestRepeatAllInterleaves(t *testing.T) {
 	t.Parallel()
 	r, log := fakeTerraform(t, 2)
@@ -60,19 +73,10 @@ func TestRepeatAllInterleaves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{ // the warm-up round, then two measured rounds
+	checkCalls(t, log, // the warm-up round, then two measured rounds
 		"ws-001 plan", "ws-002 show",
 		"ws-001 plan", "ws-002 show",
-		"ws-001 plan", "ws-002 show",
-	}
-	got := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("calls (-want +got):\n%s", diff)
-	}
+		"ws-001 plan", "ws-002 show")
 	for i, s := range samples {
 		if len(s.Wall) != 2 || len(s.MaxRSS) != 2 || len(s.TreeRSS) != 2 {
 			t.Errorf("job %d: %d/%d/%d measured runs, want 2 each", i, len(s.Wall), len(s.MaxRSS), len(s.TreeRSS))
@@ -113,14 +117,7 @@ func TestRepeatAllSetupAndCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"ws-001 apply", "ws-001 plan", "ws-001 plan", "ws-001 plan"}
-	if diff := cmp.Diff(want, strings.Split(strings.TrimSpace(string(b)), "\n")); diff != "" {
-		t.Errorf("calls (-want +got):\n%s", diff)
-	}
+	checkCalls(t, log, "ws-001 apply", "ws-001 plan", "ws-001 plan", "ws-001 plan")
 	s := samples[0]
 	if diff := cmp.Diff(Series[int64]{2, 2}, s.APICalls); diff != "" {
 		t.Errorf("API calls per run (-want +got):\n%s", diff)
@@ -148,14 +145,7 @@ func TestRepeatAllSharedWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"ws-001 apply", "ws-001 plan", "ws-001 show", "ws-002 plan", "ws-001 plan", "ws-001 show", "ws-002 plan"}
-	if diff := cmp.Diff(want, strings.Split(strings.TrimSpace(string(b)), "\n")); diff != "" {
-		t.Errorf("calls (-want +got):\n%s", diff)
-	}
+	checkCalls(t, log, "ws-001 apply", "ws-001 plan", "ws-001 show", "ws-002 plan", "ws-001 plan", "ws-001 show", "ws-002 plan")
 	if diff := cmp.Diff([]string{"fast", "slow", "fast", "slow"}, befores); diff != "" {
 		t.Errorf("Before calls (-want +got):\n%s", diff)
 	}
