@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // The framework's obj.As, list.ElementsAs and types.ListValueFrom turn a
@@ -132,18 +133,30 @@ func valueOf(ctx context.Context, elem attr.Type, src any) (attr.Value, bool) {
 	if !ok {
 		return nil, false
 	}
-	rv := reflect.ValueOf(src).Elem()
+	attrs, ok := fieldValues(ctx, reflect.ValueOf(src).Elem(), objType.AttrTypes)
+	if !ok {
+		return nil, false
+	}
+	obj, diags := types.ObjectValue(objType.AttrTypes, attrs)
+	return obj, !diags.HasError()
+}
+
+// fieldValues are the values of the fields of rv, a model struct with a
+// field of each attribute type of types, by attribute name; false when the
+// framework must make them (a field of another type, a value that validates
+// itself or that its type's Validate refuses).
+func fieldValues(ctx context.Context, rv reflect.Value, types map[string]attr.Type) (map[string]attr.Value, bool) {
 	if rv.Kind() != reflect.Struct {
 		return nil, false
 	}
 	l := layoutOf(rv.Type())
-	if l == nil || len(l) != len(objType.AttrTypes) {
+	if l == nil || len(l) != len(types) {
 		return nil, false
 	}
 	attrs := make(map[string]attr.Value, len(l))
 	for _, f := range l {
 		a, ok := rv.FieldByIndex(f.index).Interface().(attr.Value)
-		t, known := objType.AttrTypes[f.name]
+		t, known := types[f.name]
 		if !ok || a == nil || !known || !t.Equal(a.Type(ctx)) {
 			return nil, false
 		}
@@ -152,8 +165,7 @@ func valueOf(ctx context.Context, elem attr.Type, src any) (attr.Value, bool) {
 		}
 		attrs[f.name] = a
 	}
-	obj, diags := types.ObjectValue(objType.AttrTypes, attrs)
-	return obj, !diags.HasError()
+	return attrs, true
 }
 
 // fill copies attrs into out, a struct with a field of the attribute's own
@@ -198,12 +210,15 @@ func typeValid(ctx context.Context, a attr.Value) bool {
 	if !mayFailValidate(t) {
 		return true
 	}
-	v, ok := t.(xattr.TypeWithValidate) //nolint:staticcheck // the framework still honours it; so must this
-	if !ok {
-		return true
-	}
 	tv, err := a.ToTerraformValue(ctx)
-	return err == nil && !v.Validate(ctx, tv, path.Empty()).HasError()
+	return err == nil && validTerraform(ctx, t, tv)
+}
+
+// validTerraform reports whether tv, a value of type t, passes t's own
+// Validate (true for a type that has none).
+func validTerraform(ctx context.Context, t attr.Type, tv tftypes.Value) bool {
+	v, ok := t.(xattr.TypeWithValidate) //nolint:staticcheck // the framework still honours it; so must this
+	return !ok || !v.Validate(ctx, tv, path.Empty()).HasError()
 }
 
 // mayFailValidate reports whether a value of type t may fail t's Validate.

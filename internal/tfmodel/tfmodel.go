@@ -28,7 +28,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -177,9 +176,6 @@ func encode(ctx context.Context, typ attr.Type, val any) (tftypes.Value, bool) {
 	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
 		rv = rv.Elem()
 	}
-	if rv.Kind() != reflect.Struct {
-		return tftypes.Value{}, false
-	}
 	if _, ok := typ.(xattr.TypeWithValidate); ok { //nolint:staticcheck // as in get
 		return tftypes.Value{}, false
 	}
@@ -187,29 +183,17 @@ func encode(ctx context.Context, typ attr.Type, val any) (tftypes.Value, bool) {
 	if !ok {
 		return tftypes.Value{}, false
 	}
-	l := layoutOf(rv.Type())
-	types := objType.AttributeTypes()
-	if l == nil || len(types) != len(l) {
+	attrs, ok := fieldValues(ctx, rv, objType.AttributeTypes())
+	if !ok {
 		return tftypes.Value{}, false
 	}
-	vals := make(map[string]tftypes.Value, len(l))
-	for _, f := range l {
-		a, ok := rv.FieldByIndex(f.index).Interface().(attr.Value)
-		t, known := types[f.name]
-		if !ok || !known || !t.Equal(a.Type(ctx)) {
-			return tftypes.Value{}, false
-		}
-		if _, validates := a.(xattr.ValidateableAttribute); validates {
-			return tftypes.Value{}, false
-		}
+	vals := make(map[string]tftypes.Value, len(attrs))
+	for name, a := range attrs {
 		tv, err := a.ToTerraformValue(ctx)
 		if err != nil {
 			return tftypes.Value{}, false
 		}
-		if v, ok := t.(xattr.TypeWithValidate); ok && mayFailValidate(t) && v.Validate(ctx, tv, path.Empty()).HasError() { //nolint:staticcheck // as in get
-			return tftypes.Value{}, false
-		}
-		vals[f.name] = tv
+		vals[name] = tv
 	}
 	tfType := typ.TerraformType(ctx)
 	if tftypes.ValidateValue(tfType, vals) != nil {
